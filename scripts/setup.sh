@@ -1,0 +1,35 @@
+#!/bin/sh
+# Installs everything Ember needs on a fresh Debian 12 machine, from Debian's
+# packages only. Safe to run again: it installs only what is missing and waits
+# for the dpkg lock (other apt runs) instead of failing.
+#
+#   sudo scripts/setup.sh          (or as root: scripts/setup.sh)
+set -eu
+
+PACKAGES="
+  bazel-bootstrap
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libflatbuffers-dev flatbuffers-compiler
+  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
+  nlohmann-json3-dev libzip-dev libgflags-dev
+  clang libclang-rt-14-dev
+"
+
+missing=""
+for p in $PACKAGES; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+
+if [ -z "$missing" ]; then
+  echo "setup: all packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+echo "setup: installing$missing"
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends $missing

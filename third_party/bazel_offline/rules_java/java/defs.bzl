@@ -1,0 +1,36 @@
+"""Offline stand-in for @rules_java//java:defs.bzl: forwards to Bazel's native Java rules.
+
+Bazel 4.2.3 registers the @bazel_tools//tools/jdk toolchains, whose BUILD file loads
+this file, so toolchain resolution for any target (C++ included) needs it. Ember has
+no Java targets.
+"""
+
+def java_binary(**attrs):
+    native.java_binary(**attrs)
+
+def java_import(**attrs):
+    native.java_import(**attrs)
+
+def java_library(**attrs):
+    native.java_library(**attrs)
+
+def java_lite_proto_library(**attrs):
+    native.java_lite_proto_library(**attrs)
+
+def java_proto_library(**attrs):
+    native.java_proto_library(**attrs)
+
+def java_test(**attrs):
+    native.java_test(**attrs)
+
+def java_package_configuration(**attrs):
+    native.java_package_configuration(**attrs)
+
+def java_plugin(**attrs):
+    native.java_plugin(**attrs)
+
+def java_runtime(**attrs):
+    native.java_runtime(**attrs)
+
+def java_toolchain(**attrs):
+    native.java_toolchain(**attrs)

@@ -1,0 +1,49 @@
+// Error messages without allocation. When the runtime returns an Error it first
+// records *why* with fail(): a printf-style message naming the thing and expected
+// versus actual values, kept in a fixed thread-local buffer and also logged at
+// Error level. Callers read it with last_error_message() right after a failed
+// call (executor_runner prints "InvalidArgument (0x12): <message>"). Context is
+// added on the way up with annotate(), which prefixes the current message.
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/core/error.h"
+
+namespace ember::runtime {
+
+constexpr size_t kMaxErrorMessageLength = 512;
+
+// Records `format` as this thread's last error message, logs it, returns `error`.
+Error fail(Error error, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+// Prefixes this thread's last error message with "<context>: ", returns `error`.
+Error annotate(Error error, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+// The message recorded by the last fail() on this thread ("" if none).
+const char* last_error_message();
+
+// Clears this thread's last error message.
+void clear_error_message();
+
+// Writes "<Name> (0x<hex>): <last message>" into `buffer`; returns `buffer`.
+const char* format_error(Error error, char* buffer, size_t size);
+
+}  // namespace ember::runtime
+
+// Returns from the enclosing function if `expr` (an Error) is not Ok.
+#define EMBER_TRY(expr)                                             \
+  do {                                                              \
+    const ::ember::runtime::Error ember_try_error_ = (expr);        \
+    if (ember_try_error_ != ::ember::runtime::Error::Ok) {          \
+      return ember_try_error_;                                      \
+    }                                                               \
+  } while (false)
+
+// If `cond` is false, records the message and returns `error` from the function.
+#define EMBER_CHECK_OR_RETURN(cond, error, ...)                                     \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
+      return ::ember::runtime::fail(::ember::runtime::Error::error, __VA_ARGS__);   \
+    }                                                                               \
+  } while (false)

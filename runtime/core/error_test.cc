@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "runtime/core/diagnostics.h"
+#include "runtime/core/error.h"
+
+namespace ember::runtime {
+namespace {
+
+TEST(Error, ValuesMatchExecuTorch) {
+  EXPECT_EQ(uint32_t(Error::InvalidArgument), 0x12u);
+  EXPECT_EQ(uint32_t(Error::OperatorMissing), 0x14u);
+  EXPECT_EQ(uint32_t(Error::RegistrationAlreadyRegistered), 0x16u);
+  EXPECT_EQ(uint32_t(Error::InvalidProgram), 0x23u);
+  EXPECT_EQ(uint32_t(Error::OutOfResources), 0x25u);
+  EXPECT_EQ(uint32_t(Error::DelegateInvalidHandle), 0x32u);
+}
+
+TEST(Error, NamesAndMeanings) {
+  EXPECT_STREQ(error_name(Error::InvalidArgument), "InvalidArgument");
+  EXPECT_STREQ(error_name(Error::DelegateInvalidCompatibility), "DelegateInvalidCompatibility");
+  EXPECT_STREQ(error_name(static_cast<Error>(0x99)), "Unknown");
+  EXPECT_GT(std::strlen(error_meaning(Error::InvalidProgram)), 5u);
+}
+
+Error inner() { return fail(Error::InvalidArgument, "input %d expects %s", 0, "float32[1,3]"); }
+Error outer() {
+  const Error e = inner();
+  return annotate(e, "method '%s'", "forward");
+}
+
+TEST(Diagnostics, FailAnnotateFormat) {
+  clear_error_message();
+  EXPECT_STREQ(last_error_message(), "");
+  EXPECT_EQ(outer(), Error::InvalidArgument);
+  EXPECT_STREQ(last_error_message(), "method 'forward': input 0 expects float32[1,3]");
+  char buffer[256];
+  EXPECT_STREQ(format_error(Error::InvalidArgument, buffer, sizeof(buffer)),
+               "InvalidArgument (0x12): method 'forward': input 0 expects float32[1,3]");
+}
+
+Error check_positive(int v) {
+  EMBER_CHECK_OR_RETURN(v > 0, InvalidArgument, "value %d must be positive", v);
+  return Error::Ok;
+}
+Error try_twice(int a, int b) {
+  EMBER_TRY(check_positive(a));
+  EMBER_TRY(check_positive(b));
+  return Error::Ok;
+}
+
+TEST(Diagnostics, Macros) {
+  EXPECT_EQ(try_twice(1, 2), Error::Ok);
+  EXPECT_EQ(try_twice(1, -3), Error::InvalidArgument);
+  EXPECT_STREQ(last_error_message(), "value -3 must be positive");
+}
+
+}  // namespace
+}  // namespace ember::runtime

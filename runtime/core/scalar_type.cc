@@ -1,0 +1,71 @@
+#include "runtime/core/scalar_type.h"
+
+namespace ember::runtime {
+namespace {
+
+struct TypeInfo {
+  const char* name;
+  uint8_t size;
+};
+
+constexpr TypeInfo kTypes[kNumScalarTypes] = {
+    {"uint8", 1},          {"int8", 1},           {"int16", 2},          {"int32", 4},
+    {"int64", 8},          {"float16", 2},        {"float32", 4},        {"float64", 8},
+    {"complex32", 4},      {"complex64", 8},      {"complex128", 16},    {"bool", 1},
+    {"qint8", 1},          {"quint8", 1},         {"qint32", 4},         {"bfloat16", 2},
+    {"quint4x2", 1},       {"quint2x4", 1},       {"bits1x8", 1},        {"bits2x4", 1},
+    {"bits4x2", 1},        {"bits8", 1},          {"bits16", 2},         {"float8_e5m2", 1},
+    {"float8_e4m3fn", 1},  {"float8_e5m2fnuz", 1}, {"float8_e4m3fnuz", 1}, {"uint16", 2},
+    {"uint32", 4},         {"uint64", 8},
+};
+
+}  // namespace
+
+bool is_valid(ScalarType type) {
+  const int code = static_cast<int>(type);
+  return code >= 0 && code < kNumScalarTypes;
+}
+
+size_t element_size(ScalarType type) {
+  return is_valid(type) ? kTypes[static_cast<int>(type)].size : 0;
+}
+
+const char* scalar_type_name(ScalarType type) {
+  return is_valid(type) ? kTypes[static_cast<int>(type)].name : "invalid";
+}
+
+bool is_floating_point(ScalarType type) {
+  switch (type) {
+    case ScalarType::Half:
+    case ScalarType::Float:
+    case ScalarType::Double:
+    case ScalarType::BFloat16:
+    case ScalarType::Float8_e5m2:
+    case ScalarType::Float8_e4m3fn:
+    case ScalarType::Float8_e5m2fnuz:
+    case ScalarType::Float8_e4m3fnuz:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_integral(ScalarType type, bool include_bool) {
+  switch (type) {
+    case ScalarType::Byte:
+    case ScalarType::Char:
+    case ScalarType::Short:
+    case ScalarType::Int:
+    case ScalarType::Long:
+    case ScalarType::UInt16:
+    case ScalarType::UInt32:
+    case ScalarType::UInt64:
+      return true;
+    case ScalarType::Bool:
+      return include_bool;
+    default:
+      return false;
+  }
+}
+
+}  // namespace ember::runtime

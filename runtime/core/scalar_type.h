@@ -1,0 +1,60 @@
+// ScalarType: element types of tensors, with ExecuTorch's numeric codes (the .pte
+// wire values, pte-format.md section 1.6), their sizes and printable names.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ember::runtime {
+
+enum class ScalarType : int8_t {
+  Byte = 0,     // uint8
+  Char = 1,     // int8
+  Short = 2,    // int16
+  Int = 3,      // int32
+  Long = 4,     // int64
+  Half = 5,     // float16
+  Float = 6,    // float32
+  Double = 7,   // float64
+  ComplexHalf = 8,
+  ComplexFloat = 9,
+  ComplexDouble = 10,
+  Bool = 11,
+  QInt8 = 12,
+  QUInt8 = 13,
+  QInt32 = 14,
+  BFloat16 = 15,
+  QUInt4x2 = 16,
+  QUInt2x4 = 17,
+  Bits1x8 = 18,
+  Bits2x4 = 19,
+  Bits4x2 = 20,
+  Bits8 = 21,
+  Bits16 = 22,
+  Float8_e5m2 = 23,
+  Float8_e4m3fn = 24,
+  Float8_e5m2fnuz = 25,
+  Float8_e4m3fnuz = 26,
+  UInt16 = 27,
+  UInt32 = 28,
+  UInt64 = 29,
+};
+
+constexpr int kNumScalarTypes = 30;
+
+// True for every code above (0..29).
+bool is_valid(ScalarType type);
+
+// Bytes per element; 0 for invalid codes.
+size_t element_size(ScalarType type);
+
+// PyTorch-style name: "float32", "int64", "bool", "bfloat16", ... ("invalid" otherwise).
+const char* scalar_type_name(ScalarType type);
+
+// Float, Double, Half, BFloat16 (and the float8 types).
+bool is_floating_point(ScalarType type);
+
+// Byte, Char, Short, Int, Long, UInt16/32/64 (not Bool); includes Bool if `include_bool`.
+bool is_integral(ScalarType type, bool include_bool);
+
+}  // namespace ember::runtime

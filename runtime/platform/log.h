@@ -1,0 +1,36 @@
+// Platform hooks for logging, aborting and reading a clock: the few things a port
+// replaces. Defaults (POSIX: stderr, abort(), clock_gettime) live in platform.cc
+// and are weak symbols, so a port overrides them by defining the same functions.
+// EMBER_LOG formats into a fixed 256-byte stack buffer: it never allocates.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ember::runtime {
+
+enum class LogLevel : uint8_t { kDebug = 0, kInfo = 1, kError = 2, kFatal = 3 };
+
+// Minimum level that is emitted; messages below it are dropped. Default kInfo.
+void set_min_log_level(LogLevel level);
+LogLevel min_log_level();
+
+// Formats and emits one log line through pal_emit_log. printf-style.
+void log_message(LogLevel level, const char* file, int line, const char* format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+}  // namespace ember::runtime
+
+extern "C" {
+// Writes one formatted message (without trailing newline). Default: stderr.
+void ember_pal_emit_log(uint8_t level, const char* file, int line, const char* message,
+                        size_t length);
+// Never returns. Default: std::abort().
+[[noreturn]] void ember_pal_abort(void);
+// Monotonic time in nanoseconds. Default: clock_gettime(CLOCK_MONOTONIC).
+uint64_t ember_pal_now_ns(void);
+}
+
+#define EMBER_LOG(level, ...)                                                              \
+  ::ember::runtime::log_message(::ember::runtime::LogLevel::k##level, __FILE__, __LINE__, \
+                                __VA_ARGS__)

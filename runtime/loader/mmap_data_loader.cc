@@ -1,0 +1,65 @@
+#include "runtime/loader/mmap_data_loader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "runtime/core/diagnostics.h"
+
+namespace ember::runtime {
+
+Result<MmapDataLoader> MmapDataLoader::from(const char* path, MlockConfig mlock) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return fail(errno == ENOENT ? Error::NotFound : Error::AccessFailed, "cannot open '%s': %s",
+                path, std::strerror(errno));
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return fail(Error::AccessFailed, "'%s' is not a readable regular file", path);
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
+  void* base = nullptr;
+  if (size > 0) {
+    base = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (base == MAP_FAILED) {
+      ::close(fd);
+      return fail(Error::AccessFailed, "cannot mmap '%s' (%zu bytes): %s", path, size,
+                  std::strerror(errno));
+    }
+  }
+  ::close(fd);
+  return MmapDataLoader(base, size, mlock);
+}
+
+MmapDataLoader::MmapDataLoader(MmapDataLoader&& other) noexcept
+    : base_(other.base_), size_(other.size_), mlock_(other.mlock_) {
+  other.base_ = nullptr;
+  other.size_ = 0;
+}
+
+MmapDataLoader::~MmapDataLoader() {
+  if (base_ != nullptr) ::munmap(base_, size_);
+}
+
+Result<FreeableBuffer> MmapDataLoader::load(size_t offset, size_t size, const SegmentInfo&) const {
+  if (!range_fits(offset, size, size_)) {
+    return fail(Error::InvalidArgument, "mmap loader: [%zu, +%zu) is past the end (%zu bytes)",
+                offset, size, size_);
+  }
+  const uint8_t* data = static_cast<const uint8_t*>(base_) + offset;
+  if (size > 0 && mlock_ != MlockConfig::NoMlock) {
+    if (::mlock(data, size) != 0 && mlock_ == MlockConfig::UseMlock) {
+      return fail(Error::AccessFailed, "mlock of [%zu, +%zu) failed: %s", offset, size,
+                  std::strerror(errno));
+    }
+  }
+  return FreeableBuffer(size == 0 ? nullptr : data, size);
+}
+
+}  // namespace ember::runtime

@@ -1,0 +1,123 @@
+// Tests for the op schema table and argument binding. Expected signatures and defaults
+// are ATen's documented ones (e.g. conv2d: stride=1, padding=0, dilation=1, groups=1),
+// checked by hand, not produced by the code under test.
+#include "aot/ir/op_schema.h"
+
+#include <gtest/gtest.h>
+
+namespace ember::aot {
+namespace {
+
+const OpSchema& get(const std::string& name) {
+  const OpSchema* s = builtin_op_schemas().find(name);
+  EXPECT_NE(s, nullptr) << name;
+  static OpSchema empty;
+  return s ? *s : empty;
+}
+
+TEST(OpSchemaTest, BuiltinTableParses) {
+  EXPECT_TRUE(builtin_op_schema_status().is_ok()) << builtin_op_schema_status().to_string();
+  EXPECT_GE(builtin_op_schemas().size(), 100u);
+}
+
+TEST(OpSchemaTest, CoversEveryOpInTheSharedFixtures) {
+  // Ops listed by the fixture manifest (torch 2.6 / 2.14) and the torch 2.2 GitHub file.
+  for (const char* op :
+       {"aten::add.Tensor", "aten::mul.Tensor", "aten::_native_batch_norm_legit_no_training.default",
+        "aten::convolution.default", "aten::relu.default", "aten::batch_norm.default",
+        "aten::conv2d.default", "aten::addmm.default", "aten::permute.default",
+        "aten::cat.default", "aten::max_pool2d_with_indices.default", "aten::mean.dim",
+        "aten::view.default", "aten::clone.default", "aten::t.default",
+        "aten::leaky_relu.default", "aten::_native_batch_norm_legit_functional.default",
+        "aten::_log_softmax.default", "aten::squeeze.default", "aten::sym_size.int"}) {
+    EXPECT_NE(builtin_op_schemas().find(op), nullptr) << op;
+  }
+}
+
+TEST(OpSchemaTest, Conv2dSignature) {
+  const OpSchema& s = get("aten::conv2d.default");
+  EXPECT_EQ(s.to_string(),
+            "aten::conv2d.default(Tensor input, Tensor weight, Tensor? bias=None, "
+            "SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) "
+            "-> Tensor");
+  ASSERT_EQ(s.args.size(), 7u);
+  EXPECT_EQ(s.args[3].default_value.kind, ArgKind::kIntList);
+  EXPECT_EQ(s.args[3].default_value.ints, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(s.args[4].default_value.ints, (std::vector<int64_t>{0, 0}));
+  EXPECT_EQ(s.args[6].default_value.i, 1);
+  EXPECT_EQ(s.out_variant, "");
+}
+
+TEST(OpSchemaTest, KeywordOnlyReturnsOutVariantsAndFlags) {
+  const OpSchema& addmm = get("aten::addmm.default");
+  EXPECT_TRUE(addmm.args[addmm.arg_index("beta")].kw_only);
+  EXPECT_FALSE(addmm.args[addmm.arg_index("mat1")].kw_only);
+  EXPECT_EQ(addmm.out_variant, "aten::addmm.out");
+  EXPECT_EQ(get("aten::max_pool2d_with_indices.default").returns.size(), 2u);
+  EXPECT_EQ(get("aten::_native_batch_norm_legit_functional.default").returns.size(), 5u);
+  EXPECT_TRUE(get("aten::view.default").is_view);
+  EXPECT_EQ(get("aten::view.default").out_variant, "aten::view_copy.out");
+  EXPECT_TRUE(get("aten::relu_.default").is_inplace);
+  EXPECT_TRUE(get("aten::relu_.default").args[0].is_mutable);
+  const OpSchema& leaky = get("aten::leaky_relu.default");
+  EXPECT_EQ(leaky.args[1].default_value.kind, ArgKind::kFloat);
+  EXPECT_DOUBLE_EQ(leaky.args[1].default_value.f, 0.01);
+  EXPECT_EQ(get("aten::gelu.default").args[1].default_value.s, "none");
+  EXPECT_EQ(get("aten::max_pool2d.default").args[2].default_value.ints.size(), 0u);
+  EXPECT_EQ(get("aten::index.Tensor").args[1].type.to_string(), "Tensor?[]");
+}
+
+TEST(OpSchemaTest, BadLinesAreErrors) {
+  for (const char* bad : {"aten::x.default | self:Tensor | Tensor | -",
+                          "x.default | self:Tensor | Tensor | - | -",
+                          "aten::x.default | self:Tensr | Tensor | - | -",
+                          "aten::x.default | self | Tensor | - | -",
+                          "aten::x.default | self:int=abc | Tensor | - | -",
+                          "aten::x.default | self:Tensor | Tensor | - | weird"}) {
+    EXPECT_FALSE(parse_op_schema_line(bad).is_ok()) << bad;
+  }
+  OpSchemaRegistry r;
+  EXPECT_TRUE(r.add_table("aten::x.default | self:Tensor | Tensor | - | -").is_ok());
+  EXPECT_FALSE(r.add_table("aten::x.default | self:Tensor | Tensor | - | -").is_ok());
+}
+
+Node conv_node() {
+  Node n;
+  n.op = OpName{"aten", "conv2d", "default"};
+  n.name = "conv2d";
+  n.inputs = {{"input", Argument::tensor(0), false}, {"weight", Argument::tensor(1), false},
+              {"padding", Argument::int_list({1, 1}), false}};
+  return n;
+}
+
+TEST(OpSchemaTest, BindFillsDefaults) {
+  const OpSchema& s = get("aten::conv2d.default");
+  auto bound = bind_arguments(s, conv_node());
+  ASSERT_TRUE(bound.is_ok()) << bound.status().to_string();
+  ASSERT_EQ(bound->size(), 7u);
+  EXPECT_EQ((*bound)[0].value(), 0);
+  EXPECT_EQ((*bound)[2].kind, ArgKind::kNone);
+  EXPECT_EQ((*bound)[3].ints, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ((*bound)[4].ints, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ((*bound)[6].i, 1);
+}
+
+TEST(OpSchemaTest, BindRejectsUnknownMissingAndMistyped) {
+  const OpSchema& s = get("aten::conv2d.default");
+  Node unknown = conv_node();
+  unknown.inputs.push_back({"paddin", Argument::integer(1), false});
+  auto r1 = bind_arguments(s, unknown);
+  ASSERT_FALSE(r1.is_ok());
+  EXPECT_NE(r1.status().message().find("'paddin'"), std::string::npos);
+  Node missing = conv_node();
+  missing.inputs.erase(missing.inputs.begin() + 1);
+  auto r2 = bind_arguments(s, missing);
+  ASSERT_FALSE(r2.is_ok());
+  EXPECT_NE(r2.status().message().find("'weight'"), std::string::npos);
+  Node mistyped = conv_node();
+  mistyped.inputs[2].arg = Argument::string("same");
+  EXPECT_FALSE(bind_arguments(s, mistyped).is_ok());
+}
+
+}  // namespace
+}  // namespace ember::aot

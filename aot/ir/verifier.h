@@ -1,0 +1,27 @@
+// Graph verifier: the invariants every stage boundary checks.
+//
+// Checks that (1) every value reference is a valid id of the right kind (tensor
+// arguments name tensor values), (2) nodes are in topological order: every use is
+// defined earlier (by a graph input or an earlier node) and every value is defined once,
+// (3) graph outputs are defined, (4) the signature has one spec per graph input/output,
+// and (5) for ATen ops with a known schema, the named inputs bind to the schema (names
+// exist, required arguments present, kinds fit) and the outputs match the returns in
+// number. Errors name the node, its op and source line.
+#pragma once
+
+#include "aot/ir/graph.h"
+#include "aot/ir/op_schema.h"
+#include "aot/ir/status.h"
+
+namespace ember::aot {
+
+struct VerifyOptions {
+  // Schemas to check ops against; nullptr = builtin_op_schemas().
+  const OpSchemaRegistry* schemas = nullptr;
+  // When true an op without a schema is kOperatorMissing; otherwise it is skipped.
+  bool require_schemas = false;
+};
+
+Status verify_graph(const Graph& graph, const VerifyOptions& options = {});
+
+}  // namespace ember::aot

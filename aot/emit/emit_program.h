@@ -1,0 +1,148 @@
+// The emit-level description of a program: plain structs that say exactly what
+// goes into a .pte, independent of the graph IR. A lowering step (the "emit
+// pass") fills an EmitProgram from the graph; write_pte() (pte_writer.h) turns it
+// into bytes. Everything is by index, as in the file: values are referred to by
+// their position in EmitMethod::values, operators by their position in
+// EmitMethod::operators, and so on. Constant, mutable-initial and named-data bytes
+// live once at program level and tensors refer to them by 0-based index;
+// the writer de-duplicates them and adds the reserved index-0 placeholders the
+// format needs. See shared/docs/pte-format.md sections 1.4-1.5 for the meaning of
+// each field.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ember::aot {
+
+// Tensor shape dynamism, same codes as the schema's TensorShapeDynamism.
+enum class EmitDynamism : uint8_t { kStatic = 0, kDynamicBound = 1, kDynamicUnbound = 2 };
+
+struct EmitTensor {
+  int8_t scalar_type = 6;           // ScalarType code (pte-format.md 1.6); 6 = FLOAT
+  std::vector<int32_t> sizes;       // upper bounds when kDynamicBound; [] for a scalar
+  std::vector<uint8_t> dim_order;   // same length as sizes; [0..n) is contiguous
+  EmitDynamism dynamism = EmitDynamism::kStatic;
+  bool requires_grad = false;
+  // Index into EmitProgram::constants, or -1. A constant tensor has no allocation.
+  int32_t constant_index = -1;
+  // Memory plan: planned when memory_id >= 1 (1-based buffer id; the offset is in
+  // bytes inside EmitMethod::non_const_buffer_sizes[memory_id]). 0 = not planned.
+  uint32_t memory_id = 0;
+  uint64_t memory_offset = 0;
+  // Index into EmitProgram::mutable_data (initial contents of a planned mutable
+  // buffer), or -1. Requires memory_id >= 1.
+  int32_t mutable_data_index = -1;
+  // ExtraTensorInfo: written when fully_qualified_name is non-empty or external.
+  std::string fully_qualified_name;
+  bool external = false;  // data comes from a named data map keyed by the name
+};
+
+enum class EmitValueKind : uint8_t {
+  kNone,                // Null EValue
+  kInt,                 // int_value
+  kDouble,              // double_value
+  kBool,                // bool_value
+  kString,              // string_value
+  kTensor,              // tensor
+  kIntList,             // indices: value indices of Int values
+  kDoubleList,          // doubles: literal values
+  kBoolList,            // bools: literal values
+  kTensorList,          // indices: value indices of Tensor values
+  kOptionalTensorList,  // indices: Tensor value indices, -1 = None
+};
+
+struct EmitValue {
+  EmitValueKind kind = EmitValueKind::kNone;
+  int64_t int_value = 0;
+  double double_value = 0;
+  bool bool_value = false;
+  std::string string_value;
+  EmitTensor tensor;
+  std::vector<int64_t> indices;  // IntList / TensorList / OptionalTensorList items
+  std::vector<double> doubles;
+  std::vector<bool> bools;
+
+  static EmitValue none();
+  static EmitValue of_int(int64_t v);
+  static EmitValue of_double(double v);
+  static EmitValue of_bool(bool v);
+  static EmitValue of_string(std::string v);
+  static EmitValue of_tensor(EmitTensor t);
+  static EmitValue of_list(EmitValueKind kind, std::vector<int64_t> value_indices);
+  static EmitValue of_doubles(std::vector<double> v);
+  static EmitValue of_bools(std::vector<bool> v);
+};
+
+// Operator table entry; lookup key at run time is "name.overload" (name alone if
+// overload is empty; the emitter writes "" for `default`).
+struct EmitOperator {
+  std::string name;      // e.g. "aten::add"
+  std::string overload;  // e.g. "out"
+};
+
+enum class EmitInstructionKind : uint8_t {
+  kKernelCall,     // index = op_index, args = schema args + 1 return slot
+  kDelegateCall,   // index = delegate_index, args = inputs then outputs
+  kMoveCall,       // index = move_from, target = move_to
+  kJumpFalseCall,  // index = cond_value_index, target = destination_instruction
+  kFreeCall,       // index = value_index
+};
+
+struct EmitInstruction {
+  EmitInstructionKind kind = EmitInstructionKind::kKernelCall;
+  int32_t index = 0;
+  int32_t target = 0;
+  std::vector<int32_t> args;
+
+  static EmitInstruction kernel(int32_t op_index, std::vector<int32_t> args);
+  static EmitInstruction delegate(int32_t delegate_index, std::vector<int32_t> args);
+  static EmitInstruction move(int32_t from, int32_t to);
+  static EmitInstruction jump_false(int32_t cond_value, int32_t destination);
+  static EmitInstruction free(int32_t value_index);
+};
+
+struct EmitCompileSpec {
+  std::string key;
+  std::vector<uint8_t> value;
+};
+
+struct EmitDelegate {
+  std::string id;                    // backend name registered at run time
+  std::vector<uint8_t> processed;    // the preprocessed blob
+  std::vector<EmitCompileSpec> compile_specs;
+};
+
+struct EmitMethod {
+  std::string name;
+  std::vector<EmitValue> values;
+  std::vector<int32_t> inputs;   // value indices
+  std::vector<int32_t> outputs;  // value indices
+  std::vector<EmitOperator> operators;
+  std::vector<EmitInstruction> instructions;  // written as the method's one chain
+  std::vector<EmitDelegate> delegates;
+  // Bytes per planned buffer, entry 0 the placeholder 0: [0] when nothing is
+  // planned, [0, arena] for the usual single arena.
+  std::vector<int64_t> non_const_buffer_sizes{0};
+  // Optional pytree specs (ContainerMetadata); not written when both are empty.
+  std::string encoded_inp_str;
+  std::string encoded_out_str;
+};
+
+struct EmitNamedData {
+  std::string key;
+  std::vector<uint8_t> data;
+  uint32_t alignment = 16;  // power of two; the segment is aligned to lcm(128, this)
+};
+
+struct EmitProgram {
+  // Written in this order. Upstream sorts methods by name and appends constant
+  // getters after them; the lowering step decides the order.
+  std::vector<EmitMethod> methods;
+  std::vector<std::vector<uint8_t>> constants;     // EmitTensor::constant_index
+  std::vector<std::vector<uint8_t>> mutable_data;  // EmitTensor::mutable_data_index
+  std::vector<EmitNamedData> named_data;
+};
+
+}  // namespace ember::aot

@@ -1,0 +1,126 @@
+// Reader for kernel case files (kernels/test/cases/*.case, format in cases/FORMAT.md).
+//
+// A case file holds reference calls of one ATen out-variant overload, produced by real PyTorch
+// (tools/kernel_cases/generate.py): per case the arguments in ATen schema order with defaults
+// filled in and the out tensor(s) last, the expected outputs, an expected-error flag and a
+// tolerance. The reader produces plain structs with no dependency on runtime types, so any
+// kernel library's test harness can box them into its own values. Files are untrusted: every
+// count, size and offset is checked and a bad file yields an error message, never a crash.
+// Test-only code: it uses std::vector and std::string freely.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ember::kernels::testing {
+
+// ExecuTorch ScalarType codes used by case files (pte-format.md §1.6).
+enum class CaseDtype : uint8_t {
+  kByte = 0,  // uint8
+  kChar = 1,  // int8
+  kShort = 2,
+  kInt = 3,
+  kLong = 4,
+  kHalf = 5,
+  kFloat = 6,
+  kDouble = 7,
+  kBool = 11,
+  kBFloat16 = 15,
+};
+
+// The kind of one argument value; codes are the file's `kind` byte.
+enum class ArgKind : uint8_t {
+  kTensor = 0,
+  kInt = 1,
+  kDouble = 2,
+  kBool = 3,
+  kIntList = 4,
+  kDoubleList = 5,
+  kBoolList = 6,
+  kOptionalNone = 7,
+  kTensorList = 8,
+  kOptionalTensorList = 9,
+  kScalarType = 10,
+  kString = 11,
+  kMemoryFormat = 12,
+};
+
+// A tensor: sizes are logical; data holds numel * element size bytes, little-endian, in the
+// physical order given by dim_order (outermost first; [0,2,3,1] is channels-last).
+struct TensorData {
+  CaseDtype dtype = CaseDtype::kFloat;
+  std::vector<int64_t> sizes;
+  std::vector<uint8_t> dim_order;
+  std::vector<uint8_t> data;
+
+  int64_t numel() const;
+  // Element strides implied by sizes and dim_order (logical dimension order).
+  std::vector<int64_t> strides() const;
+  bool is_contiguous_order() const;
+};
+
+// One argument. Only the member matching `kind` is meaningful.
+struct CaseArg {
+  std::string name;         // schema argument name, e.g. "self", "alpha", "out"
+  std::string schema_type;  // torch's type string, e.g. "Tensor", "number" (Scalar), "List[int]"
+  bool is_out = false;      // an out argument: tensor data is zero-filled by the reader
+  ArgKind kind = ArgKind::kOptionalNone;
+  TensorData tensor;                                   // kTensor
+  int64_t int_value = 0;                               // kInt
+  double double_value = 0.0;                           // kDouble
+  bool bool_value = false;                             // kBool
+  std::vector<int64_t> int_list;                       // kIntList
+  std::vector<double> double_list;                     // kDoubleList
+  std::vector<uint8_t> bool_list;                      // kBoolList (0 or 1 each)
+  std::vector<TensorData> tensor_list;                 // kTensorList
+  std::vector<std::optional<TensorData>> optional_tensor_list;  // kOptionalTensorList
+  CaseDtype scalar_type = CaseDtype::kFloat;           // kScalarType
+  std::string string_value;                            // kString
+  uint8_t memory_format = 0;  // kMemoryFormat: 0 contiguous, 1 preserve, 2 channels_last
+};
+
+// One reference call.
+struct Case {
+  std::string name;
+  bool expect_error = false;  // PyTorch raised: the kernel must report an error
+  double atol = 0.0;          // float outputs: |got - want| <= atol + rtol * |want|
+  double rtol = 0.0;
+  std::vector<CaseArg> args;         // schema order, defaults filled in, outs last
+  std::vector<TensorData> outputs;   // expected value of each out tensor, in order
+
+  // Number of out tensors among args (a TensorList out counts each element).
+  size_t num_out_tensors() const;
+  // The argument with this schema name, or nullptr.
+  const CaseArg* find_arg(const std::string& arg_name) const;
+};
+
+struct CaseFile {
+  uint32_t version = 0;
+  std::string op_key;         // e.g. "aten::add.out"
+  std::string torch_version;  // the PyTorch that produced the file
+  std::vector<Case> cases;
+};
+
+constexpr uint32_t kCaseFileVersion = 1;
+constexpr size_t kMaxCaseTensorDims = 16;
+
+// Element size in bytes of a case dtype code, or 0 if the code is not one listed above.
+size_t case_dtype_size(uint8_t code);
+// "float32", "int64", ... or "unknown".
+const char* case_dtype_name(CaseDtype dtype);
+const char* arg_kind_name(ArgKind kind);
+
+// "aten::add.out" -> "aten__add.out.case".
+std::string case_file_name(const std::string& op_key);
+
+// Parses a whole case file. Returns "" on success (and fills *out), otherwise a message that
+// names the byte offset and what was expected versus found.
+std::string parse_case_file(const uint8_t* data, size_t size, CaseFile* out);
+
+// Reads and parses the file at path; errors as for parse_case_file.
+std::string read_case_file(const std::string& path, CaseFile* out);
+
+}  // namespace ember::kernels::testing

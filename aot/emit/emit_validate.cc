@@ -14,42 +14,42 @@ constexpr size_t kMaxRank = 16;
 
 std::string value_at(size_t i) { return "value " + std::to_string(i); }
 
-EmitStatus check_tensor(const EmitProgram& program, const EmitMethod& method,
+Status check_tensor(const EmitProgram& program, const EmitMethod& method,
                         const EmitTensor& t) {
   if (pte_element_size(t.scalar_type) == 0) {
-    return emit_invalid_program("unknown scalar_type " + std::to_string(t.scalar_type));
+    return invalid_program("unknown scalar_type " + std::to_string(t.scalar_type));
   }
   if (t.sizes.size() > kMaxRank) {
-    return EmitStatus(EmitCode::kNotSupported, "rank " + std::to_string(t.sizes.size()) +
+    return Status(StatusCode::kNotSupported, "rank " + std::to_string(t.sizes.size()) +
                                                    " exceeds the runtime's limit of 16");
   }
   if (t.dim_order.size() != t.sizes.size()) {
-    return emit_invalid_program("dim_order has " + std::to_string(t.dim_order.size()) +
+    return invalid_program("dim_order has " + std::to_string(t.dim_order.size()) +
                                 " entries, sizes has " + std::to_string(t.sizes.size()));
   }
   std::set<uint8_t> dims(t.dim_order.begin(), t.dim_order.end());
   if (dims.size() != t.dim_order.size() || (!dims.empty() && *dims.rbegin() >= t.sizes.size())) {
-    return emit_invalid_program("dim_order is not a permutation of [0, rank)");
+    return invalid_program("dim_order is not a permutation of [0, rank)");
   }
   if (t.dynamism == EmitDynamism::kDynamicUnbound) {
-    return EmitStatus(EmitCode::kNotSupported,
+    return Status(StatusCode::kNotSupported,
                       "DYNAMIC_UNBOUND tensors are rejected by the runtime; give upper bounds");
   }
   uint64_t nbytes = 0;
   if (!pte_tensor_nbytes(t.scalar_type, t.sizes, &nbytes)) {
-    return emit_invalid_program("sizes are negative or their byte size overflows");
+    return invalid_program("sizes are negative or their byte size overflows");
   }
   if (t.constant_index >= 0) {
     if (static_cast<size_t>(t.constant_index) >= program.constants.size()) {
-      return emit_invalid_program("constant_index " + std::to_string(t.constant_index) +
+      return invalid_program("constant_index " + std::to_string(t.constant_index) +
                                   " out of range, the program has " +
                                   std::to_string(program.constants.size()) + " constant(s)");
     }
     if (t.memory_id != 0 || t.mutable_data_index >= 0 || t.external) {
-      return emit_invalid_program("a constant tensor cannot be planned, mutable or external");
+      return invalid_program("a constant tensor cannot be planned, mutable or external");
     }
     if (program.constants[t.constant_index].size() < nbytes) {
-      return emit_invalid_program(
+      return invalid_program(
           "constant " + std::to_string(t.constant_index) + " has " +
           std::to_string(program.constants[t.constant_index].size()) + " bytes, the tensor needs " +
           std::to_string(nbytes));
@@ -57,36 +57,36 @@ EmitStatus check_tensor(const EmitProgram& program, const EmitMethod& method,
   }
   if (t.mutable_data_index >= 0) {
     if (static_cast<size_t>(t.mutable_data_index) >= program.mutable_data.size()) {
-      return emit_invalid_program("mutable_data_index " + std::to_string(t.mutable_data_index) +
+      return invalid_program("mutable_data_index " + std::to_string(t.mutable_data_index) +
                                   " out of range, the program has " +
                                   std::to_string(program.mutable_data.size()) + " entries");
     }
     if (t.memory_id == 0) {
-      return emit_invalid_program("a tensor with mutable initial data must be planned");
+      return invalid_program("a tensor with mutable initial data must be planned");
     }
   }
   if (t.external && t.fully_qualified_name.empty()) {
-    return emit_invalid_program("an external tensor needs a fully_qualified_name");
+    return invalid_program("an external tensor needs a fully_qualified_name");
   }
   if (t.memory_id != 0) {
     const std::vector<int64_t>& buffers = method.non_const_buffer_sizes;
     if (t.memory_id >= buffers.size()) {
-      return emit_invalid_program("memory_id " + std::to_string(t.memory_id) +
+      return invalid_program("memory_id " + std::to_string(t.memory_id) +
                                   " out of range, the method plans " +
                                   std::to_string(buffers.size() - 1) + " buffer(s)");
     }
     uint64_t capacity = static_cast<uint64_t>(buffers[t.memory_id]);
     if (t.memory_offset > capacity || nbytes > capacity - t.memory_offset) {
-      return emit_invalid_program("planned at offset " + std::to_string(t.memory_offset) +
+      return invalid_program("planned at offset " + std::to_string(t.memory_offset) +
                                   " with " + std::to_string(nbytes) + " bytes, past buffer " +
                                   std::to_string(t.memory_id) + " of " +
                                   std::to_string(capacity) + " bytes");
     }
   }
-  return EmitStatus();
+  return Status();
 }
 
-EmitStatus check_list(const EmitMethod& method, size_t self, const EmitValue& v) {
+Status check_list(const EmitMethod& method, size_t self, const EmitValue& v) {
   EmitValueKind want = v.kind == EmitValueKind::kIntList ? EmitValueKind::kInt
                                                            : EmitValueKind::kTensor;
   const char* want_name = want == EmitValueKind::kInt ? "Int" : "Tensor";
@@ -94,68 +94,68 @@ EmitStatus check_list(const EmitMethod& method, size_t self, const EmitValue& v)
     int64_t idx = v.indices[k];
     if (idx == -1 && v.kind == EmitValueKind::kOptionalTensorList) continue;
     if (idx < 0 || static_cast<size_t>(idx) >= self) {
-      return emit_invalid_program("item " + std::to_string(k) + " is value " +
+      return invalid_program("item " + std::to_string(k) + " is value " +
                                   std::to_string(idx) + "; list elements must be earlier values "
                                   "(index < " + std::to_string(self) + ")");
     }
     if (method.values[idx].kind != want) {
-      return emit_invalid_program("item " + std::to_string(k) + " (value " + std::to_string(idx) +
+      return invalid_program("item " + std::to_string(k) + " (value " + std::to_string(idx) +
                                   ") must be a " + want_name + " value");
     }
   }
-  return EmitStatus();
+  return Status();
 }
 
-EmitStatus check_index(int64_t idx, size_t count, const std::string& what) {
+Status check_index(int64_t idx, size_t count, const std::string& what) {
   if (idx < 0 || static_cast<uint64_t>(idx) >= count) {
-    return emit_invalid_program(what + " " + std::to_string(idx) + " out of range [0, " +
+    return invalid_program(what + " " + std::to_string(idx) + " out of range [0, " +
                                 std::to_string(count) + ")");
   }
-  return EmitStatus();
+  return Status();
 }
 
-EmitStatus check_instruction(const EmitMethod& method, const EmitInstruction& in) {
+Status check_instruction(const EmitMethod& method, const EmitInstruction& in) {
   size_t n_values = method.values.size();
   switch (in.kind) {
     case EmitInstructionKind::kKernelCall:
-      EMBER_EMIT_RETURN_IF_ERROR(check_index(in.index, method.operators.size(), "op_index"));
+      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, method.operators.size(), "op_index"));
       break;
     case EmitInstructionKind::kDelegateCall:
-      EMBER_EMIT_RETURN_IF_ERROR(
+      EMBER_AOT_RETURN_IF_ERROR(
           check_index(in.index, method.delegates.size(), "delegate_index"));
       break;
     case EmitInstructionKind::kMoveCall:
-      EMBER_EMIT_RETURN_IF_ERROR(check_index(in.index, n_values, "move_from"));
-      EMBER_EMIT_RETURN_IF_ERROR(check_index(in.target, n_values, "move_to"));
+      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, n_values, "move_from"));
+      EMBER_AOT_RETURN_IF_ERROR(check_index(in.target, n_values, "move_to"));
       break;
     case EmitInstructionKind::kJumpFalseCall:
-      EMBER_EMIT_RETURN_IF_ERROR(check_index(in.index, n_values, "cond_value_index"));
-      EMBER_EMIT_RETURN_IF_ERROR(
+      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, n_values, "cond_value_index"));
+      EMBER_AOT_RETURN_IF_ERROR(
           check_index(in.target, method.instructions.size(), "destination_instruction"));
       break;
     case EmitInstructionKind::kFreeCall:
-      EMBER_EMIT_RETURN_IF_ERROR(check_index(in.index, n_values, "value_index"));
+      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, n_values, "value_index"));
       if (method.values[in.index].kind != EmitValueKind::kTensor) {
-        return emit_invalid_program("FreeCall of value " + std::to_string(in.index) +
+        return invalid_program("FreeCall of value " + std::to_string(in.index) +
                                     ", which is not a Tensor");
       }
       break;
   }
-  for (int32_t arg : in.args) EMBER_EMIT_RETURN_IF_ERROR(check_index(arg, n_values, "arg value"));
-  return EmitStatus();
+  for (int32_t arg : in.args) EMBER_AOT_RETURN_IF_ERROR(check_index(arg, n_values, "arg value"));
+  return Status();
 }
 
-EmitStatus check_method(const EmitProgram& program, const EmitMethod& method) {
+Status check_method(const EmitProgram& program, const EmitMethod& method) {
   const std::vector<int64_t>& buffers = method.non_const_buffer_sizes;
   if (buffers.empty() || buffers[0] != 0) {
-    return emit_invalid_program("non_const_buffer_sizes must start with the placeholder 0");
+    return invalid_program("non_const_buffer_sizes must start with the placeholder 0");
   }
   for (size_t b = 0; b < buffers.size(); ++b) {
-    if (buffers[b] < 0) return emit_invalid_program("buffer " + std::to_string(b) + " size < 0");
+    if (buffers[b] < 0) return invalid_program("buffer " + std::to_string(b) + " size < 0");
   }
   for (size_t i = 0; i < method.values.size(); ++i) {
     const EmitValue& v = method.values[i];
-    EmitStatus s;
+    Status s;
     if (v.kind == EmitValueKind::kTensor) s = check_tensor(program, method, v.tensor);
     if (v.kind == EmitValueKind::kIntList || v.kind == EmitValueKind::kTensorList ||
         v.kind == EmitValueKind::kOptionalTensorList) {
@@ -164,42 +164,42 @@ EmitStatus check_method(const EmitProgram& program, const EmitMethod& method) {
     if (!s.is_ok()) return s.annotate(value_at(i));
   }
   for (int32_t in : method.inputs)
-    EMBER_EMIT_RETURN_IF_ERROR(check_index(in, method.values.size(), "input value"));
+    EMBER_AOT_RETURN_IF_ERROR(check_index(in, method.values.size(), "input value"));
   for (int32_t out : method.outputs)
-    EMBER_EMIT_RETURN_IF_ERROR(check_index(out, method.values.size(), "output value"));
+    EMBER_AOT_RETURN_IF_ERROR(check_index(out, method.values.size(), "output value"));
   for (size_t k = 0; k < method.operators.size(); ++k) {
     if (method.operators[k].name.empty()) {
-      return emit_invalid_program("operator " + std::to_string(k) + " has an empty name");
+      return invalid_program("operator " + std::to_string(k) + " has an empty name");
     }
   }
   for (size_t k = 0; k < method.delegates.size(); ++k) {
     if (method.delegates[k].id.empty()) {
-      return emit_invalid_program("delegate " + std::to_string(k) + " has an empty id");
+      return invalid_program("delegate " + std::to_string(k) + " has an empty id");
     }
   }
   for (size_t k = 0; k < method.instructions.size(); ++k) {
-    EmitStatus s = check_instruction(method, method.instructions[k]);
+    Status s = check_instruction(method, method.instructions[k]);
     if (!s.is_ok()) return s.annotate("instruction " + std::to_string(k));
   }
-  return EmitStatus();
+  return Status();
 }
 
 }  // namespace
 
-EmitStatus validate_emit_program(const EmitProgram& program) {
+Status validate_emit_program(const EmitProgram& program) {
   std::set<std::string> names;
   for (const EmitMethod& method : program.methods) {
-    if (method.name.empty()) return emit_invalid_program("a method has an empty name");
+    if (method.name.empty()) return invalid_program("a method has an empty name");
     if (!names.insert(method.name).second) {
-      return emit_invalid_program("method name '" + method.name + "' is used twice");
+      return invalid_program("method name '" + method.name + "' is used twice");
     }
-    EmitStatus s = check_method(program, method);
+    Status s = check_method(program, method);
     if (!s.is_ok()) return s.annotate("method " + method.name);
   }
   for (const EmitNamedData& item : program.named_data) {
-    if (item.key.empty()) return emit_invalid_program("a named data entry has an empty key");
+    if (item.key.empty()) return invalid_program("a named data entry has an empty key");
   }
-  return EmitStatus();
+  return Status();
 }
 
 }  // namespace ember::aot

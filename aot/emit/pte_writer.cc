@@ -51,24 +51,24 @@ void assemble_with_header(const std::vector<uint8_t>& flatbuffer, const SegmentL
 
 }  // namespace
 
-EmitStatus write_pte(const EmitProgram& program, std::vector<uint8_t>* out,
+Status write_pte(const EmitProgram& program, std::vector<uint8_t>* out,
                      const EmitOptions& options) {
   out->clear();
-  EMBER_EMIT_RETURN_IF_ERROR(validate_emit_program(program));
+  EMBER_AOT_RETURN_IF_ERROR(validate_emit_program(program));
   SegmentLayout layout;
-  EMBER_EMIT_RETURN_IF_ERROR(lay_out_segments(program, options, &layout));
+  EMBER_AOT_RETURN_IF_ERROR(lay_out_segments(program, options, &layout));
   std::vector<uint8_t> flatbuffer = build_program_flatbuffer(program, layout);
   if (flatbuffer.size() > UINT32_MAX - 64) {
-    return EmitStatus(EmitCode::kNotSupported,
+    return Status(StatusCode::kNotSupported,
                       "the program FlatBuffer is " + std::to_string(flatbuffer.size()) +
                           " bytes, more than a 32-bit offset can address");
   }
   if (layout.region.empty()) {
     *out = std::move(flatbuffer);  // no segment data: no extended header
-    return EmitStatus();
+    return Status();
   }
   assemble_with_header(flatbuffer, layout, options.segment_alignment, out);
-  return EmitStatus();
+  return Status();
 }
 
 }  // namespace ember::aot

@@ -92,7 +92,7 @@ void lay_out_delegates(const EmitProgram& program, const EmitOptions& options,
   }
 }
 
-EmitStatus lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment,
+Status lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment,
                               SegmentLayout* layout) {
   // Unique buffers in first-appearance order, each with the largest alignment asked.
   struct Unique {
@@ -105,7 +105,7 @@ EmitStatus lay_out_named_data(const EmitProgram& program, uint64_t segment_align
   std::vector<std::pair<std::string, size_t>> entries;
   for (const EmitNamedData& item : program.named_data) {
     if (!is_power_of_two(item.alignment)) {
-      return emit_invalid_argument("named data '" + item.key + "': alignment " +
+      return invalid_argument("named data '" + item.key + "': alignment " +
                                    std::to_string(item.alignment) +
                                    " is not a power of two");
     }
@@ -113,7 +113,7 @@ EmitStatus lay_out_named_data(const EmitProgram& program, uint64_t segment_align
     auto key_it = by_key.find(item.key);
     if (key_it != by_key.end()) {
       if (key_it->second != digest) {
-        return emit_invalid_program("named data key '" + item.key +
+        return invalid_program("named data key '" + item.key +
                                     "' is used twice with different bytes");
       }
       continue;
@@ -137,16 +137,16 @@ EmitStatus lay_out_named_data(const EmitProgram& program, uint64_t segment_align
   for (const auto& [key, unique] : entries) {
     layout->named_data.push_back({key, segment_of_unique[unique]});
   }
-  return EmitStatus();
+  return Status();
 }
 
 }  // namespace
 
-EmitStatus lay_out_segments(const EmitProgram& program, const EmitOptions& options,
+Status lay_out_segments(const EmitProgram& program, const EmitOptions& options,
                             SegmentLayout* layout) {
   if (!is_power_of_two(options.segment_alignment) ||
       !is_power_of_two(options.constant_tensor_alignment)) {
-    return emit_invalid_argument(
+    return invalid_argument(
         "segment_alignment " + std::to_string(options.segment_alignment) +
         " and constant_tensor_alignment " + std::to_string(options.constant_tensor_alignment) +
         " must be powers of two");

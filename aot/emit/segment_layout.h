@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "aot/emit/emit_program.h"
-#include "aot/emit/emit_status.h"
+#include "aot/ir/status.h"
 
 namespace ember::aot {
 
@@ -52,7 +52,7 @@ struct SegmentLayout {
 
 // Fills *layout from the program. Fails on conflicting named-data keys or bad
 // alignments.
-EmitStatus lay_out_segments(const EmitProgram& program, const EmitOptions& options,
+Status lay_out_segments(const EmitProgram& program, const EmitOptions& options,
                             SegmentLayout* layout);
 
 }  // namespace ember::aot

@@ -35,6 +35,10 @@ if [[ ! -x "${dir}/usr/bin/apt-get" || ! -f "${dir}/.debootstrap_done" ]]; then
   touch "${dir}/.debootstrap_done"
 fi
 
+# The archive's Release files carry a Valid-Until date; a machine clock ahead of it must not
+# make apt refuse the lists.
+echo 'Acquire::Check-Valid-Until "false";' >"${dir}/etc/apt/apt.conf.d/99ember-no-valid-until"
+
 # Network name resolution inside the chroot.
 cp -f /etc/resolv.conf "${dir}/etc/resolv.conf" 2>/dev/null || true
 

@@ -1,0 +1,127 @@
+// .pt2 container detection and the read pipeline: JSON -> Graph -> weights -> verify.
+#include "aot/frontend/pt2_reader.h"
+
+#include <fstream>
+
+#include "aot/frontend/program_json.h"
+#include "aot/frontend/torch_save.h"
+#include "aot/frontend/weights.h"
+#include "aot/frontend/zip_reader.h"
+#include "aot/ir/verifier.h"
+
+namespace ember::aot {
+namespace {
+
+constexpr const char* kLegacyProgram = "serialized_exported_program.json";
+
+// Reads the first existing entry of `names` as a torch.save payload (empty map if none).
+Status read_pickled(const ZipReader& zip, const std::vector<std::string>& names, TensorMap* out) {
+  for (const std::string& name : names) {
+    if (!zip.contains(name)) continue;
+    EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, zip.read(name));
+    EMBER_AOT_ASSIGN_OR_RETURN(TensorMap m, read_torch_save(bytes, name));
+    out->insert(m.begin(), m.end());
+    return Status::ok();
+  }
+  return Status::ok();
+}
+
+Status read_legacy(const ZipReader& zip, const Pt2ReadOptions& options, Graph* g) {
+  g->info().layout = "legacy_zip";
+  EMBER_AOT_ASSIGN_OR_RETURN(std::string json, zip.read_text(kLegacyProgram));
+  EMBER_AOT_RETURN_IF_ERROR(decode_exported_program(json, kLegacyProgram, g));
+  if (!options.load_weights) return Status::ok();
+  TensorMap tensors;  // torch 2.1/2.2 named the pickles *.json
+  EMBER_AOT_RETURN_IF_ERROR(read_pickled(zip, {"serialized_state_dict.pt", "serialized_state_dict.json"}, &tensors));
+  EMBER_AOT_RETURN_IF_ERROR(read_pickled(zip, {"serialized_constants.pt", "serialized_constants.json"}, &tensors));
+  return attach_weights(tensors, g);
+}
+
+Status read_payload(const ZipReader& zip, const std::string& dir, const std::string& config,
+                    const std::string& pickled, TensorMap* out) {
+  if (zip.contains(dir + config)) {
+    EMBER_AOT_ASSIGN_OR_RETURN(TensorMap m, read_raw_payload(zip, dir + config, dir));
+    out->insert(m.begin(), m.end());
+    return Status::ok();
+  }
+  return read_pickled(zip, {dir + pickled}, out);
+}
+
+Status read_archive(const ZipReader& zip, const std::string& root, const Pt2ReadOptions& options,
+                    Graph* g) {
+  g->info().layout = "pt2_archive";
+  if (zip.contains(root + "archive_version")) {
+    EMBER_AOT_ASSIGN_OR_RETURN(std::string v, zip.read_text(root + "archive_version"));
+    if (v != "0" && v != "0\n") return not_supported("PT2 archive_version '" + v + "' (expected 0)");
+  }
+  if (zip.contains(root + "byteorder")) {
+    EMBER_AOT_ASSIGN_OR_RETURN(std::string order, zip.read_text(root + "byteorder"));
+    if (order != "little") return not_supported("byteorder '" + order + "' (only little-endian)");
+  }
+  std::string model = "model";
+  if (!zip.contains(root + "models/model.json")) {  // take the first model
+    model.clear();
+    for (const std::string& n : zip.names()) {
+      std::string prefix = root + "models/";
+      if (n.compare(0, prefix.size(), prefix) == 0 && n.size() > prefix.size() + 5 &&
+          n.compare(n.size() - 5, 5, ".json") == 0) {
+        model = n.substr(prefix.size(), n.size() - prefix.size() - 5);
+        break;
+      }
+    }
+    if (model.empty()) return invalid_program("PT2 archive has no models/<name>.json");
+  }
+  std::string entry = root + "models/" + model + ".json";
+  EMBER_AOT_ASSIGN_OR_RETURN(std::string json, zip.read_text(entry));
+  EMBER_AOT_RETURN_IF_ERROR(decode_exported_program(json, entry, g));
+  if (!options.load_weights) return Status::ok();
+  TensorMap tensors;
+  EMBER_AOT_RETURN_IF_ERROR(read_payload(zip, root + "data/weights/", model + "_weights_config.json", model + ".pt", &tensors));
+  EMBER_AOT_RETURN_IF_ERROR(read_payload(zip, root + "data/constants/", model + "_constants_config.json", model + ".pt", &tensors));
+  return attach_weights(tensors, g);
+}
+
+}  // namespace
+
+StatusOr<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
+                                const Pt2ReadOptions& options) {
+  auto zip = ZipReader::open(data, size, name);
+  if (!zip.is_ok()) return zip.take_status();
+  Graph g;
+  g.info().source = name;
+  Status s;
+  const ZipReader& z = *zip.value();
+  if (z.contains(kLegacyProgram)) {
+    s = read_legacy(z, options, &g);
+  } else {
+    std::string root;
+    if (!z.names().empty()) {
+      size_t slash = z.names()[0].find('/');
+      if (slash != std::string::npos) root = z.names()[0].substr(0, slash + 1);
+    }
+    auto format = z.read_text(root + "archive_format");
+    if (root.empty() || !format.is_ok() || format.value() != "pt2") {
+      return invalid_program(name + ": neither a legacy torch.export zip (no " + kLegacyProgram +
+                             ") nor a PT2 archive (no <root>/archive_format = pt2)");
+    }
+    s = read_archive(z, root, options, &g);
+  }
+  if (s.is_ok() && options.verify) s = verify_graph(g);
+  if (!s.is_ok()) return s.annotate(name);
+  return g;
+}
+
+StatusOr<Graph> read_pt2_file(const std::string& path, const Pt2ReadOptions& options) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return Status(StatusCode::kAccessFailed, path + ": cannot open file");
+  std::streamoff size = in.tellg();
+  if (size < 0) return Status(StatusCode::kAccessFailed, path + ": cannot size file");
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  in.seekg(0);
+  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) {
+    return Status(StatusCode::kAccessFailed, path + ": read failed");
+  }
+  return read_pt2_buffer(bytes.data(), bytes.size(), path, options);
+}
+
+}  // namespace ember::aot

@@ -1,0 +1,102 @@
+// libzip-backed ZipReader.
+#include "aot/frontend/zip_reader.h"
+
+#include <zip.h>
+
+#include <algorithm>
+
+namespace ember::aot {
+namespace {
+
+constexpr uint64_t kMaxCompressionRatio = 1024;
+constexpr uint64_t kMaxEntryBytes = uint64_t{16} << 30;  // 16 GiB
+
+std::string libzip_message(zip_error_t* error) {
+  std::string m = zip_error_strerror(error);
+  zip_error_fini(error);
+  return m;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<ZipReader>> ZipReader::open(const uint8_t* data, size_t size,
+                                                     const std::string& what) {
+  if (size < 22) {  // smaller than an end-of-central-directory record
+    return invalid_program(what + ": " + std::to_string(size) +
+                           " bytes is too small to be a zip archive (truncated file?)");
+  }
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* src = zip_source_buffer_create(data, size, 0, &error);
+  if (src == nullptr) return invalid_program(what + ": " + libzip_message(&error));
+  zip* archive = zip_open_from_source(src, ZIP_RDONLY, &error);
+  if (archive == nullptr) {
+    zip_source_free(src);
+    return invalid_program(what + ": not a readable zip archive (" + libzip_message(&error) +
+                           "); truncated or corrupt file?");
+  }
+  zip_error_fini(&error);
+  std::unique_ptr<ZipReader> reader(new ZipReader());
+  reader->archive_ = archive;
+  reader->archive_size_ = size;
+  reader->what_ = what;
+  zip_int64_t n = zip_get_num_entries(archive, 0);
+  for (zip_int64_t i = 0; i < n; ++i) {
+    const char* name = zip_get_name(archive, static_cast<zip_uint64_t>(i), 0);
+    if (name == nullptr) {
+      return invalid_program(what + ": entry " + std::to_string(i) + " has no readable name");
+    }
+    reader->names_.emplace_back(name);
+  }
+  return reader;
+}
+
+ZipReader::~ZipReader() {
+  if (archive_ != nullptr) zip_discard(archive_);
+}
+
+bool ZipReader::contains(const std::string& name) const {
+  return std::find(names_.begin(), names_.end(), name) != names_.end();
+}
+
+StatusOr<std::vector<uint8_t>> ZipReader::read(const std::string& name) const {
+  zip_int64_t index = zip_name_locate(archive_, name.c_str(), 0);
+  if (index < 0) return not_found(what_ + ": no entry '" + name + "'");
+  zip_stat_t st;
+  zip_stat_init(&st);
+  if (zip_stat_index(archive_, static_cast<zip_uint64_t>(index), 0, &st) != 0 ||
+      !(st.valid & ZIP_STAT_SIZE)) {
+    return Status(StatusCode::kAccessFailed, what_ + ": cannot stat entry '" + name + "'");
+  }
+  uint64_t limit = archive_size_;
+  if ((st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method != ZIP_CM_STORE) {
+    limit = std::min<uint64_t>(archive_size_ * kMaxCompressionRatio, kMaxEntryBytes);
+  }
+  if (st.size > limit) {
+    return invalid_program(what_ + ": entry '" + name + "' claims " + std::to_string(st.size) +
+                           " bytes, more than the archive can hold (" + std::to_string(limit) +
+                           ")");
+  }
+  zip_file_t* f = zip_fopen_index(archive_, static_cast<zip_uint64_t>(index), 0);
+  if (f == nullptr) {
+    return Status(StatusCode::kAccessFailed, what_ + ": cannot open entry '" + name + "': " +
+                                                 zip_strerror(archive_));
+  }
+  std::vector<uint8_t> out(static_cast<size_t>(st.size));
+  zip_int64_t got = out.empty() ? 0 : zip_fread(f, out.data(), out.size());
+  std::string err = got < 0 ? zip_file_strerror(f) : "";
+  zip_fclose(f);
+  if (got < 0 || static_cast<uint64_t>(got) != st.size) {
+    return Status(StatusCode::kAccessFailed,
+                  what_ + ": reading entry '" + name + "' gave " + std::to_string(got) + " of " +
+                      std::to_string(st.size) + " bytes" + (err.empty() ? "" : " (" + err + ")"));
+  }
+  return out;
+}
+
+StatusOr<std::string> ZipReader::read_text(const std::string& name) const {
+  EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, read(name));
+  return std::string(bytes.begin(), bytes.end());
+}
+
+}  // namespace ember::aot

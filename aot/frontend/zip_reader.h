@@ -1,0 +1,46 @@
+// Read-only view of a zip archive held in memory (the .pt2 container and the torch.save
+// zips nested inside it), built on libzip.
+//
+// The archive bytes are borrowed: the caller keeps them alive while the ZipReader lives.
+// Entry names are listed once at open; read() returns an entry's bytes, refusing entries
+// whose declared size is implausible for the archive (a stored entry cannot be larger
+// than the archive; compressed ones are capped) so a forged central directory cannot
+// make us allocate an arbitrary amount. All failures are Status values naming the entry.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aot/ir/status.h"
+
+struct zip;  // libzip's archive handle
+
+namespace ember::aot {
+
+class ZipReader {
+ public:
+  // Opens `size` bytes at `data` as a zip archive. `what` names it in messages.
+  static StatusOr<std::unique_ptr<ZipReader>> open(const uint8_t* data, size_t size,
+                                                   const std::string& what);
+  ~ZipReader();
+  ZipReader(const ZipReader&) = delete;
+  ZipReader& operator=(const ZipReader&) = delete;
+
+  // Entry names in central-directory order.
+  const std::vector<std::string>& names() const { return names_; }
+  bool contains(const std::string& name) const;
+  // Whole contents of entry `name`; kNotFound if absent, kAccessFailed if unreadable.
+  StatusOr<std::vector<uint8_t>> read(const std::string& name) const;
+  StatusOr<std::string> read_text(const std::string& name) const;
+
+ private:
+  ZipReader() = default;
+  zip* archive_ = nullptr;
+  size_t archive_size_ = 0;
+  std::string what_;
+  std::vector<std::string> names_;
+};
+
+}  // namespace ember::aot

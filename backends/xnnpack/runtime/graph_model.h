@@ -1,0 +1,89 @@
+// GraphModel: the validated, flattened view of one XNNGraph that the rest of the
+// delegate works from. read_graph() checks the untrusted FlatBuffer (identifier
+// XN00/XN01, verifier, every value id, node id, dim count, flag and constant
+// index) and fills one ValueInfo per serialized value id and one NodeDesc per
+// node, so later stages never re-validate. Arrays live in the caller's allocator.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "backends/xnnpack/schema/xnnpack_graph_generated.h"
+#include "runtime/core/memory_allocator.h"
+#include "runtime/core/named_data_map.h"
+#include "runtime/core/result.h"
+
+namespace ember::backends::xnnpack {
+
+constexpr size_t kMaxDims = 6;            // XNN_MAX_TENSOR_DIMS of this XNNPACK
+constexpr uint32_t kInvalidId = 0xFFFFFFFFu;
+constexpr size_t kMaxExterns = 4096;      // upstream's bound on num_externs
+constexpr size_t kMaxNodeInputs = 5;
+constexpr size_t kMaxNodeOutputs = 2;
+
+enum class QuantKind : uint8_t { None, PerTensor, PerChannel, Unsupported };
+
+struct ValueInfo {
+  bool defined = false;
+  fb_xnnpack::XNNDatatype datatype = fb_xnnpack::XNNDatatype::xnn_datatype_invalid;
+  uint32_t rank = 0;
+  size_t dims[kMaxDims] = {};  // as serialized: the static shape, or the upper bound
+  const void* data = nullptr;  // constant bytes, or null for activations
+  size_t data_size = 0;
+  uint32_t external_id = kInvalidId;
+  uint32_t flags = 0;
+  QuantKind quant = QuantKind::None;
+  const char* quant_name = "";  // union member name when Unsupported
+  float scale = 0.f;
+  int32_t zero_point = 0;
+  const float* channel_scales = nullptr;  // PerChannel: num_scales floats
+  uint32_t num_scales = 0;
+  uint32_t channel_dim = 0;
+};
+
+// Where a node runs: inside an XNNPACK subgraph, in the delegate's own kernels
+// (node types this XNNPACK lacks), or nowhere (init fails naming it).
+enum class NodeRunner : uint8_t { Subgraph, Internal, Unsupported };
+
+struct NodeDesc {
+  fb_xnnpack::XNodeUnion type = fb_xnnpack::XNodeUnion::NONE;
+  const fb_xnnpack::XNode* node = nullptr;
+  NodeRunner runner = NodeRunner::Unsupported;
+  uint32_t inputs[kMaxNodeInputs] = {};  // value ids; optional slots hold kInvalidId
+  uint32_t num_inputs = 0;
+  uint32_t outputs[kMaxNodeOutputs] = {};
+  uint32_t num_outputs = 0;
+  float output_min = 0.f;
+  float output_max = 0.f;
+};
+
+struct GraphModel {
+  const fb_xnnpack::XNNGraph* graph = nullptr;
+  ValueInfo* values = nullptr;  // indexed by serialized id_out
+  uint32_t num_values = 0;
+  NodeDesc* nodes = nullptr;
+  uint32_t num_nodes = 0;
+  uint32_t num_externs = 0;
+  // Number of named-data buffers held (see ConstantStore).
+  size_t num_held = 0;
+  runtime::FreeableBuffer* held = nullptr;
+};
+
+// Parses `blob` (with or without an XH00 header), resolving constants from the
+// blob's constant region, the legacy in-FlatBuffer buffers, or `named_data`.
+// Named-data buffers are kept in model->held until release_graph(). The blob
+// must outlive the model. Errors carry a message naming the value or node.
+runtime::Error read_graph(const void* blob, size_t size, const runtime::NamedDataMap* named_data,
+                          runtime::MemoryAllocator* allocator, GraphModel* model);
+
+// Frees the named-data buffers the model holds.
+void release_graph(GraphModel* model);
+
+// "XNNAdd", "XNNConv2d", ... ("unknown" for codes outside the union).
+const char* node_type_name(fb_xnnpack::XNodeUnion type);
+const char* datatype_name(fb_xnnpack::XNNDatatype type);
+
+// Bytes per element of an XNNPACK datatype (0 for sub-byte or invalid types).
+size_t datatype_size(fb_xnnpack::XNNDatatype type);
+
+}  // namespace ember::backends::xnnpack

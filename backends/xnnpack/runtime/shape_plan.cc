@@ -1,0 +1,139 @@
+// ShapePlan: shape propagation, subgraph definition and runtime creation for one
+// set of input shapes; see shape_plan.h.
+#include "backends/xnnpack/runtime/shape_plan.h"
+
+#include <cstdlib>
+
+#include "backends/xnnpack/runtime/define_node.h"
+#include "backends/xnnpack/runtime/internal_kernels.h"
+#include "runtime/core/diagnostics.h"
+
+namespace ember::backends::xnnpack {
+
+using runtime::Error;
+using runtime::fail;
+
+ShapePlan::~ShapePlan() {
+  for (uint32_t s = 0; runtimes_ != nullptr && s < num_stages_; ++s) {
+    if (runtimes_[s] != nullptr) xnn_delete_runtime(runtimes_[s]);
+  }
+  for (uint32_t v = 0; buffers_ != nullptr && v < num_values_; ++v) std::free(buffers_[v]);
+  std::free(runtimes_);
+  std::free(buffers_);
+  std::free(shapes_);
+}
+
+bool ShapePlan::matches(const GraphModel& m, const Partition& p, const Shape* inputs) const {
+  for (uint32_t e = 0; e < m.num_externs; ++e) {
+    const uint32_t v = p.extern_value[e];
+    if (is_graph_input(m.values[v]) && !(shapes_[v] == inputs[e])) return false;
+  }
+  return true;
+}
+
+Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inputs,
+                       pthreadpool_t pool) {
+  num_values_ = m.num_values;
+  num_stages_ = p.num_stages;
+  const size_t nv = m.num_values == 0 ? 1 : m.num_values;
+  shapes_ = static_cast<Shape*>(std::calloc(nv, sizeof(Shape)));
+  buffers_ = static_cast<void**>(std::calloc(nv, sizeof(void*)));
+  runtimes_ = static_cast<xnn_runtime_t*>(std::calloc(num_stages_ + 1, sizeof(xnn_runtime_t)));
+  uint32_t* xnn_ids = static_cast<uint32_t*>(std::calloc(nv, sizeof(uint32_t)));
+  if (!shapes_ || !buffers_ || !runtimes_ || !xnn_ids) {
+    std::free(xnn_ids);
+    return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a shape plan");
+  }
+  for (uint32_t v = 0; v < m.num_values; ++v) shapes_[v] = declared_shape(m.values[v]);
+  for (uint32_t e = 0; e < m.num_externs; ++e) {
+    const uint32_t v = p.extern_value[e];
+    if (is_graph_input(m.values[v])) shapes_[v] = inputs[e];
+  }
+  Error err = Error::Ok;
+  for (uint32_t i = 0; i < m.num_nodes && err == Error::Ok; ++i) {
+    err = infer_node_shapes(m, i, shapes_);
+  }
+  // Buffers: boundary values, and graph inputs XNNPACK reads (it may over-read
+  // XNN_EXTRA_BYTES past the end, so they are copied into padded memory).
+  for (uint32_t v = 0; v < m.num_values && err == Error::Ok; ++v) {
+    const bool padded_input = is_graph_input(m.values[v]) && p.feeds_subgraph[v];
+    if (!p.boundary[v] && !padded_input) continue;
+    const size_t bytes = shapes_[v].numel() * datatype_size(m.values[v].datatype) + XNN_EXTRA_BYTES;
+    buffers_[v] = std::malloc(bytes);
+    if (buffers_[v] == nullptr) {
+      err = fail(Error::DelegateMemoryAllocationFailed, "XNNPACK value %u: no memory for %zu bytes",
+                 v, bytes);
+    }
+  }
+  for (uint32_t s = 0; s < p.num_stages && err == Error::Ok; ++s) {
+    if (p.stages[s].runner == NodeRunner::Subgraph) err = build_stage(m, p, s, pool, xnn_ids);
+  }
+  std::free(xnn_ids);
+  return err;
+}
+
+Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s,
+                             pthreadpool_t pool, uint32_t* xnn_ids) {
+  const Stage& st = p.stages[s];
+  xnn_subgraph_t sg = nullptr;
+  xnn_status status = xnn_create_subgraph(m.num_values, 0, &sg);
+  if (status != xnn_status_success) {
+    return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: xnn_create_subgraph failed with %s",
+                xnn_status_name(status));
+  }
+  for (uint32_t v = 0; v < m.num_values; ++v) xnn_ids[v] = XNN_INVALID_VALUE_ID;
+  // External values keep their value id as XNNPACK external id.
+  Error err = Error::Ok;
+  for (uint32_t k = 0; k < st.num_externals && err == Error::Ok; ++k) {
+    const uint32_t v = st.externals[k];
+    bool produced_here = false;
+    for (uint32_t i = st.first_node; i < st.end_node; ++i) {
+      for (uint32_t o = 0; o < m.nodes[i].num_outputs; ++o) produced_here |= m.nodes[i].outputs[o] == v;
+    }
+    const uint32_t flags = produced_here ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT : XNN_VALUE_FLAG_EXTERNAL_INPUT;
+    err = define_value(sg, m, v, shapes_[v], v, flags, &xnn_ids[v]);
+  }
+  for (uint32_t i = st.first_node; i < st.end_node && err == Error::Ok; ++i) {
+    const NodeDesc& d = m.nodes[i];
+    for (uint32_t k = 0; k < d.num_inputs + d.num_outputs && err == Error::Ok; ++k) {
+      const uint32_t v = k < d.num_inputs ? d.inputs[k] : d.outputs[k - d.num_inputs];
+      if (v == kInvalidId || xnn_ids[v] != XNN_INVALID_VALUE_ID) continue;
+      err = define_value(sg, m, v, shapes_[v], XNN_INVALID_VALUE_ID, 0, &xnn_ids[v]);
+    }
+    if (err == Error::Ok) err = define_node(DefineContext{sg, &m, xnn_ids, shapes_}, i);
+  }
+  if (err == Error::Ok) {
+    status = xnn_create_runtime_v2(sg, pool, 0, &runtimes_[s]);
+    if (status != xnn_status_success) {
+      runtimes_[s] = nullptr;
+      err = fail(Error::NotSupported,
+                 "XNNPACK: xnn_create_runtime_v2 for nodes %u..%u failed with %s", st.first_node,
+                 st.end_node - 1, xnn_status_name(status));
+    }
+  }
+  xnn_delete_subgraph(sg);
+  return err;
+}
+
+Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
+                     xnn_external_value* ext) const {
+  for (uint32_t s = 0; s < p.num_stages; ++s) {
+    const Stage& st = p.stages[s];
+    if (st.runner == NodeRunner::Internal) {
+      run_internal_node(m, st.first_node, shapes_, data);
+      continue;
+    }
+    for (uint32_t k = 0; k < st.num_externals; ++k) {
+      ext[k] = xnn_external_value{st.externals[k], data[st.externals[k]]};
+    }
+    xnn_status status = xnn_setup_runtime(runtimes_[s], st.num_externals, ext);
+    if (status == xnn_status_success) status = xnn_invoke_runtime(runtimes_[s]);
+    if (status != xnn_status_success) {
+      return fail(Error::Internal, "XNNPACK: running nodes %u..%u failed with %s", st.first_node,
+                  st.end_node - 1, xnn_status_name(status));
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace ember::backends::xnnpack

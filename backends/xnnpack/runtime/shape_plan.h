@@ -1,0 +1,55 @@
+// ShapePlan: everything that depends on the input shapes: every value's shape,
+// one xnn_runtime per subgraph stage (this XNNPACK's runtimes have static shapes)
+// and the buffers of boundary values and padded input copies. XNNPACK allocates
+// its runtimes on the heap; the plan's own buffers live beside them (malloc) and
+// are freed with the plan. The executor caches a few plans, one per input shape.
+#pragma once
+
+#include <pthreadpool.h>
+#include <xnnpack.h>
+
+#include <cstdint>
+
+#include "backends/xnnpack/runtime/graph_model.h"
+#include "backends/xnnpack/runtime/partition.h"
+#include "backends/xnnpack/runtime/shape_inference.h"
+
+namespace ember::backends::xnnpack {
+
+class ShapePlan {
+ public:
+  ShapePlan() = default;
+  ~ShapePlan();
+  ShapePlan(const ShapePlan&) = delete;
+  ShapePlan& operator=(const ShapePlan&) = delete;
+
+  // Builds the plan for `input_shapes` (indexed by external id; entries of
+  // outputs are ignored). Errors name the node or value that failed.
+  runtime::Error build(const GraphModel& model, const Partition& partition,
+                       const Shape* input_shapes, pthreadpool_t pool);
+
+  const Shape& shape(uint32_t value) const { return shapes_[value]; }
+  // True when this plan was built for these input shapes.
+  bool matches(const GraphModel& model, const Partition& partition, const Shape* inputs) const;
+
+  // Runs every stage; data[v] must hold each value's buffer (see buffer()).
+  runtime::Error run(const GraphModel& model, const Partition& partition, void* const* data,
+                     xnn_external_value* scratch) const;
+
+  // Delegate-owned buffer of a boundary value or padded input copy, else null.
+  void* buffer(uint32_t value) const { return buffers_[value]; }
+
+  uint64_t last_used = 0;
+
+ private:
+  runtime::Error build_stage(const GraphModel& model, const Partition& partition, uint32_t stage,
+                             pthreadpool_t pool, uint32_t* xnn_ids);
+
+  uint32_t num_values_ = 0;
+  uint32_t num_stages_ = 0;
+  Shape* shapes_ = nullptr;
+  void** buffers_ = nullptr;
+  xnn_runtime_t* runtimes_ = nullptr;
+};
+
+}  // namespace ember::backends::xnnpack

@@ -1,0 +1,167 @@
+// XnnExecutor: load-time validation and per-call binding; see xnn_executor.h.
+#include "backends/xnnpack/runtime/xnn_executor.h"
+
+#include <cstring>
+#include <new>
+
+#include "runtime/core/diagnostics.h"
+
+namespace ember::backends::xnnpack {
+
+using runtime::Error;
+using runtime::fail;
+using runtime::ScalarType;
+
+namespace {
+
+ScalarType scalar_type_of(fb_xnnpack::XNNDatatype t) {
+  using fb_xnnpack::XNNDatatype;
+  switch (t) {
+    case XNNDatatype::xnn_datatype_fp16: return ScalarType::Half;
+    case XNNDatatype::xnn_datatype_qint8: case XNNDatatype::xnn_datatype_qcint8: return ScalarType::Char;
+    case XNNDatatype::xnn_datatype_quint8: return ScalarType::Byte;
+    case XNNDatatype::xnn_datatype_qint32: case XNNDatatype::xnn_datatype_qcint32:
+    case XNNDatatype::xnn_datatype_int32: return ScalarType::Int;
+    case XNNDatatype::xnn_datatype_bf16: return ScalarType::BFloat16;
+    default: return ScalarType::Float;
+  }
+}
+
+}  // namespace
+
+XnnExecutor::~XnnExecutor() {
+  for (ShapePlan*& p : plans_) {
+    delete p;
+    p = nullptr;
+  }
+  release_graph(&model_);
+}
+
+size_t XnnExecutor::num_cached_plans() const {
+  size_t n = 0;
+  for (const ShapePlan* p : plans_) n += p != nullptr;
+  return n;
+}
+
+Error XnnExecutor::init(const void* blob, size_t size, const runtime::NamedDataMap* named_data,
+                        runtime::MemoryAllocator* allocator, pthreadpool_t pool) {
+  pool_ = pool;
+  EMBER_TRY(read_graph(blob, size, named_data, allocator, &model_));
+  EMBER_TRY(build_partition(model_, allocator, &partition_));
+  const size_t nv = model_.num_values == 0 ? 1 : model_.num_values;
+  input_shapes_ = allocator->allocate_list<Shape>(model_.num_externs == 0 ? 1 : model_.num_externs);
+  data_ = allocator->allocate_list<void*>(nv);
+  ext_ = allocator->allocate_list<xnn_external_value>(nv);
+  if (!input_shapes_ || !data_ || !ext_) {
+    return fail(Error::MemoryAllocationFailed, "XNNPACK: no memory for %u value bindings",
+                model_.num_values);
+  }
+  for (uint32_t e = 0; e < model_.num_externs; ++e) {
+    new (&input_shapes_[e]) Shape(declared_shape(model_.values[partition_.extern_value[e]]));
+  }
+  // The plan for the serialized shapes: makes every unsupported node fail now.
+  auto plan = plan_for_inputs();
+  return plan.ok() ? Error::Ok : plan.error();
+}
+
+runtime::Result<ShapePlan*> XnnExecutor::plan_for_inputs() {
+  ++tick_;
+  size_t victim = 0;
+  for (size_t i = 0; i < kMaxCachedPlans; ++i) {
+    ShapePlan* p = plans_[i];
+    if (p != nullptr && p->matches(model_, partition_, input_shapes_)) {
+      p->last_used = tick_;
+      return p;
+    }
+    if (p == nullptr || (plans_[victim] != nullptr && p->last_used < plans_[victim]->last_used)) {
+      victim = i;
+    }
+  }
+  ShapePlan* plan = new (std::nothrow) ShapePlan();
+  if (plan == nullptr) return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a plan");
+  const Error e = plan->build(model_, partition_, input_shapes_, pool_);
+  if (e != Error::Ok) {
+    delete plan;
+    return e;
+  }
+  delete plans_[victim];
+  plans_[victim] = plan;
+  plan->last_used = tick_;
+  return plan;
+}
+
+Error XnnExecutor::read_input_shapes(runtime::Span<runtime::EValue*> args) {
+  if (args.size() != model_.num_externs) {
+    return fail(Error::InvalidArgument, "XNNPACK delegate: %zu arguments, the graph has %u "
+                "external values (inputs then outputs)", args.size(), model_.num_externs);
+  }
+  for (uint32_t e = 0; e < model_.num_externs; ++e) {
+    const ValueInfo& v = model_.values[partition_.extern_value[e]];
+    if (args[e] == nullptr || !args[e]->is_tensor()) {
+      return fail(Error::InvalidType, "XNNPACK delegate: argument %u is %s, expected a Tensor", e,
+                  args[e] == nullptr ? "null" : runtime::tag_name(args[e]->tag()));
+    }
+    const runtime::Tensor& t = args[e]->to_tensor();
+    if (t.scalar_type() != scalar_type_of(v.datatype) || t.dim() != v.rank) {
+      char got[96];
+      return fail(Error::InvalidArgument, "XNNPACK delegate: argument %u is %s, expected %s of rank %u",
+                  e, runtime::describe(t, got, sizeof(got)),
+                  runtime::scalar_type_name(scalar_type_of(v.datatype)), v.rank);
+    }
+    if (!is_graph_input(v)) continue;
+    Shape& s = input_shapes_[e];
+    s.rank = v.rank;
+    for (uint32_t i = 0; i < v.rank; ++i) {
+      s.dims[i] = size_t(t.size(t.dim_order()[i]));  // physical order, as XNNPACK sees it
+      if (s.dims[i] > v.dims[i]) {
+        return fail(Error::InvalidArgument,
+                    "XNNPACK delegate: input %u dim %u is %zu, larger than the graph's bound %zu",
+                    e, i, s.dims[i], v.dims[i]);
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+Error XnnExecutor::bind(runtime::Span<runtime::EValue*> args, const ShapePlan& plan) {
+  for (uint32_t v = 0; v < model_.num_values; ++v) {
+    data_[v] = model_.values[v].data != nullptr ? const_cast<void*>(model_.values[v].data)
+                                                : plan.buffer(v);
+  }
+  for (uint32_t e = 0; e < model_.num_externs; ++e) {
+    const uint32_t v = partition_.extern_value[e];
+    runtime::Tensor& t = args[e]->to_tensor();
+    const Shape& s = plan.shape(v);
+    if (is_graph_input(model_.values[v])) {
+      if (data_[v] != nullptr) {  // padded copy for XNNPACK's over-reads
+        std::memcpy(data_[v], t.const_data_ptr(), t.nbytes());
+      } else {
+        data_[v] = t.mutable_data_ptr();
+      }
+      continue;
+    }
+    runtime::SizesType sizes[kMaxDims];
+    for (uint32_t i = 0; i < s.rank; ++i) {
+      sizes[t.dim_order()[i]] = static_cast<runtime::SizesType>(s.dims[i]);
+    }
+    const Error re = t.resize(runtime::Span<const runtime::SizesType>(sizes, s.rank));
+    if (re != Error::Ok) {
+      return runtime::annotate(re, "XNNPACK delegate: resizing output argument %u", e);
+    }
+    data_[v] = t.mutable_data_ptr();
+    if (data_[v] == nullptr && t.nbytes() > 0) {
+      return fail(Error::InvalidState, "XNNPACK delegate: output argument %u has no memory", e);
+    }
+  }
+  return Error::Ok;
+}
+
+Error XnnExecutor::execute(runtime::Span<runtime::EValue*> args) {
+  EMBER_TRY(read_input_shapes(args));
+  ShapePlan* plan = nullptr;
+  EMBER_ASSIGN_OR_RETURN(plan, plan_for_inputs());
+  EMBER_TRY(bind(args, *plan));
+  return plan->run(model_, partition_, data_, ext_);
+}
+
+}  // namespace ember::backends::xnnpack

@@ -1,0 +1,53 @@
+// XnnExecutor: the state behind one XnnpackBackend delegate handle. init()
+// validates the blob into a GraphModel, partitions it into stages and builds the
+// plan for the serialized shapes (so unsupported nodes fail at load). execute()
+// binds args[external_id] (inputs then outputs), honours each tensor's
+// dim_order (XNNPACK sees sizes permuted by it, like upstream), picks or builds
+// the ShapePlan for the input shapes (bounded cache), resizes the outputs and
+// runs the stages.
+#pragma once
+
+#include <pthreadpool.h>
+
+#include <cstdint>
+
+#include "backends/xnnpack/runtime/graph_model.h"
+#include "backends/xnnpack/runtime/partition.h"
+#include "backends/xnnpack/runtime/shape_plan.h"
+#include "runtime/core/evalue.h"
+
+namespace ember::backends::xnnpack {
+
+constexpr size_t kMaxCachedPlans = 4;
+
+class XnnExecutor {
+ public:
+  XnnExecutor() = default;
+  ~XnnExecutor();
+  XnnExecutor(const XnnExecutor&) = delete;
+  XnnExecutor& operator=(const XnnExecutor&) = delete;
+
+  // `blob` must outlive the executor. Arrays come from `allocator`.
+  runtime::Error init(const void* blob, size_t size, const runtime::NamedDataMap* named_data,
+                      runtime::MemoryAllocator* allocator, pthreadpool_t pool);
+  runtime::Error execute(runtime::Span<runtime::EValue*> args);
+
+  const GraphModel& model() const { return model_; }
+  size_t num_cached_plans() const;
+
+ private:
+  runtime::Error read_input_shapes(runtime::Span<runtime::EValue*> args);
+  runtime::Result<ShapePlan*> plan_for_inputs();
+  runtime::Error bind(runtime::Span<runtime::EValue*> args, const ShapePlan& plan);
+
+  GraphModel model_;
+  Partition partition_;
+  pthreadpool_t pool_ = nullptr;
+  ShapePlan* plans_[kMaxCachedPlans] = {};
+  uint64_t tick_ = 0;
+  Shape* input_shapes_ = nullptr;  // per external id
+  void** data_ = nullptr;          // per value, rebuilt each execute
+  xnn_external_value* ext_ = nullptr;
+};
+
+}  // namespace ember::backends::xnnpack

@@ -14,6 +14,7 @@ namespace {
 constexpr char kMagic[8] = {'E', 'M', 'B', 'R', 'C', 'A', 'S', 'E'};
 constexpr uint32_t kCaseFlagExpectError = 1;
 constexpr uint8_t kArgFlagOut = 1;
+constexpr uint8_t kArgFlagMutated = 2;
 
 // Little-endian cursor over the file bytes. After the first failure every read fails and
 // error() keeps the first message.
@@ -281,21 +282,23 @@ bool parse_case(ByteReader& r, Case* c) {
     a.schema_type = r.str("argument schema type");
     const uint8_t arg_flags = r.scalar<uint8_t>("argument flags");
     if (!r.ok()) return false;
-    if ((arg_flags & ~kArgFlagOut) != 0) {
+    if ((arg_flags & ~(kArgFlagOut | kArgFlagMutated)) != 0 ||
+        arg_flags == (kArgFlagOut | kArgFlagMutated)) {
       r.fail("argument '" + a.name + "': unknown flag bits " + std::to_string(arg_flags));
       return false;
     }
     a.is_out = (arg_flags & kArgFlagOut) != 0;
+    a.is_mutated = (arg_flags & kArgFlagMutated) != 0;
     parse_arg_value(r, &a);
   }
   const uint32_t num_outputs = r.count("output count", 10);
   c->outputs.resize(num_outputs);
   for (uint32_t i = 0; i < num_outputs && r.ok(); ++i) parse_tensor(r, false, &c->outputs[i]);
   if (!r.ok()) return false;
-  const size_t want = c->expect_error ? 0 : c->num_out_tensors();
+  const size_t want = c->expect_error ? 0 : c->num_expected_outputs();
   if (c->outputs.size() != want) {
     r.fail("case '" + c->name + "': " + std::to_string(c->outputs.size()) +
-           " expected output(s) but " + std::to_string(want) + " out tensor(s)");
+           " expected output(s) but " + std::to_string(want) + " out/mutated tensor(s)");
     return false;
   }
   return true;
@@ -332,6 +335,14 @@ size_t Case::num_out_tensors() const {
     if (!a.is_out) continue;
     if (a.kind == ArgKind::kTensor) ++n;
     if (a.kind == ArgKind::kTensorList) n += a.tensor_list.size();
+  }
+  return n;
+}
+
+size_t Case::num_expected_outputs() const {
+  size_t n = num_out_tensors();
+  for (const CaseArg& a : args) {
+    if (a.is_mutated && a.kind == ArgKind::kTensor) ++n;
   }
   return n;
 }

@@ -67,6 +67,8 @@ struct CaseArg {
   std::string name;         // schema argument name, e.g. "self", "alpha", "out"
   std::string schema_type;  // torch's type string, e.g. "Tensor", "number" (Scalar), "List[int]"
   bool is_out = false;      // an out argument: tensor data is zero-filled by the reader
+  bool is_mutated = false;  // an in-place op's mutable input (copy_ self): has data, and its
+                            // value after the call is also an expected output
   ArgKind kind = ArgKind::kOptionalNone;
   TensorData tensor;                                   // kTensor
   int64_t int_value = 0;                               // kInt
@@ -89,10 +91,14 @@ struct Case {
   double atol = 0.0;          // float outputs: |got - want| <= atol + rtol * |want|
   double rtol = 0.0;
   std::vector<CaseArg> args;         // schema order, defaults filled in, outs last
-  std::vector<TensorData> outputs;   // expected value of each out tensor, in order
+  // Expected values: each out tensor in order (TensorList outs flattened), then each mutated
+  // input tensor in schema order.
+  std::vector<TensorData> outputs;
 
   // Number of out tensors among args (a TensorList out counts each element).
   size_t num_out_tensors() const;
+  // num_out_tensors() plus the mutated input tensors: outputs.size() unless expect_error.
+  size_t num_expected_outputs() const;
   // The argument with this schema name, or nullptr.
   const CaseArg* find_arg(const std::string& arg_name) const;
 };

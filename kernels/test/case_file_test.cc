@@ -57,7 +57,7 @@ struct Offsets {
 // float with alpha 2; case 1 is an expected-error case exercising every other argument kind.
 std::vector<uint8_t> make_file(Offsets* off = nullptr) {
   Bytes b;
-  b.raw("EMBRCASE", 8).u32(1).str("aten::add.out").str("2.6.0+test").u32(2);
+  b.raw("EMBRCASE", 8).u32(1).str("aten::add.out").str("2.6.0+test").u32(3);
   // Case 0.
   b.str("f32_channels_last").u32(0).f64(1e-5).f64(1e-6).u32(4);
   b.arg("self", "Tensor", false, 0).u8(6).u8(4).i64(1).i64(2).i64(1).i64(2);
@@ -88,6 +88,15 @@ std::vector<uint8_t> make_file(Offsets* off = nullptr) {
   b.arg("mf", "Optional[int]", false, 12).u8(2);
   b.arg("out", "Tensor", true, 0).u8(4).u8(1).i64(0).u8(0).u64(0);
   b.u32(0);
+  // Case 2: a mutated input (flag 2) and a TensorList out of two int64[1] tensors; expected
+  // outputs are the two outs, then the mutated input.
+  b.str("mutated_and_list_out").u32(0).f64(0).f64(0).u32(2);
+  b.str("self").str("Tensor").u8(2).u8(0).u8(4).u8(1).i64(2).u8(0).u64(16).i64(5).i64(6);
+  b.arg("out", "List[Tensor]", true, 8).u32(2);
+  for (int i = 0; i < 2; ++i) b.u8(4).u8(1).i64(1).u8(0).u64(0);
+  b.u32(3);
+  for (int i = 0; i < 2; ++i) b.u8(4).u8(1).i64(1).u8(0).u64(8).i64(10 + i);
+  b.u8(4).u8(1).i64(2).u8(0).u64(16).i64(7).i64(8);
   return b.vec();
 }
 
@@ -98,7 +107,7 @@ TEST(CaseFileTest, ParsesHandWrittenFile) {
   EXPECT_EQ(f.version, 1u);
   EXPECT_EQ(f.op_key, "aten::add.out");
   EXPECT_EQ(f.torch_version, "2.6.0+test");
-  ASSERT_EQ(f.cases.size(), 2u);
+  ASSERT_EQ(f.cases.size(), 3u);
 
   const Case& c0 = f.cases[0];
   EXPECT_EQ(c0.name, "f32_channels_last");
@@ -152,6 +161,18 @@ TEST(CaseFileTest, ParsesHandWrittenFile) {
   EXPECT_EQ(c1.args[9].string_value, "floor");
   EXPECT_EQ(c1.args[10].memory_format, 2);
   EXPECT_EQ(c1.args[11].tensor.numel(), 0);
+
+  const Case& c2 = f.cases[2];
+  ASSERT_EQ(c2.args.size(), 2u);
+  EXPECT_TRUE(c2.args[0].is_mutated);
+  EXPECT_FALSE(c2.args[0].is_out);
+  EXPECT_EQ(c2.args[0].tensor.data.size(), 16u);
+  EXPECT_EQ(c2.args[1].kind, ArgKind::kTensorList);
+  ASSERT_EQ(c2.args[1].tensor_list.size(), 2u);
+  EXPECT_EQ(c2.args[1].tensor_list[1].data, std::vector<uint8_t>(8, 0));
+  EXPECT_EQ(c2.num_out_tensors(), 2u);
+  EXPECT_EQ(c2.num_expected_outputs(), 3u);
+  EXPECT_EQ(c2.outputs.size(), 3u);
 }
 
 TEST(CaseFileTest, EveryTruncationIsAnError) {

@@ -37,6 +37,7 @@ MEMORY_FORMAT_CODES = {
 }
 
 ARG_FLAG_OUT = 1
+ARG_FLAG_MUTATED = 2  # an in-place op's mutable input: has data, and is also an output
 CASE_FLAG_EXPECT_ERROR = 1
 
 
@@ -116,11 +117,13 @@ class Writer:
         return b"".join(self.parts)
 
 
-def encode_arg(w, name, schema_type, value, is_out):
-    """Writes one argument; the kind is chosen from the Python value and the schema type."""
+def encode_arg(w, name, schema_type, value, flags):
+    """Writes one argument; the kind is chosen from the Python value and the schema type.
+    flags: ARG_FLAG_OUT (data not stored) and/or ARG_FLAG_MUTATED."""
+    is_out = bool(flags & ARG_FLAG_OUT)
     w.string(name)
     w.string(schema_type)
-    w.u8(ARG_FLAG_OUT if is_out else 0)
+    w.u8(flags)
     if value is None:
         w.u8(OPTIONAL_NONE)
     elif isinstance(value, torch.Tensor):
@@ -145,12 +148,12 @@ def encode_arg(w, name, schema_type, value, is_out):
         w.u8(STRING)
         w.string(value)
     elif isinstance(value, (list, tuple)):
-        encode_list(w, schema_type, list(value))
+        encode_list(w, schema_type, list(value), is_out)
     else:
         raise ValueError("cannot encode %r for %s" % (value, name))
 
 
-def encode_list(w, schema_type, items):
+def encode_list(w, schema_type, items, is_out=False):
     if "Optional[Tensor]" in schema_type:
         w.u8(OPTIONAL_TENSOR_LIST)
         w.u32(len(items))
@@ -162,7 +165,7 @@ def encode_list(w, schema_type, items):
         w.u8(TENSOR_LIST)
         w.u32(len(items))
         for t in items:
-            w.tensor(t)
+            w.tensor(t, zero_data=is_out)
     elif "float" in schema_type:
         w.u8(DOUBLE_LIST)
         w.u32(len(items))
@@ -181,7 +184,7 @@ def encode_list(w, schema_type, items):
 
 
 def encode_file(op_key, torch_version, cases):
-    """cases: list of dicts with name, flags, atol, rtol, args [(name, type, value, is_out)],
+    """cases: list of dicts with name, flags, atol, rtol, args [(name, type, value, flags)],
     outputs [tensor]."""
     w = Writer()
     w.raw(MAGIC)
@@ -195,8 +198,8 @@ def encode_file(op_key, torch_version, cases):
         w.f64(c["atol"])
         w.f64(c["rtol"])
         w.u32(len(c["args"]))
-        for name, schema_type, value, is_out in c["args"]:
-            encode_arg(w, name, schema_type, value, is_out)
+        for name, schema_type, value, flags in c["args"]:
+            encode_arg(w, name, schema_type, value, flags)
         w.u32(len(c["outputs"]))
         for t in c["outputs"]:
             w.tensor(t)

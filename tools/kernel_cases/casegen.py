@@ -36,19 +36,55 @@ class GeneratorError(Exception):
     pass
 
 
+_NO_DEFAULT = object()
+
+
+class CustomArg:
+    """A schema argument for ops torch does not define (dim_order_ops::*); mirrors the fields
+    of torch's own schema Argument that OpCases uses."""
+
+    def __init__(self, name, type_str, default=_NO_DEFAULT, is_out=False):
+        self.name, self.type, self.default_value, self.is_out = name, type_str, default, is_out
+        self.alias_info = None
+
+    def has_default_value(self):
+        return self.default_value is not _NO_DEFAULT
+
+
+class CustomOp:
+    """An op defined here by its schema and a PyTorch reference implementation that writes
+    the out argument(s) (resizing them as ATen out variants do)."""
+
+    def __init__(self, args, impl):
+        self.args, self.impl = args, impl
+
+
+CUSTOM_OPS = {}
+
+
 class OpCases:
     def __init__(self, op_key, tol="elementwise"):
         ns, rest = op_key.split("::")
-        name, overload = rest.split(".")
+        name, overload = rest.split(".") if "." in rest else (rest, "default")
         self.op_key = op_key
-        self.op = getattr(getattr(getattr(torch.ops, ns), name), overload)
-        self.schema = self.op._schema
         self.default_tol = tol
-        self.in_args = [a for a in self.schema.arguments if not a.is_out]
-        self.out_args = [a for a in self.schema.arguments if a.is_out]
-        if not self.out_args:
-            raise GeneratorError("%s has no out arguments" % op_key)
-        self.functional = self._find_functional(getattr(getattr(torch.ops, ns), name))
+        if op_key in CUSTOM_OPS:
+            custom = CUSTOM_OPS[op_key]
+            self.op = lambda **kw: custom.impl(**kw)
+            arguments = custom.args
+            self.functional = None
+        else:
+            self.op = getattr(getattr(getattr(torch.ops, ns), name), overload)
+            arguments = self.op._schema.arguments
+        self.in_args = [a for a in arguments if not a.is_out]
+        self.out_args = [a for a in arguments if a.is_out]
+        if op_key not in CUSTOM_OPS:
+            self.functional = self._find_functional(getattr(getattr(torch.ops, ns), name))
+        # In-place ops (copy_, index_put_) mutate an input instead of writing an out argument.
+        self.mutated = [a.name for a in self.in_args
+                        if a.alias_info is not None and a.alias_info.is_write]
+        if not self.out_args and not self.mutated:
+            raise GeneratorError("%s has no out or mutated arguments" % op_key)
         self.gen = torch.Generator().manual_seed(zlib.crc32(op_key.encode()))
         self.cases = []
         self.names = set()
@@ -102,21 +138,25 @@ class OpCases:
         return t.contiguous(memory_format=torch.channels_last)
 
     # ---- cases ------------------------------------------------------------------------
-    def case(this, name, *, out_dtypes=None, tol=None, expect=None, optional=False,
-             check_functional=True, **kw):
+    def case(this, name, *, out_dtypes=None, tol=None, expect=None, optional=False, **kw):
         """Adds one case. expect: None (record what happens), True (must raise),
         False (must succeed). optional: drop the case if PyTorch raises."""
         if name in this.names:
             raise GeneratorError("%s: duplicate case name %s" % (this.op_key, name))
         values = this._fill_defaults(name, kw)
         outs = this._make_outs(values, out_dtypes)
+        inputs_before = {k: (v.clone() if isinstance(v, torch.Tensor) else v)
+                         for k, v in values.items()}
         error = None
+        call_kw = {}
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 call_kw = dict(values)
                 for a, t in zip(this.out_args, outs):
                     call_kw[a.name] = t
+                for k in this.mutated:
+                    call_kw[k] = values[k].clone()
                 this.op(**call_kw)
         except Exception as e:  # PyTorch rejected the inputs: an expected-error case.
             error = e
@@ -128,9 +168,15 @@ class OpCases:
                 this.op_key, name, expect, "raised: %s" % error if error else "succeeded"))
             return
         this.names.add(name)
-        args = [(a.name, str(a.type), values[a.name], False) for a in this.in_args]
-        args += [(a.name, str(a.type), t, True) for a, t in zip(this.out_args, outs)]
-        atol, rtol = this._tolerance(outs if error is None else [], tol or this.default_tol)
+        args = [(a.name, str(a.type), inputs_before[a.name],
+                 cw.ARG_FLAG_MUTATED if a.name in this.mutated else 0) for a in this.in_args]
+        args += [(a.name, str(a.type), t, cw.ARG_FLAG_OUT) for a, t in zip(this.out_args, outs)]
+        flat_outs = []
+        for t in outs:
+            flat_outs.extend(t if isinstance(t, (list, tuple)) else [t])
+        # Mutated inputs come after the out tensors, in schema order.
+        flat_outs += [call_kw[k] for k in this.mutated] if error is None else []
+        atol, rtol = this._tolerance(flat_outs if error is None else [], tol or this.default_tol)
         this.cases.append({
             "name": name,
             "flags": cw.CASE_FLAG_EXPECT_ERROR if error is not None else 0,
@@ -138,7 +184,7 @@ class OpCases:
             "rtol": rtol,
             "args": args,
             "outputs": [] if error is not None else [t.clone(memory_format=torch.preserve_format)
-                                                      for t in outs],
+                                                      for t in flat_outs],
             "error": str(error).splitlines()[0] if error is not None else "",
         })
 
@@ -161,29 +207,39 @@ class OpCases:
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    r = self.functional(**values)
+                    r = self.functional(**{k: v.clone() if isinstance(v, torch.Tensor) else v
+                                            for k, v in values.items()})
                 templates = list(r) if isinstance(r, (tuple, list)) else [r]
+                if len(self.out_args) == 1 and "List" in str(self.out_args[0].type):
+                    templates = [templates]  # one TensorList out (split_copy, unbind_copy)
             except Exception:
                 templates = None
         outs = []
         for i, a in enumerate(self.out_args):
+            if templates is not None and isinstance(templates[0], list):
+                outs.append([self._like(t, out_dtypes[0] if out_dtypes else None)
+                             for t in templates[0]])
+                continue
             dtype = None
             if out_dtypes is not None:
                 dtype = out_dtypes[i]
-            if templates is not None and i < len(templates):
-                t = templates[i]
-                order = cw.dim_order_of(t)
-                shape = list(t.shape)
-                dtype = dtype or t.dtype
-                if order is None or order == list(range(t.dim())):
-                    outs.append(torch.zeros(shape, dtype=dtype))
-                else:
-                    phys = [shape[d] for d in order]
-                    inv = [order.index(d) for d in range(len(order))]
-                    outs.append(torch.zeros(phys, dtype=dtype).permute(inv))
+            if templates is not None and i < len(templates) and templates[i] is not None:
+                outs.append(self._like(templates[i], dtype))
             else:
                 outs.append(torch.empty(0, dtype=dtype or self._first_tensor_dtype(values)))
         return outs
+
+    @staticmethod
+    def _like(t, dtype=None):
+        """Zeros with t's shape and dim order (and dtype unless given)."""
+        order = cw.dim_order_of(t)
+        shape = list(t.shape)
+        dtype = dtype or t.dtype
+        if order is None or order == list(range(t.dim())):
+            return torch.zeros(shape, dtype=dtype)
+        phys = [shape[d] for d in order]
+        inv = [order.index(d) for d in range(len(order))]
+        return torch.zeros(phys, dtype=dtype).permute(inv)
 
     @staticmethod
     def _first_tensor_dtype(values):

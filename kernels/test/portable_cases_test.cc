@@ -1,0 +1,47 @@
+// Runs every PyTorch-generated case file in kernels/test/cases against the
+// portable kernel library. Fails on any mismatch and on case files whose op
+// the library does not register (listed in the failure message).
+#include <cstdio>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "kernels/portable/register_kernels.h"
+#include "kernels/test/kernel_case_runner.h"
+
+namespace ember::kernels::testing {
+namespace {
+
+TEST(PortableCasesTest, EveryCaseFilePasses) {
+  runtime::FixedKernelRegistry<1024> registry;
+  ASSERT_EQ(portable::register_kernels(registry), runtime::Error::Ok);
+  const std::vector<std::string> files = list_case_files("kernels/test/cases");
+  if (files.empty()) GTEST_SKIP() << "no case files in kernels/test/cases";
+  std::string missing;
+  size_t total = 0, passed = 0, ops_ok = 0;
+  for (const std::string& path : files) {
+    CaseFile file;
+    const std::string error = read_case_file(path, &file);
+    ASSERT_EQ(error, "") << path;
+    const FileOutcome o = run_case_file(registry, file);
+    if (!o.registered) {
+      missing += " " + o.op_key;
+      continue;
+    }
+    total += o.cases;
+    passed += o.passed;
+    if (o.failures.empty()) ++ops_ok;
+    for (size_t i = 0; i < o.failures.size() && i < 3; ++i) {
+      ADD_FAILURE() << o.op_key << " case " << o.failures[i];
+    }
+    if (o.failures.size() > 3) {
+      ADD_FAILURE() << o.op_key << ": " << o.failures.size() << " failing cases in all";
+    }
+  }
+  std::printf("portable cases: %zu/%zu passed; %zu of %zu files fully pass\n", passed, total,
+              ops_ok, files.size());
+  EXPECT_TRUE(missing.empty()) << "case files for unregistered ops:" << missing;
+}
+
+}  // namespace
+}  // namespace ember::kernels::testing

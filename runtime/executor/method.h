@@ -1,0 +1,81 @@
+// Method: one loaded method of a Program, ready to run. Everything it built at
+// load time (value table, tensors, argument lists, resolved kernels, delegate
+// handles) lives in the caller's method allocator; tensors use the caller's
+// planned buffers; kernels get the temp allocator, reset after every
+// instruction. Nothing here allocates from the heap.
+//
+// Use: set_input() for every input, execute(), then get_output(). Inputs that
+// are memory-planned are copied in; unplanned ones share the caller's pointer
+// (which must stay valid through execute()). A Method is movable, not
+// copyable, and not thread-safe; run different Methods on different threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "runtime/executor/method_meta.h"
+
+namespace ember::runtime {
+
+namespace internal {
+struct MethodState;
+}  // namespace internal
+
+// Per-instruction timing, filled by execute() when profiling is enabled.
+struct InstructionProfile {
+  uint64_t calls = 0;
+  uint64_t total_ns = 0;
+};
+
+class Method final {
+ public:
+  Method(Method&& other) noexcept : state_(other.state_) { other.state_ = nullptr; }
+  Method& operator=(Method&&) = delete;
+  Method(const Method&) = delete;
+  ~Method();
+
+  const char* name() const;
+  MethodMeta method_meta() const;
+  size_t inputs_size() const;
+  size_t outputs_size() const;
+
+  // Sets input i. Tensor: same dtype, rank and dim order, sizes within the
+  // declared bounds (a dynamic input is resized). Int/Bool/String must equal
+  // the exported value, Double within 1e-4 + 1e-5*|v|. None: no-op.
+  Error set_input(const EValue& value, size_t i);
+  Error set_inputs(Span<const EValue> values);
+
+  // Points output i (an unplanned tensor) at the caller's `buffer` of `size` bytes.
+  // InvalidState for planned or constant outputs.
+  Error set_output_data_ptr(void* buffer, size_t size, size_t i);
+
+  // Runs every instruction. Errors name the failing instruction and operator.
+  Error execute();
+
+  // Output i (aliases the method's storage; valid until the next execute()).
+  const EValue& get_output(size_t i) const;
+  Error get_outputs(EValue* out, size_t count) const;
+
+  // The value table (for tools and tests).
+  size_t num_values() const;
+  const EValue& get_value(size_t i) const;
+
+  // Instructions, in execution order, with a printable name each
+  // ("aten::add.out", "delegate XnnpackBackend", "move", "jump_false", "free").
+  size_t num_instructions() const;
+  const char* instruction_name(size_t i) const;
+
+  // Accumulates per-instruction timings into `profile` (num_instructions()
+  // entries) during execute(); null turns profiling off.
+  void set_profile(InstructionProfile* profile);
+
+ private:
+  friend class Program;
+  explicit Method(internal::MethodState* state) : state_(state) {}
+
+  internal::MethodState* state_;
+};
+
+}  // namespace ember::runtime

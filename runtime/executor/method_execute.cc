@@ -1,0 +1,89 @@
+// Method::execute: the instruction loop (pte-format.md 3.7). Everything was
+// checked at load, so each step only dispatches; the temp allocator is reset
+// after every instruction and a step limit stops runaway jump loops.
+#include "runtime/executor/method_state.h"
+#include "runtime/platform/log.h"
+
+namespace ember::runtime {
+
+using namespace internal;  // NOLINT
+
+namespace {
+
+constexpr uint64_t kMaxSteps = 10000000;
+
+Result<bool> condition_value(const EValue& cond) {
+  if (cond.is_bool()) return cond.to_bool();
+  const Tensor& t = cond.to_tensor();
+  const bool* data = t.const_data_ptr<bool>();
+  if (data == nullptr && t.numel() > 0) return fail(Error::InvalidState, "jump condition tensor has no data");
+  for (size_t i = 0; i < t.numel(); ++i) {
+    if (!data[i]) return false;
+  }
+  return true;
+}
+
+Error run_one(MethodState* s, const PreparedInstruction& in, size_t* pc, size_t chain_begin) {
+  switch (in.kind) {
+    case InstructionKind::Kernel: {
+      KernelRuntimeContext context(s->temp_allocator, s->thread_pool);
+      in.function(context, Span<EValue*>(in.args, in.num_args));
+      return context.failure_state();
+    }
+    case InstructionKind::Delegate: {
+      const DelegateRecord& d = s->delegates[in.a];
+      BackendExecutionContext context(s->temp_allocator, s->name, s->thread_pool);
+      return d.backend->execute(context, d.handle, Span<EValue*>(in.args, in.num_args));
+    }
+    case InstructionKind::Move:
+      s->values[in.b] = s->values[in.a];
+      return Error::Ok;
+    case InstructionKind::JumpFalse: {
+      Result<bool> cond = condition_value(s->values[in.a]);
+      if (!cond.ok()) return cond.error();
+      if (!*cond) *pc = chain_begin + size_t(in.b) - 1;  // the loop adds 1
+      return Error::Ok;
+    }
+    case InstructionKind::Free:
+      s->values[in.a].to_tensor().set_data(nullptr);
+      return Error::Ok;
+  }
+  return Error::Internal;
+}
+
+}  // namespace
+
+Error Method::execute() {
+  MethodState* s = state_;
+  for (size_t i = 0; i < s->num_inputs; ++i) {
+    if (!s->input_set[i]) {
+      return fail(Error::InvalidArgument, "input %zu of method '%s' was not set", i, s->name);
+    }
+  }
+  if (s->temp_allocator != nullptr) s->temp_allocator->reset();
+  uint64_t steps = 0;
+  for (size_t c = 0; c < s->num_chains; ++c) {
+    const size_t begin = s->chain_starts[c], end = s->chain_starts[c + 1];
+    for (size_t pc = begin; pc < end; ++pc) {
+      if (++steps > kMaxSteps) {
+        return fail(Error::InvalidProgram, "method '%s' exceeded %llu steps (jump loop?)", s->name,
+                    static_cast<unsigned long long>(kMaxSteps));
+      }
+      const PreparedInstruction& in = s->instructions[pc];
+      const size_t at = pc;
+      const uint64_t start = s->profile != nullptr ? ember_pal_now_ns() : 0;
+      const Error err = run_one(s, in, &pc, begin);
+      if (s->profile != nullptr) {
+        s->profile[at].calls += 1;
+        s->profile[at].total_ns += ember_pal_now_ns() - start;
+      }
+      if (s->temp_allocator != nullptr) s->temp_allocator->reset();
+      if (err != Error::Ok) {
+        return annotate(err, "method '%s' instruction %zu (%s)", s->name, at, in.name);
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace ember::runtime

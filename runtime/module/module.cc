@@ -1,0 +1,157 @@
+#include "runtime/module/module.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/core/diagnostics.h"
+#include "runtime/core/hierarchical_allocator.h"
+#include "runtime/core/memory_manager.h"
+#include "runtime/loader/buffer_data_loader.h"
+#include "runtime/loader/file_data_loader.h"
+#include "runtime/loader/mmap_data_loader.h"
+
+namespace ember::runtime {
+
+namespace {
+
+constexpr size_t kAlignment = 64;
+void free_bytes(uint8_t* p) { std::free(p); }
+
+uint8_t* aligned_bytes(size_t size) {
+  const size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
+  return static_cast<uint8_t*>(std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded));
+}
+
+}  // namespace
+
+struct Module::LoadedMethod {
+  std::unique_ptr<uint8_t[], void (*)(uint8_t*)> method_pool{nullptr, free_bytes};
+  std::unique_ptr<uint8_t[], void (*)(uint8_t*)> temp_pool{nullptr, free_bytes};
+  std::vector<std::unique_ptr<uint8_t[], void (*)(uint8_t*)>> planned;
+  std::vector<Span<uint8_t>> spans;
+  MemoryAllocator method_allocator;
+  MemoryAllocator temp_allocator;
+  HierarchicalAllocator planned_memory;
+  std::unique_ptr<MemoryManager> memory;
+  std::unique_ptr<Method> method;
+};
+
+Module::Module(std::string path, LoadMode mode)
+    : path_(std::move(path)), mode_(mode), bytes_(nullptr, free_bytes) {}
+
+Module::Module(const void* data, size_t size) : bytes_(aligned_bytes(size), free_bytes), bytes_size_(size) {
+  if (bytes_ != nullptr && size > 0) std::memcpy(bytes_.get(), data, size);
+}
+
+Module::~Module() {
+  methods_.clear();  // Methods before the Program, the Program before the loader
+  program_.reset();
+}
+
+Error Module::load() {
+  if (program_ != nullptr) return Error::Ok;
+  if (loader_ == nullptr) {
+    if (bytes_ != nullptr) {
+      loader_ = std::make_unique<BufferDataLoader>(bytes_.get(), bytes_size_);
+    } else if (mode_ == LoadMode::Mmap) {
+      Result<MmapDataLoader> l = MmapDataLoader::from(path_.c_str());
+      if (!l.ok()) return l.error();
+      loader_ = std::make_unique<MmapDataLoader>(std::move(*l));
+    } else {
+      Result<FileDataLoader> l = FileDataLoader::from(path_.c_str());
+      if (!l.ok()) return l.error();
+      loader_ = std::make_unique<FileDataLoader>(std::move(*l));
+    }
+  }
+  Result<Program> program = Program::load(loader_.get(), options_.verification);
+  if (!program.ok()) return program.error();
+  program_ = std::make_unique<Program>(std::move(*program));
+  return Error::Ok;
+}
+
+Result<std::vector<std::string>> Module::method_names() {
+  EMBER_TRY(load());
+  std::vector<std::string> names;
+  for (size_t i = 0; i < program_->num_methods(); ++i) {
+    Result<const char*> name = program_->get_method_name(i);
+    if (!name.ok()) return name.error();
+    names.emplace_back(*name);
+  }
+  return names;
+}
+
+Result<MethodMeta> Module::method_meta(const std::string& name) {
+  EMBER_TRY(load());
+  return program_->method_meta(name.c_str());
+}
+
+Result<std::unique_ptr<Module::LoadedMethod>> Module::try_load(const std::string& name,
+                                                                size_t method_bytes) {
+  Result<MethodMeta> meta = program_->method_meta(name.c_str());
+  if (!meta.ok()) return meta.error();
+  auto m = std::make_unique<LoadedMethod>();
+  for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
+    Result<int64_t> size = meta->memory_planned_buffer_size(i);
+    if (!size.ok()) return size.error();
+    m->planned.emplace_back(aligned_bytes(size_t(*size)), free_bytes);
+    if (m->planned.back() == nullptr) {
+      return fail(Error::MemoryAllocationFailed, "cannot allocate planned buffer %zu (%lld bytes)", i,
+                  static_cast<long long>(*size));
+    }
+    m->spans.emplace_back(m->planned.back().get(), size_t(*size));
+  }
+  m->planned_memory = HierarchicalAllocator(Span<Span<uint8_t>>(m->spans.data(), m->spans.size()));
+  m->method_pool.reset(aligned_bytes(method_bytes));
+  m->temp_pool.reset(aligned_bytes(options_.temp_allocator_bytes));
+  if (m->method_pool == nullptr || m->temp_pool == nullptr) {
+    return fail(Error::MemoryAllocationFailed, "cannot allocate method memory (%zu bytes)", method_bytes);
+  }
+  m->method_allocator = MemoryAllocator(m->method_pool.get(), method_bytes);
+  m->temp_allocator = MemoryAllocator(m->temp_pool.get(), options_.temp_allocator_bytes);
+  m->memory = std::make_unique<MemoryManager>(&m->method_allocator, &m->planned_memory, &m->temp_allocator);
+  Result<Method> method = program_->load_method(name.c_str(), m->memory.get(), options_.method);
+  if (!method.ok()) return method.error();
+  m->method = std::make_unique<Method>(std::move(*method));
+  return m;
+}
+
+Result<Method*> Module::load_method(const std::string& name) {
+  EMBER_TRY(load());
+  auto it = methods_.find(name);
+  if (it != methods_.end()) return it->second->method.get();
+  for (size_t bytes = size_t(256) << 10;; bytes *= 4) {
+    Result<std::unique_ptr<LoadedMethod>> m = try_load(name, bytes);
+    if (m.ok()) {
+      Method* method = (*m)->method.get();
+      methods_[name] = std::move(*m);
+      return method;
+    }
+    if (m.error() != Error::MemoryAllocationFailed || bytes >= options_.max_method_allocator_bytes) {
+      return m.error();
+    }
+  }
+}
+
+void Module::unload_method(const std::string& name) { methods_.erase(name); }
+
+size_t Module::method_allocator_used(const std::string& name) const {
+  auto it = methods_.find(name);
+  return it == methods_.end() ? 0 : it->second->method_allocator.used();
+}
+
+Result<std::vector<EValue>> Module::execute(const std::string& name, const std::vector<EValue>& inputs) {
+  Result<Method*> method = load_method(name);
+  if (!method.ok()) return method.error();
+  Method& m = **method;
+  if (inputs.size() != m.inputs_size()) {
+    return fail(Error::InvalidArgument, "method '%s' takes %zu inputs, %zu given", name.c_str(),
+                m.inputs_size(), inputs.size());
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) EMBER_TRY(m.set_input(inputs[i], i));
+  EMBER_TRY(m.execute());
+  std::vector<EValue> outputs(m.outputs_size());
+  EMBER_TRY(m.get_outputs(outputs.data(), outputs.size()));
+  return outputs;
+}
+
+}  // namespace ember::runtime

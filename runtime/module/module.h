@@ -1,0 +1,84 @@
+// Module: the convenience facade. Loads a .pte from a file (mmap or read) or
+// from bytes, and runs a method in a few lines:
+//
+//   ember::runtime::Module module("model.pte");
+//   auto outputs = module.execute("forward", {EValue(&input_tensor)});
+//
+// Unlike the core runtime, Module allocates: it owns the loader, the program,
+// and per method a method allocator (grown until the method fits), the planned
+// buffers sized from MethodMeta, and a temp allocator. Registries default to
+// the process-wide ones. Not thread-safe; use one Module per thread, or share
+// the Program and load a Method per thread with the core API.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/core/data_loader.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/result.h"
+#include "runtime/executor/program.h"
+
+namespace ember::runtime {
+
+class Module final {
+ public:
+  enum class LoadMode { File, Mmap };
+
+  struct Options {
+    MethodLoadOptions method;  // registries, external data (.ptd), thread pool
+    Program::Verification verification = Program::Verification::InternalConsistency;
+    size_t temp_allocator_bytes = size_t(16) << 20;
+    size_t max_method_allocator_bytes = size_t(1) << 30;
+  };
+
+  explicit Module(std::string path, LoadMode mode = LoadMode::Mmap);
+  // Copies `size` bytes at `data` into aligned storage the Module owns.
+  Module(const void* data, size_t size);
+  ~Module();
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  void set_options(const Options& options) { options_ = options; }
+  const Options& options() const { return options_; }
+
+  // Loads and verifies the program (idempotent).
+  Error load();
+  bool is_loaded() const { return program_ != nullptr; }
+  // The loaded program (load() first).
+  const Program& program() const { return *program_; }
+
+  Result<std::vector<std::string>> method_names();
+  Result<MethodMeta> method_meta(const std::string& name);
+
+  // Loads `name` once (later calls return the same Method).
+  Result<Method*> load_method(const std::string& name);
+  bool is_method_loaded(const std::string& name) const { return methods_.count(name) != 0; }
+  void unload_method(const std::string& name);
+
+  // set_input for each input, execute(), and the outputs (aliasing the method's memory).
+  Result<std::vector<EValue>> execute(const std::string& name, const std::vector<EValue>& inputs);
+  Result<std::vector<EValue>> forward(const std::vector<EValue>& inputs) {
+    return execute("forward", inputs);
+  }
+
+  // Bytes of the method allocator the loaded method used (for tools).
+  size_t method_allocator_used(const std::string& name) const;
+
+ private:
+  struct LoadedMethod;
+  Result<std::unique_ptr<LoadedMethod>> try_load(const std::string& name, size_t method_bytes);
+
+  std::string path_;
+  LoadMode mode_ = LoadMode::Mmap;
+  std::unique_ptr<uint8_t[], void (*)(uint8_t*)> bytes_;
+  size_t bytes_size_ = 0;
+  std::unique_ptr<DataLoader> loader_;
+  std::unique_ptr<Program> program_;
+  Options options_;
+  std::map<std::string, std::unique_ptr<LoadedMethod>> methods_;
+};
+
+}  // namespace ember::runtime

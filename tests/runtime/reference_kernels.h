@@ -1,0 +1,11 @@
+// The kernel set the reference test registers (besides prim ops): the test-only
+// kernels until the portable library is linked here.
+#pragma once
+
+#include "runtime/kernel/kernel_registry.h"
+
+namespace ember::testing {
+
+runtime::Error register_reference_kernels(runtime::KernelRegistry& registry);
+
+}  // namespace ember::testing

@@ -102,14 +102,27 @@ Error XnnExecutor::read_input_shapes(runtime::Span<runtime::EValue*> args) {
                   args[e] == nullptr ? "null" : runtime::tag_name(args[e]->tag()));
     }
     const runtime::Tensor& t = args[e]->to_tensor();
-    if (t.scalar_type() != scalar_type_of(v.datatype) || t.dim() != v.rank) {
+    // A tensor whose rank differs from the graph's (upstream passes a 0-D
+    // constant for a [1] value) is accepted when the element counts agree; it
+    // then has the graph's shape.
+    const Shape declared = declared_shape(v);
+    const bool same_rank = t.dim() == v.rank;
+    if (t.scalar_type() != scalar_type_of(v.datatype) ||
+        (!same_rank && t.numel() != declared.numel())) {
       char got[96];
       return fail(Error::InvalidArgument, "XNNPACK delegate: argument %u is %s, expected %s of rank %u",
                   e, runtime::describe(t, got, sizeof(got)),
                   runtime::scalar_type_name(scalar_type_of(v.datatype)), v.rank);
     }
     if (!is_graph_input(v)) continue;
+    if (t.const_data_ptr() == nullptr && t.nbytes() > 0) {
+      return fail(Error::InvalidArgument, "XNNPACK delegate: input argument %u has no data", e);
+    }
     Shape& s = input_shapes_[e];
+    if (!same_rank) {
+      s = declared;
+      continue;
+    }
     s.rank = v.rank;
     for (uint32_t i = 0; i < v.rank; ++i) {
       s.dims[i] = size_t(t.size(t.dim_order()[i]));  // physical order, as XNNPACK sees it
@@ -140,13 +153,19 @@ Error XnnExecutor::bind(runtime::Span<runtime::EValue*> args, const ShapePlan& p
       }
       continue;
     }
-    runtime::SizesType sizes[kMaxDims];
-    for (uint32_t i = 0; i < s.rank; ++i) {
-      sizes[t.dim_order()[i]] = static_cast<runtime::SizesType>(s.dims[i]);
-    }
-    const Error re = t.resize(runtime::Span<const runtime::SizesType>(sizes, s.rank));
-    if (re != Error::Ok) {
-      return runtime::annotate(re, "XNNPACK delegate: resizing output argument %u", e);
+    if (t.dim() == s.rank) {
+      runtime::SizesType sizes[kMaxDims];
+      for (uint32_t i = 0; i < s.rank; ++i) {
+        sizes[t.dim_order()[i]] = static_cast<runtime::SizesType>(s.dims[i]);
+      }
+      const Error re = t.resize(runtime::Span<const runtime::SizesType>(sizes, s.rank));
+      if (re != Error::Ok) {
+        return runtime::annotate(re, "XNNPACK delegate: resizing output argument %u", e);
+      }
+    } else if (t.numel() != s.numel()) {
+      return fail(Error::InvalidArgument,
+                  "XNNPACK delegate: output argument %u has %zu elements, the graph computes %zu",
+                  e, t.numel(), s.numel());
     }
     data_[v] = t.mutable_data_ptr();
     if (data_[v] == nullptr && t.nbytes() > 0) {

@@ -10,14 +10,32 @@ namespace ember::aot {
 // (8..10 complex and 18..21 bit types are commented out of the schema).
 inline int pte_element_size(int code) {
   switch (code) {
-    case 0: case 1: case 11: case 12: case 13: case 16: case 17:
-    case 23: case 24: case 25: case 26:
+    case 0:
+    case 1:
+    case 11:
+    case 12:
+    case 13:
+    case 16:
+    case 17:
+    case 23:
+    case 24:
+    case 25:
+    case 26:
       return 1;
-    case 2: case 5: case 15: case 22: case 27:
+    case 2:
+    case 5:
+    case 15:
+    case 22:
+    case 27:
       return 2;
-    case 3: case 6: case 14: case 28:
+    case 3:
+    case 6:
+    case 14:
+    case 28:
       return 4;
-    case 4: case 7: case 29:
+    case 4:
+    case 7:
+    case 29:
       return 8;
     default:
       return 0;

@@ -20,9 +20,9 @@ namespace ember::aot {
 enum class EmitDynamism : uint8_t { kStatic = 0, kDynamicBound = 1, kDynamicUnbound = 2 };
 
 struct EmitTensor {
-  int8_t scalar_type = 6;           // ScalarType code (pte-format.md 1.6); 6 = FLOAT
-  std::vector<int32_t> sizes;       // upper bounds when kDynamicBound; [] for a scalar
-  std::vector<uint8_t> dim_order;   // same length as sizes; [0..n) is contiguous
+  int8_t scalar_type = 6;          // ScalarType code (pte-format.md 1.6); 6 = FLOAT
+  std::vector<int32_t> sizes;      // upper bounds when kDynamicBound; [] for a scalar
+  std::vector<uint8_t> dim_order;  // same length as sizes; [0..n) is contiguous
   EmitDynamism dynamism = EmitDynamism::kStatic;
   bool requires_grad = false;
   // Index into EmitProgram::constants, or -1. A constant tensor has no allocation.
@@ -109,8 +109,8 @@ struct EmitCompileSpec {
 };
 
 struct EmitDelegate {
-  std::string id;                    // backend name registered at run time
-  std::vector<uint8_t> processed;    // the preprocessed blob
+  std::string id;                  // backend name registered at run time
+  std::vector<uint8_t> processed;  // the preprocessed blob
   std::vector<EmitCompileSpec> compile_specs;
 };
 

@@ -14,18 +14,17 @@ constexpr size_t kMaxRank = 16;
 
 std::string value_at(size_t i) { return "value " + std::to_string(i); }
 
-Status check_tensor(const EmitProgram& program, const EmitMethod& method,
-                        const EmitTensor& t) {
+Status check_tensor(const EmitProgram& program, const EmitMethod& method, const EmitTensor& t) {
   if (pte_element_size(t.scalar_type) == 0) {
     return invalid_program("unknown scalar_type " + std::to_string(t.scalar_type));
   }
   if (t.sizes.size() > kMaxRank) {
-    return Status(StatusCode::kNotSupported, "rank " + std::to_string(t.sizes.size()) +
-                                                   " exceeds the runtime's limit of 16");
+    return Status(StatusCode::kNotSupported,
+                  "rank " + std::to_string(t.sizes.size()) + " exceeds the runtime's limit of 16");
   }
   if (t.dim_order.size() != t.sizes.size()) {
     return invalid_program("dim_order has " + std::to_string(t.dim_order.size()) +
-                                " entries, sizes has " + std::to_string(t.sizes.size()));
+                           " entries, sizes has " + std::to_string(t.sizes.size()));
   }
   std::set<uint8_t> dims(t.dim_order.begin(), t.dim_order.end());
   if (dims.size() != t.dim_order.size() || (!dims.empty() && *dims.rbegin() >= t.sizes.size())) {
@@ -33,7 +32,7 @@ Status check_tensor(const EmitProgram& program, const EmitMethod& method,
   }
   if (t.dynamism == EmitDynamism::kDynamicUnbound) {
     return Status(StatusCode::kNotSupported,
-                      "DYNAMIC_UNBOUND tensors are rejected by the runtime; give upper bounds");
+                  "DYNAMIC_UNBOUND tensors are rejected by the runtime; give upper bounds");
   }
   uint64_t nbytes = 0;
   if (!pte_tensor_nbytes(t.scalar_type, t.sizes, &nbytes)) {
@@ -42,24 +41,23 @@ Status check_tensor(const EmitProgram& program, const EmitMethod& method,
   if (t.constant_index >= 0) {
     if (static_cast<size_t>(t.constant_index) >= program.constants.size()) {
       return invalid_program("constant_index " + std::to_string(t.constant_index) +
-                                  " out of range, the program has " +
-                                  std::to_string(program.constants.size()) + " constant(s)");
+                             " out of range, the program has " +
+                             std::to_string(program.constants.size()) + " constant(s)");
     }
     if (t.memory_id != 0 || t.mutable_data_index >= 0 || t.external) {
       return invalid_program("a constant tensor cannot be planned, mutable or external");
     }
     if (program.constants[t.constant_index].size() < nbytes) {
-      return invalid_program(
-          "constant " + std::to_string(t.constant_index) + " has " +
-          std::to_string(program.constants[t.constant_index].size()) + " bytes, the tensor needs " +
-          std::to_string(nbytes));
+      return invalid_program("constant " + std::to_string(t.constant_index) + " has " +
+                             std::to_string(program.constants[t.constant_index].size()) +
+                             " bytes, the tensor needs " + std::to_string(nbytes));
     }
   }
   if (t.mutable_data_index >= 0) {
     if (static_cast<size_t>(t.mutable_data_index) >= program.mutable_data.size()) {
       return invalid_program("mutable_data_index " + std::to_string(t.mutable_data_index) +
-                                  " out of range, the program has " +
-                                  std::to_string(program.mutable_data.size()) + " entries");
+                             " out of range, the program has " +
+                             std::to_string(program.mutable_data.size()) + " entries");
     }
     if (t.memory_id == 0) {
       return invalid_program("a tensor with mutable initial data must be planned");
@@ -72,35 +70,36 @@ Status check_tensor(const EmitProgram& program, const EmitMethod& method,
     const std::vector<int64_t>& buffers = method.non_const_buffer_sizes;
     if (t.memory_id >= buffers.size()) {
       return invalid_program("memory_id " + std::to_string(t.memory_id) +
-                                  " out of range, the method plans " +
-                                  std::to_string(buffers.size() - 1) + " buffer(s)");
+                             " out of range, the method plans " +
+                             std::to_string(buffers.size() - 1) + " buffer(s)");
     }
     uint64_t capacity = static_cast<uint64_t>(buffers[t.memory_id]);
     if (t.memory_offset > capacity || nbytes > capacity - t.memory_offset) {
-      return invalid_program("planned at offset " + std::to_string(t.memory_offset) +
-                                  " with " + std::to_string(nbytes) + " bytes, past buffer " +
-                                  std::to_string(t.memory_id) + " of " +
-                                  std::to_string(capacity) + " bytes");
+      return invalid_program("planned at offset " + std::to_string(t.memory_offset) + " with " +
+                             std::to_string(nbytes) + " bytes, past buffer " +
+                             std::to_string(t.memory_id) + " of " + std::to_string(capacity) +
+                             " bytes");
     }
   }
   return Status();
 }
 
 Status check_list(const EmitMethod& method, size_t self, const EmitValue& v) {
-  EmitValueKind want = v.kind == EmitValueKind::kIntList ? EmitValueKind::kInt
-                                                           : EmitValueKind::kTensor;
+  EmitValueKind want =
+      v.kind == EmitValueKind::kIntList ? EmitValueKind::kInt : EmitValueKind::kTensor;
   const char* want_name = want == EmitValueKind::kInt ? "Int" : "Tensor";
   for (size_t k = 0; k < v.indices.size(); ++k) {
     int64_t idx = v.indices[k];
     if (idx == -1 && v.kind == EmitValueKind::kOptionalTensorList) continue;
     if (idx < 0 || static_cast<size_t>(idx) >= self) {
-      return invalid_program("item " + std::to_string(k) + " is value " +
-                                  std::to_string(idx) + "; list elements must be earlier values "
-                                  "(index < " + std::to_string(self) + ")");
+      return invalid_program("item " + std::to_string(k) + " is value " + std::to_string(idx) +
+                             "; list elements must be earlier values "
+                             "(index < " +
+                             std::to_string(self) + ")");
     }
     if (method.values[idx].kind != want) {
       return invalid_program("item " + std::to_string(k) + " (value " + std::to_string(idx) +
-                                  ") must be a " + want_name + " value");
+                             ") must be a " + want_name + " value");
     }
   }
   return Status();
@@ -109,7 +108,7 @@ Status check_list(const EmitMethod& method, size_t self, const EmitValue& v) {
 Status check_index(int64_t idx, size_t count, const std::string& what) {
   if (idx < 0 || static_cast<uint64_t>(idx) >= count) {
     return invalid_program(what + " " + std::to_string(idx) + " out of range [0, " +
-                                std::to_string(count) + ")");
+                           std::to_string(count) + ")");
   }
   return Status();
 }
@@ -121,8 +120,7 @@ Status check_instruction(const EmitMethod& method, const EmitInstruction& in) {
       EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, method.operators.size(), "op_index"));
       break;
     case EmitInstructionKind::kDelegateCall:
-      EMBER_AOT_RETURN_IF_ERROR(
-          check_index(in.index, method.delegates.size(), "delegate_index"));
+      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, method.delegates.size(), "delegate_index"));
       break;
     case EmitInstructionKind::kMoveCall:
       EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, n_values, "move_from"));
@@ -137,7 +135,7 @@ Status check_instruction(const EmitMethod& method, const EmitInstruction& in) {
       EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, n_values, "value_index"));
       if (method.values[in.index].kind != EmitValueKind::kTensor) {
         return invalid_program("FreeCall of value " + std::to_string(in.index) +
-                                    ", which is not a Tensor");
+                               ", which is not a Tensor");
       }
       break;
   }

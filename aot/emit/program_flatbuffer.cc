@@ -24,8 +24,7 @@ Offset<fb::Tensor> build_tensor(FlatBufferBuilder& b, const EmitTensor& t,
   auto dim_order = b.CreateVector(t.dim_order);
   Offset<fb::AllocationDetails> allocation = 0;
   if (t.memory_id != 0) {
-    allocation = fb::CreateAllocationDetails(b, t.memory_id,
-                                             static_cast<uint32_t>(t.memory_offset),
+    allocation = fb::CreateAllocationDetails(b, t.memory_id, static_cast<uint32_t>(t.memory_offset),
                                              static_cast<uint32_t>(t.memory_offset >> 32));
   }
   Offset<fb::ExtraTensorInfo> extra = 0;
@@ -71,12 +70,11 @@ Offset<fb::EValue> build_value(FlatBufferBuilder& b, const EmitValue& v,
                               fb::CreateDoubleList(b, b.CreateVector(v.doubles)).Union());
     case EmitValueKind::kBoolList: {
       std::vector<uint8_t> bools(v.bools.begin(), v.bools.end());
-      return fb::CreateEValue(b, K::BoolList,
-                              fb::CreateBoolList(b, b.CreateVector(bools)).Union());
+      return fb::CreateEValue(b, K::BoolList, fb::CreateBoolList(b, b.CreateVector(bools)).Union());
     }
     case EmitValueKind::kTensorList:
-      return fb::CreateEValue(
-          b, K::TensorList, fb::CreateTensorList(b, b.CreateVector(to_int32(v.indices))).Union());
+      return fb::CreateEValue(b, K::TensorList,
+                              fb::CreateTensorList(b, b.CreateVector(to_int32(v.indices))).Union());
     case EmitValueKind::kOptionalTensorList:
       return fb::CreateEValue(
           b, K::OptionalTensorList,
@@ -93,8 +91,7 @@ Offset<fb::Instruction> build_instruction(FlatBufferBuilder& b, const EmitInstru
           b, A::KernelCall, fb::CreateKernelCall(b, in.index, b.CreateVector(in.args)).Union());
     case EmitInstructionKind::kDelegateCall:
       return fb::CreateInstruction(
-          b, A::DelegateCall,
-          fb::CreateDelegateCall(b, in.index, b.CreateVector(in.args)).Union());
+          b, A::DelegateCall, fb::CreateDelegateCall(b, in.index, b.CreateVector(in.args)).Union());
     case EmitInstructionKind::kMoveCall:
       return fb::CreateInstruction(b, A::MoveCall,
                                    fb::CreateMoveCall(b, in.index, in.target).Union());

@@ -10,8 +10,8 @@
 namespace ember::aot {
 namespace {
 
-constexpr uint32_t kHeaderLength = 32;      // magic + length + 3 u64 fields
-constexpr uint64_t kMaxForceAlign = 16;     // largest force_align in the schema
+constexpr uint32_t kHeaderLength = 32;   // magic + length + 3 u64 fields
+constexpr uint64_t kMaxForceAlign = 16;  // largest force_align in the schema
 
 uint64_t align_up(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -52,16 +52,16 @@ void assemble_with_header(const std::vector<uint8_t>& flatbuffer, const SegmentL
 }  // namespace
 
 Status write_pte(const EmitProgram& program, std::vector<uint8_t>* out,
-                     const EmitOptions& options) {
+                 const EmitOptions& options) {
   out->clear();
   EMBER_AOT_RETURN_IF_ERROR(validate_emit_program(program));
   SegmentLayout layout;
   EMBER_AOT_RETURN_IF_ERROR(lay_out_segments(program, options, &layout));
   std::vector<uint8_t> flatbuffer = build_program_flatbuffer(program, layout);
   if (flatbuffer.size() > UINT32_MAX - 64) {
-    return Status(StatusCode::kNotSupported,
-                      "the program FlatBuffer is " + std::to_string(flatbuffer.size()) +
-                          " bytes, more than a 32-bit offset can address");
+    return Status(StatusCode::kNotSupported, "the program FlatBuffer is " +
+                                                 std::to_string(flatbuffer.size()) +
+                                                 " bytes, more than a 32-bit offset can address");
   }
   if (layout.region.empty()) {
     *out = std::move(flatbuffer);  // no segment data: no extended header

@@ -38,7 +38,7 @@ struct EmitOptions {
 
 // Replaces *out with the file bytes. On error *out is left empty.
 Status write_pte(const EmitProgram& program, std::vector<uint8_t>* out,
-                     const EmitOptions& options = EmitOptions());
+                 const EmitOptions& options = EmitOptions());
 
 // Checks the program description without writing it (write_pte calls this).
 Status validate_emit_program(const EmitProgram& program);

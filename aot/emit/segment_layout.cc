@@ -31,8 +31,8 @@ uint32_t append_segment(SegmentLayout* layout, const std::vector<uint8_t>& bytes
   return static_cast<uint32_t>(layout->segments.size() - 1);
 }
 
-void lay_out_constants(const EmitProgram& program, uint64_t tensor_alignment,
-                       SegmentLayout* layout, std::vector<uint8_t>* blob) {
+void lay_out_constants(const EmitProgram& program, uint64_t tensor_alignment, SegmentLayout* layout,
+                       std::vector<uint8_t>* blob) {
   std::map<Sha256Digest, uint32_t> seen;
   layout->constant_offsets = {0};
   for (const std::vector<uint8_t>& bytes : program.constants) {
@@ -60,8 +60,7 @@ void lay_out_mutable(const EmitProgram& program, uint64_t segment_alignment,
   layout->mutable_offsets = {0};
   for (const std::vector<uint8_t>& bytes : program.mutable_data) {
     layout->mutable_offsets.push_back(blob.size());
-    layout->mutable_buffer_idx.push_back(
-        static_cast<uint32_t>(layout->mutable_offsets.size() - 1));
+    layout->mutable_buffer_idx.push_back(static_cast<uint32_t>(layout->mutable_offsets.size() - 1));
     blob.insert(blob.end(), bytes.begin(), bytes.end());
   }
   layout->mutable_segment_index = append_segment(layout, blob, segment_alignment);
@@ -93,7 +92,7 @@ void lay_out_delegates(const EmitProgram& program, const EmitOptions& options,
 }
 
 Status lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment,
-                              SegmentLayout* layout) {
+                          SegmentLayout* layout) {
   // Unique buffers in first-appearance order, each with the largest alignment asked.
   struct Unique {
     const std::vector<uint8_t>* bytes;
@@ -106,15 +105,14 @@ Status lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment
   for (const EmitNamedData& item : program.named_data) {
     if (!is_power_of_two(item.alignment)) {
       return invalid_argument("named data '" + item.key + "': alignment " +
-                                   std::to_string(item.alignment) +
-                                   " is not a power of two");
+                              std::to_string(item.alignment) + " is not a power of two");
     }
     Sha256Digest digest = sha256(item.data);
     auto key_it = by_key.find(item.key);
     if (key_it != by_key.end()) {
       if (key_it->second != digest) {
         return invalid_program("named data key '" + item.key +
-                                    "' is used twice with different bytes");
+                               "' is used twice with different bytes");
       }
       continue;
     }
@@ -143,19 +141,18 @@ Status lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment
 }  // namespace
 
 Status lay_out_segments(const EmitProgram& program, const EmitOptions& options,
-                            SegmentLayout* layout) {
+                        SegmentLayout* layout) {
   if (!is_power_of_two(options.segment_alignment) ||
       !is_power_of_two(options.constant_tensor_alignment)) {
-    return invalid_argument(
-        "segment_alignment " + std::to_string(options.segment_alignment) +
-        " and constant_tensor_alignment " + std::to_string(options.constant_tensor_alignment) +
-        " must be powers of two");
+    return invalid_argument("segment_alignment " + std::to_string(options.segment_alignment) +
+                            " and constant_tensor_alignment " +
+                            std::to_string(options.constant_tensor_alignment) +
+                            " must be powers of two");
   }
   *layout = SegmentLayout();
   std::vector<uint8_t> constant_blob;
   lay_out_constants(program, options.constant_tensor_alignment, layout, &constant_blob);
-  layout->constant_segment_index =
-      append_segment(layout, constant_blob, options.segment_alignment);
+  layout->constant_segment_index = append_segment(layout, constant_blob, options.segment_alignment);
   lay_out_mutable(program, options.segment_alignment, layout);
   lay_out_delegates(program, options, layout);
   return lay_out_named_data(program, options.segment_alignment, layout);

@@ -53,6 +53,6 @@ struct SegmentLayout {
 // Fills *layout from the program. Fails on conflicting named-data keys or bad
 // alignments.
 Status lay_out_segments(const EmitProgram& program, const EmitOptions& options,
-                            SegmentLayout* layout);
+                        SegmentLayout* layout);
 
 }  // namespace ember::aot

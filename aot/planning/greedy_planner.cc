@@ -7,8 +7,7 @@
 
 namespace ember::aot {
 
-void GreedyBySizePlanner::assign_offsets(const std::vector<PlanItem>& items,
-                                         uint64_t /*alignment*/,
+void GreedyBySizePlanner::assign_offsets(const std::vector<PlanItem>& items, uint64_t /*alignment*/,
                                          std::vector<uint64_t>* offsets) const {
   std::vector<size_t> order(items.size());
   std::iota(order.begin(), order.end(), 0);

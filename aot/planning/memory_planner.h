@@ -27,8 +27,8 @@ namespace ember::aot {
 
 struct PlanTensor {
   uint64_t size_bytes = 0;
-  int32_t first_use = 0;  // instruction that defines it (graph inputs: 0)
-  int32_t last_use = 0;   // last instruction that reads it, inclusive (outputs: the last)
+  int32_t first_use = 0;   // instruction that defines it (graph inputs: 0)
+  int32_t last_use = 0;    // last instruction that reads it, inclusive (outputs: the last)
   bool is_input = false;   // a graph input
   bool is_output = false;  // a graph output
 };

@@ -27,8 +27,8 @@ StatusOr<std::unique_ptr<MemoryPlanner>> MemoryPlannerRegistry::create(
     if (entry.first == name) return entry.second();
     known += (known.empty() ? "" : ", ") + entry.first;
   }
-  return not_found("no memory planner named '" + name + "'; known: " +
-                   (known.empty() ? "(none)" : known));
+  return not_found("no memory planner named '" + name +
+                   "'; known: " + (known.empty() ? "(none)" : known));
 }
 
 std::vector<std::string> MemoryPlannerRegistry::names() const {
@@ -39,12 +39,10 @@ std::vector<std::string> MemoryPlannerRegistry::names() const {
 
 Status register_builtin_planners(MemoryPlannerRegistry* registry) {
   EMBER_AOT_RETURN_IF_ERROR(registry->register_planner(
-      "greedy", []() -> std::unique_ptr<MemoryPlanner> {
-        return std::make_unique<GreedyBySizePlanner>();
-      }));
-  return registry->register_planner("naive", []() -> std::unique_ptr<MemoryPlanner> {
-    return std::make_unique<BumpPlanner>();
-  });
+      "greedy",
+      []() -> std::unique_ptr<MemoryPlanner> { return std::make_unique<GreedyBySizePlanner>(); }));
+  return registry->register_planner(
+      "naive", []() -> std::unique_ptr<MemoryPlanner> { return std::make_unique<BumpPlanner>(); });
 }
 
 }  // namespace ember::aot

@@ -30,8 +30,8 @@ bool check_header(CheckContext* ctx) {
   }
   ctx->has_header = true;
   if (ctx->size < 32) {
-    ctx->error("header.length", "header", "file of " + str(ctx->size) +
-                                              " bytes is too short for its eh00 header");
+    ctx->error("header.length", "header",
+               "file of " + str(ctx->size) + " bytes is too short for its eh00 header");
     return false;
   }
   ctx->header_length = get_u32(ctx->data + 12);
@@ -59,10 +59,11 @@ bool check_header(CheckContext* ctx) {
       ctx->warn("segment.alignment", "header",
                 "segment_base_offset " + str(ctx->segment_base) + " is not a multiple of 128");
     }
-    if (ctx->segment_data_size > ctx->size || ctx->segment_base > ctx->size - ctx->segment_data_size) {
+    if (ctx->segment_data_size > ctx->size ||
+        ctx->segment_base > ctx->size - ctx->segment_data_size) {
       ctx->error("header.segment_data_size", "header",
-                 "segments end at " + str(ctx->segment_base) + " + " +
-                     str(ctx->segment_data_size) + ", past the file size " + str(ctx->size));
+                 "segments end at " + str(ctx->segment_base) + " + " + str(ctx->segment_data_size) +
+                     ", past the file size " + str(ctx->size));
     }
   }
   return true;
@@ -77,7 +78,8 @@ void check_container(CheckContext* ctx) {
   }
   if (std::memcmp(ctx->data + 4, "ET12", 4) != 0) {
     std::string id(reinterpret_cast<const char*>(ctx->data + 4), 4);
-    for (char& c : id) if (c < 32 || c > 126) c = '?';
+    for (char& c : id)
+      if (c < 32 || c > 126) c = '?';
     ctx->error("file.identifier", "file", "identifier '" + id + "', expected 'ET12'");
     return;
   }

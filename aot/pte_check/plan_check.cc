@@ -5,18 +5,16 @@
 namespace ember::aot::pte_check_internal {
 namespace {
 
-bool in_range(int64_t idx, size_t count) {
-  return idx >= 0 && static_cast<uint64_t>(idx) < count;
-}
+bool in_range(int64_t idx, size_t count) { return idx >= 0 && static_cast<uint64_t>(idx) < count; }
 
 void check_index_list(CheckContext* ctx, const flatbuffers::Vector<int32_t>* list, size_t count,
                       const std::string& rule, const std::string& where) {
   if (list == nullptr) return;
   for (size_t k = 0; k < list->size(); ++k) {
     if (!in_range(list->Get(k), count)) {
-      ctx->error(rule, where + " entry " + str(k),
-                 "value index " + std::to_string(list->Get(k)) + " out of range [0, " +
-                     str(count) + ")");
+      ctx->error(
+          rule, where + " entry " + str(k),
+          "value index " + std::to_string(list->Get(k)) + " out of range [0, " + str(count) + ")");
     }
   }
 }
@@ -37,7 +35,8 @@ void check_delegates(CheckContext* ctx, const fb::ExecutionPlan* plan, const std
     if (del->processed()->index() >= count) {
       ctx->error("delegate.index", loc,
                  std::string(in_segment ? "SEGMENT" : "INLINE") + " index " +
-                     str(del->processed()->index()) + " out of range, " + str(count) + " available");
+                     str(del->processed()->index()) + " out of range, " + str(count) +
+                     " available");
     }
     if (del->compile_specs() != nullptr) {
       for (const fb::CompileSpec* spec : *del->compile_specs()) {
@@ -55,8 +54,8 @@ std::string op_key(const fb::Operator* op) {
   return key;
 }
 
-void check_instruction(CheckContext* ctx, const fb::ExecutionPlan* plan,
-                       const fb::Instruction* in, size_t n_instructions, const std::string& loc) {
+void check_instruction(CheckContext* ctx, const fb::ExecutionPlan* plan, const fb::Instruction* in,
+                       size_t n_instructions, const std::string& loc) {
   using A = fb::InstructionArguments;
   size_t n_values = plan->values()->size();
   size_t n_ops = plan->operators() ? plan->operators()->size() : 0;
@@ -66,18 +65,21 @@ void check_instruction(CheckContext* ctx, const fb::ExecutionPlan* plan,
   }
   auto check_value_index = [&](int64_t idx, const char* what) {
     if (!in_range(idx, n_values)) {
-      ctx->error("instruction.value_index", loc, std::string(what) + " " + std::to_string(idx) +
-                                                     " out of range [0, " + str(n_values) + ")");
+      ctx->error("instruction.value_index", loc,
+                 std::string(what) + " " + std::to_string(idx) + " out of range [0, " +
+                     str(n_values) + ")");
     }
   };
   switch (in->instr_args_type()) {
     case A::KernelCall: {
       const fb::KernelCall* call = in->instr_args_as_KernelCall();
-      if (call->args() == nullptr) return ctx->error("instruction.args", loc, "KernelCall.args missing");
+      if (call->args() == nullptr)
+        return ctx->error("instruction.args", loc, "KernelCall.args missing");
       check_index_list(ctx, call->args(), n_values, "instruction.value_index", loc + " arg");
       if (!in_range(call->op_index(), n_ops)) {
-        return ctx->error("instruction.op_index", loc, "op_index " + std::to_string(call->op_index()) +
-                                                           " out of range [0, " + str(n_ops) + ")");
+        return ctx->error("instruction.op_index", loc,
+                          "op_index " + std::to_string(call->op_index()) + " out of range [0, " +
+                              str(n_ops) + ")");
       }
       std::string key = op_key(plan->operators()->Get(call->op_index()));
       auto it = ctx->options->kernel_arg_counts.find(key);
@@ -90,7 +92,8 @@ void check_instruction(CheckContext* ctx, const fb::ExecutionPlan* plan,
     }
     case A::DelegateCall: {
       const fb::DelegateCall* call = in->instr_args_as_DelegateCall();
-      if (call->args() == nullptr) return ctx->error("instruction.args", loc, "DelegateCall.args missing");
+      if (call->args() == nullptr)
+        return ctx->error("instruction.args", loc, "DelegateCall.args missing");
       check_index_list(ctx, call->args(), n_values, "instruction.value_index", loc + " arg");
       if (!in_range(call->delegate_index(), plan->delegates()->size())) {
         ctx->error("instruction.delegate_index", loc,
@@ -115,7 +118,8 @@ void check_instruction(CheckContext* ctx, const fb::ExecutionPlan* plan,
     case A::FreeCall: {
       int64_t idx = in->instr_args_as_FreeCall()->value_index();
       check_value_index(idx, "value_index");
-      if (in_range(idx, n_values) && plan->values()->Get(idx)->val_type() != fb::KernelTypes::Tensor) {
+      if (in_range(idx, n_values) &&
+          plan->values()->Get(idx)->val_type() != fb::KernelTypes::Tensor) {
         ctx->error("instruction.free_type", loc, "FreeCall of a non-Tensor value");
       }
       break;
@@ -149,7 +153,8 @@ void check_plan(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t plan_in
   if (!check_required(ctx, plan, where)) return;
   const auto* buffers = plan->non_const_buffer_sizes();
   if (buffers->size() == 0 || buffers->Get(0) != 0) {
-    ctx->warn("plan.buffer_placeholder", where, "non_const_buffer_sizes[0] should be the placeholder 0");
+    ctx->warn("plan.buffer_placeholder", where,
+              "non_const_buffer_sizes[0] should be the placeholder 0");
   }
   for (size_t b = 0; b < buffers->size(); ++b) {
     if (buffers->Get(b) < 0) {

@@ -20,8 +20,9 @@ void check_segments(CheckContext* ctx) {
       ctx->warn("segment.alignment", where, "offset " + str(offset) + " is not a multiple of 128");
     }
     if (i > 0 && offset < prev_offset) {
-      ctx->warn("segment.order", where, "offset " + str(offset) + " is before the previous " +
-                                            "segment's " + str(prev_offset));
+      ctx->warn(
+          "segment.order", where,
+          "offset " + str(offset) + " is before the previous " + "segment's " + str(prev_offset));
     }
     prev_offset = offset;
     if (size == 0) continue;

@@ -47,8 +47,9 @@ void check_mutable_data(CheckContext* ctx, uint32_t idx, uint64_t nbytes,
                         const std::string& where) {
   const auto* mds = ctx->program->mutable_data_segments();
   if (mds == nullptr || mds->size() == 0 || mds->Get(0)->offsets() == nullptr) {
-    ctx->error("value.mutable_index", where,
-               "data_buffer_idx " + str(idx) + " on a planned tensor, but no mutable_data_segments");
+    ctx->error(
+        "value.mutable_index", where,
+        "data_buffer_idx " + str(idx) + " on a planned tensor, but no mutable_data_segments");
     return;
   }
   const fb::SubsegmentOffsets* m = mds->Get(0);
@@ -77,8 +78,8 @@ void check_allocation(CheckContext* ctx, const fb::ExecutionPlan* plan,
   size_t planned = buffers && buffers->size() > 0 ? buffers->size() - 1 : 0;
   if (a->memory_id() > planned) {
     ctx->error("value.memory_id", where,
-               "memory_id " + str(a->memory_id()) + " out of range, the plan has " +
-                   str(planned) + " buffer(s)");
+               "memory_id " + str(a->memory_id()) + " out of range, the plan has " + str(planned) +
+                   " buffer(s)");
     return;
   }
   int64_t capacity = buffers->Get(a->memory_id());
@@ -101,8 +102,8 @@ bool check_shape(CheckContext* ctx, const fb::Tensor* t, const std::string& wher
   size_t rank = t->sizes()->size();
   if (rank > kMaxRank) ctx->error("value.rank", where, "rank " + str(rank) + " > 16");
   if (t->dim_order()->size() != rank) {
-    ctx->error("value.dim_order", where, "dim_order has " + str(t->dim_order()->size()) +
-                                             " entries, sizes has " + str(rank));
+    ctx->error("value.dim_order", where,
+               "dim_order has " + str(t->dim_order()->size()) + " entries, sizes has " + str(rank));
   } else {
     std::vector<bool> seen(rank, false);
     for (uint8_t d : *t->dim_order()) {
@@ -141,7 +142,8 @@ void check_tensor(CheckContext* ctx, const fb::ExecutionPlan* plan, const fb::Te
     if (extra->fully_qualified_name() == nullptr) {
       ctx->error("value.external_name", where, "EXTERNAL tensor without fully_qualified_name");
     }
-    if (t->allocation_info() != nullptr) check_allocation(ctx, plan, t->allocation_info(), nbytes, where);
+    if (t->allocation_info() != nullptr)
+      check_allocation(ctx, plan, t->allocation_info(), nbytes, where);
     return;
   }
   if (t->allocation_info() != nullptr) {
@@ -154,7 +156,8 @@ void check_tensor(CheckContext* ctx, const fb::ExecutionPlan* plan, const fb::Te
 
 template <typename Items>
 void check_items(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t self, const Items* items,
-                 fb::KernelTypes want, bool allow_none, bool must_precede, const std::string& where) {
+                 fb::KernelTypes want, bool allow_none, bool must_precede,
+                 const std::string& where) {
   if (items == nullptr) {
     ctx->error("value.list_items", where, "items are missing");
     return;
@@ -165,8 +168,9 @@ void check_items(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t self, 
     if (allow_none && idx == -1) continue;
     std::string item = where + " item " + str(k);
     if (idx < 0 || static_cast<uint64_t>(idx) >= values->size()) {
-      ctx->error("value.list_items", item, "value index " + std::to_string(idx) +
-                                               " out of range [0, " + str(values->size()) + ")");
+      ctx->error(
+          "value.list_items", item,
+          "value index " + std::to_string(idx) + " out of range [0, " + str(values->size()) + ")");
       continue;
     }
     if (values->Get(idx)->val_type() != want) {
@@ -176,9 +180,11 @@ void check_items(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t self, 
                      fb::EnumNameKernelTypes(want));
     }
     if (static_cast<uint64_t>(idx) >= self) {
-      std::string msg = "value " + std::to_string(idx) + " comes after the list (" + str(self) + ")";
+      std::string msg =
+          "value " + std::to_string(idx) + " comes after the list (" + str(self) + ")";
       if (must_precede) {
-        ctx->error("value.list_order", item, msg + "; the runtime reads it while building the list");
+        ctx->error("value.list_order", item,
+                   msg + "; the runtime reads it while building the list");
       } else {
         ctx->warn("value.list_order", item, msg + "; writers emit list elements first");
       }
@@ -193,14 +199,16 @@ void check_value(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t index,
   const fb::EValue* v = plan->values()->Get(index);
   using K = fb::KernelTypes;
   if (v->val_type() == K::NONE || v->val_type() > K::MAX) {
-    ctx->error("value.type", where, "val_type " + str(static_cast<unsigned>(v->val_type())) +
-                                        " is not a KernelTypes member");
+    ctx->error(
+        "value.type", where,
+        "val_type " + str(static_cast<unsigned>(v->val_type())) + " is not a KernelTypes member");
     return;
   }
   if (v->val_type() == K::Null) return;
   if (v->val() == nullptr) {
-    ctx->error("value.payload", where, "a " + std::string(fb::EnumNameKernelTypes(v->val_type())) +
-                                           " value without its table");
+    ctx->error(
+        "value.payload", where,
+        "a " + std::string(fb::EnumNameKernelTypes(v->val_type())) + " value without its table");
     return;
   }
   switch (v->val_type()) {
@@ -223,10 +231,12 @@ void check_value(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t index,
                   where);
       break;
     case K::DoubleList:
-      if (v->val_as_DoubleList()->items() == nullptr) ctx->error("value.list_items", where, "missing");
+      if (v->val_as_DoubleList()->items() == nullptr)
+        ctx->error("value.list_items", where, "missing");
       break;
     case K::BoolList:
-      if (v->val_as_BoolList()->items() == nullptr) ctx->error("value.list_items", where, "missing");
+      if (v->val_as_BoolList()->items() == nullptr)
+        ctx->error("value.list_items", where, "missing");
       break;
     default:
       break;

@@ -116,8 +116,10 @@ TEST(EmitContainer, DelegateBlobsGoToDeduplicatedSegments) {
   std::vector<uint8_t> a(100), b{9, 8, 7, 6, 5};
   for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<uint8_t>(i + 1);
   EmitMethod m = add_method();
-  m.delegates = {{"DemoBackend", a, {{"mode", {1, 2}}}}, {"DemoBackend", a, {}},
-                 {"EmptyBackend", {}, {}}, {"DemoBackend", b, {}}};
+  m.delegates = {{"DemoBackend", a, {{"mode", {1, 2}}}},
+                 {"DemoBackend", a, {}},
+                 {"EmptyBackend", {}, {}},
+                 {"DemoBackend", b, {}}};
   m.instructions.push_back(EmitInstruction::delegate(3, {0, 3}));
   EmitProgram program;
   program.methods = {m};

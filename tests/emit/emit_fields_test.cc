@@ -74,12 +74,16 @@ TEST(EmitFields, EveryValueKindAndOffsetHighBits) {
   scalar.memory_offset = (uint64_t{1} << 32) + 64;
   EmitTensor unplanned = float_2x2(-1);
   unplanned.dynamism = EmitDynamism::kDynamicBound;
-  m.values = {EmitValue::none(),          EmitValue::of_int(-7),
-              EmitValue::of_double(2.5),  EmitValue::of_bool(true),
-              EmitValue::of_string("hi"), EmitValue::of_tensor(scalar),
+  m.values = {EmitValue::none(),
+              EmitValue::of_int(-7),
+              EmitValue::of_double(2.5),
+              EmitValue::of_bool(true),
+              EmitValue::of_string("hi"),
+              EmitValue::of_tensor(scalar),
               EmitValue::of_tensor(unplanned),
               EmitValue::of_list(EmitValueKind::kIntList, {1, 1}),
-              EmitValue::of_doubles({0.5, -1}), EmitValue::of_bools({true, false, true}),
+              EmitValue::of_doubles({0.5, -1}),
+              EmitValue::of_bools({true, false, true}),
               EmitValue::of_list(EmitValueKind::kTensorList, {5, 6}),
               EmitValue::of_list(EmitValueKind::kOptionalTensorList, {6, -1})};
   m.non_const_buffer_sizes = {0, (int64_t{1} << 32) + 128};
@@ -92,8 +96,8 @@ TEST(EmitFields, EveryValueKindAndOffsetHighBits) {
   const fb::Program* p = write_and_read(program, &bytes);
   const auto* v = p->execution_plan()->Get(0)->values();
   using K = fb::KernelTypes;
-  std::vector<K> kinds{K::Null,   K::Int,        K::Double,   K::Bool,
-                       K::String, K::Tensor,     K::Tensor,   K::IntList,
+  std::vector<K> kinds{K::Null,       K::Int,      K::Double,     K::Bool,
+                       K::String,     K::Tensor,   K::Tensor,     K::IntList,
                        K::DoubleList, K::BoolList, K::TensorList, K::OptionalTensorList};
   ASSERT_EQ(v->size(), kinds.size());
   for (size_t i = 0; i < kinds.size(); ++i) EXPECT_EQ(v->Get(i)->val_type(), kinds[i]) << i;

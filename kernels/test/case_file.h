@@ -122,6 +122,18 @@ const char* arg_kind_name(ArgKind kind);
 // "aten::add.out" -> "aten__add.out.case".
 std::string case_file_name(const std::string& op_key);
 
+// Value of the element at physical position `index` of t (index < numel), decoded from its
+// dtype (float16 and bfloat16 included); integers are exact up to 2^53.
+double case_element_as_double(const TensorData& t, size_t index);
+
+// Compares a kernel's result against an expected output: dtype and sizes must be equal and
+// every element, visited in logical order (the two dim orders may differ), must satisfy
+// |got - want| <= atol + rtol * |want| for floating dtypes (NaN matches only NaN, an infinity
+// only the same infinity) or be equal for integer and bool dtypes. Returns "" when they match,
+// otherwise a message naming the first mismatching logical index with both values.
+std::string compare_tensors(const TensorData& got, const TensorData& want, double atol,
+                            double rtol);
+
 // Parses a whole case file. Returns "" on success (and fills *out), otherwise a message that
 // names the byte offset and what was expected versus found.
 std::string parse_case_file(const uint8_t* data, size_t size, CaseFile* out);

@@ -294,6 +294,114 @@ TEST(CaseFileTest, GeneratedMaxPoolHasTwoOuts) {
   EXPECT_EQ(c.outputs[1].dtype, CaseDtype::kLong);
 }
 
+// A tensor of the given dtype and sizes whose little-endian element bytes are `bits`.
+TensorData make_tensor(CaseDtype dtype, std::vector<int64_t> sizes, std::vector<uint64_t> bits,
+                       std::vector<uint8_t> dim_order = {}) {
+  TensorData t;
+  t.dtype = dtype;
+  t.sizes = std::move(sizes);
+  if (dim_order.empty()) {
+    for (size_t i = 0; i < t.sizes.size(); ++i) dim_order.push_back(static_cast<uint8_t>(i));
+  }
+  t.dim_order = std::move(dim_order);
+  const size_t elem = case_dtype_size(static_cast<uint8_t>(dtype));
+  for (uint64_t b : bits) {
+    for (size_t i = 0; i < elem; ++i) t.data.push_back(static_cast<uint8_t>(b >> (8 * i)));
+  }
+  return t;
+}
+
+uint64_t f32_bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+TEST(CaseCompareTest, DecodesHalfAndBFloat16) {
+  // IEEE half: 1.0, -2.0, +inf, NaN, smallest subnormal (2^-24), 65504 (max).
+  const TensorData h = make_tensor(CaseDtype::kHalf, {6},
+                                   {0x3C00, 0xC000, 0x7C00, 0x7E00, 0x0001, 0x7BFF});
+  EXPECT_EQ(case_element_as_double(h, 0), 1.0);
+  EXPECT_EQ(case_element_as_double(h, 1), -2.0);
+  EXPECT_TRUE(std::isinf(case_element_as_double(h, 2)));
+  EXPECT_TRUE(std::isnan(case_element_as_double(h, 3)));
+  EXPECT_EQ(case_element_as_double(h, 4), std::ldexp(1.0, -24));
+  EXPECT_EQ(case_element_as_double(h, 5), 65504.0);
+  // bfloat16 is the top half of a float32: 0x3F80 = 1.0, 0xC0A0 = -5.0.
+  const TensorData b = make_tensor(CaseDtype::kBFloat16, {2}, {0x3F80, 0xC0A0});
+  EXPECT_EQ(case_element_as_double(b, 0), 1.0);
+  EXPECT_EQ(case_element_as_double(b, 1), -5.0);
+  const TensorData i8 = make_tensor(CaseDtype::kChar, {1}, {0xFF});
+  EXPECT_EQ(case_element_as_double(i8, 0), -1.0);
+}
+
+TEST(CaseCompareTest, ComparesInLogicalOrderWithTolerance) {
+  // Logical [1,2,1,2] NCHW values c0=(1,2), c1=(3,4): contiguous bytes 1,2,3,4; channels-last
+  // physical order (w0: c0, c1), (w1: c0, c1) = 1,3,2,4.
+  const TensorData nchw = make_tensor(CaseDtype::kFloat, {1, 2, 1, 2},
+                                      {f32_bits(1), f32_bits(2), f32_bits(3), f32_bits(4)});
+  const TensorData nhwc = make_tensor(CaseDtype::kFloat, {1, 2, 1, 2},
+                                      {f32_bits(1), f32_bits(3), f32_bits(2), f32_bits(4)},
+                                      {0, 2, 3, 1});
+  EXPECT_EQ(compare_tensors(nhwc, nchw, 0, 0), "");
+  const TensorData off = make_tensor(CaseDtype::kFloat, {1, 2, 1, 2},
+                                     {f32_bits(1), f32_bits(2), f32_bits(3.001f), f32_bits(4)});
+  EXPECT_NE(compare_tensors(off, nchw, 1e-4, 0).find("element [0,1,0,0]"), std::string::npos);
+  EXPECT_EQ(compare_tensors(off, nchw, 1e-4, 1e-3), "");  // within rtol * |3|
+  EXPECT_NE(compare_tensors(nchw, make_tensor(CaseDtype::kDouble, {4}, {0, 0, 0, 0}), 0, 0)
+                .find("dtype float32"),
+            std::string::npos);
+  EXPECT_NE(compare_tensors(nchw, make_tensor(CaseDtype::kFloat, {4}, {0, 0, 0, 0}), 0, 0)
+                .find("sizes [1,2,1,2]"),
+            std::string::npos);
+}
+
+TEST(CaseCompareTest, NonFiniteAndIntegerRules) {
+  const uint64_t nan = f32_bits(std::nanf("")), inf = f32_bits(INFINITY);
+  const TensorData want = make_tensor(CaseDtype::kFloat, {2}, {nan, inf});
+  EXPECT_EQ(compare_tensors(make_tensor(CaseDtype::kFloat, {2}, {nan, inf}), want, 1, 1), "");
+  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::kFloat, {2}, {f32_bits(1), inf}), want, 1, 1),
+            "");
+  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::kFloat, {2}, {nan, f32_bits(-INFINITY)}),
+                            want, 1, 1),
+            "");
+  const TensorData one = make_tensor(CaseDtype::kFloat, {1}, {f32_bits(1)});
+  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::kFloat, {1}, {nan}), one, 1, 1), "");
+  // int64 is compared bit-exactly, beyond double precision: 2^62 + 1 vs 2^62.
+  const TensorData big = make_tensor(CaseDtype::kLong, {1}, {(uint64_t{1} << 62) + 1});
+  EXPECT_NE(compare_tensors(big, make_tensor(CaseDtype::kLong, {1}, {uint64_t{1} << 62}), 1, 1),
+            "");
+  EXPECT_EQ(compare_tensors(big, big, 0, 0), "");
+}
+
+TEST(CaseCompareTest, HandComputedAddMatchesGeneratedFloatCases) {
+  CaseFile f;
+  if (!read_case_file(runfile("kernels/test/cases/aten__add.out.case"), &f).empty()) {
+    GTEST_SKIP() << "aten__add.out.case not present";
+  }
+  int checked = 0;
+  for (const Case& c : f.cases) {
+    const TensorData& a = c.args[0].tensor;
+    const TensorData& b = c.args[1].tensor;
+    if (c.expect_error || a.dtype != CaseDtype::kFloat || b.dtype != CaseDtype::kFloat ||
+        a.sizes != b.sizes || !a.is_contiguous_order() || !b.is_contiguous_order() ||
+        c.args[2].kind != ArgKind::kInt) {
+      continue;
+    }
+    // out = self + alpha * other, computed here in double and rounded to float.
+    TensorData got = c.outputs[0];
+    const double alpha = static_cast<double>(c.args[2].int_value);
+    for (size_t i = 0; i < static_cast<size_t>(a.numel()); ++i) {
+      const float v = static_cast<float>(case_element_as_double(a, i) +
+                                         alpha * case_element_as_double(b, i));
+      std::memcpy(got.data.data() + 4 * i, &v, 4);
+    }
+    EXPECT_EQ(compare_tensors(got, c.outputs[0], c.atol, c.rtol), "") << c.name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 5);
+}
+
 TEST(CaseFileTest, AllGeneratedFilesParse) {
   const std::string dir = runfile("kernels/test/cases");
   const std::vector<std::string> names = ember::testing::list_files(dir, ".case");

@@ -214,6 +214,11 @@ CaseOutcome run_case(const runtime::KernelRegistry& registry, const std::string&
   std::vector<Tensor*> outs;
   std::vector<EValue*> args;
   for (const CaseArg& a : c.args) args.push_back(box(arena, a, &outs));
+  // An in-place op (copy_, index_put_) mutates and returns self.
+  if (outs.empty() && !c.args.empty() && c.args[0].kind == ArgKind::kTensor) {
+    outs.push_back(args[0]->tensor_ptr());
+    args.push_back(args[0]);
+  }
   // The return slot: the out value, or a TensorList of several outs.
   size_t out_args = 0;
   EValue* last_out = nullptr;
@@ -226,7 +231,7 @@ CaseOutcome run_case(const runtime::KernelRegistry& registry, const std::string&
   }
   if (out_args == 1) {
     args.push_back(last_out);
-  } else {
+  } else if (out_args > 1) {
     arena.pointer_lists.push_back(out_values);
     args.push_back(arena.value(
         EValue(runtime::TensorList(arena.pointer_lists.back().data(), out_values.size()))));

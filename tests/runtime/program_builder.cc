@@ -1,0 +1,118 @@
+#include "tests/runtime/program_builder.h"
+
+#include <cstring>
+
+namespace ember::testing {
+
+std::unique_ptr<fbs::EValueT> make_tensor_value(std::vector<int32_t> sizes, uint32_t memory_id,
+                                                uint32_t offset) {
+  auto tensor = std::make_unique<fbs::TensorT>();
+  tensor->scalar_type = fbs::ScalarType::FLOAT;
+  tensor->dim_order.resize(sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) tensor->dim_order[i] = uint8_t(i);
+  tensor->sizes = std::move(sizes);
+  if (memory_id != 0) {
+    tensor->allocation_info = std::make_unique<fbs::AllocationDetailsT>();
+    tensor->allocation_info->memory_id = memory_id;
+    tensor->allocation_info->memory_offset_low = offset;
+  }
+  auto value = std::make_unique<fbs::EValueT>();
+  value->val.Set(std::move(*tensor));
+  return value;
+}
+
+std::unique_ptr<fbs::EValueT> make_int_value(int64_t v) {
+  fbs::IntT i;
+  i.int_val = v;
+  auto value = std::make_unique<fbs::EValueT>();
+  value->val.Set(std::move(i));
+  return value;
+}
+
+std::unique_ptr<fbs::ProgramT> make_add_program() {
+  auto plan = std::make_unique<fbs::ExecutionPlanT>();
+  plan->name = "forward";
+  plan->values.push_back(make_tensor_value({2}, 1, 0));
+  plan->values.push_back(make_tensor_value({2}, 1, 16));
+  plan->values.push_back(make_int_value(1));
+  plan->values.push_back(make_tensor_value({2}, 1, 32));
+  plan->inputs = {0, 1};
+  plan->outputs = {3};
+  auto op = std::make_unique<fbs::OperatorT>();
+  op->name = "aten::add";
+  op->overload = "out";
+  plan->operators.push_back(std::move(op));
+  fbs::KernelCallT call;
+  call.op_index = 0;
+  call.args = {0, 1, 2, 3, 3};
+  auto instruction = std::make_unique<fbs::InstructionT>();
+  instruction->instr_args.Set(std::move(call));
+  auto chain = std::make_unique<fbs::ChainT>();
+  chain->instructions.push_back(std::move(instruction));
+  plan->chains.push_back(std::move(chain));
+  plan->non_const_buffer_sizes = {0, 48};
+  auto program = std::make_unique<fbs::ProgramT>();
+  program->execution_plan.push_back(std::move(plan));
+  program->constant_segment = std::make_unique<fbs::SubsegmentOffsetsT>();
+  program->constant_segment->offsets = {0};
+  return program;
+}
+
+namespace {
+
+void put_u32(std::vector<uint8_t>* b, size_t at, uint32_t v) { std::memcpy(b->data() + at, &v, 4); }
+void put_u64(std::vector<uint8_t>* b, size_t at, uint64_t v) { std::memcpy(b->data() + at, &v, 8); }
+size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+std::vector<uint8_t> serialize(const fbs::ProgramT& source, const std::vector<std::vector<uint8_t>>& segments) {
+  flatbuffers::FlatBufferBuilder builder;
+  std::unique_ptr<fbs::ProgramT> copy;
+  {
+    flatbuffers::FlatBufferBuilder tmp;
+    tmp.Finish(fbs::Program::Pack(tmp, &source), fbs::ProgramIdentifier());
+    copy.reset(fbs::GetProgram(tmp.GetBufferPointer())->UnPack());
+  }
+  size_t offset = 0;
+  if (!segments.empty()) {
+    copy->segments.clear();
+    for (const auto& s : segments) {
+      auto seg = std::make_unique<fbs::DataSegmentT>();
+      seg->offset = offset;
+      seg->size = s.size();
+      copy->segments.push_back(std::move(seg));
+      offset = align_up(offset + s.size(), 128);
+    }
+  }
+  builder.Finish(fbs::Program::Pack(builder, copy.get()), fbs::ProgramIdentifier());
+  std::vector<uint8_t> flat(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
+  if (segments.empty()) return flat;
+  const size_t header = 32;
+  std::vector<uint8_t> out(8 + header);
+  uint32_t root;
+  std::memcpy(&root, flat.data(), 4);
+  put_u32(&out, 0, root + header);
+  std::memcpy(out.data() + 4, flat.data() + 4, 4);
+  std::memcpy(out.data() + 8, "eh00", 4);
+  put_u32(&out, 12, 32);
+  out.insert(out.end(), flat.begin() + 8, flat.end());
+  const size_t program_size = out.size();
+  const size_t base = align_up(program_size, 128);
+  put_u64(&out, 16, program_size);
+  put_u64(&out, 24, base);
+  out.resize(base, 0);
+  for (size_t i = 0; i < segments.size(); ++i) {
+    out.resize(base + copy->segments[i]->offset, 0);
+    out.insert(out.end(), segments[i].begin(), segments[i].end());
+  }
+  put_u64(&out, 32, out.size() - base);
+  return out;
+}
+
+AlignedBytes::AlignedBytes(const std::vector<uint8_t>& bytes)
+    : storage_((bytes.size() + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t) + 1), size_(bytes.size()) {
+  if (!bytes.empty()) std::memcpy(storage_.data(), bytes.data(), bytes.size());
+}
+
+}  // namespace ember::testing

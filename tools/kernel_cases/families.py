@@ -39,6 +39,8 @@ def binary(c, dtypes=ALL, kw=None, positive_other=False, special=True, promote=T
     case("f32_channels_last_and_contiguous", c.cl(rnd([2, 3, 2, 2])), other([2, 3, 2, 2]),
          optional=True)
     case("f32_large_5x7", rnd([5, 7]), other([5, 7]))
+    case("f32_vector_tail_67", rnd([67]), other([67]))
+    case("f32_broadcast_inner_row_3x33", rnd([3, 33]), other([33]))
     case("f32_shape_mismatch_error", rnd([2, 3]), other([4]), expect=True)
     if promote:
         for x, y in PROMOTION_PAIRS:
@@ -80,6 +82,8 @@ def unary(c, dtypes=ALL, kw=None, domain=None, special=True):
     c.case("f32_rank0", self=c.rnd([], F32, lo, hi), **kw)
     c.case("f32_empty", self=c.rnd([2, 0, 3], F32, lo, hi), **kw)
     c.case("f32_channels_last_2x3x2x2", self=c.cl(c.rnd([2, 3, 2, 2], F32, lo, hi)), **kw)
+    c.case("f32_vector_tail_67", self=c.rnd([67], F32, lo, hi), **kw)
+    c.case("f16_vector_tail_37", self=c.rnd([37], F16, lo, hi), optional=True, **kw)
     if special:
         for dt in [F32, F64, F16, BF16, I32, I64, U8, BOOL]:
             c.case("%s_special_values" % short(dt), self=c.special(dt), optional=True, **kw)

@@ -17,6 +17,7 @@ def mm(c):
     c.case("f32_shape_mismatch_error", self=c.rnd([3, 4]), mat2=c.rnd([5, 2]), expect=True)
     c.case("dtype_mismatch_error", self=c.rnd([3, 4]), mat2=c.rnd([4, 2], F64), expect=True)
     c.case("f32_16x32_32x8", self=c.rnd([16, 32]), mat2=c.rnd([32, 8]))
+    c.case("f32_33x65_65x17_odd", self=c.rnd([33, 65]), mat2=c.rnd([65, 17]))
 
 
 @op("aten::bmm.out", tol="reduce")
@@ -93,6 +94,10 @@ def convolution(c):
          dilation=(2, 2))
     conv(c, "f32_transposed_1d", r([1, 2, 5]), r([2, 3, 3]), r([3]), transposed=True,
          stride=(2,), padding=(1,), dilation=(1,), output_padding=(1,))
+    conv(c, "f32_16ch_to_32ch_3x3", r([1, 16, 8, 8]), r([32, 16, 3, 3], F32, -0.3, 0.3), r([32]),
+         padding=(1, 1))
+    conv(c, "f32_32ch_depthwise_stride2", c.cl(r([1, 32, 9, 9])), c.cl(r([32, 1, 3, 3])),
+         r([32]), stride=(2, 2), padding=(1, 1), groups=32)
     conv(c, "f64_stride2_groups2", r([1, 4, 6, 6], F64), r([4, 2, 3, 3], F64), r([4], F64),
          stride=(2, 2), groups=2)
 

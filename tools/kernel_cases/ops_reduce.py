@@ -42,6 +42,7 @@ def mean_out(c):
     c.case("f16_dtype_f32", self=c.rnd([3, 4], F16), dim=[1], dtype=F32)
     c.case("i64_error", self=c.rnd([3, 4], I64), dim=[1], expect=True)
     c.case("f32_7x9_dim1", self=c.rnd([7, 9]), dim=[1])
+    c.case("f32_long_row_4x1000", self=c.rnd([4, 1000]), dim=[1])
 
 
 @op("aten::mean.dtype_out", tol="reduce")
@@ -58,6 +59,8 @@ def sum_out(c):
     c.case("i32_dtype_i64", self=c.rnd([3, 4], I32), dim=[0], dtype=I64)
     c.case("u8_overflow_to_i64_default", self=c.rnd([3, 4], U8) * 12, dim=[1])
     c.case("f32_dtype_f64", self=c.rnd([3, 4]), dim=[1], dtype=F64)
+    c.case("f32_long_row_4x1000", self=c.rnd([4, 1000]), dim=[1])
+    c.case("f16_long_row_2x500", self=c.rnd([2, 500], F16), dim=[1])
 
 
 @op("aten::amax.out", "aten::amin.out", tol="exact")

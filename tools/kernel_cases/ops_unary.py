@@ -108,6 +108,8 @@ def softmax(c):
     c.case("f32_empty", self=c.rnd([0, 4]), dim=1, half_to_float=False)
     c.case("f32_rank0", self=c.rnd([]), dim=0, half_to_float=False)
     c.case("f32_channels_last_dim1", self=c.cl(c.rnd([1, 3, 2, 2])), dim=1, half_to_float=False)
+    c.case("f32_long_row_2x1000", self=c.rnd([2, 1000], F32, -10, 10), dim=1,
+           half_to_float=False)
     c.case("f16_last_dim", self=c.rnd([3, 5], F16), dim=1, half_to_float=False, optional=True)
     c.case("bf16_last_dim", self=c.rnd([3, 5], BF16), dim=1, half_to_float=False, optional=True)
     c.case("f16_half_to_float", self=c.rnd([3, 5], F16), dim=1, half_to_float=True,

@@ -54,17 +54,19 @@ def binary(c, dtypes=ALL, kw=None, positive_other=False, special=True, promote=T
             case("%s_special_values" % short(dt), s, s.flip(0), optional=True)
 
 
-def binary_scalar(c, dtypes=ALL, kw=None, scalars=(2, -1.5, True), special=True):
-    """Cases for an op of a tensor and a Scalar (self, other)."""
+def binary_scalar(c, dtypes=ALL, kw=None, scalars=(2, -1.5, True), special=True, base=F32):
+    """Cases for an op of a tensor and a Scalar (self, other); structural cases use `base`."""
     kw = kw or {}
+    b = short(base)
     for dt in dtypes:
         for s in scalars:
             tag = type(s).__name__
             c.case("%s_scalar_%s_%s" % (short(dt), tag, str(s).replace(".", "p").replace("-", "m")),
                    self=c.rnd([2, 3], dt), other=s, optional=True, **kw)
-    c.case("f32_empty", self=c.rnd([0, 2]), other=2.0, **kw)
-    c.case("f32_rank0", self=c.rnd([]), other=0.5, **kw)
-    c.case("f32_channels_last", self=c.cl(c.rnd([1, 3, 2, 2])), other=-0.25, **kw)
+    fs = (lambda v: v) if base.is_floating_point else (lambda v: 3)
+    c.case(b + "_empty", self=c.rnd([0, 2], base), other=fs(2.0), **kw)
+    c.case(b + "_rank0", self=c.rnd([], base), other=fs(0.5), **kw)
+    c.case(b + "_channels_last", self=c.cl(c.rnd([1, 3, 2, 2], base)), other=fs(-0.25), **kw)
     if special:
         for dt in [F32, F64, F16, I32, I64]:
             c.case("%s_special_values" % short(dt), self=c.special(dt), other=3, optional=True, **kw)
@@ -72,17 +74,19 @@ def binary_scalar(c, dtypes=ALL, kw=None, scalars=(2, -1.5, True), special=True)
                    other=float("nan"), optional=True, **kw)
 
 
-def unary(c, dtypes=ALL, kw=None, domain=None, special=True):
-    """Cases for an elementwise op of one tensor (self). domain: (lo, hi) for random inputs."""
+def unary(c, dtypes=ALL, kw=None, domain=None, special=True, base=F32):
+    """Cases for an elementwise op of one tensor (self). domain: (lo, hi) for random inputs;
+    structural cases use dtype `base`."""
     kw = kw or {}
     lo, hi = domain or (-3.0, 3.0)
+    b = short(base)
     for dt in dtypes:
         c.case("%s_2x3" % short(dt), self=c.rnd([2, 3], dt, lo, hi), optional=True, **kw)
-    c.case("f32_1x4x5", self=c.rnd([1, 4, 5], F32, lo, hi), **kw)
-    c.case("f32_rank0", self=c.rnd([], F32, lo, hi), **kw)
-    c.case("f32_empty", self=c.rnd([2, 0, 3], F32, lo, hi), **kw)
-    c.case("f32_channels_last_2x3x2x2", self=c.cl(c.rnd([2, 3, 2, 2], F32, lo, hi)), **kw)
-    c.case("f32_vector_tail_67", self=c.rnd([67], F32, lo, hi), **kw)
+    c.case(b + "_1x4x5", self=c.rnd([1, 4, 5], base, lo, hi), **kw)
+    c.case(b + "_rank0", self=c.rnd([], base, lo, hi), **kw)
+    c.case(b + "_empty", self=c.rnd([2, 0, 3], base, lo, hi), **kw)
+    c.case(b + "_channels_last_2x3x2x2", self=c.cl(c.rnd([2, 3, 2, 2], base, lo, hi)), **kw)
+    c.case(b + "_vector_tail_67", self=c.rnd([67], base, lo, hi), **kw)
     c.case("f16_vector_tail_37", self=c.rnd([37], F16, lo, hi), optional=True, **kw)
     if special:
         for dt in [F32, F64, F16, BF16, I32, I64, U8, BOOL]:

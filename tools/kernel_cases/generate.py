@@ -52,7 +52,8 @@ def main():
             f.write(data)
         errors = sum(1 for x in c.cases if x["flags"])
         index[key] = {"file": name, "cases": len(c.cases), "expect_error": errors,
-                      "bytes": len(data)}
+                      "bytes": len(data),
+                      "errors": {x["name"]: x["error"][:200] for x in c.cases if x["flags"]}}
         total += len(data)
         print("%-45s %4d cases (%d errors) %7d bytes" % (key, len(c.cases), errors, len(data)))
     if not args.only:

@@ -1,0 +1,181 @@
+// Test-only graph builder; see test_graphs.h.
+#include "backends/xnnpack/runtime/test_graphs.h"
+
+#include <cstring>
+
+#include "runtime/core/diagnostics.h"
+
+namespace ember::backends::xnnpack::testing {
+
+GraphBuilder::GraphBuilder() {
+  graph.version = "0";
+  graph.constant_data.push_back(std::make_unique<fb_xnnpack::ConstantDataOffsetT>());
+}
+
+uint32_t GraphBuilder::tensor(std::vector<uint32_t> dims, uint32_t flags, uint32_t external_id,
+                              XNNDatatype type) {
+  fb_xnnpack::XNNTensorValueT t;
+  t.datatype = type;
+  t.num_dims = uint32_t(dims.size());
+  t.dims = std::move(dims);
+  t.external_id = external_id;
+  t.flags = flags;
+  t.id_out = uint32_t(graph.xvalues.size());
+  if (flags != 0) graph.num_externs = std::max(graph.num_externs, external_id + 1);
+  auto v = std::make_unique<fb_xnnpack::XValueT>();
+  v->xvalue_union.Set(std::move(t));
+  graph.xvalues.push_back(std::move(v));
+  return uint32_t(graph.xvalues.size() - 1);
+}
+
+uint32_t GraphBuilder::constant(std::vector<uint32_t> dims, const std::vector<float>& values,
+                                const std::string& named_key) {
+  const uint32_t id = tensor(std::move(dims));
+  auto entry = std::make_unique<fb_xnnpack::ConstantDataOffsetT>();
+  entry->size = values.size() * sizeof(float);
+  if (named_key.empty()) {
+    while (constants.size() % 16 != 0) constants.push_back(0);
+    entry->offset = constants.size();
+    const auto* p = reinterpret_cast<const uint8_t*>(values.data());
+    constants.insert(constants.end(), p, p + entry->size);
+  } else {
+    entry->offset = ~0ull;
+    entry->named_key = named_key;
+  }
+  graph.xvalues.back()->xvalue_union.AsXNNTensorValue()->constant_buffer_idx =
+      uint32_t(graph.constant_data.size());
+  graph.constant_data.push_back(std::move(entry));
+  return id;
+}
+
+namespace {
+template <typename T>
+void add_node(fb_xnnpack::XNNGraphT& g, XNodeUnion type, T table) {
+  auto n = std::make_unique<fb_xnnpack::XNodeT>();
+  // Aliased members share a table type, so the generated union has no Set().
+  n->xnode_union.type = type;
+  n->xnode_union.value = new T(std::move(table));
+  g.xnodes.push_back(std::move(n));
+}
+}  // namespace
+
+void GraphBuilder::node_2x1(XNodeUnion type, uint32_t a, uint32_t b, uint32_t out) {
+  fb_xnnpack::_XNNNode2x1T t;
+  t.input1_id = a;
+  t.input2_id = b;
+  t.output_id = out;
+  add_node(graph, type, std::move(t));
+}
+
+void GraphBuilder::node_1x1(XNodeUnion type, uint32_t in, uint32_t out) {
+  fb_xnnpack::_XNNNode1x1T t;
+  t.input_id = in;
+  t.output_id = out;
+  add_node(graph, type, std::move(t));
+}
+
+void GraphBuilder::transpose(std::vector<uint32_t> perm, uint32_t in, uint32_t out) {
+  fb_xnnpack::XNNStaticTransposeT t;
+  t.num_dims = uint32_t(perm.size());
+  t.perm = std::move(perm);
+  t.input_id = in;
+  t.output_id = out;
+  add_node(graph, XNodeUnion::XNNStaticTranspose, std::move(t));
+}
+
+void GraphBuilder::concat(uint32_t axis, std::vector<uint32_t> in, uint32_t out) {
+  fb_xnnpack::_XNNCatT t;
+  t.axis = axis;
+  t.input1_id = in[0];
+  t.input2_id = in[1];
+  t.input3_id = in.size() > 2 ? in[2] : kInternal;
+  t.input4_id = in.size() > 3 ? in[3] : kInternal;
+  t.input5_id = in.size() > 4 ? in[4] : kInternal;
+  t.output_id = out;
+  add_node(graph, XNodeUnion(uint8_t(XNodeUnion::XNNConcatenate2) + in.size() - 2), std::move(t));
+  if (in.size() == 5) graph.xnodes.back()->xnode_union.type = XNodeUnion::XNNConcatenate5;
+}
+
+void GraphBuilder::slice(std::vector<uint32_t> offsets, std::vector<uint32_t> sizes, uint32_t in,
+                         uint32_t out) {
+  fb_xnnpack::XNNStaticSliceT t;
+  t.num_dims = uint32_t(offsets.size());
+  t.offsets = std::move(offsets);
+  t.sizes = std::move(sizes);
+  t.input_id = in;
+  t.output_id = out;
+  add_node(graph, XNodeUnion::XNNStaticSlice, std::move(t));
+}
+
+void GraphBuilder::fully_connected(uint32_t in, uint32_t filter, uint32_t bias, uint32_t out) {
+  fb_xnnpack::XNNFullyConnectedT t;
+  t.input1_id = in;
+  t.filter_id = filter;
+  t.bias_id = bias;
+  t.output_id = out;
+  add_node(graph, XNodeUnion::XNNFullyConnected, std::move(t));
+}
+
+void GraphBuilder::sdpa(uint32_t q, uint32_t k, uint32_t v, uint32_t out) {
+  fb_xnnpack::XNNScaledDotProductAttentionT t;
+  t.query_id = q;
+  t.key_id = k;
+  t.value_id = v;
+  t.scale_id = q;
+  t.mask_id = kInternal;
+  t.output_id = out;
+  add_node(graph, XNodeUnion::XNNScaledDotProductAttention, std::move(t));
+}
+
+std::vector<uint8_t> GraphBuilder::blob(bool header, const char* id) const {
+  flatbuffers::FlatBufferBuilder fbb;
+  fbb.Finish(fb_xnnpack::XNNGraph::Pack(fbb, &graph), id);
+  std::vector<uint8_t> fb(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  if (!header) return fb;
+  const size_t fb_padded = (fb.size() + 15) / 16 * 16;
+  std::vector<uint8_t> out(32 + fb_padded + constants.size(), 0);
+  std::memcpy(out.data() + 4, "XH00", 4);
+  const auto put = [&](size_t at, uint64_t v, size_t n) {
+    for (size_t i = 0; i < n; ++i) out[at + i] = uint8_t(v >> (8 * i));
+  };
+  put(8, 30, 2);
+  put(10, 32, 4);
+  put(14, fb.size(), 4);
+  put(18, 32 + fb_padded, 4);
+  put(22, constants.size(), 8);
+  std::memcpy(out.data() + 32, fb.data(), fb.size());
+  if (!constants.empty()) std::memcpy(out.data() + 32 + fb_padded, constants.data(), constants.size());
+  return out;
+}
+
+runtime::Result<runtime::FreeableBuffer> MapDataMap::get_data(std::string_view key) const {
+  auto it = entries.find(std::string(key));
+  if (it == entries.end()) {
+    return runtime::fail(runtime::Error::NotFound, "no key '%.*s'", int(key.size()), key.data());
+  }
+  return runtime::FreeableBuffer(it->second.data(), it->second.size());
+}
+
+runtime::Result<std::string_view> MapDataMap::key_at(size_t i) const {
+  if (i >= entries.size()) return runtime::Error::InvalidArgument;
+  auto it = entries.begin();
+  std::advance(it, i);
+  return std::string_view(it->first);
+}
+
+HeapTensor::HeapTensor(std::vector<int32_t> s, std::vector<float> values, std::vector<uint8_t> order)
+    : sizes(std::move(s)), dim_order(std::move(order)) {
+  if (dim_order.empty()) {
+    for (size_t i = 0; i < sizes.size(); ++i) dim_order.push_back(uint8_t(i));
+  }
+  strides.resize(sizes.size());
+  size_t n = 1;
+  for (int32_t d : sizes) n *= size_t(d);
+  data.assign(n + 16, 0.f);
+  std::copy(values.begin(), values.end(), data.begin());
+  tensor = runtime::Tensor(runtime::ScalarType::Float, sizes.size(), sizes.data(), dim_order.data(),
+                           strides.data(), data.data(), runtime::ShapeDynamism::DynamicBound);
+  value = runtime::EValue(&tensor);
+}
+
+}  // namespace ember::backends::xnnpack::testing

@@ -1,0 +1,211 @@
+// XnnpackBackend on hand-written graphs with hand-computed results: constants
+// from the blob and from named data, the delegate's own kernels between two
+// XNNPACK stages, bounded dynamic shapes (a runtime per shape, bounded cache),
+// channels-last dim_order, thread options, registration and execute errors.
+#include "backends/xnnpack/runtime/xnnpack_backend.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "backends/xnnpack/runtime/test_graphs.h"
+#include "backends/xnnpack/runtime/xnn_executor.h"
+#include "runtime/core/diagnostics.h"
+
+namespace ember::backends::xnnpack::testing {
+namespace {
+
+using runtime::Error;
+
+class Delegate {
+ public:
+  explicit Delegate(const GraphBuilder& g, const runtime::NamedDataMap* named = nullptr)
+      : blob_(g.blob()), arena_(1 << 20), allocator_(arena_.data(), arena_.size()) {
+    runtime::BackendInitContext ctx(&allocator_, "forward", named);
+    runtime::FreeableBuffer buffer(blob_.data(), blob_.size());
+    auto h = backend_instance().init(ctx, &buffer, {});
+    init_error_ = h.error();
+    if (h.ok()) handle_ = h.get();
+  }
+  ~Delegate() {
+    if (handle_ != nullptr) backend_instance().destroy(handle_);
+  }
+  Error init_error() const { return init_error_; }
+  Error run(std::vector<HeapTensor*> args) {
+    std::vector<runtime::EValue*> values;
+    for (HeapTensor* t : args) values.push_back(&t->value);
+    runtime::BackendExecutionContext ctx(nullptr, "forward", nullptr);
+    return backend_instance().execute(ctx, handle_, {values.data(), values.size()});
+  }
+  XnnExecutor* executor() const { return static_cast<XnnExecutor*>(handle_); }
+
+ private:
+  std::vector<uint8_t> blob_;
+  std::vector<uint8_t> arena_;
+  runtime::MemoryAllocator allocator_;
+  void* handle_ = nullptr;
+  Error init_error_ = Error::Ok;
+};
+
+TEST(XnnpackBackend, AddsBlobConstant) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({2}, kIn, 0);
+  const uint32_t c = g.constant({2}, {10.f, 20.f});
+  g.node_2x1(XNodeUnion::XNNAdd, x, c, g.tensor({2}, kOut, 1));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor in({2}, {1.f, 2.f}), out({2});
+  ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(out.f()[0], 11.f);
+  EXPECT_EQ(out.f()[1], 22.f);
+}
+
+TEST(XnnpackBackend, FullyConnectedFromNamedData) {
+  // y = x W^T + b with W = [[1,2,3],[0,-1,1]], b = [0.5, -2]; x = [1, 1, 2].
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1, 3}, kIn, 0);
+  const uint32_t w = g.constant({2, 3}, {1, 2, 3, 0, -1, 1}, "weight_key");
+  const uint32_t b = g.constant({2}, {0.5f, -2.f}, "bias_key");
+  g.fully_connected(x, w, b, g.tensor({1, 2}, kOut, 1));
+  MapDataMap named;
+  const float wv[] = {1, 2, 3, 0, -1, 1}, bv[] = {0.5f, -2.f};
+  named.entries["weight_key"].assign(reinterpret_cast<const uint8_t*>(wv),
+                                     reinterpret_cast<const uint8_t*>(wv) + sizeof(wv));
+  named.entries["bias_key"].assign(reinterpret_cast<const uint8_t*>(bv),
+                                   reinterpret_cast<const uint8_t*>(bv) + sizeof(bv));
+  Delegate d(g, &named);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor in({1, 3}, {1, 1, 2}), out({1, 2});
+  ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+  EXPECT_FLOAT_EQ(out.f()[0], 1 + 2 + 6 + 0.5f);
+  EXPECT_FLOAT_EQ(out.f()[1], 0 - 1 + 2 - 2.f);
+}
+
+TEST(XnnpackBackend, InternalKernelsBetweenStages) {
+  // a = x + x (XNNPACK) -> t = transpose(a) (delegate) -> cat(t, t) axis 1 ->
+  // s = slice(cat) -> u = tanh(s) -> out = u * u (XNNPACK).
+  GraphBuilder g;
+  const uint32_t x = g.tensor({2, 3}, kIn, 0);
+  const uint32_t a = g.tensor({2, 3}), t = g.tensor({3, 2}), cat = g.tensor({3, 4});
+  const uint32_t s = g.tensor({2, 3}), u = g.tensor({2, 3});
+  g.node_2x1(XNodeUnion::XNNAdd, x, x, a);
+  g.transpose({1, 0}, a, t);
+  g.concat(1, {t, t}, cat);
+  g.slice({1, 1}, {2, 3}, cat, s);
+  g.node_1x1(XNodeUnion::XNNTanh, s, u);
+  g.node_2x1(XNodeUnion::XNNMultiply, u, u, g.tensor({2, 3}, kOut, 1));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  const std::vector<float> xv = {0.1f, 0.2f, 0.3f, -0.1f, -0.2f, -0.3f};
+  HeapTensor in({2, 3}, xv), out({2, 3});
+  ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+  // a = 2x; t[i][j] = a[j][i]; cat rows = [t_i0, t_i1, t_i0, t_i1]; s = cat[1:3, 1:4].
+  float tt[3][2], c[3][4];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) tt[i][j] = 2 * xv[j * 3 + i];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) c[i][j] = tt[i][j % 2];
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const float v = std::tanh(c[i + 1][j + 1]);
+      EXPECT_NEAR(out.f()[i * 3 + j], v * v, 1e-6) << i << "," << j;
+    }
+  }
+}
+
+TEST(XnnpackBackend, BatchMatmulInDelegate) {
+  GraphBuilder g;
+  const uint32_t a = g.tensor({2, 1, 2}, kIn, 0), b = g.tensor({2, 2, 1}, kIn, 1);
+  g.node_2x1(XNodeUnion::XNNBatchMatrixMultiply, a, b, g.tensor({2, 1, 1}, kOut, 2));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor x({2, 1, 2}, {1, 2, 3, 4}), w({2, 2, 1}, {5, 6, 7, 8}), out({2, 1, 1});
+  ASSERT_EQ(d.run({&x, &w, &out}), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(out.f()[0], 1 * 5 + 2 * 6);
+  EXPECT_EQ(out.f()[1], 3 * 7 + 4 * 8);
+}
+
+TEST(XnnpackBackend, BoundedDynamicShapesCachePlans) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({8}, kIn, 0);
+  const uint32_t c = g.constant({1}, {3.f});
+  g.node_2x1(XNodeUnion::XNNMultiply, x, c, g.tensor({8}, kOut, 1));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  for (int n : {8, 3, 5, 1, 7, 2, 3}) {
+    SCOPED_TRACE(n);
+    HeapTensor in({8}), out({8});
+    const int32_t size = n;
+    ASSERT_EQ(in.tensor.resize(runtime::Span<const int32_t>(&size, 1)), Error::Ok);
+    for (int i = 0; i < n; ++i) in.data[i] = float(i + 1);
+    ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+    ASSERT_EQ(out.tensor.size(0), n);
+    for (int i = 0; i < n; ++i) EXPECT_EQ(out.f()[i], 3.f * (i + 1));
+    EXPECT_LE(d.executor()->num_cached_plans(), kMaxCachedPlans);
+  }
+  HeapTensor big({9}), out({9});
+  EXPECT_EQ(d.run({&big, &out}), Error::InvalidArgument);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("larger than the graph's bound 8"),
+            std::string::npos);
+}
+
+TEST(XnnpackBackend, ChannelsLastTensorsArePermutedByDimOrder) {
+  // The graph adds a per-channel bias to an NHWC [1,2,2,3] tensor; the caller's
+  // tensors are NCHW-sized [1,3,2,2] with dim_order (0,2,3,1), i.e. NHWC memory.
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1, 2, 2, 3}, kIn, 0);
+  const uint32_t bias = g.constant({3}, {100.f, 200.f, 300.f});
+  g.node_2x1(XNodeUnion::XNNAdd, x, bias, g.tensor({1, 2, 2, 3}, kOut, 1));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  std::vector<float> xv(12);
+  for (int i = 0; i < 12; ++i) xv[i] = float(i);
+  HeapTensor in({1, 3, 2, 2}, xv, {0, 2, 3, 1}), out({1, 3, 2, 2}, {}, {0, 2, 3, 1});
+  ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(out.tensor.size(1), 3);  // logical sizes stay NCHW
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(out.f()[i], float(i) + 100.f * float(i % 3 + 1));
+}
+
+TEST(XnnpackBackend, ExecuteErrorsAreNamed) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({2}, kIn, 0);
+  g.node_1x1(XNodeUnion::XNNAbs, x, g.tensor({2}, kOut, 1));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor in({2}, {-1, 2}), out({2});
+  EXPECT_EQ(d.run({&in}), Error::InvalidArgument);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("1 arguments, the graph has 2"),
+            std::string::npos);
+  HeapTensor wrong_rank({2, 1});
+  EXPECT_EQ(d.run({&in, &wrong_rank}), Error::Ok);  // same element count: accepted
+  HeapTensor too_big({3});
+  EXPECT_NE(d.run({&too_big, &out}), Error::Ok);
+  ASSERT_EQ(d.run({&in, &out}), Error::Ok);
+  EXPECT_EQ(out.f()[0], 1.f);
+}
+
+TEST(XnnpackBackend, ThreadsAndRegistration) {
+  EXPECT_EQ(set_num_threads(0), Error::InvalidArgument);
+  ASSERT_EQ(set_num_threads(2), Error::Ok);
+  {
+    GraphBuilder g;
+    const uint32_t x = g.tensor({64}, kIn, 0);
+    g.node_2x1(XNodeUnion::XNNAdd, x, x, g.tensor({64}, kOut, 1));
+    Delegate d(g);
+    ASSERT_EQ(d.init_error(), Error::Ok);
+    HeapTensor in({64}, std::vector<float>(64, 1.5f)), out({64});
+    ASSERT_EQ(d.run({&in, &out}), Error::Ok);
+    EXPECT_EQ(out.f()[63], 3.f);
+  }
+  ASSERT_EQ(set_num_threads(1), Error::Ok);
+  runtime::BackendRegistry registry;
+  ASSERT_EQ(register_backend(registry), Error::Ok);
+  EXPECT_EQ(register_backend(registry), Error::RegistrationAlreadyRegistered);
+  auto found = registry.find("XnnpackBackend");
+  ASSERT_TRUE(found.ok());
+  EXPECT_TRUE(found.get()->is_available());
+}
+
+}  // namespace
+}  // namespace ember::backends::xnnpack::testing

@@ -136,6 +136,11 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t i) {
   return Error::Ok;
 }
 
+const EValue& Method::get_input(size_t i) const {
+  static const EValue kNone;
+  return i < state_->num_inputs ? state_->values[state_->inputs[i]] : kNone;
+}
+
 const EValue& Method::get_output(size_t i) const {
   static const EValue kNone;
   return i < state_->num_outputs ? state_->values[state_->outputs[i]] : kNone;

@@ -54,6 +54,9 @@ class Method final {
   // Runs every instruction. Errors name the failing instruction and operator.
   Error execute();
 
+  // The current value of input i (the exported value until set_input).
+  const EValue& get_input(size_t i) const;
+
   // Output i (aliases the method's storage; valid until the next execute()).
   const EValue& get_output(size_t i) const;
   Error get_outputs(EValue* out, size_t count) const;

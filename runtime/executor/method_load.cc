@@ -51,7 +51,7 @@ Result<Method> Program::load_method(const char* name, MemoryManager* memory,
   }
   const fb::ExecutionPlan* plan = as_program(root_)->execution_plan()->Get(0);
   for (const fb::ExecutionPlan* p : *as_program(root_)->execution_plan()) {
-    if (p->name() != nullptr && std::strcmp(p->name()->c_str(), name) == 0) {
+    if (p->name() != nullptr && p->name()->string_view() == std::string_view(name)) {
       plan = p;
       break;
     }

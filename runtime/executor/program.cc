@@ -165,7 +165,7 @@ Result<MethodMeta> Program::method_meta(const char* name) const {
   const auto* plans = as_program(root_)->execution_plan();
   for (size_t i = 0; i < plans->size(); ++i) {
     const fb::ExecutionPlan* plan = plans->Get(flatbuffers::uoffset_t(i));
-    if (plan->name() == nullptr || std::strcmp(plan->name()->c_str(), name) != 0) continue;
+    if (plan->name() == nullptr || plan->name()->string_view() != std::string_view(name)) continue;
     if (plan->values() == nullptr || plan->inputs() == nullptr || plan->outputs() == nullptr ||
         plan->non_const_buffer_sizes() == nullptr || plan->chains() == nullptr) {
       return fail(Error::InvalidProgram,

@@ -1,0 +1,150 @@
+// executor_runner: loads a .pte, runs one method and reports outputs and
+// timings. Takes upstream's flags (--model_path, --data_path, --inputs,
+// --output_file, --print_output, --num_executions, --method_name,
+// --cpu_threads) plus --input_shapes, --warmup, --json, --profile and
+// --list_kernels. Exits non-zero with "<Error> (0x..): <message>" on failure.
+#include <gflags/gflags.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/core/diagnostics.h"
+#include "runtime/module/module.h"
+#include "runtime/platform/log.h"
+#include "runtime/tools/pthreadpool_thread_pool.h"
+#include "runtime/tools/registration.h"
+#include "runtime/tools/runner_io.h"
+
+DEFINE_string(model_path, "model.pte", "The program file (.pte).");
+DEFINE_string(data_path, "", "External data (.ptd) for EXTERNAL tensors.");
+DEFINE_string(inputs, "", "Comma-separated raw input files, one per input (scalars 8 bytes, bools 1).");
+DEFINE_string(output_file, "", "Write tensor output i to <output_file>-<i>.bin.");
+DEFINE_string(print_output, "summary", "none, summary or all.");
+DEFINE_int32(num_executions, 1, "Timed executions.");
+DEFINE_string(method_name, "", "Method to run (default: the first).");
+DEFINE_int32(cpu_threads, -1, "Threads for kernels (-1: one per core, 1: no pool).");
+DEFINE_string(input_shapes, "", "Actual shapes of dynamic inputs: '1,3,192,256;8' (empty entry = declared).");
+DEFINE_int32(warmup, 0, "Untimed executions before the timed ones.");
+DEFINE_bool(json, false, "Print one JSON line with timings and outputs.");
+DEFINE_bool(profile, false, "Print a per-instruction time table.");
+DEFINE_bool(list_kernels, false, "List registered kernels and backends, then exit.");
+
+namespace ember::runtime {
+namespace {
+
+int die(Error err) {
+  char buffer[kMaxErrorMessageLength + 64];
+  fprintf(stderr, "executor_runner: %s\n", format_error(err, buffer, sizeof(buffer)));
+  return 1;
+}
+
+double ms_since(uint64_t start_ns) { return double(ember_pal_now_ns() - start_ns) / 1e6; }
+
+void print_profile(const Method& method, const std::vector<InstructionProfile>& profile) {
+  printf("%-5s %-48s %8s %12s %10s\n", "#", "instruction", "calls", "total_us", "mean_us");
+  for (size_t i = 0; i < profile.size(); ++i) {
+    const InstructionProfile& p = profile[i];
+    const double total_us = double(p.total_ns) / 1e3;
+    printf("%-5zu %-48s %8llu %12.1f %10.2f\n", i, method.instruction_name(i),
+           static_cast<unsigned long long>(p.calls), total_us, p.calls ? total_us / double(p.calls) : 0.0);
+  }
+}
+
+int list_kernels(const KernelRegistry& kernels, const BackendRegistry& backends) {
+  for (const Kernel& k : kernels.kernels()) printf("kernel %s\n", k.name);
+  for (size_t i = 0; i < backends.size(); ++i) printf("backend %s\n", backends.name_at(i));
+  printf("%zu kernels, %zu backends\n", kernels.size(), backends.size());
+  return 0;
+}
+
+int run() {
+  static FixedKernelRegistry<kDefaultKernelRegistryCapacity> kernels;
+  static BackendRegistry backends;
+  if (Error err = register_linked(kernels, backends); err != Error::Ok) return die(err);
+  if (FLAGS_list_kernels) return list_kernels(kernels, backends);
+  PrintMode mode = PrintMode::Summary;
+  if (FLAGS_print_output == "none") mode = PrintMode::None;
+  else if (FLAGS_print_output == "all") mode = PrintMode::All;
+  else if (FLAGS_print_output != "summary") return die(fail(Error::InvalidArgument, "--print_output must be none, summary or all"));
+  std::vector<std::vector<int32_t>> shapes;
+  if (!parse_shapes(FLAGS_input_shapes, &shapes)) {
+    return die(fail(Error::InvalidArgument, "--input_shapes '%s' is malformed", FLAGS_input_shapes.c_str()));
+  }
+  if (!FLAGS_data_path.empty()) {
+    return die(fail(Error::NotSupported, "--data_path: .ptd data maps are not supported yet"));
+  }
+  std::unique_ptr<PthreadpoolThreadPool> pool;
+  if (FLAGS_cpu_threads != 1) pool = std::make_unique<PthreadpoolThreadPool>(FLAGS_cpu_threads < 0 ? 0 : FLAGS_cpu_threads);
+
+  const uint64_t load_start = ember_pal_now_ns();
+  Module module(FLAGS_model_path);
+  Module::Options options;
+  options.method.kernels = &kernels;
+  options.method.backends = &backends;
+  options.method.thread_pool = pool.get();
+  module.set_options(options);
+  if (Error err = module.load(); err != Error::Ok) return die(annotate(err, "loading '%s'", FLAGS_model_path.c_str()));
+  std::string name = FLAGS_method_name;
+  if (name.empty()) {
+    Result<const char*> first = module.program().get_method_name(0);
+    if (!first.ok()) return die(first.error());
+    name = *first;
+  }
+  Result<Method*> loaded = module.load_method(name);
+  if (!loaded.ok()) return die(loaded.error());
+  const double load_ms = ms_since(load_start);
+  Method& method = **loaded;
+  EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), name.c_str(), load_ms);
+
+  RunnerInputs inputs;
+  const std::vector<std::string> files = FLAGS_inputs.empty() ? std::vector<std::string>() : split(FLAGS_inputs, ',');
+  if (Error err = build_inputs(method, files, shapes, &inputs); err != Error::Ok) return die(err);
+  std::vector<InstructionProfile> profile(method.num_instructions());
+  std::vector<double> times;
+  const int total = std::max(0, FLAGS_warmup) + std::max(1, FLAGS_num_executions);
+  for (int run = 0; run < total; ++run) {
+    const bool timed = run >= FLAGS_warmup;
+    method.set_profile(FLAGS_profile && timed ? profile.data() : nullptr);
+    const uint64_t start = ember_pal_now_ns();
+    if (Error err = method.set_inputs(Span<const EValue>(inputs.values.data(), inputs.values.size())); err != Error::Ok) {
+      return die(err);
+    }
+    if (Error err = method.execute(); err != Error::Ok) return die(err);
+    if (timed) times.push_back(ms_since(start));
+  }
+  method.set_profile(nullptr);
+  if (!FLAGS_output_file.empty()) {
+    if (Error err = write_outputs(method, FLAGS_output_file); err != Error::Ok) return die(err);
+  }
+  print_outputs(method, mode);
+  if (FLAGS_profile) print_profile(method, profile);
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
+                                          : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+  EMBER_LOG(Info, "Model executed successfully %zu time(s), median %.3f ms", times.size(), median);
+  if (FLAGS_json) {
+    printf("{\"load_ms\":%.4f,\"first_ms\":%.4f,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
+           "\"iterations\":%zu,\"method\":\"%s\",\"outputs\":%s}\n",
+           load_ms, times.front(), median, sorted.front(), sorted.back(), times.size(), name.c_str(),
+           outputs_json(method).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace ember::runtime
+
+int main(int argc, char** argv) {
+  gflags::SetUsageMessage("executor_runner --model_path model.pte [--inputs a.bin,b.bin] [--json]");
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  if (argc > 1) {
+    fprintf(stderr, "executor_runner: unexpected argument '%s'\n", argv[1]);
+    return 2;
+  }
+  return ember::runtime::run();
+}

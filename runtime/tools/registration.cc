@@ -1,0 +1,15 @@
+#include "runtime/tools/registration.h"
+
+#include "runtime/core/diagnostics.h"
+#include "runtime/kernel/prim_ops/prim_ops.h"
+
+namespace ember::runtime {
+
+Error register_linked(KernelRegistry& kernels, BackendRegistry& backends) {
+  EMBER_TRY(register_prim_ops(kernels));
+  // Kernel libraries and backends linked into the runner, one call each:
+  (void)backends;
+  return Error::Ok;
+}
+
+}  // namespace ember::runtime

@@ -1,0 +1,281 @@
+#include "runtime/tools/runner_io.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "runtime/core/diagnostics.h"
+#include "runtime/core/half.h"
+
+namespace ember::runtime {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, sep)) parts.push_back(part);
+  if (!text.empty() && text.back() == sep) parts.emplace_back();
+  return parts;
+}
+
+bool parse_shapes(const std::string& text, std::vector<std::vector<int32_t>>* out) {
+  out->clear();
+  if (text.empty()) return true;
+  for (const std::string& entry : split(text, ';')) {
+    std::vector<int32_t> shape;
+    if (!entry.empty()) {
+      for (const std::string& dim : split(entry, ',')) {
+        char* end = nullptr;
+        const long v = std::strtol(dim.c_str(), &end, 10);
+        if (dim.empty() || *end != '\0' || v < 0 || v > INT32_MAX) return false;
+        shape.push_back(int32_t(v));
+      }
+    }
+    out->push_back(shape);
+  }
+  return true;
+}
+
+namespace {
+
+void fill_ones(ScalarType type, void* data, size_t numel) {
+  for (size_t i = 0; i < numel; ++i) {
+    switch (type) {
+      case ScalarType::Float: static_cast<float*>(data)[i] = 1.0f; break;
+      case ScalarType::Double: static_cast<double*>(data)[i] = 1.0; break;
+      case ScalarType::Half: static_cast<Half*>(data)[i] = Half(1.0f); break;
+      case ScalarType::Long: static_cast<int64_t*>(data)[i] = 1; break;
+      case ScalarType::Int: static_cast<int32_t*>(data)[i] = 1; break;
+      case ScalarType::Short: static_cast<int16_t*>(data)[i] = 1; break;
+      default: static_cast<uint8_t*>(data)[i * element_size(type)] = 1; break;
+    }
+  }
+}
+
+Error build_tensor_input(const Method& method, size_t i, const std::string* file,
+                         const std::vector<int32_t>& shape, RunnerInputs* out) {
+  Result<TensorInfo> info = method.method_meta().input_tensor_meta(i);
+  if (!info.ok()) return info.error();
+  std::vector<int32_t> sizes(info->sizes().begin(), info->sizes().end());
+  if (!shape.empty()) {
+    if (shape.size() != sizes.size()) {
+      return fail(Error::InvalidArgument, "--input_shapes: input %zu has rank %zu, shape given has %zu", i,
+                  sizes.size(), shape.size());
+    }
+    sizes = shape;
+  }
+  size_t numel = 0;
+  Tensor::compute_numel(Span<const int32_t>(sizes.data(), sizes.size()), &numel);
+  const size_t nbytes = numel * element_size(info->scalar_type());
+  std::vector<uint8_t> bytes(nbytes);
+  if (file != nullptr) {
+    std::ifstream in(*file, std::ios::binary);
+    if (!in) return fail(Error::NotFound, "cannot open input file '%s'", file->c_str());
+    std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (data.size() != nbytes) {
+      return fail(Error::InvalidArgument, "input %zu: '%s' has %zu bytes, the tensor needs %zu", i,
+                  file->c_str(), data.size(), nbytes);
+    }
+    bytes = std::move(data);
+  } else {
+    fill_ones(info->scalar_type(), bytes.data(), numel);
+  }
+  out->bytes.push_back(std::move(bytes));
+  out->sizes.push_back(sizes);
+  out->dim_orders.emplace_back(info->dim_order().begin(), info->dim_order().end());
+  out->strides.emplace_back(sizes.size());
+  out->tensors.push_back(std::make_unique<Tensor>(info->scalar_type(), sizes.size(), out->sizes.back().data(),
+                                                  out->dim_orders.back().data(), out->strides.back().data(),
+                                                  out->bytes.back().data()));
+  out->values[i] = EValue(out->tensors.back().get());
+  return Error::Ok;
+}
+
+Error build_scalar_input(const Method& method, size_t i, const std::string* file, RunnerInputs* out) {
+  const EValue& exported = method.get_input(i);
+  if (file == nullptr) {
+    out->values[i] = exported;
+    return Error::Ok;
+  }
+  std::ifstream in(*file, std::ios::binary);
+  std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t want = exported.is_bool() ? 1 : 8;
+  if (!in.eof() && !in.good()) return fail(Error::NotFound, "cannot read input file '%s'", file->c_str());
+  if (data.size() != want) {
+    return fail(Error::InvalidArgument, "input %zu (%s): '%s' has %zu bytes, needs %zu", i,
+                tag_name(exported.tag()), file->c_str(), data.size(), want);
+  }
+  if (exported.is_int()) {
+    int64_t v;
+    std::memcpy(&v, data.data(), 8);
+    out->values[i] = EValue(v);
+  } else if (exported.is_double()) {
+    double v;
+    std::memcpy(&v, data.data(), 8);
+    out->values[i] = EValue(v);
+  } else if (exported.is_bool()) {
+    out->values[i] = EValue(data[0] != 0);
+  } else {
+    out->values[i] = exported;
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+Error build_inputs(const Method& method, const std::vector<std::string>& files,
+                   const std::vector<std::vector<int32_t>>& shapes, RunnerInputs* out) {
+  const size_t n = method.inputs_size();
+  if (!files.empty() && files.size() != n) {
+    return fail(Error::InvalidArgument, "--inputs gives %zu files, method '%s' takes %zu inputs", files.size(),
+                method.name(), n);
+  }
+  if (shapes.size() > n) {
+    return fail(Error::InvalidArgument, "--input_shapes gives %zu shapes, method takes %zu inputs", shapes.size(), n);
+  }
+  out->values.assign(n, EValue());
+  out->bytes.reserve(n);
+  out->sizes.reserve(n);
+  out->dim_orders.reserve(n);
+  out->strides.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const std::string* file = files.empty() ? nullptr : &files[i];
+    static const std::vector<int32_t> kNoShape;
+    const std::vector<int32_t>& shape = i < shapes.size() ? shapes[i] : kNoShape;
+    if (method.get_input(i).is_tensor()) {
+      EMBER_TRY(build_tensor_input(method, i, file, shape, out));
+    } else {
+      EMBER_TRY(build_scalar_input(method, i, file, out));
+    }
+  }
+  return Error::Ok;
+}
+
+namespace {
+
+double element(const Tensor& t, size_t i) {
+  const void* p = t.const_data_ptr();
+  switch (t.scalar_type()) {
+    case ScalarType::Float: return static_cast<const float*>(p)[i];
+    case ScalarType::Double: return static_cast<const double*>(p)[i];
+    case ScalarType::Half: return float(static_cast<const Half*>(p)[i]);
+    case ScalarType::BFloat16: return float(static_cast<const BFloat16*>(p)[i]);
+    case ScalarType::Long: return double(static_cast<const int64_t*>(p)[i]);
+    case ScalarType::Int: return static_cast<const int32_t*>(p)[i];
+    case ScalarType::Short: return static_cast<const int16_t*>(p)[i];
+    case ScalarType::Char: return static_cast<const int8_t*>(p)[i];
+    case ScalarType::Byte: case ScalarType::Bool: return static_cast<const uint8_t*>(p)[i];
+    default: return 0;
+  }
+}
+
+void print_element(const Tensor& t, size_t i) {
+  const double v = element(t, i);
+  if (t.scalar_type() == ScalarType::Bool) {
+    printf("%s", v != 0 ? "True" : "False");
+  } else if (is_floating_point(t.scalar_type())) {
+    if (v == double(int64_t(v))) printf("%.0f.", v); else printf("%g", v);
+  } else {
+    printf("%" PRId64, int64_t(v));
+  }
+}
+
+void print_value(const EValue& v, PrintMode mode) {
+  switch (v.tag()) {
+    case Tag::Int: printf("%" PRId64, v.to_int()); return;
+    case Tag::Double: printf("%g", v.to_double()); return;
+    case Tag::Bool: printf("%s", v.to_bool() ? "True" : "False"); return;
+    case Tag::String: printf("\"%.*s\"", int(v.to_string().size()), v.to_string().data()); return;
+    case Tag::None: printf("None"); return;
+    case Tag::Tensor: break;
+    default: printf("<%s>", tag_name(v.tag())); return;
+  }
+  const Tensor& t = v.to_tensor();
+  printf("tensor(sizes=[");
+  for (size_t d = 0; d < t.dim(); ++d) printf(d ? ", %d" : "%d", t.size(d));
+  printf("], [");
+  const size_t n = t.const_data_ptr() == nullptr ? 0 : t.numel();
+  for (size_t i = 0; i < n; ++i) {
+    if (mode == PrintMode::Summary && n > 200 && i == 100) {
+      printf(", ...");
+      i = n - 100;
+    }
+    if (i > 0) printf(", ");
+    print_element(t, i);
+  }
+  printf("])");
+}
+
+}  // namespace
+
+void print_outputs(const Method& method, PrintMode mode) {
+  if (mode == PrintMode::None) return;
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    const EValue& v = method.get_output(i);
+    if (mode == PrintMode::All && v.is_tensor()) {
+      printf("OutputX %zu:\n", i);
+      const Tensor& t = v.to_tensor();
+      for (size_t k = 0; t.const_data_ptr() != nullptr && k < t.numel(); ++k) {
+        print_element(t, k);
+        printf("\n");
+      }
+      continue;
+    }
+    printf("OutputX %zu: ", i);
+    print_value(v, mode);
+    printf("\n");
+  }
+}
+
+Error write_outputs(const Method& method, const std::string& base) {
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    const EValue& v = method.get_output(i);
+    if (!v.is_tensor()) continue;
+    const std::string path = base + "-" + std::to_string(i) + ".bin";
+    FILE* f = fopen(path.c_str(), "wb");
+    if (f == nullptr) return fail(Error::AccessFailed, "cannot write '%s'", path.c_str());
+    const Tensor& t = v.to_tensor();
+    const size_t written = t.nbytes() == 0 ? 0 : fwrite(t.const_data_ptr(), 1, t.nbytes(), f);
+    fclose(f);
+    if (written != t.nbytes()) return fail(Error::AccessFailed, "short write to '%s'", path.c_str());
+  }
+  return Error::Ok;
+}
+
+std::string outputs_json(const Method& method) {
+  std::string json = "[";
+  char buffer[64];
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    const EValue& v = method.get_output(i);
+    if (i > 0) json += ",";
+    json += std::string("{\"kind\":\"") + tag_name(v.tag()) + "\"";
+    if (v.is_tensor()) {
+      const Tensor& t = v.to_tensor();
+      json += std::string(",\"dtype\":\"") + scalar_type_name(t.scalar_type()) + "\",\"shape\":[";
+      for (size_t d = 0; d < t.dim(); ++d) json += (d ? "," : "") + std::to_string(t.size(d));
+      json += "]";
+    } else if (v.is_int()) {
+      json += ",\"value\":" + std::to_string(v.to_int());
+    } else if (v.is_double()) {
+      snprintf(buffer, sizeof(buffer), "%.17g", v.to_double());
+      json += std::string(",\"value\":") + buffer;
+    } else if (v.is_bool()) {
+      json += std::string(",\"value\":") + (v.to_bool() ? "true" : "false");
+    } else if (v.is_string()) {
+      json += ",\"value\":\"";
+      for (char c : v.to_string()) {
+        if (c == '"' || c == '\\') json += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) continue;
+        json += c;
+      }
+      json += "\"";
+    }
+    json += "}";
+  }
+  return json + "]";
+}
+
+}  // namespace ember::runtime

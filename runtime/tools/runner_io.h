@@ -1,0 +1,48 @@
+// executor_runner's inputs and outputs: building inputs from raw files (or
+// ones), parsing --input_shapes, printing outputs the way upstream's runner
+// does, writing them as raw files, and describing them as JSON.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/executor/method.h"
+
+namespace ember::runtime {
+
+// Owns input tensors and their bytes.
+struct RunnerInputs {
+  std::vector<std::vector<uint8_t>> bytes;
+  std::vector<std::vector<int32_t>> sizes;
+  std::vector<std::vector<uint8_t>> dim_orders;
+  std::vector<std::vector<int32_t>> strides;
+  std::vector<std::unique_ptr<Tensor>> tensors;
+  std::vector<EValue> values;
+};
+
+// "1,3,192,256;8" -> {{1,3,192,256},{8}}; an empty entry is an empty vector
+// (keep the declared shape). False on a malformed number.
+bool parse_shapes(const std::string& text, std::vector<std::vector<int32_t>>* out);
+
+// Splits "a,b,c" on `sep`.
+std::vector<std::string> split(const std::string& text, char sep);
+
+// Builds every input of `method`: from `files` (raw bytes; scalars 8 bytes,
+// bools 1 byte) or, when `files` is empty, tensors of ones and the exported
+// scalar values. `shapes[i]`, when non-empty, is input i's actual shape.
+Error build_inputs(const Method& method, const std::vector<std::string>& files,
+                   const std::vector<std::vector<int32_t>>& shapes, RunnerInputs* out);
+
+enum class PrintMode { None, Summary, All };
+
+// Prints "OutputX <i>: <value>" lines on stdout.
+void print_outputs(const Method& method, PrintMode mode);
+
+// Writes tensor output i to "<base>-<i>.bin".
+Error write_outputs(const Method& method, const std::string& base);
+
+// [{"kind":"Tensor","dtype":"float32","shape":[1,2]}, {"kind":"Int","value":3}, ...]
+std::string outputs_json(const Method& method);
+
+}  // namespace ember::runtime

@@ -44,17 +44,28 @@ std::vector<float> read_floats(const EValue& value) {
   return std::vector<float>(p, p + t.numel());
 }
 
-// Multiplies its one input by the float stored in the delegate blob.
+// Multiplies its one input by a float: the 4-byte delegate blob, or, when the
+// one compile spec is "named_scale", the named data entry its value names.
 class ScaleBackend final : public runtime::BackendInterface {
  public:
   bool is_available() const override { return true; }
   runtime::Result<runtime::DelegateHandle*> init(
       runtime::BackendInitContext& context, runtime::FreeableBuffer* processed,
       runtime::Span<const runtime::CompileSpec> specs) const override {
-    if (processed->size() != sizeof(float) || specs.size() != 1) return Error::InvalidProgram;
+    if (specs.size() != 1) return Error::InvalidProgram;
     float* scale = static_cast<float*>(context.runtime_allocator()->allocate(sizeof(float)));
     if (scale == nullptr) return Error::MemoryAllocationFailed;
-    std::memcpy(scale, processed->data(), sizeof(float));
+    if (std::strcmp(specs[0].key, "named_scale") == 0) {
+      if (context.named_data_map() == nullptr) return Error::NotFound;
+      std::string_view key(static_cast<const char*>(specs[0].value), specs[0].nbytes);
+      auto data = context.named_data_map()->get_data(key);
+      if (!data.ok()) return data.error();
+      if (data->size() != sizeof(float)) return Error::InvalidExternalData;
+      std::memcpy(scale, data->data(), sizeof(float));
+    } else {
+      if (processed->size() != sizeof(float)) return Error::InvalidProgram;
+      std::memcpy(scale, processed->data(), sizeof(float));
+    }
     return static_cast<runtime::DelegateHandle*>(scale);
   }
   Error execute(runtime::BackendExecutionContext&, runtime::DelegateHandle* handle,
@@ -162,6 +173,25 @@ TEST_F(EmitRunTest, DelegateBlobFromSegment) {
   auto module = load(program);
   HostTensor x({1, -2, 0.5f, 4});
   EXPECT_EQ(run(*module, "forward", {&x}), (std::vector<float>{3, -6, 1.5f, 12}));
+}
+
+// An empty blob stays INLINE; the scale (-2) comes from named data "scale_w",
+// found through the program's named_data segments.
+TEST_F(EmitRunTest, DelegateReadsNamedData) {
+  EmitProgram program;
+  EmitMethod m;
+  m.name = "forward";
+  m.values = {EmitValue::of_tensor(float_2x2(0)), EmitValue::of_tensor(float_2x2(16))};
+  m.inputs = {0};
+  m.outputs = {1};
+  m.delegates = {{"ScaleBackend", {}, {{"named_scale", {'s', 'c', 'a', 'l', 'e', '_', 'w'}}}}};
+  m.instructions = {EmitInstruction::delegate(0, {0, 1})};
+  m.non_const_buffer_sizes = {0, 32};
+  program.methods = {m};
+  program.named_data = {{"other", float_bytes({7}), 16}, {"scale_w", float_bytes({-2}), 64}};
+  auto module = load(program);
+  HostTensor x({1, -2, 0.5f, 4});
+  EXPECT_EQ(run(*module, "forward", {&x}), (std::vector<float>{-2, 4, -1, -8}));
 }
 
 // state (planned, initial [100, 200, 300, 400] from mutable_data); out = x + state.

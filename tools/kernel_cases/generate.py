@@ -17,6 +17,7 @@ import casegen  # noqa: E402
 import ops_elementwise  # noqa: E402,F401
 import ops_index  # noqa: E402,F401
 import ops_more  # noqa: E402,F401
+import ops_quant  # noqa: E402,F401
 import ops_nn  # noqa: E402,F401
 import ops_reduce  # noqa: E402,F401
 import ops_shape  # noqa: E402,F401

@@ -166,12 +166,10 @@ Result<MethodMeta> Program::method_meta(const char* name) const {
   for (size_t i = 0; i < plans->size(); ++i) {
     const fb::ExecutionPlan* plan = plans->Get(flatbuffers::uoffset_t(i));
     if (plan->name() == nullptr || plan->name()->string_view() != std::string_view(name)) continue;
-    if (plan->values() == nullptr || plan->inputs() == nullptr || plan->outputs() == nullptr ||
-        plan->non_const_buffer_sizes() == nullptr || plan->chains() == nullptr) {
-      return fail(Error::InvalidProgram,
-                  "method '%s' lacks a required table (values, inputs, outputs, "
-                  "non_const_buffer_sizes or chains)",
-                  name);
+    // Upstream also requires inputs, outputs and non_const_buffer_sizes; an
+    // absent one is read here as empty (writers may omit empty vectors).
+    if (plan->values() == nullptr || plan->chains() == nullptr) {
+      return fail(Error::InvalidProgram, "method '%s' lacks a required table (values or chains)", name);
     }
     return MethodMeta(plan);
   }

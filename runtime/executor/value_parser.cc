@@ -111,6 +111,7 @@ Error parse_value(LoadContext& ctx, size_t index, const fb::EValue* v, size_t* e
 }
 
 Error check_io_indices(const flatbuffers::Vector<int32_t>* list, size_t num_values, const char* what) {
+  if (list == nullptr) return Error::Ok;
   for (size_t i = 0; i < list->size(); ++i) {
     const int32_t v = list->Get(flatbuffers::uoffset_t(i));
     if (v < 0 || size_t(v) >= num_values) {
@@ -136,10 +137,10 @@ Error parse_values(LoadContext& ctx) {
   }
   EMBER_TRY(check_io_indices(ctx.plan->inputs(), s->num_values, "input"));
   EMBER_TRY(check_io_indices(ctx.plan->outputs(), s->num_values, "output"));
-  s->inputs = ctx.plan->inputs()->data();
-  s->num_inputs = ctx.plan->inputs()->size();
-  s->outputs = ctx.plan->outputs()->data();
-  s->num_outputs = ctx.plan->outputs()->size();
+  s->inputs = ctx.plan->inputs() ? ctx.plan->inputs()->data() : nullptr;
+  s->num_inputs = size_of(ctx.plan->inputs());
+  s->outputs = ctx.plan->outputs() ? ctx.plan->outputs()->data() : nullptr;
+  s->num_outputs = size_of(ctx.plan->outputs());
   EMBER_TRY(allocate_array(alloc, s->num_inputs, "input flags", &s->input_set));
   EMBER_TRY(allocate_array(alloc, s->num_inputs, "input flags", &s->input_planned));
   for (size_t i = 0; i < s->num_inputs; ++i) {

@@ -42,6 +42,11 @@ void binary(KernelRuntimeContext& ctx, Span<EValue*> args, size_t out_index, dou
     ctx.fail(Error::InvalidArgument);
     return;
   }
+  if (out.numel() > 0 && (a.const_data_ptr() == nullptr || b.const_data_ptr() == nullptr ||
+                          out.mutable_data_ptr() == nullptr)) {
+    ctx.fail(Error::InvalidState, "test kernels: tensor without data");
+    return;
+  }
   switch (out.scalar_type()) {
     case ScalarType::Float:
       binary_loop<float>(a, b, out, [&](float x, float y) { return op(x, float(alpha) * y); });
@@ -109,6 +114,9 @@ void to_dim_order_copy_out(KernelRuntimeContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::NotSupported, "test kernels: _to_dim_order_copy dtype/layout");
   }
   if (out.resize(in.sizes()) != Error::Ok) return ctx.fail(Error::InvalidArgument);
+  if (in.numel() > 0 && (in.const_data_ptr() == nullptr || out.mutable_data_ptr() == nullptr)) {
+    return ctx.fail(Error::InvalidState, "test kernels: tensor without data");
+  }
   for (size_t i = 0; i < in.numel(); ++i) {
     write_any(out.scalar_type(), out.mutable_data_ptr(), i, read_any(in.scalar_type(), in.const_data_ptr(), i));
   }

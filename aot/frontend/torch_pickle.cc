@@ -137,6 +137,8 @@ class Unpickler {
   }
 
   Status step(uint8_t op);
+  Status step_literal(uint8_t op, bool* handled);
+  Status step_object(uint8_t op, bool* handled);
   Status reduce();
   Status persistent_load();
   Status rebuild_tensor(const PickleValue& args);
@@ -151,39 +153,10 @@ class Unpickler {
   std::unordered_map<uint64_t, PickleValue*> memo_;
 };
 
-Status Unpickler::step(uint8_t op) {
+// Numbers and strings. Sets *handled = false for other opcodes.
+Status Unpickler::step_literal(uint8_t op, bool* handled) {
   PickleValue* v = nullptr;
   switch (op) {
-    case 0x80: {  // PROTO
-      uint8_t proto;
-      EMBER_AOT_RETURN_IF_ERROR(read_le(&proto));
-      if (proto < 2 || proto > 5) return error("unsupported pickle protocol " + std::to_string(proto));
-      return Status::ok();
-    }
-    case 0x95: {  // FRAME: the length prefix carries no meaning for us
-      uint64_t n;
-      return read_le(&n);
-    }
-    case '(': marks_.push_back(stack_.size()); return Status::ok();
-    case '}': return push_new(Kind::kDict);
-    case ']': return push_new(Kind::kList);
-    case ')': return push_new(Kind::kTuple);
-    case 'N': return push_new(Kind::kNone);
-    case 0x88:
-    case 0x89:
-      EMBER_AOT_RETURN_IF_ERROR(push_new(Kind::kBool, &v));
-      v->i = op == 0x88;
-      return Status::ok();
-    case 't': {
-      std::vector<PickleValue*> items;
-      EMBER_AOT_RETURN_IF_ERROR(pop_mark(&items));
-      EMBER_AOT_RETURN_IF_ERROR(push_new(Kind::kTuple, &v));
-      v->items.assign(items.begin(), items.end());
-      return Status::ok();
-    }
-    case 0x85: return make_tuple(1);
-    case 0x86: return make_tuple(2);
-    case 0x87: return make_tuple(3);
     case 'K': {
       uint8_t x;
       EMBER_AOT_RETURN_IF_ERROR(read_le(&x));
@@ -242,6 +215,14 @@ Status Unpickler::step(uint8_t op) {
       EMBER_AOT_RETURN_IF_ERROR(push_new(op == 'X' || op == 0x8c ? Kind::kString : Kind::kBytes, &v));
       return read_bytes(n, &v->s);
     }
+    default: *handled = false; return Status::ok();
+  }
+}
+
+// Memo, globals, calls and container mutation. Sets *handled = false for others.
+Status Unpickler::step_object(uint8_t op, bool* handled) {
+  PickleValue* v = nullptr;
+  switch (op) {
     case 'q': {
       uint8_t k;
       EMBER_AOT_RETURN_IF_ERROR(read_le(&k));
@@ -308,8 +289,51 @@ Status Unpickler::step(uint8_t op) {
       stack_.back()->items.insert(stack_.back()->items.end(), items.begin(), items.end());
       return Status::ok();
     }
+    default: *handled = false; return Status::ok();
+  }
+}
+
+Status Unpickler::step(uint8_t op) {
+  PickleValue* v = nullptr;
+  switch (op) {
+    case 0x80: {  // PROTO
+      uint8_t proto;
+      EMBER_AOT_RETURN_IF_ERROR(read_le(&proto));
+      if (proto < 2 || proto > 5) return error("unsupported pickle protocol " + std::to_string(proto));
+      return Status::ok();
+    }
+    case 0x95: {  // FRAME: the length prefix carries no meaning for us
+      uint64_t n;
+      return read_le(&n);
+    }
+    case '(': marks_.push_back(stack_.size()); return Status::ok();
+    case '}': return push_new(Kind::kDict);
+    case ']': return push_new(Kind::kList);
+    case ')': return push_new(Kind::kTuple);
+    case 'N': return push_new(Kind::kNone);
+    case 0x88:
+    case 0x89:
+      EMBER_AOT_RETURN_IF_ERROR(push_new(Kind::kBool, &v));
+      v->i = op == 0x88;
+      return Status::ok();
+    case 't': {
+      std::vector<PickleValue*> items;
+      EMBER_AOT_RETURN_IF_ERROR(pop_mark(&items));
+      EMBER_AOT_RETURN_IF_ERROR(push_new(Kind::kTuple, &v));
+      v->items.assign(items.begin(), items.end());
+      return Status::ok();
+    }
+    case 0x85: return make_tuple(1);
+    case 0x86: return make_tuple(2);
+    case 0x87: return make_tuple(3);
     default: break;
   }
+  bool handled = true;
+  Status s = step_literal(op, &handled);
+  if (handled) return s;
+  handled = true;
+  s = step_object(op, &handled);
+  if (handled) return s;
   char hex[8];
   std::snprintf(hex, sizeof(hex), "0x%02x", op);
   return Status(StatusCode::kNotSupported,

@@ -36,7 +36,10 @@ struct EmitTensor {
   int32_t mutable_data_index = -1;
   // ExtraTensorInfo: written when fully_qualified_name is non-empty or external.
   std::string fully_qualified_name;
-  bool external = false;  // data comes from a named data map keyed by the name
+  // Data comes from a named data map (.ptd) keyed by the name. The writer sets
+  // data_buffer_idx to a 0-based index per distinct name (first appearance order),
+  // as upstream does; the runtime ignores it.
+  bool external = false;
 };
 
 enum class EmitValueKind : uint8_t {

@@ -36,6 +36,7 @@ Offset<fb::Tensor> build_tensor(FlatBufferBuilder& b, const EmitTensor& t,
   uint32_t data_buffer_idx = 0;
   if (t.constant_index >= 0) data_buffer_idx = layout.constant_buffer_idx[t.constant_index];
   if (t.mutable_data_index >= 0) data_buffer_idx = layout.mutable_buffer_idx[t.mutable_data_index];
+  if (t.external) data_buffer_idx = layout.external_index.at(t.fully_qualified_name);
   return fb::CreateTensor(b, static_cast<fb::ScalarType>(t.scalar_type), 0, sizes, dim_order,
                           t.requires_grad, data_buffer_idx, allocation, 0,
                           static_cast<fb::TensorShapeDynamism>(t.dynamism), extra);

@@ -138,6 +138,16 @@ Status lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment
   return Status();
 }
 
+void number_external_tensors(const EmitProgram& program, SegmentLayout* layout) {
+  for (const EmitMethod& method : program.methods) {
+    for (const EmitValue& value : method.values) {
+      if (value.kind != EmitValueKind::kTensor || !value.tensor.external) continue;
+      uint32_t next = static_cast<uint32_t>(layout->external_index.size());
+      layout->external_index.emplace(value.tensor.fully_qualified_name, next);
+    }
+  }
+}
+
 }  // namespace
 
 Status lay_out_segments(const EmitProgram& program, const EmitOptions& options,
@@ -155,6 +165,7 @@ Status lay_out_segments(const EmitProgram& program, const EmitOptions& options,
   layout->constant_segment_index = append_segment(layout, constant_blob, options.segment_alignment);
   lay_out_mutable(program, options.segment_alignment, layout);
   lay_out_delegates(program, options, layout);
+  number_external_tensors(program, layout);
   return lay_out_named_data(program, options.segment_alignment, layout);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct SegmentLayout {
   std::vector<std::vector<DelegateRef>> delegate_refs;
   std::vector<const std::vector<uint8_t>*> inline_blobs;  // backend_delegate_data
   std::vector<NamedDataRef> named_data;
+  // EXTERNAL tensors: 0-based index per distinct fully_qualified_name, in order of
+  // first appearance (upstream writes such indices; the runtime ignores them).
+  std::map<std::string, uint32_t> external_index;
 };
 
 // Fills *layout from the program. Fails on conflicting named-data keys or bad

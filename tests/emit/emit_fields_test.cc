@@ -158,5 +158,32 @@ TEST(EmitFields, TwoMethodsInGivenOrderShareConstants) {
   EXPECT_EQ(p->segments()->Get(0)->size(), 16u);
 }
 
+// EXTERNAL tensors carry no data in the file; upstream numbers them from 0 per
+// distinct name (seen in its data_map_model.pte: "a" -> 0, "b" -> 1).
+TEST(EmitFields, ExternalTensorsAreNumberedByName) {
+  EmitMethod m;
+  m.name = "forward";
+  for (const char* name : {"a", "b", "a"}) {
+    EmitTensor t = float_2x2(-1);
+    t.external = true;
+    t.fully_qualified_name = name;
+    m.values.push_back(EmitValue::of_tensor(t));
+  }
+  EmitProgram program;
+  program.methods = {m};
+  std::vector<uint8_t> bytes;
+  const fb::Program* p = write_and_read(program, &bytes);
+  const auto* v = p->execution_plan()->Get(0)->values();
+  std::vector<uint32_t> idx;
+  for (size_t i = 0; i < 3; ++i) {
+    const fb::Tensor* t = v->Get(i)->val_as_Tensor();
+    idx.push_back(t->data_buffer_idx());
+    EXPECT_EQ(t->extra_tensor_info()->location(), fb::TensorDataLocation::EXTERNAL);
+    EXPECT_EQ(t->allocation_info(), nullptr);
+  }
+  EXPECT_EQ(idx, (std::vector<uint32_t>{0, 1, 0}));
+  EXPECT_EQ(v->Get(1)->val_as_Tensor()->extra_tensor_info()->fully_qualified_name()->str(), "b");
+}
+
 }  // namespace
 }  // namespace ember::aot

@@ -1,0 +1,108 @@
+// PteView and lift_pte (see pte_view.h). Test-only; the FlatBuffer is verified
+// first, and every index used here is bounds-checked.
+#include "tests/emit/pte_view.h"
+
+#include <cstring>
+#include <map>
+
+namespace ember::aot::emit_test {
+namespace {
+
+namespace fb = executorch_flatbuffer;
+
+uint64_t le64(const std::vector<uint8_t>& b, size_t at) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t{b[at + i]} << (8 * i);
+  return v;
+}
+
+int element_size(fb::ScalarType t) {
+  switch (static_cast<int>(t)) {
+    case 2:
+    case 5:
+    case 15:
+    case 22:
+    case 27:
+      return 2;
+    case 3:
+    case 6:
+    case 14:
+    case 28:
+      return 4;
+    case 4:
+    case 7:
+    case 29:
+      return 8;
+    default:
+      return 1;
+  }
+}
+
+std::vector<uint8_t> slice(const std::vector<uint8_t>& bytes, uint64_t offset, uint64_t size) {
+  if (offset > bytes.size() || size > bytes.size() - offset) return {};
+  return std::vector<uint8_t>(bytes.begin() + offset, bytes.begin() + offset + size);
+}
+
+}  // namespace
+
+uint64_t tensor_nbytes(const fb::Tensor* t) {
+  uint64_t n = element_size(t->scalar_type());
+  if (t->sizes() != nullptr) {
+    for (int32_t s : *t->sizes()) n *= static_cast<uint64_t>(s < 0 ? 0 : s);
+  }
+  return n;
+}
+
+PteView::PteView(const std::vector<uint8_t>& bytes) : bytes_(bytes) {
+  uint64_t program_size = bytes.size();
+  if (bytes.size() >= 40 && std::memcmp(bytes.data() + 8, "eh00", 4) == 0) {
+    header_ = true;
+    program_size = le64(bytes, 16);
+    segment_base_ = le64(bytes, 24);
+    if (program_size > bytes.size()) return;
+  }
+  flatbuffers::Verifier verifier(bytes.data(), program_size);
+  if (fb::VerifyProgramBuffer(verifier)) program_ = fb::GetProgram(bytes.data());
+}
+
+std::vector<uint8_t> PteView::segment_bytes(uint32_t index) const {
+  const auto* segments = program_->segments();
+  if (segments == nullptr || index >= segments->size()) return {};
+  const fb::DataSegment* s = segments->Get(index);
+  return slice(bytes_, segment_base_ + s->offset(), s->size());
+}
+
+std::vector<uint8_t> PteView::constant_bytes(const fb::Tensor* t) const {
+  uint32_t idx = t->data_buffer_idx();
+  if (idx == 0 || t->allocation_info() != nullptr) return {};
+  const fb::SubsegmentOffsets* cs = program_->constant_segment();
+  if (cs != nullptr && cs->offsets() != nullptr && cs->offsets()->size() > 1) {
+    if (idx >= cs->offsets()->size()) return {};
+    return slice(segment_bytes(cs->segment_index()), cs->offsets()->Get(idx), tensor_nbytes(t));
+  }
+  const auto* cb = program_->constant_buffer();
+  if (cb == nullptr || idx >= cb->size() || cb->Get(idx)->storage() == nullptr) return {};
+  const auto* storage = cb->Get(idx)->storage();
+  return slice(std::vector<uint8_t>(storage->begin(), storage->end()), 0, tensor_nbytes(t));
+}
+
+std::vector<uint8_t> PteView::mutable_bytes(const fb::Tensor* t) const {
+  uint32_t idx = t->data_buffer_idx();
+  const auto* mds = program_->mutable_data_segments();
+  if (idx == 0 || t->allocation_info() == nullptr || mds == nullptr || mds->size() == 0) return {};
+  const fb::SubsegmentOffsets* m = mds->Get(0);
+  if (m->offsets() == nullptr || idx >= m->offsets()->size()) return {};
+  return slice(segment_bytes(m->segment_index()), m->offsets()->Get(idx), tensor_nbytes(t));
+}
+
+std::vector<uint8_t> PteView::delegate_blob(const fb::BackendDelegate* d) const {
+  const fb::BackendDelegateDataReference* ref = d->processed();
+  if (ref == nullptr) return {};
+  if (ref->location() == fb::DataLocation::SEGMENT) return segment_bytes(ref->index());
+  const auto* inline_data = program_->backend_delegate_data();
+  if (inline_data == nullptr || ref->index() >= inline_data->size()) return {};
+  const auto* data = inline_data->Get(ref->index())->data();
+  return data ? std::vector<uint8_t>(data->begin(), data->end()) : std::vector<uint8_t>();
+}
+
+}  // namespace ember::aot::emit_test

@@ -10,10 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "aot/ir/status.h"
 
@@ -30,7 +29,8 @@ const Json* json_field(const Json& j, const char* key);
 
 // Typed reads of `j`; `what` names the field in error messages (kInvalidProgram).
 Status json_int(const Json& j, const std::string& what, int64_t* out);
-Status json_double(const Json& j, const std::string& what, double* out);  // numbers or "NaN"/"Infinity"/"-Infinity"
+Status json_double(const Json& j, const std::string& what,
+                   double* out);  // numbers or "NaN"/"Infinity"/"-Infinity"
 Status json_bool(const Json& j, const std::string& what, bool* out);
 Status json_string(const Json& j, const std::string& what, std::string* out);
 // Required member: missing/null is kInvalidProgram "<what>: missing '<key>'".

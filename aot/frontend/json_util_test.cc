@@ -10,7 +10,8 @@ namespace {
 
 TEST(JsonUtilTest, NonFiniteFloatsBothWays) {
   auto j = parse_json(R"({"a": Infinity, "b": -Infinity, "c": NaN, "d": "Infinity", "e": "NaN",
-                          "s": "NaN inside Infinity string", "f": 1e-05})", "t");
+                          "s": "NaN inside Infinity string", "f": 1e-05})",
+                      "t");
   ASSERT_TRUE(j.is_ok()) << j.status().to_string();
   double v = 0;
   ASSERT_TRUE(json_double((*j)["a"], "a", &v).is_ok());
@@ -28,7 +29,9 @@ TEST(JsonUtilTest, NonFiniteFloatsBothWays) {
 }
 
 TEST(JsonUtilTest, Int64Exactness) {
-  auto j = parse_json(R"({"end": 9223372036854775807, "neg": -9223372036854775808, "big": 9223372036854775808})", "t");
+  auto j = parse_json(
+      R"({"end": 9223372036854775807, "neg": -9223372036854775808, "big": 9223372036854775808})",
+      "t");
   ASSERT_TRUE(j.is_ok());
   int64_t v = 0;
   ASSERT_TRUE(json_int((*j)["end"], "end", &v).is_ok());
@@ -57,7 +60,8 @@ TEST(JsonUtilTest, Unions) {
   auto nv = json_union(*none, "u");
   ASSERT_TRUE(nv.is_ok());
   EXPECT_EQ(nv->first, "as_none");
-  for (const char* bad : {R"({"as_int": 1, "as_float": 2.0})", R"({"as_tensor": null})", "[1]", "3"}) {
+  for (const char* bad :
+       {R"({"as_int": 1, "as_float": 2.0})", R"({"as_tensor": null})", "[1]", "3"}) {
     auto b = parse_json(bad, "t");
     ASSERT_TRUE(b.is_ok());
     EXPECT_FALSE(json_union(*b, "u").is_ok()) << bad;

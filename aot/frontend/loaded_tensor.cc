@@ -41,7 +41,8 @@ StatusOr<std::vector<uint8_t>> contiguous_bytes(const LoadedTensor& t, const std
   for (int64_t i = 0; i < numel; ++i) {
     int64_t off = t.storage_offset;
     for (size_t d = 0; d < rank; ++d) off += index[d] * t.strides[d];
-    std::memcpy(out.data() + static_cast<size_t>(i) * elem, src + static_cast<size_t>(off) * elem, elem);
+    std::memcpy(out.data() + static_cast<size_t>(i) * elem, src + static_cast<size_t>(off) * elem,
+                elem);
     for (size_t d = rank; d-- > 0;) {
       if (++index[d] < t.sizes[d]) break;
       index[d] = 0;

@@ -99,9 +99,41 @@ Status decode_enum(const std::string& kind, const Json& v, const std::string& wh
     a->dtype = t.value();
   } else if (kind == "as_memory_format") {
     a->kind = ArgKind::kMemoryFormat;
-    if (a->i < 0 || a->i > 4) return invalid_program(what + ": unknown memory format " + std::to_string(a->i));
+    if (a->i < 0 || a->i > 4)
+      return invalid_program(what + ": unknown memory format " + std::to_string(a->i));
   } else {
     a->kind = ArgKind::kLayout;
+  }
+  return Status::ok();
+}
+
+// Literal variants (scalars, enums, devices); *handled = false for the rest.
+Status decode_literal(const std::string& kind, const Json& v, const std::string& w, Argument* out,
+                      bool* handled) {
+  Argument& a = *out;
+  if (kind == "as_int") {
+    a.kind = ArgKind::kInt;
+    EMBER_AOT_RETURN_IF_ERROR(json_int(v, w, &a.i));
+  } else if (kind == "as_float") {
+    a.kind = ArgKind::kFloat;
+    EMBER_AOT_RETURN_IF_ERROR(json_double(v, w, &a.f));
+  } else if (kind == "as_bool") {
+    a.kind = ArgKind::kBool;
+    EMBER_AOT_RETURN_IF_ERROR(json_bool(v, w, &a.b));
+  } else if (kind == "as_string") {
+    a.kind = ArgKind::kString;
+    EMBER_AOT_RETURN_IF_ERROR(json_string(v, w, &a.s));
+  } else if (kind == "as_scalar_type" || kind == "as_memory_format" || kind == "as_layout") {
+    EMBER_AOT_RETURN_IF_ERROR(decode_enum(kind, v, w, &a));
+  } else if (kind == "as_device") {
+    a.kind = ArgKind::kDevice;
+    a.i = -1;
+    EMBER_AOT_ASSIGN_OR_RETURN(const Json* type, json_require(v, "type", w));
+    EMBER_AOT_RETURN_IF_ERROR(json_string(*type, w + ".type", &a.s));
+    if (const Json* index = json_field(v, "index"))
+      EMBER_AOT_RETURN_IF_ERROR(json_int(*index, w + ".index", &a.i));
+  } else {
+    *handled = false;
   }
   return Status::ok();
 }
@@ -125,46 +157,34 @@ StatusOr<Argument> decode_argument(const Json& j, Graph& g, const std::string& w
     EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, lookup(g, v, "name", w));
     return Argument::tensor(id);
   }
-  if (kind == "as_int") {
-    a.kind = ArgKind::kInt;
-    EMBER_AOT_RETURN_IF_ERROR(json_int(v, w, &a.i));
-  } else if (kind == "as_float") {
-    a.kind = ArgKind::kFloat;
-    EMBER_AOT_RETURN_IF_ERROR(json_double(v, w, &a.f));
-  } else if (kind == "as_bool") {
-    a.kind = ArgKind::kBool;
-    EMBER_AOT_RETURN_IF_ERROR(json_bool(v, w, &a.b));
-  } else if (kind == "as_string") {
-    a.kind = ArgKind::kString;
-    EMBER_AOT_RETURN_IF_ERROR(json_string(v, w, &a.s));
-  } else if (kind == "as_ints" || kind == "as_floats" || kind == "as_bools" ||
-             kind == "as_strings" || kind == "as_tensors" || kind == "as_sym_ints" ||
-             kind == "as_optional_tensors") {
+  bool handled = true;
+  EMBER_AOT_RETURN_IF_ERROR(decode_literal(kind, v, w, &a, &handled));
+  if (handled) return a;
+  if (kind == "as_ints" || kind == "as_floats" || kind == "as_bools" || kind == "as_strings" ||
+      kind == "as_tensors" || kind == "as_sym_ints" || kind == "as_optional_tensors") {
     EMBER_AOT_RETURN_IF_ERROR(decode_list(kind, v, g, w, &a));
     if (v.empty()) {  // an empty list keeps the kind its variant names
-      a.kind = kind == "as_ints" ? ArgKind::kIntList : kind == "as_floats" ? ArgKind::kFloatList
-             : kind == "as_bools" ? ArgKind::kBoolList : kind == "as_strings" ? ArgKind::kStringList
-             : kind == "as_sym_ints" ? ArgKind::kSymIntList : kind == "as_tensors" ? ArgKind::kTensorList
-             : ArgKind::kOptionalTensorList;
+      a.kind = kind == "as_ints"       ? ArgKind::kIntList
+               : kind == "as_floats"   ? ArgKind::kFloatList
+               : kind == "as_bools"    ? ArgKind::kBoolList
+               : kind == "as_strings"  ? ArgKind::kStringList
+               : kind == "as_sym_ints" ? ArgKind::kSymIntList
+               : kind == "as_tensors"  ? ArgKind::kTensorList
+                                       : ArgKind::kOptionalTensorList;
     }
   } else if (kind == "as_sym_int" || kind == "as_sym_float" || kind == "as_sym_bool") {
-    a.kind = kind == "as_sym_int" ? ArgKind::kSymInt
-           : kind == "as_sym_float" ? ArgKind::kSymFloat : ArgKind::kSymBool;
+    a.kind = kind == "as_sym_int"     ? ArgKind::kSymInt
+             : kind == "as_sym_float" ? ArgKind::kSymFloat
+                                      : ArgKind::kSymBool;
     a.values = {kNoValue};
     a.ints = {0};
-    const char* literal = kind == "as_sym_int" ? "as_int" : kind == "as_sym_float" ? "as_float" : "as_bool";
+    const char* literal = kind == "as_sym_int"     ? "as_int"
+                          : kind == "as_sym_float" ? "as_float"
+                                                   : "as_bool";
     EMBER_AOT_RETURN_IF_ERROR(decode_sym_scalar(v, g, literal, w, &a, 0));
     if (a.values[0] == kNoValue) a.values.clear();
     a.i = a.ints[0];
     a.ints.clear();
-  } else if (kind == "as_scalar_type" || kind == "as_memory_format" || kind == "as_layout") {
-    EMBER_AOT_RETURN_IF_ERROR(decode_enum(kind, v, w, &a));
-  } else if (kind == "as_device") {
-    a.kind = ArgKind::kDevice;
-    a.i = -1;
-    EMBER_AOT_ASSIGN_OR_RETURN(const Json* type, json_require(v, "type", w));
-    EMBER_AOT_RETURN_IF_ERROR(json_string(*type, w + ".type", &a.s));
-    if (const Json* index = json_field(v, "index")) EMBER_AOT_RETURN_IF_ERROR(json_int(*index, w + ".index", &a.i));
   } else if (kind == "as_custom_obj") {
     a.kind = ArgKind::kCustomObj;
     EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, lookup(g, v, "name", w));
@@ -201,14 +221,16 @@ StatusOr<Node> decode_node(const Json& j, Graph& g, size_t index) {
     auto st = n.metadata.find("stack_trace");
     if (st != n.metadata.end()) n.stack_trace = st->second;
   }
-  if (const Json* name = json_field(j, "name")) EMBER_AOT_RETURN_IF_ERROR(json_string(*name, what + ".name", &n.name));
+  if (const Json* name = json_field(j, "name"))
+    EMBER_AOT_RETURN_IF_ERROR(json_string(*name, what + ".name", &n.name));
   EMBER_AOT_ASSIGN_OR_RETURN(const Json* inputs, json_require(j, "inputs", what));
   EMBER_AOT_RETURN_IF_ERROR(need_array(*inputs, what + ".inputs"));
   for (size_t i = 0; i < inputs->size(); ++i) {
     const Json& in = (*inputs)[i];
     std::string w = what + ".inputs[" + std::to_string(i) + "]";
     NamedArgument na;
-    if (const Json* name = json_field(in, "name")) EMBER_AOT_RETURN_IF_ERROR(json_string(*name, w + ".name", &na.name));
+    if (const Json* name = json_field(in, "name"))
+      EMBER_AOT_RETURN_IF_ERROR(json_string(*name, w + ".name", &na.name));
     w = what + " argument '" + na.name + "'";
     EMBER_AOT_ASSIGN_OR_RETURN(const Json* arg, json_require(in, "arg", w));
     EMBER_AOT_ASSIGN_OR_RETURN(na.arg, decode_argument(*arg, g, w));
@@ -222,7 +244,9 @@ StatusOr<Node> decode_node(const Json& j, Graph& g, size_t index) {
   EMBER_AOT_ASSIGN_OR_RETURN(const Json* outputs, json_require(j, "outputs", what));
   EMBER_AOT_RETURN_IF_ERROR(need_array(*outputs, what + ".outputs"));
   for (size_t i = 0; i < outputs->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(Argument out, decode_argument((*outputs)[i], g, what + ".outputs[" + std::to_string(i) + "]"));
+    EMBER_AOT_ASSIGN_OR_RETURN(
+        Argument out,
+        decode_argument((*outputs)[i], g, what + ".outputs[" + std::to_string(i) + "]"));
     n.outputs.push_back(std::move(out));
   }
   for (const Argument& out : n.outputs) {  // multi-output nodes: "<node>_unused_<i>"
@@ -233,7 +257,8 @@ StatusOr<Node> decode_node(const Json& j, Graph& g, size_t index) {
   }
   if (n.name.empty()) {
     for (const Argument& out : n.outputs) {
-      ValueId id = out.kind == ArgKind::kTensorList && !out.values.empty() ? out.values[0] : out.value();
+      ValueId id =
+          out.kind == ArgKind::kTensorList && !out.values.empty() ? out.values[0] : out.value();
       if (id != kNoValue) {
         n.name = g.value(id).name;
         break;

@@ -19,7 +19,8 @@ Status decode_version(const Json& root, ProgramInfo* info) {
     int64_t major = 0, minor = 0;
     EMBER_AOT_ASSIGN_OR_RETURN(const Json* mj, json_require(*v, "major", "schema_version"));
     EMBER_AOT_RETURN_IF_ERROR(json_int(*mj, "schema_version.major", &major));
-    if (const Json* mn = json_field(*v, "minor")) EMBER_AOT_RETURN_IF_ERROR(json_int(*mn, "schema_version.minor", &minor));
+    if (const Json* mn = json_field(*v, "minor"))
+      EMBER_AOT_RETURN_IF_ERROR(json_int(*mn, "schema_version.minor", &minor));
     info->schema_major = static_cast<int>(major);
     info->schema_minor = static_cast<int>(minor);
   }
@@ -27,10 +28,13 @@ Status decode_version(const Json& root, ProgramInfo* info) {
     return not_supported("schema_version " + std::to_string(info->schema_major) + "." +
                          std::to_string(info->schema_minor) + " (supported: 2 .. 8.x)");
   }
-  if (const Json* t = json_field(root, "torch_version")) EMBER_AOT_RETURN_IF_ERROR(json_string(*t, "torch_version", &info->torch_version));
-  if (const Json* d = json_field(root, "dialect")) EMBER_AOT_RETURN_IF_ERROR(json_string(*d, "dialect", &info->dialect));
+  if (const Json* t = json_field(root, "torch_version"))
+    EMBER_AOT_RETURN_IF_ERROR(json_string(*t, "torch_version", &info->torch_version));
+  if (const Json* d = json_field(root, "dialect"))
+    EMBER_AOT_RETURN_IF_ERROR(json_string(*d, "dialect", &info->dialect));
   if (const Json* ver = json_field(root, "verifiers")) {
-    if (ver->is_array() && !ver->empty() && (*ver)[0].is_string()) info->dialect = (*ver)[0].get<std::string>();
+    if (ver->is_array() && !ver->empty() && (*ver)[0].is_string())
+      info->dialect = (*ver)[0].get<std::string>();
   }
   return Status::ok();
 }
@@ -67,11 +71,15 @@ Status add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
     for (auto it = tv->begin(); it != tv->end(); ++it) {
       Value v;
       v.name = it.key();
-      EMBER_AOT_ASSIGN_OR_RETURN(v.tensor, decode_tensor_meta(*it, ranges, "tensor_values['" + v.name + "']"));
+      EMBER_AOT_ASSIGN_OR_RETURN(
+          v.tensor, decode_tensor_meta(*it, ranges, "tensor_values['" + v.name + "']"));
       EMBER_AOT_RETURN_IF_ERROR(g->add_value(std::move(v)).status());
     }
   }
-  struct SymTable { const char* key; ValueKind kind; };
+  struct SymTable {
+    const char* key;
+    ValueKind kind;
+  };
   for (SymTable t : {SymTable{"sym_int_values", ValueKind::kSymInt},
                      SymTable{"sym_float_values", ValueKind::kSymFloat},
                      SymTable{"sym_bool_values", ValueKind::kSymBool},
@@ -87,7 +95,8 @@ Status add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
       if (t.kind == ValueKind::kSymInt) {
         EMBER_AOT_ASSIGN_OR_RETURN(v.sym, decode_sym_int(*it, ranges, w));
       } else if (t.kind == ValueKind::kCustomObj) {
-        if (const Json* c = json_field(*it, "class_fqn")) EMBER_AOT_RETURN_IF_ERROR(json_string(*c, w, &v.class_fqn));
+        if (const Json* c = json_field(*it, "class_fqn"))
+          EMBER_AOT_RETURN_IF_ERROR(json_string(*c, w, &v.class_fqn));
       }
       EMBER_AOT_RETURN_IF_ERROR(g->add_value(std::move(v)).status());
     }
@@ -95,11 +104,14 @@ Status add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
   return Status::ok();
 }
 
-Status decode_arg_list(const Json& graph_json, const char* key, Graph* g, std::vector<Argument>* out) {
+Status decode_arg_list(const Json& graph_json, const char* key, Graph* g,
+                       std::vector<Argument>* out) {
   EMBER_AOT_ASSIGN_OR_RETURN(const Json* list, json_require(graph_json, key, "graph"));
   if (!list->is_array()) return invalid_program(std::string("graph.") + key + ": expected a list");
   for (size_t i = 0; i < list->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(Argument a, decode_argument((*list)[i], *g, std::string("graph.") + key + "[" + std::to_string(i) + "]"));
+    EMBER_AOT_ASSIGN_OR_RETURN(
+        Argument a, decode_argument((*list)[i], *g,
+                                    std::string("graph.") + key + "[" + std::to_string(i) + "]"));
     out->push_back(std::move(a));
   }
   return Status::ok();

@@ -126,7 +126,8 @@ TEST_F(BadInputTest, MalformedJson) {
   ASSERT_NE(json, nullptr);
   json->resize(json->size() / 2);
   expect_error(read(zip_all(entries)), StatusCode::kInvalidProgram, "malformed JSON");
-  expect_error(read(edit_json(archive_, "{", "[")), StatusCode::kInvalidProgram, "models/model.json");
+  expect_error(read(edit_json(archive_, "{", "[")), StatusCode::kInvalidProgram,
+               "models/model.json");
 }
 
 TEST_F(BadInputTest, MissingWeights) {
@@ -147,7 +148,8 @@ TEST_F(BadInputTest, ShortWeightRecord) {
   std::vector<uint8_t>* w = find_entry(entries, "data/weights/weight_0");
   ASSERT_NE(w, nullptr);
   w->resize(100);
-  expect_error(read(zip_all(entries)), StatusCode::kInvalidExternalData, "storage holds 25 elements");
+  expect_error(read(zip_all(entries)), StatusCode::kInvalidExternalData,
+               "storage holds 25 elements");
 }
 
 TEST_F(BadInputTest, CorruptPickle) {
@@ -166,30 +168,40 @@ TEST_F(BadInputTest, WrongDtypeCodes) {
   expect_error(read(edit_json(legacy_, "\"dtype\": 7", "\"dtype\": 99")), StatusCode::kInvalidType,
                "dtype code 99");
   // The first tensor_values entry is p_conv_weight: claim float64 while the weights are f32.
-  expect_error(read(edit_json(legacy_, "\"p_conv_weight\": {\"dtype\": 7", "\"p_conv_weight\": {\"dtype\": 8")),
+  expect_error(read(edit_json(legacy_, "\"p_conv_weight\": {\"dtype\": 7",
+                              "\"p_conv_weight\": {\"dtype\": 8")),
                StatusCode::kInvalidExternalData, "graph says f64, weights are f32");
-  expect_error(read(edit_json(archive_, "\"as_int\": 8}, {\"as_int\": 3}", "\"as_int\": 9}, {\"as_int\": 3}")),
+  expect_error(read(edit_json(archive_, "\"as_int\": 8}, {\"as_int\": 3}",
+                              "\"as_int\": 9}, {\"as_int\": 3}")),
                StatusCode::kInvalidExternalData, "conv.weight");
 }
 
 TEST_F(BadInputTest, UnknownNodeKindsAndArguments) {
-  expect_error(read(edit_json(legacy_, "torch.ops.aten.relu.default", "torch.ops.higher_order.cond")),
-               StatusCode::kNotSupported, "higher-order operator");
+  expect_error(
+      read(edit_json(legacy_, "torch.ops.aten.relu.default", "torch.ops.higher_order.cond")),
+      StatusCode::kNotSupported, "higher-order operator");
   expect_error(read(edit_json(legacy_, "torch.ops.aten.relu.default", "builtins.frobnicate")),
                StatusCode::kInvalidProgram, "unknown node target 'builtins.frobnicate'");
   expect_error(read(edit_json(legacy_, "\"as_ints\"", "\"as_intz\"")), StatusCode::kInvalidProgram,
                "unknown argument kind 'as_intz'");
-  expect_error(read(edit_json(legacy_, "{\"as_tensor\": {\"name\": \"convolution\"}}", "{\"as_tensor\": {\"name\": \"nope\"}}")),
+  expect_error(read(edit_json(legacy_, "{\"as_tensor\": {\"name\": \"convolution\"}}",
+                              "{\"as_tensor\": {\"name\": \"nope\"}}")),
                StatusCode::kInvalidProgram, "refers to 'nope'");
   expect_error(read(edit_json(archive_, "\"major\": 8", "\"major\": 9")), StatusCode::kNotSupported,
                "schema_version 9");
 }
 
 TEST_F(BadInputTest, VerifierCatchesArity) {
-  expect_error(read(edit_json(legacy_, ", {\"as_tensor\": {\"name\": \"_native_batch_norm_legit_no_training_unused_2\"}}", "")),
-               StatusCode::kInvalidProgram, "returns 3");
-  expect_error(read(edit_json(legacy_, "{\"name\": \"weight\", \"arg\": {\"as_tensor\": {\"name\": \"p_conv_weight\"}}}, ", "")),
-               StatusCode::kInvalidProgram, "required argument 'weight'");
+  expect_error(
+      read(edit_json(
+          legacy_,
+          ", {\"as_tensor\": {\"name\": \"_native_batch_norm_legit_no_training_unused_2\"}}", "")),
+      StatusCode::kInvalidProgram, "returns 3");
+  expect_error(
+      read(edit_json(
+          legacy_,
+          "{\"name\": \"weight\", \"arg\": {\"as_tensor\": {\"name\": \"p_conv_weight\"}}}, ", "")),
+      StatusCode::kInvalidProgram, "required argument 'weight'");
 }
 
 TEST_F(BadInputTest, NonFiniteFloatsAndUnknownKeysAreAccepted) {
@@ -203,7 +215,8 @@ TEST_F(BadInputTest, NonFiniteFloatsAndUnknownKeysAreAccepted) {
   auto nan = read(edit_json(archive_, "\"as_float\": 0.1", "\"as_float\": NaN"));
   ASSERT_TRUE(nan.is_ok()) << nan.status().to_string();
   EXPECT_TRUE(std::isnan(nan->nodes()[1].find_input("momentum")->arg.f));
-  auto extra = read(edit_json(legacy_, "{\"target\":", "{\"future_key\": [1, {\"x\": null}], \"target\":"));
+  auto extra =
+      read(edit_json(legacy_, "{\"target\":", "{\"future_key\": [1, {\"x\": null}], \"target\":"));
   EXPECT_TRUE(extra.is_ok()) << extra.status().to_string();
 }
 

@@ -32,8 +32,10 @@ Status read_legacy(const ZipReader& zip, const Pt2ReadOptions& options, Graph* g
   EMBER_AOT_RETURN_IF_ERROR(decode_exported_program(json, kLegacyProgram, g));
   if (!options.load_weights) return Status::ok();
   TensorMap tensors;  // torch 2.1/2.2 named the pickles *.json
-  EMBER_AOT_RETURN_IF_ERROR(read_pickled(zip, {"serialized_state_dict.pt", "serialized_state_dict.json"}, &tensors));
-  EMBER_AOT_RETURN_IF_ERROR(read_pickled(zip, {"serialized_constants.pt", "serialized_constants.json"}, &tensors));
+  EMBER_AOT_RETURN_IF_ERROR(
+      read_pickled(zip, {"serialized_state_dict.pt", "serialized_state_dict.json"}, &tensors));
+  EMBER_AOT_RETURN_IF_ERROR(
+      read_pickled(zip, {"serialized_constants.pt", "serialized_constants.json"}, &tensors));
   return attach_weights(tensors, g);
 }
 
@@ -52,7 +54,8 @@ Status read_archive(const ZipReader& zip, const std::string& root, const Pt2Read
   g->info().layout = "pt2_archive";
   if (zip.contains(root + "archive_version")) {
     EMBER_AOT_ASSIGN_OR_RETURN(std::string v, zip.read_text(root + "archive_version"));
-    if (v != "0" && v != "0\n") return not_supported("PT2 archive_version '" + v + "' (expected 0)");
+    if (v != "0" && v != "0\n")
+      return not_supported("PT2 archive_version '" + v + "' (expected 0)");
   }
   if (zip.contains(root + "byteorder")) {
     EMBER_AOT_ASSIGN_OR_RETURN(std::string order, zip.read_text(root + "byteorder"));
@@ -76,8 +79,10 @@ Status read_archive(const ZipReader& zip, const std::string& root, const Pt2Read
   EMBER_AOT_RETURN_IF_ERROR(decode_exported_program(json, entry, g));
   if (!options.load_weights) return Status::ok();
   TensorMap tensors;
-  EMBER_AOT_RETURN_IF_ERROR(read_payload(zip, root + "data/weights/", model + "_weights_config.json", model + ".pt", &tensors));
-  EMBER_AOT_RETURN_IF_ERROR(read_payload(zip, root + "data/constants/", model + "_constants_config.json", model + ".pt", &tensors));
+  EMBER_AOT_RETURN_IF_ERROR(read_payload(zip, root + "data/weights/",
+                                         model + "_weights_config.json", model + ".pt", &tensors));
+  EMBER_AOT_RETURN_IF_ERROR(read_payload(
+      zip, root + "data/constants/", model + "_constants_config.json", model + ".pt", &tensors));
   return attach_weights(tensors, g);
 }
 

@@ -54,7 +54,8 @@ void check_io(const Graph& g, const ValueId id, const json& expected) {
 }
 
 void check_against_manifest(const Graph& g, const json& m) {
-  std::string version = std::to_string(g.info().schema_major) + "." + std::to_string(g.info().schema_minor);
+  std::string version =
+      std::to_string(g.info().schema_major) + "." + std::to_string(g.info().schema_minor);
   EXPECT_EQ(version, m["schema_version"].get<std::string>());
   EXPECT_EQ(g.info().layout, m["layout"].get<std::string>());
   EXPECT_EQ(g.info().torch_version, m["torch_version"].get<std::string>());
@@ -86,13 +87,15 @@ void check_against_manifest(const Graph& g, const json& m) {
   for (size_t i = 0; i < users.size(); ++i) check_io(g, users[i], m["graph_user_inputs"][i]);
   std::vector<ValueId> outs;
   for (size_t i = 0; i < g.signature().outputs.size(); ++i) {
-    if (g.signature().outputs[i].kind == OutputKind::kUserOutput) outs.push_back(g.outputs()[i].value());
+    if (g.signature().outputs[i].kind == OutputKind::kUserOutput)
+      outs.push_back(g.outputs()[i].value());
   }
   ASSERT_EQ(outs.size(), m["graph_user_outputs"].size());
   for (size_t i = 0; i < outs.size(); ++i) check_io(g, outs[i], m["graph_user_outputs"][i]);
 
   json ranges = json::object();
-  for (const auto& [sym, r] : g.range_constraints()) ranges[sym] = {r.min.value_or(-1), r.max.value_or(-1)};
+  for (const auto& [sym, r] : g.range_constraints())
+    ranges[sym] = {r.min.value_or(-1), r.max.value_or(-1)};
   EXPECT_EQ(ranges, m["range_constraints"]);
 
   int64_t param_numel = 0, buffer_numel = 0, const_numel = 0;
@@ -110,9 +113,11 @@ void check_against_manifest(const Graph& g, const json& m) {
     if (s.kind != InputKind::kTensorConstant) ++state_dtypes[torch_name(t.dtype)];
   }
   EXPECT_EQ(param_numel, m["parameter_count"].get<int64_t>());
-  EXPECT_EQ(static_cast<int>(g.inputs_of_kind(InputKind::kParameter).size()), m["parameter_tensors"].get<int>());
+  EXPECT_EQ(static_cast<int>(g.inputs_of_kind(InputKind::kParameter).size()),
+            m["parameter_tensors"].get<int>());
   EXPECT_EQ(buffer_numel, m["buffer_numel"].get<int64_t>());
-  EXPECT_EQ(static_cast<int>(g.inputs_of_kind(InputKind::kBuffer).size()), m["buffer_tensors"].get<int>());
+  EXPECT_EQ(static_cast<int>(g.inputs_of_kind(InputKind::kBuffer).size()),
+            m["buffer_tensors"].get<int>());
   EXPECT_EQ(const_numel, m["lifted_tensor_constant_numel"].get<int64_t>());
   EXPECT_EQ(state_dtypes, m["state_dtypes"].get<decltype(state_dtypes)>());
   EXPECT_EQ(out_kinds["BUFFER_MUTATION"], static_cast<int>(m["mutations"].size()));
@@ -146,10 +151,14 @@ TEST(Pt2ReaderTest, Torch22GithubFile) {
   EXPECT_EQ(g->info().layout, "legacy_zip");
   EXPECT_EQ(g->nodes().size(), 34u);
   EXPECT_EQ(g->inputs().size(), 31u);
-  std::map<std::string, int> expected = {
-      {"aten.t.default", 10}, {"aten.addmm.default", 10}, {"aten.leaky_relu.default", 7},
-      {"aten.add.Tensor", 2}, {"aten._native_batch_norm_legit_functional.default", 2},
-      {"aten.view.default", 1}, {"aten._log_softmax.default", 1}, {"aten.squeeze.default", 1}};
+  std::map<std::string, int> expected = {{"aten.t.default", 10},
+                                         {"aten.addmm.default", 10},
+                                         {"aten.leaky_relu.default", 7},
+                                         {"aten.add.Tensor", 2},
+                                         {"aten._native_batch_norm_legit_functional.default", 2},
+                                         {"aten.view.default", 1},
+                                         {"aten._log_softmax.default", 1},
+                                         {"aten.squeeze.default", 1}};
   EXPECT_EQ(op_histogram(g.value(), NodeKind::kOp), expected);
   EXPECT_EQ(g->inputs_of_kind(InputKind::kParameter).size(), 24u);
   EXPECT_EQ(g->inputs_of_kind(InputKind::kBuffer).size(), 6u);
@@ -187,8 +196,10 @@ TEST(Pt2ReaderTest, Torch28PickledWeightsInArchive) {
   std::string dir = fixture_dir();
   if (dir.empty()) GTEST_SKIP() << ember::testing::skip_message();
   std::vector<uint8_t> archive, legacy;
-  ASSERT_TRUE(ember::testing::read_file(dir + "/generated/conv_bn_relu.core_aten.torch2_14.pt2", &archive));
-  ASSERT_TRUE(ember::testing::read_file(dir + "/generated/conv_bn_relu.core_aten.torch2_6.pt2", &legacy));
+  ASSERT_TRUE(
+      ember::testing::read_file(dir + "/generated/conv_bn_relu.core_aten.torch2_14.pt2", &archive));
+  ASSERT_TRUE(
+      ember::testing::read_file(dir + "/generated/conv_bn_relu.core_aten.torch2_6.pt2", &legacy));
   testing::ZipEntries legacy_entries = testing::unzip_all(legacy);
   std::vector<uint8_t>* state = testing::find_entry(legacy_entries, "serialized_state_dict.pt");
   ASSERT_NE(state, nullptr);

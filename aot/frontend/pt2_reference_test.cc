@@ -61,7 +61,8 @@ class Interpreter {
     }
     std::vector<T> out;
     for (size_t i = 0; i < g_.outputs().size(); ++i) {
-      if (g_.signature().outputs[i].kind == OutputKind::kUserOutput) out.push_back(vals_[g_.outputs()[i].value()]);
+      if (g_.signature().outputs[i].kind == OutputKind::kUserOutput)
+        out.push_back(vals_[g_.outputs()[i].value()]);
     }
     return out;
   }
@@ -78,14 +79,16 @@ class Interpreter {
     if (op == "add" || op == "mul") {
       T r = in(a[0]);
       const T& b = in(a[1]);
-      for (size_t i = 0; i < r.data.size(); ++i) r.data[i] = op == "add" ? r.data[i] + b.data[i] : r.data[i] * b.data[i];
+      for (size_t i = 0; i < r.data.size(); ++i)
+        r.data[i] = op == "add" ? r.data[i] + b.data[i] : r.data[i] * b.data[i];
       return r;
     }
     if (op == "permute") {  // 2-D transpose only
       const T& x = in(a[0]);
       T r{{x.shape[1], x.shape[0]}, std::vector<float>(x.data.size())};
       for (int64_t i = 0; i < x.shape[0]; ++i)
-        for (int64_t j = 0; j < x.shape[1]; ++j) r.data[j * x.shape[0] + i] = x.data[i * x.shape[1] + j];
+        for (int64_t j = 0; j < x.shape[1]; ++j)
+          r.data[j * x.shape[0] + i] = x.data[i * x.shape[1] + j];
       return r;
     }
     if (op == "addmm") {  // bias + mat1 @ mat2 (beta = alpha = 1 by default)
@@ -152,7 +155,9 @@ class Interpreter {
     for (size_t d = 2; d < r.shape.size(); ++d) inner *= r.shape[d];
     for (size_t i = 0; i < r.data.size(); ++i) {
       int64_t ch = (static_cast<int64_t>(i) / inner) % c;
-      r.data[i] = float((r.data[i] - mean.data[ch]) / std::sqrt(double(var.data[ch]) + eps) * w.data[ch] + b.data[ch]);
+      r.data[i] =
+          float((r.data[i] - mean.data[ch]) / std::sqrt(double(var.data[ch]) + eps) * w.data[ch] +
+                b.data[ch]);
     }
     return r;
   }
@@ -177,7 +182,9 @@ TEST(Pt2ReferenceTest, ReadGraphsReproduceTorchOutputs) {
   int cases = 0;
   for (auto& [key, m] : manifest["models"].items()) {
     std::string model = m["model"].get<std::string>();
-    if (model != "mlp" && model != "mlp_dynamic_batch" && model != "conv_bn_relu" && model != "add_mul") continue;
+    if (model != "mlp" && model != "mlp_dynamic_batch" && model != "conv_bn_relu" &&
+        model != "add_mul")
+      continue;
     SCOPED_TRACE(key);
     auto g = read_pt2_file(dir + m["file"].get<std::string>());
     ASSERT_TRUE(g.is_ok()) << g.status().to_string();
@@ -192,7 +199,8 @@ TEST(Pt2ReferenceTest, ReadGraphsReproduceTorchOutputs) {
         EXPECT_EQ(outputs[o].shape, ref.shape);
         ASSERT_EQ(outputs[o].data.size(), ref.data.size());
         for (size_t i = 0; i < ref.data.size(); ++i) {
-          ASSERT_LE(std::fabs(outputs[o].data[i] - ref.data[i]), atol + rtol * std::fabs(ref.data[i]))
+          ASSERT_LE(std::fabs(outputs[o].data[i] - ref.data[i]),
+                    atol + rtol * std::fabs(ref.data[i]))
               << "output " << o << " element " << i;
         }
       }

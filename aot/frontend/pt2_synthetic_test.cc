@@ -74,15 +74,23 @@ std::string meta(int dtype, const char* sizes, const char* strides) {
 }
 
 std::vector<uint8_t> make_archive() {
-  std::string weights = "{\"config\": {"
-      "\"w\": {\"path_name\": \"weight_0\", \"is_param\": true, \"use_pickle\": false, \"tensor_meta\": " +
-      meta(7, "[{\"as_int\": 2}, {\"as_int\": 3}]", "[{\"as_int\": 3}, {\"as_int\": 1}]") + "},"
-      "\"wt\": {\"path_name\": \"weight_0\", \"is_param\": true, \"use_pickle\": false, \"tensor_meta\": " +
+  std::string weights =
+      "{\"config\": {"
+      "\"w\": {\"path_name\": \"weight_0\", \"is_param\": true, \"use_pickle\": false, "
+      "\"tensor_meta\": " +
+      meta(7, "[{\"as_int\": 2}, {\"as_int\": 3}]", "[{\"as_int\": 3}, {\"as_int\": 1}]") +
+      "},"
+      "\"wt\": {\"path_name\": \"weight_0\", \"is_param\": true, \"use_pickle\": false, "
+      "\"tensor_meta\": " +
       meta(7, "[{\"as_int\": 3}, {\"as_int\": 2}]", "[{\"as_int\": 1}, {\"as_int\": 3}]") + "}}}";
-  std::string constants = "{\"config\": {"
-      "\"nb\": {\"path_name\": \"tensor_0\", \"is_param\": false, \"use_pickle\": false, \"tensor_meta\": " +
-      meta(7, "[{\"as_int\": 2}]", "[{\"as_int\": 1}]") + "},"
-      "\"k\": {\"path_name\": \"tensor_1\", \"is_param\": false, \"use_pickle\": false, \"tensor_meta\": " +
+  std::string constants =
+      "{\"config\": {"
+      "\"nb\": {\"path_name\": \"tensor_0\", \"is_param\": false, \"use_pickle\": false, "
+      "\"tensor_meta\": " +
+      meta(7, "[{\"as_int\": 2}]", "[{\"as_int\": 1}]") +
+      "},"
+      "\"k\": {\"path_name\": \"tensor_1\", \"is_param\": false, \"use_pickle\": false, "
+      "\"tensor_meta\": " +
       meta(5, "[{\"as_int\": 2}]", "[{\"as_int\": 1}]") + "}}}";
   std::vector<uint8_t> w0(6 * 4);  // floats 0, 1, 2, 3, 4, 5
   for (int i = 0; i < 6; ++i) {

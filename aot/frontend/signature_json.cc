@@ -6,7 +6,11 @@
 namespace ember::aot {
 namespace {
 
-struct InputVariant { const char* key; InputKind kind; const char* target_key; };
+struct InputVariant {
+  const char* key;
+  InputKind kind;
+  const char* target_key;
+};
 constexpr InputVariant kInputs[] = {
     {"user_input", InputKind::kUserInput, nullptr},
     {"parameter", InputKind::kParameter, "parameter_name"},
@@ -17,7 +21,11 @@ constexpr InputVariant kInputs[] = {
     {"constant_input", InputKind::kConstantInput, nullptr},
 };
 
-struct OutputVariant { const char* key; OutputKind kind; const char* target_key; };
+struct OutputVariant {
+  const char* key;
+  OutputKind kind;
+  const char* target_key;
+};
 constexpr OutputVariant kOutputs[] = {
     {"user_output", OutputKind::kUserOutput, nullptr},
     {"loss_output", OutputKind::kLossOutput, nullptr},
@@ -65,7 +73,8 @@ StatusOr<InputSpec> decode_input(const Json& j, Graph& g, const std::string& wha
     const Json& body = *variant.second;
     std::string w = what + "." + v.key;
     if (v.kind == InputKind::kConstantInput) {
-      if (const Json* n = json_field(body, "name")) EMBER_AOT_RETURN_IF_ERROR(json_string(*n, w, &spec.target));
+      if (const Json* n = json_field(body, "name"))
+        EMBER_AOT_RETURN_IF_ERROR(json_string(*n, w, &spec.target));
       EMBER_AOT_ASSIGN_OR_RETURN(const Json* value, json_require(body, "value", w));
       EMBER_AOT_ASSIGN_OR_RETURN(spec.constant, decode_argument(*value, g, w + ".value"));
       return spec;
@@ -73,7 +82,8 @@ StatusOr<InputSpec> decode_input(const Json& j, Graph& g, const std::string& wha
     EMBER_AOT_RETURN_IF_ERROR(decode_spec_arg(body, g, w, &spec.name, &spec.constant));
     EMBER_AOT_RETURN_IF_ERROR(decode_target(body, v.target_key, w, &spec.target));
     if (v.kind == InputKind::kBuffer) {
-      if (const Json* p = json_field(body, "persistent")) EMBER_AOT_RETURN_IF_ERROR(json_bool(*p, w + ".persistent", &spec.persistent));
+      if (const Json* p = json_field(body, "persistent"))
+        EMBER_AOT_RETURN_IF_ERROR(json_bool(*p, w + ".persistent", &spec.persistent));
     }
     return spec;
   }
@@ -110,11 +120,13 @@ Status decode_signature(const Json& j, Graph& g, GraphSignature* out) {
     return invalid_program("signature: input_specs/output_specs must be lists");
   }
   for (size_t i = 0; i < inputs->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(InputSpec s, decode_input((*inputs)[i], g, "input_specs[" + std::to_string(i) + "]"));
+    EMBER_AOT_ASSIGN_OR_RETURN(
+        InputSpec s, decode_input((*inputs)[i], g, "input_specs[" + std::to_string(i) + "]"));
     out->inputs.push_back(std::move(s));
   }
   for (size_t i = 0; i < outputs->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(OutputSpec s, decode_output((*outputs)[i], g, "output_specs[" + std::to_string(i) + "]"));
+    EMBER_AOT_ASSIGN_OR_RETURN(
+        OutputSpec s, decode_output((*outputs)[i], g, "output_specs[" + std::to_string(i) + "]"));
     out->outputs.push_back(std::move(s));
   }
   return Status::ok();

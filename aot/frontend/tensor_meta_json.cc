@@ -9,8 +9,8 @@ Status decode_sym_list(const Json* list, const RangeMap& ranges, const std::stri
   if (list == nullptr) return invalid_program(what + ": missing");
   if (!list->is_array()) return invalid_program(what + ": expected a list");
   for (size_t i = 0; i < list->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(SymInt s,
-                               decode_sym_int((*list)[i], ranges, what + "[" + std::to_string(i) + "]"));
+    EMBER_AOT_ASSIGN_OR_RETURN(
+        SymInt s, decode_sym_int((*list)[i], ranges, what + "[" + std::to_string(i) + "]"));
     out->push_back(std::move(s));
   }
   return Status::ok();
@@ -68,7 +68,8 @@ StatusOr<TensorSpec> decode_tensor_meta(const Json& j, const RangeMap& ranges,
   auto st = pt2_scalar_type(code);
   if (!st.is_ok()) return st.take_status().annotate(what);
   t.dtype = st.value();
-  EMBER_AOT_RETURN_IF_ERROR(decode_sym_list(json_field(*meta, "sizes"), ranges, what + ".sizes", &t.sizes));
+  EMBER_AOT_RETURN_IF_ERROR(
+      decode_sym_list(json_field(*meta, "sizes"), ranges, what + ".sizes", &t.sizes));
   if (const Json* strides = json_field(*meta, "strides")) {
     EMBER_AOT_RETURN_IF_ERROR(decode_sym_list(strides, ranges, what + ".strides", &t.strides));
     if (t.strides.size() != t.sizes.size()) {
@@ -82,7 +83,8 @@ StatusOr<TensorSpec> decode_tensor_meta(const Json& j, const RangeMap& ranges,
                              std::to_string(t.sizes[i].value) + ")");
     }
   }
-  if (t.sizes.size() > 255) return invalid_program(what + ": rank " + std::to_string(t.sizes.size()) + " is too large");
+  if (t.sizes.size() > 255)
+    return invalid_program(what + ": rank " + std::to_string(t.sizes.size()) + " is too large");
   if (const Json* off = json_field(*meta, "storage_offset")) {
     EMBER_AOT_ASSIGN_OR_RETURN(SymInt o, decode_sym_int(*off, ranges, what + ".storage_offset"));
     t.storage_offset = o.is_static ? o.value : 0;
@@ -93,7 +95,9 @@ StatusOr<TensorSpec> decode_tensor_meta(const Json& j, const RangeMap& ranges,
   if (const Json* layout = json_field(*meta, "layout")) {
     int64_t l;
     EMBER_AOT_RETURN_IF_ERROR(json_int(*layout, what + ".layout", &l));
-    if (l != 7) return not_supported(what + ": layout " + std::to_string(l) + " (only strided, 7, is supported)");
+    if (l != 7)
+      return not_supported(what + ": layout " + std::to_string(l) +
+                           " (only strided, 7, is supported)");
   }
   t.dim_order = dim_order_from_strides(t.sizes, t.strides);
   return t;

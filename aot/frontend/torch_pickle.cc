@@ -17,11 +17,16 @@ struct StorageClass {
   ScalarType dtype;
 };
 constexpr StorageClass kStorageClasses[] = {
-    {"torch.FloatStorage", ScalarType::kFloat},     {"torch.DoubleStorage", ScalarType::kDouble},
-    {"torch.HalfStorage", ScalarType::kHalf},       {"torch.BFloat16Storage", ScalarType::kBFloat16},
-    {"torch.LongStorage", ScalarType::kLong},       {"torch.IntStorage", ScalarType::kInt},
-    {"torch.ShortStorage", ScalarType::kShort},     {"torch.CharStorage", ScalarType::kChar},
-    {"torch.ByteStorage", ScalarType::kByte},       {"torch.BoolStorage", ScalarType::kBool},
+    {"torch.FloatStorage", ScalarType::kFloat},
+    {"torch.DoubleStorage", ScalarType::kDouble},
+    {"torch.HalfStorage", ScalarType::kHalf},
+    {"torch.BFloat16Storage", ScalarType::kBFloat16},
+    {"torch.LongStorage", ScalarType::kLong},
+    {"torch.IntStorage", ScalarType::kInt},
+    {"torch.ShortStorage", ScalarType::kShort},
+    {"torch.CharStorage", ScalarType::kChar},
+    {"torch.ByteStorage", ScalarType::kByte},
+    {"torch.BoolStorage", ScalarType::kBool},
     {"torch.ComplexFloatStorage", ScalarType::kComplexFloat},
     {"torch.ComplexDoubleStorage", ScalarType::kComplexDouble},
 };
@@ -86,7 +91,8 @@ class Unpickler {
     return Status::ok();
   }
   Status read_line(std::string* out) {
-    const uint8_t* nl = static_cast<const uint8_t*>(std::memchr(p_, '\n', static_cast<size_t>(end_ - p_)));
+    const uint8_t* nl =
+        static_cast<const uint8_t*>(std::memchr(p_, '\n', static_cast<size_t>(end_ - p_)));
     if (nl == nullptr) return error("unterminated GLOBAL line");
     out->assign(reinterpret_cast<const char*>(p_), static_cast<size_t>(nl - p_));
     p_ = nl + 1;
@@ -212,10 +218,13 @@ Status Unpickler::step_literal(uint8_t op, bool* handled) {
         EMBER_AOT_RETURN_IF_ERROR(read_le(&n8));
         n = n8;
       }
-      EMBER_AOT_RETURN_IF_ERROR(push_new(op == 'X' || op == 0x8c ? Kind::kString : Kind::kBytes, &v));
+      EMBER_AOT_RETURN_IF_ERROR(
+          push_new(op == 'X' || op == 0x8c ? Kind::kString : Kind::kBytes, &v));
       return read_bytes(n, &v->s);
     }
-    default: *handled = false; return Status::ok();
+    default:
+      *handled = false;
+      return Status::ok();
   }
 }
 
@@ -233,7 +242,8 @@ Status Unpickler::step_object(uint8_t op, bool* handled) {
       EMBER_AOT_RETURN_IF_ERROR(read_le(&k));
       return memo_put(k);
     }
-    case 0x94: return memo_put(memo_.size());  // MEMOIZE
+    case 0x94:
+      return memo_put(memo_.size());  // MEMOIZE
     case 'h': {
       uint8_t k;
       EMBER_AOT_RETURN_IF_ERROR(read_le(&k));
@@ -262,8 +272,10 @@ Status Unpickler::step_object(uint8_t op, bool* handled) {
       v->s = module->s + "." + name->s;
       return Status::ok();
     }
-    case 'R': return reduce();
-    case 'Q': return persistent_load();
+    case 'R':
+      return reduce();
+    case 'Q':
+      return persistent_load();
     case 's': {
       EMBER_AOT_ASSIGN_OR_RETURN(PickleValue * value, pop());
       EMBER_AOT_ASSIGN_OR_RETURN(PickleValue * key, pop());
@@ -285,11 +297,14 @@ Status Unpickler::step_object(uint8_t op, bool* handled) {
       } else {
         EMBER_AOT_RETURN_IF_ERROR(pop_mark(&items));
       }
-      if (stack_.empty() || stack_.back()->kind != Kind::kList) return error("APPEND(S) on a non-list");
+      if (stack_.empty() || stack_.back()->kind != Kind::kList)
+        return error("APPEND(S) on a non-list");
       stack_.back()->items.insert(stack_.back()->items.end(), items.begin(), items.end());
       return Status::ok();
     }
-    default: *handled = false; return Status::ok();
+    default:
+      *handled = false;
+      return Status::ok();
   }
 }
 
@@ -299,18 +314,25 @@ Status Unpickler::step(uint8_t op) {
     case 0x80: {  // PROTO
       uint8_t proto;
       EMBER_AOT_RETURN_IF_ERROR(read_le(&proto));
-      if (proto < 2 || proto > 5) return error("unsupported pickle protocol " + std::to_string(proto));
+      if (proto < 2 || proto > 5)
+        return error("unsupported pickle protocol " + std::to_string(proto));
       return Status::ok();
     }
     case 0x95: {  // FRAME: the length prefix carries no meaning for us
       uint64_t n;
       return read_le(&n);
     }
-    case '(': marks_.push_back(stack_.size()); return Status::ok();
-    case '}': return push_new(Kind::kDict);
-    case ']': return push_new(Kind::kList);
-    case ')': return push_new(Kind::kTuple);
-    case 'N': return push_new(Kind::kNone);
+    case '(':
+      marks_.push_back(stack_.size());
+      return Status::ok();
+    case '}':
+      return push_new(Kind::kDict);
+    case ']':
+      return push_new(Kind::kList);
+    case ')':
+      return push_new(Kind::kTuple);
+    case 'N':
+      return push_new(Kind::kNone);
     case 0x88:
     case 0x89:
       EMBER_AOT_RETURN_IF_ERROR(push_new(Kind::kBool, &v));
@@ -323,10 +345,14 @@ Status Unpickler::step(uint8_t op) {
       v->items.assign(items.begin(), items.end());
       return Status::ok();
     }
-    case 0x85: return make_tuple(1);
-    case 0x86: return make_tuple(2);
-    case 0x87: return make_tuple(3);
-    default: break;
+    case 0x85:
+      return make_tuple(1);
+    case 0x86:
+      return make_tuple(2);
+    case 0x87:
+      return make_tuple(3);
+    default:
+      break;
   }
   bool handled = true;
   Status s = step_literal(op, &handled);
@@ -371,7 +397,8 @@ Status int_tuple(const PickleValue& t, const char* what, std::vector<int64_t>* o
 Status Unpickler::rebuild_tensor(const PickleValue& args) {
   if (args.items.size() < 6 || args.items[0]->kind != Kind::kStorage ||
       args.items[1]->kind != Kind::kInt) {
-    return error("_rebuild_tensor_v2 expects (storage, offset, size, stride, requires_grad, hooks)");
+    return error(
+        "_rebuild_tensor_v2 expects (storage, offset, size, stride, requires_grad, hooks)");
   }
   PickleValue* t = nullptr;
   EMBER_AOT_RETURN_IF_ERROR(push_new(Kind::kTensor, &t));
@@ -405,8 +432,9 @@ Status Unpickler::reduce() {
     return push_new(Kind::kDict);
   }
   return Status(StatusCode::kNotSupported,
-                what_ + ": pickle calls " + name + ", which is outside the torch.save subset "
-                        "this reader supports (tensor subclasses and custom objects are not)");
+                what_ + ": pickle calls " + name +
+                    ", which is outside the torch.save subset "
+                    "this reader supports (tensor subclasses and custom objects are not)");
 }
 
 }  // namespace

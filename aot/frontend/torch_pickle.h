@@ -24,13 +24,26 @@
 namespace ember::aot {
 
 struct PickleValue {
-  enum class Kind { kNone, kBool, kInt, kFloat, kString, kBytes, kTuple, kList, kDict, kGlobal,
-                    kStorage, kTensor, kMark };
+  enum class Kind {
+    kNone,
+    kBool,
+    kInt,
+    kFloat,
+    kString,
+    kBytes,
+    kTuple,
+    kList,
+    kDict,
+    kGlobal,
+    kStorage,
+    kTensor,
+    kMark
+  };
   Kind kind = Kind::kNone;
   int64_t i = 0;  // kInt, kBool; kStorage: numel
   double f = 0;
   std::string s;  // kString, kBytes, kGlobal ("module.name"), kStorage: record key
-  std::vector<const PickleValue*> items;  // kTuple, kList
+  std::vector<const PickleValue*> items;                                // kTuple, kList
   std::vector<std::pair<const PickleValue*, const PickleValue*>> dict;  // kDict, in order
   // kStorage: element type; kTensor: tensor metadata plus the storage in items[0].
   ScalarType dtype = ScalarType::kUndefined;

@@ -15,7 +15,10 @@ using Kind = PickleValue::Kind;
 
 struct Stream {
   std::vector<uint8_t> b;
-  Stream& op(uint8_t c) { b.push_back(c); return *this; }
+  Stream& op(uint8_t c) {
+    b.push_back(c);
+    return *this;
+  }
   Stream& str(const std::string& s) {  // BINUNICODE
     op('X');
     uint32_t n = static_cast<uint32_t>(s.size());
@@ -39,7 +42,14 @@ Stream state_dict_stream() {
   Stream s;
   s.op(0x80).op(2).op('}').op('q').op(0).op('(');
   s.str("w").global("torch._utils", "_rebuild_tensor_v2").op('(');
-  s.op('(').str("storage").global("torch", "FloatStorage").str("0").str("cpu").int1(6).op('t').op('Q');
+  s.op('(')
+      .str("storage")
+      .global("torch", "FloatStorage")
+      .str("0")
+      .str("cpu")
+      .int1(6)
+      .op('t')
+      .op('Q');
   s.int1(1).int1(2).int1(2).op(0x86).int1(3).int1(1).op(0x86).op(0x89);
   s.global("collections", "OrderedDict").op(')').op('R').op('t').op('R');
   s.op('u').op('.');
@@ -115,7 +125,17 @@ TEST(TorchPickleTest, RejectsOutsideTheSubset) {
   EXPECT_FALSE(unpickle(empty_pop.b.data(), empty_pop.b.size(), "test").is_ok());
 
   Stream storage;  // unknown storage class
-  storage.op(0x80).op(2).op('(').str("storage").global("torch", "QInt8Storage").str("0").str("cpu").int1(1).op('t').op('Q').op('.');
+  storage.op(0x80)
+      .op(2)
+      .op('(')
+      .str("storage")
+      .global("torch", "QInt8Storage")
+      .str("0")
+      .str("cpu")
+      .int1(1)
+      .op('t')
+      .op('Q')
+      .op('.');
   auto st = unpickle(storage.b.data(), storage.b.size(), "test");
   ASSERT_FALSE(st.is_ok());
   EXPECT_NE(st.status().message().find("torch.QInt8Storage"), std::string::npos);

@@ -58,7 +58,8 @@ StatusOr<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std
                             std::to_string(storage.i) + " x " + to_string(storage.dtype) + " = " +
                             std::to_string(expected));
       }
-      it = storages.emplace(record, std::make_shared<const std::vector<uint8_t>>(std::move(data))).first;
+      it = storages.emplace(record, std::make_shared<const std::vector<uint8_t>>(std::move(data)))
+               .first;
     }
     LoadedTensor t;
     t.dtype = value->dtype;

@@ -9,9 +9,10 @@
 namespace ember::aot {
 namespace {
 
-StatusOr<LoadedTensor> raw_tensor(const ZipReader& zip, const std::string& fqn, const Json& entry,
-                                  const std::string& dir, const std::string& what,
-                                  std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>>* cache) {
+StatusOr<LoadedTensor> raw_tensor(
+    const ZipReader& zip, const std::string& fqn, const Json& entry, const std::string& dir,
+    const std::string& what,
+    std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>>* cache) {
   if (const Json* p = json_field(entry, "use_pickle")) {
     bool use_pickle = false;
     EMBER_AOT_RETURN_IF_ERROR(json_bool(*p, what + ".use_pickle", &use_pickle));
@@ -121,10 +122,12 @@ Status attach_weights(const TensorMap& tensors, Graph* graph) {
     }
     if (!same_shape) {
       std::string ws = "[";
-      for (size_t d = 0; d < w.sizes.size(); ++d) ws += (d ? ", " : "") + std::to_string(w.sizes[d]);
+      for (size_t d = 0; d < w.sizes.size(); ++d)
+        ws += (d ? ", " : "") + std::to_string(w.sizes[d]);
       return invalid_data(what + ": graph shape " + t.to_string() + ", weights shape " + ws + "]");
     }
-    EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, contiguous_bytes(w, what + " from " + w.origin));
+    EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                               contiguous_bytes(w, what + " from " + w.origin));
     if (static_cast<int64_t>(bytes.size()) != t.static_nbytes()) {
       return invalid_data(what + ": " + std::to_string(bytes.size()) + " bytes, expected " +
                           std::to_string(t.static_nbytes()));

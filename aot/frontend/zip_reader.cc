@@ -79,8 +79,8 @@ StatusOr<std::vector<uint8_t>> ZipReader::read(const std::string& name) const {
   }
   zip_file_t* f = zip_fopen_index(archive_, static_cast<zip_uint64_t>(index), 0);
   if (f == nullptr) {
-    return Status(StatusCode::kAccessFailed, what_ + ": cannot open entry '" + name + "': " +
-                                                 zip_strerror(archive_));
+    return Status(StatusCode::kAccessFailed,
+                  what_ + ": cannot open entry '" + name + "': " + zip_strerror(archive_));
   }
   std::vector<uint8_t> out(static_cast<size_t>(st.size));
   zip_int64_t got = out.empty() ? 0 : zip_fread(f, out.data(), out.size());

@@ -62,14 +62,19 @@ std::vector<uint8_t> zip_all(const ZipEntries& entries) {
 
 std::vector<uint8_t>* find_entry(ZipEntries& entries, const std::string& suffix) {
   for (auto& [name, data] : entries) {
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
       return &data;
     }
   }
   return nullptr;
 }
 
-std::string as_text(const std::vector<uint8_t>& bytes) { return std::string(bytes.begin(), bytes.end()); }
-std::vector<uint8_t> as_bytes(const std::string& text) { return std::vector<uint8_t>(text.begin(), text.end()); }
+std::string as_text(const std::vector<uint8_t>& bytes) {
+  return std::string(bytes.begin(), bytes.end());
+}
+std::vector<uint8_t> as_bytes(const std::string& text) {
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
 
 }  // namespace ember::aot::testing

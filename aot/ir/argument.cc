@@ -7,28 +7,50 @@ namespace ember::aot {
 
 const char* to_string(ArgKind kind) {
   switch (kind) {
-    case ArgKind::kNone: return "None";
-    case ArgKind::kTensor: return "Tensor";
-    case ArgKind::kTensorList: return "Tensor[]";
-    case ArgKind::kOptionalTensorList: return "Tensor?[]";
-    case ArgKind::kInt: return "int";
-    case ArgKind::kIntList: return "int[]";
-    case ArgKind::kFloat: return "float";
-    case ArgKind::kFloatList: return "float[]";
-    case ArgKind::kBool: return "bool";
-    case ArgKind::kBoolList: return "bool[]";
-    case ArgKind::kString: return "str";
-    case ArgKind::kStringList: return "str[]";
-    case ArgKind::kScalarType: return "ScalarType";
-    case ArgKind::kMemoryFormat: return "MemoryFormat";
-    case ArgKind::kLayout: return "Layout";
-    case ArgKind::kDevice: return "Device";
-    case ArgKind::kSymInt: return "SymInt";
-    case ArgKind::kSymIntList: return "SymInt[]";
-    case ArgKind::kSymFloat: return "SymFloat";
-    case ArgKind::kSymBool: return "SymBool";
-    case ArgKind::kCustomObj: return "CustomObj";
-    case ArgKind::kOperator: return "Operator";
+    case ArgKind::kNone:
+      return "None";
+    case ArgKind::kTensor:
+      return "Tensor";
+    case ArgKind::kTensorList:
+      return "Tensor[]";
+    case ArgKind::kOptionalTensorList:
+      return "Tensor?[]";
+    case ArgKind::kInt:
+      return "int";
+    case ArgKind::kIntList:
+      return "int[]";
+    case ArgKind::kFloat:
+      return "float";
+    case ArgKind::kFloatList:
+      return "float[]";
+    case ArgKind::kBool:
+      return "bool";
+    case ArgKind::kBoolList:
+      return "bool[]";
+    case ArgKind::kString:
+      return "str";
+    case ArgKind::kStringList:
+      return "str[]";
+    case ArgKind::kScalarType:
+      return "ScalarType";
+    case ArgKind::kMemoryFormat:
+      return "MemoryFormat";
+    case ArgKind::kLayout:
+      return "Layout";
+    case ArgKind::kDevice:
+      return "Device";
+    case ArgKind::kSymInt:
+      return "SymInt";
+    case ArgKind::kSymIntList:
+      return "SymInt[]";
+    case ArgKind::kSymFloat:
+      return "SymFloat";
+    case ArgKind::kSymBool:
+      return "SymBool";
+    case ArgKind::kCustomObj:
+      return "CustomObj";
+    case ArgKind::kOperator:
+      return "Operator";
   }
   return "unknown";
 }

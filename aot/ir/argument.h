@@ -30,15 +30,15 @@ enum class ArgKind : uint8_t {
   kString,              // s
   kStringList,          // strings
   kScalarType,          // dtype
-  kMemoryFormat,        // i: 0 unknown, 1 contiguous, 2 channels_last, 3 channels_last_3d, 4 preserve
-  kLayout,              // i: 7 strided
-  kDevice,              // s = type ("cpu"), i = index or -1
-  kSymInt,              // values[0] or (values empty) literal i
-  kSymIntList,          // ints + values (see above)
-  kSymFloat,            // values[0] or literal f
-  kSymBool,             // values[0] or literal b
-  kCustomObj,           // values[0]
-  kOperator,            // s = target
+  kMemoryFormat,  // i: 0 unknown, 1 contiguous, 2 channels_last, 3 channels_last_3d, 4 preserve
+  kLayout,        // i: 7 strided
+  kDevice,        // s = type ("cpu"), i = index or -1
+  kSymInt,        // values[0] or (values empty) literal i
+  kSymIntList,    // ints + values (see above)
+  kSymFloat,      // values[0] or literal f
+  kSymBool,       // values[0] or literal b
+  kCustomObj,     // values[0]
+  kOperator,      // s = target
 };
 
 const char* to_string(ArgKind kind);

@@ -23,9 +23,9 @@ namespace ember::aot {
 
 // Where the graph came from.
 struct ProgramInfo {
-  std::string source;        // file name or "<buffer>"
-  std::string layout;        // "legacy_zip" or "pt2_archive"
-  int schema_major = 0;      // 1, 2 (plain ints in torch 2.1/2.2), 3..8
+  std::string source;    // file name or "<buffer>"
+  std::string layout;    // "legacy_zip" or "pt2_archive"
+  int schema_major = 0;  // 1, 2 (plain ints in torch 2.1/2.2), 3..8
   int schema_minor = 0;
   std::string torch_version;  // "2.6.0+debian"; "" if the file does not say
   std::string dialect;        // "ATEN" (verifiers[0] or the old top-level dialect)

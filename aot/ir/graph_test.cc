@@ -65,10 +65,10 @@ Graph small_graph() {
   g.signature().inputs = {{InputKind::kParameter, "p_fc_weight", "fc.weight", true, {}},
                           {InputKind::kParameter, "p_fc_bias", "fc.bias", true, {}},
                           {InputKind::kUserInput, "x", "", true, {}}};
-  g.nodes().push_back(make_node("permute", "permute", "default",
-                                {{"self", Argument::tensor(w), false},
-                                 {"dims", Argument::int_list({1, 0}), false}},
-                                p, kTrace));
+  g.nodes().push_back(
+      make_node("permute", "permute", "default",
+                {{"self", Argument::tensor(w), false}, {"dims", Argument::int_list({1, 0}), false}},
+                p, kTrace));
   g.nodes().push_back(make_node("addmm", "addmm", "default",
                                 {{"self", Argument::tensor(b), false},
                                  {"mat1", Argument::tensor(x), false},

@@ -1,20 +1,17 @@
 // Node helpers: target parsing, source locations, descriptions.
 #include "aot/ir/node.h"
 
-
 namespace ember::aot {
 namespace {
 
 // Python scalar operations torch.export may record for symbolic-shape arithmetic.
 constexpr const char* kSymbolicTargets[] = {
-    "_operator.add",      "_operator.sub",     "_operator.mul",     "_operator.floordiv",
-    "_operator.truediv",  "_operator.mod",     "_operator.neg",     "_operator.pow",
-    "_operator.eq",       "_operator.ne",      "_operator.lt",      "_operator.le",
-    "_operator.gt",       "_operator.ge",      "_operator.and_",    "_operator.or_",
-    "_operator.not_",     "torch.sym_max",     "torch.sym_min",     "torch.sym_not",
-    "torch.sym_float",    "torch.sym_int",     "torch.sym_ite",     "torch.sym_sqrt",
-    "torch._sym_sqrt",    "math.trunc",        "math.ceil",         "math.floor",
-    "math.sqrt",
+    "_operator.add",   "_operator.sub",  "_operator.mul", "_operator.floordiv", "_operator.truediv",
+    "_operator.mod",   "_operator.neg",  "_operator.pow", "_operator.eq",       "_operator.ne",
+    "_operator.lt",    "_operator.le",   "_operator.gt",  "_operator.ge",       "_operator.and_",
+    "_operator.or_",   "_operator.not_", "torch.sym_max", "torch.sym_min",      "torch.sym_not",
+    "torch.sym_float", "torch.sym_int",  "torch.sym_ite", "torch.sym_sqrt",     "torch._sym_sqrt",
+    "math.trunc",      "math.ceil",      "math.floor",    "math.sqrt",
 };
 
 bool is_torch_frame(const std::string& file) {

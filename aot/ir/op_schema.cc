@@ -12,12 +12,18 @@ struct BaseName {
   BaseType type;
 };
 constexpr BaseName kBaseNames[] = {
-    {"Tensor", BaseType::kTensor},         {"int", BaseType::kInt},
-    {"SymInt", BaseType::kSymInt},         {"float", BaseType::kFloat},
-    {"bool", BaseType::kBool},             {"str", BaseType::kStr},
-    {"Scalar", BaseType::kScalar},         {"ScalarType", BaseType::kScalarType},
-    {"Layout", BaseType::kLayout},         {"Device", BaseType::kDevice},
-    {"MemoryFormat", BaseType::kMemoryFormat}, {"Generator", BaseType::kGenerator},
+    {"Tensor", BaseType::kTensor},
+    {"int", BaseType::kInt},
+    {"SymInt", BaseType::kSymInt},
+    {"float", BaseType::kFloat},
+    {"bool", BaseType::kBool},
+    {"str", BaseType::kStr},
+    {"Scalar", BaseType::kScalar},
+    {"ScalarType", BaseType::kScalarType},
+    {"Layout", BaseType::kLayout},
+    {"Device", BaseType::kDevice},
+    {"MemoryFormat", BaseType::kMemoryFormat},
+    {"Generator", BaseType::kGenerator},
 };
 
 const char* base_name(BaseType t) {
@@ -145,7 +151,8 @@ StatusOr<ArgSchema> parse_arg(std::string w) {
     w = w.substr(1);
   }
   size_t colon = w.find(':');
-  if (colon == std::string::npos || colon == 0) return invalid_argument("argument '" + w + "' lacks name:type");
+  if (colon == std::string::npos || colon == 0)
+    return invalid_argument("argument '" + w + "' lacks name:type");
   arg.name = w.substr(0, colon);
   std::string rest = w.substr(colon + 1);
   size_t eq = rest.find('=');
@@ -172,22 +179,31 @@ bool is_scalar_literal(ArgKind k) {
 bool base_matches(BaseType base, const Argument& a) {
   ArgKind k = a.kind;
   switch (base) {
-    case BaseType::kTensor: return k == ArgKind::kTensor || is_scalar_literal(k);
+    case BaseType::kTensor:
+      return k == ArgKind::kTensor || is_scalar_literal(k);
     case BaseType::kInt:
-    case BaseType::kSymInt: return k == ArgKind::kInt || k == ArgKind::kSymInt || k == ArgKind::kBool;
+    case BaseType::kSymInt:
+      return k == ArgKind::kInt || k == ArgKind::kSymInt || k == ArgKind::kBool;
     case BaseType::kFloat:
       return k == ArgKind::kFloat || k == ArgKind::kInt || k == ArgKind::kSymFloat ||
              k == ArgKind::kSymInt;
-    case BaseType::kBool: return k == ArgKind::kBool || k == ArgKind::kSymBool;
-    case BaseType::kStr: return k == ArgKind::kString;
+    case BaseType::kBool:
+      return k == ArgKind::kBool || k == ArgKind::kSymBool;
+    case BaseType::kStr:
+      return k == ArgKind::kString;
     case BaseType::kScalar:
       return is_scalar_literal(k) || k == ArgKind::kSymInt || k == ArgKind::kSymFloat ||
              k == ArgKind::kSymBool;
-    case BaseType::kScalarType: return k == ArgKind::kScalarType || k == ArgKind::kInt;
-    case BaseType::kLayout: return k == ArgKind::kLayout || k == ArgKind::kInt;
-    case BaseType::kDevice: return k == ArgKind::kDevice || k == ArgKind::kString;
-    case BaseType::kMemoryFormat: return k == ArgKind::kMemoryFormat || k == ArgKind::kInt;
-    case BaseType::kGenerator: return false;
+    case BaseType::kScalarType:
+      return k == ArgKind::kScalarType || k == ArgKind::kInt;
+    case BaseType::kLayout:
+      return k == ArgKind::kLayout || k == ArgKind::kInt;
+    case BaseType::kDevice:
+      return k == ArgKind::kDevice || k == ArgKind::kString;
+    case BaseType::kMemoryFormat:
+      return k == ArgKind::kMemoryFormat || k == ArgKind::kInt;
+    case BaseType::kGenerator:
+      return false;
   }
   return false;
 }
@@ -232,7 +248,9 @@ std::string OpSchema::to_string() const {
 
 StatusOr<OpSchema> parse_op_schema_line(const std::string& line) {
   std::vector<std::string> cols = split(line, '|');
-  auto fail = [&](const Status& s) { return Status(s.code(), "schema line '" + trim(line) + "': " + s.message()); };
+  auto fail = [&](const Status& s) {
+    return Status(s.code(), "schema line '" + trim(line) + "': " + s.message());
+  };
   if (cols.size() != 5) return fail(invalid_argument("expected 5 '|'-separated columns"));
   OpSchema schema;
   std::string name = trim(cols[0]);
@@ -241,7 +259,8 @@ StatusOr<OpSchema> parse_op_schema_line(const std::string& line) {
   if (sep == std::string::npos || dot == std::string::npos || dot < sep) {
     return fail(invalid_argument("op name must be ns::name.overload"));
   }
-  schema.op = OpName{name.substr(0, sep), name.substr(sep + 2, dot - sep - 2), name.substr(dot + 1)};
+  schema.op =
+      OpName{name.substr(0, sep), name.substr(sep + 2, dot - sep - 2), name.substr(dot + 1)};
   for (const std::string& w : words(cols[1])) {
     if (w == "-") continue;
     auto arg = parse_arg(w);
@@ -317,10 +336,14 @@ bool argument_matches(const SchemaType& type, const Argument& arg) {
     case BaseType::kSymInt:
       return arg.kind == ArgKind::kIntList || arg.kind == ArgKind::kSymIntList ||
              (type.list_size > 0 && (arg.kind == ArgKind::kInt || arg.kind == ArgKind::kSymInt));
-    case BaseType::kFloat: return arg.kind == ArgKind::kFloatList || arg.kind == ArgKind::kIntList;
-    case BaseType::kBool: return arg.kind == ArgKind::kBoolList;
-    case BaseType::kStr: return arg.kind == ArgKind::kStringList;
-    default: return false;
+    case BaseType::kFloat:
+      return arg.kind == ArgKind::kFloatList || arg.kind == ArgKind::kIntList;
+    case BaseType::kBool:
+      return arg.kind == ArgKind::kBoolList;
+    case BaseType::kStr:
+      return arg.kind == ArgKind::kStringList;
+    default:
+      return false;
   }
 }
 

@@ -30,8 +30,18 @@
 namespace ember::aot {
 
 enum class BaseType : uint8_t {
-  kTensor, kInt, kSymInt, kFloat, kBool, kStr, kScalar, kScalarType, kLayout, kDevice,
-  kMemoryFormat, kGenerator,
+  kTensor,
+  kInt,
+  kSymInt,
+  kFloat,
+  kBool,
+  kStr,
+  kScalar,
+  kScalarType,
+  kLayout,
+  kDevice,
+  kMemoryFormat,
+  kGenerator,
 };
 
 struct SchemaType {
@@ -47,10 +57,10 @@ struct ArgSchema {
   std::string name;
   SchemaType type;
   bool kw_only = false;
-  bool is_mutable = false;     // written in place (Tensor(a!))
+  bool is_mutable = false;  // written in place (Tensor(a!))
   bool has_default = false;
-  std::string default_text;    // as in the table ("1", "None", "[]")
-  Argument default_value;      // parsed; lists expanded to list_size ("1" -> [1, 1])
+  std::string default_text;  // as in the table ("1", "None", "[]")
+  Argument default_value;    // parsed; lists expanded to list_size ("1" -> [1, 1])
 };
 
 struct OpSchema {

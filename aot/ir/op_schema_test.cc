@@ -22,14 +22,26 @@ TEST(OpSchemaTest, BuiltinTableParses) {
 
 TEST(OpSchemaTest, CoversEveryOpInTheSharedFixtures) {
   // Ops listed by the fixture manifest (torch 2.6 / 2.14) and the torch 2.2 GitHub file.
-  for (const char* op :
-       {"aten::add.Tensor", "aten::mul.Tensor", "aten::_native_batch_norm_legit_no_training.default",
-        "aten::convolution.default", "aten::relu.default", "aten::batch_norm.default",
-        "aten::conv2d.default", "aten::addmm.default", "aten::permute.default",
-        "aten::cat.default", "aten::max_pool2d_with_indices.default", "aten::mean.dim",
-        "aten::view.default", "aten::clone.default", "aten::t.default",
-        "aten::leaky_relu.default", "aten::_native_batch_norm_legit_functional.default",
-        "aten::_log_softmax.default", "aten::squeeze.default", "aten::sym_size.int"}) {
+  for (const char* op : {"aten::add.Tensor",
+                         "aten::mul.Tensor",
+                         "aten::_native_batch_norm_legit_no_training.default",
+                         "aten::convolution.default",
+                         "aten::relu.default",
+                         "aten::batch_norm.default",
+                         "aten::conv2d.default",
+                         "aten::addmm.default",
+                         "aten::permute.default",
+                         "aten::cat.default",
+                         "aten::max_pool2d_with_indices.default",
+                         "aten::mean.dim",
+                         "aten::view.default",
+                         "aten::clone.default",
+                         "aten::t.default",
+                         "aten::leaky_relu.default",
+                         "aten::_native_batch_norm_legit_functional.default",
+                         "aten::_log_softmax.default",
+                         "aten::squeeze.default",
+                         "aten::sym_size.int"}) {
     EXPECT_NE(builtin_op_schemas().find(op), nullptr) << op;
   }
 }
@@ -68,12 +80,11 @@ TEST(OpSchemaTest, KeywordOnlyReturnsOutVariantsAndFlags) {
 }
 
 TEST(OpSchemaTest, BadLinesAreErrors) {
-  for (const char* bad : {"aten::x.default | self:Tensor | Tensor | -",
-                          "x.default | self:Tensor | Tensor | - | -",
-                          "aten::x.default | self:Tensr | Tensor | - | -",
-                          "aten::x.default | self | Tensor | - | -",
-                          "aten::x.default | self:int=abc | Tensor | - | -",
-                          "aten::x.default | self:Tensor | Tensor | - | weird"}) {
+  for (const char* bad :
+       {"aten::x.default | self:Tensor | Tensor | -", "x.default | self:Tensor | Tensor | - | -",
+        "aten::x.default | self:Tensr | Tensor | - | -", "aten::x.default | self | Tensor | - | -",
+        "aten::x.default | self:int=abc | Tensor | - | -",
+        "aten::x.default | self:Tensor | Tensor | - | weird"}) {
     EXPECT_FALSE(parse_op_schema_line(bad).is_ok()) << bad;
   }
   OpSchemaRegistry r;
@@ -85,7 +96,8 @@ Node conv_node() {
   Node n;
   n.op = OpName{"aten", "conv2d", "default"};
   n.name = "conv2d";
-  n.inputs = {{"input", Argument::tensor(0), false}, {"weight", Argument::tensor(1), false},
+  n.inputs = {{"input", Argument::tensor(0), false},
+              {"weight", Argument::tensor(1), false},
               {"padding", Argument::int_list({1, 1}), false}};
   return n;
 }

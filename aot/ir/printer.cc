@@ -25,11 +25,16 @@ std::string fmt_float(double v) {
 
 const char* memory_format_name(int64_t v) {
   switch (v) {
-    case 1: return "contiguous_format";
-    case 2: return "channels_last";
-    case 3: return "channels_last_3d";
-    case 4: return "preserve_format";
-    default: return "unknown_format";
+    case 1:
+      return "contiguous_format";
+    case 2:
+      return "channels_last";
+    case 3:
+      return "channels_last_3d";
+    case 4:
+      return "preserve_format";
+    default:
+      return "unknown_format";
   }
 }
 
@@ -44,9 +49,12 @@ std::string value_type(const Graph& g, ValueId id) {
   if (!g.valid_id(id)) return "?";
   const Value& v = g.value(id);
   switch (v.kind) {
-    case ValueKind::kTensor: return v.tensor.to_string();
-    case ValueKind::kSymInt: return "SymInt" + (v.sym.text.empty() ? "" : "(" + v.sym.text + ")");
-    default: return to_string(v.kind);
+    case ValueKind::kTensor:
+      return v.tensor.to_string();
+    case ValueKind::kSymInt:
+      return "SymInt" + (v.sym.text.empty() ? "" : "(" + v.sym.text + ")");
+    default:
+      return to_string(v.kind);
   }
 }
 
@@ -70,35 +78,51 @@ std::string typed_outputs(const Graph& g, const Node& n) {
 
 std::string print_argument(const Graph& g, const Argument& a) {
   switch (a.kind) {
-    case ArgKind::kNone: return "None";
+    case ArgKind::kNone:
+      return "None";
     case ArgKind::kTensor:
-    case ArgKind::kCustomObj: return ref(g, a.value());
+    case ArgKind::kCustomObj:
+      return ref(g, a.value());
     case ArgKind::kTensorList:
     case ArgKind::kOptionalTensorList:
       return list(a.values, [&](size_t i) { return ref(g, a.values[i]); });
-    case ArgKind::kInt: return std::to_string(a.i);
-    case ArgKind::kIntList: return list(a.ints, [&](size_t i) { return std::to_string(a.ints[i]); });
-    case ArgKind::kFloat: return fmt_float(a.f);
-    case ArgKind::kFloatList: return list(a.floats, [&](size_t i) { return fmt_float(a.floats[i]); });
-    case ArgKind::kBool: return a.b ? "True" : "False";
+    case ArgKind::kInt:
+      return std::to_string(a.i);
+    case ArgKind::kIntList:
+      return list(a.ints, [&](size_t i) { return std::to_string(a.ints[i]); });
+    case ArgKind::kFloat:
+      return fmt_float(a.f);
+    case ArgKind::kFloatList:
+      return list(a.floats, [&](size_t i) { return fmt_float(a.floats[i]); });
+    case ArgKind::kBool:
+      return a.b ? "True" : "False";
     case ArgKind::kBoolList:
       return list(a.ints, [&](size_t i) { return std::string(a.ints[i] ? "True" : "False"); });
-    case ArgKind::kString: return "'" + a.s + "'";
-    case ArgKind::kStringList: return list(a.strings, [&](size_t i) { return "'" + a.strings[i] + "'"; });
-    case ArgKind::kScalarType: return to_string(a.dtype);
-    case ArgKind::kMemoryFormat: return memory_format_name(a.i);
-    case ArgKind::kLayout: return a.i == 7 ? "strided" : "layout(" + std::to_string(a.i) + ")";
-    case ArgKind::kDevice: return a.s + (a.i >= 0 ? ":" + std::to_string(a.i) : "");
-    case ArgKind::kSymInt: return a.values.empty() ? std::to_string(a.i) : ref(g, a.values[0]);
+    case ArgKind::kString:
+      return "'" + a.s + "'";
+    case ArgKind::kStringList:
+      return list(a.strings, [&](size_t i) { return "'" + a.strings[i] + "'"; });
+    case ArgKind::kScalarType:
+      return to_string(a.dtype);
+    case ArgKind::kMemoryFormat:
+      return memory_format_name(a.i);
+    case ArgKind::kLayout:
+      return a.i == 7 ? "strided" : "layout(" + std::to_string(a.i) + ")";
+    case ArgKind::kDevice:
+      return a.s + (a.i >= 0 ? ":" + std::to_string(a.i) : "");
+    case ArgKind::kSymInt:
+      return a.values.empty() ? std::to_string(a.i) : ref(g, a.values[0]);
     case ArgKind::kSymIntList:
       return list(a.ints, [&](size_t i) {
         return i < a.values.size() && a.values[i] != kNoValue ? ref(g, a.values[i])
-                                                               : std::to_string(a.ints[i]);
+                                                              : std::to_string(a.ints[i]);
       });
-    case ArgKind::kSymFloat: return a.values.empty() ? fmt_float(a.f) : ref(g, a.values[0]);
+    case ArgKind::kSymFloat:
+      return a.values.empty() ? fmt_float(a.f) : ref(g, a.values[0]);
     case ArgKind::kSymBool:
       return a.values.empty() ? (a.b ? "True" : "False") : ref(g, a.values[0]);
-    case ArgKind::kOperator: return a.s;
+    case ArgKind::kOperator:
+      return a.s;
   }
   return "?";
 }

@@ -39,10 +39,10 @@ const char* to_string(OutputKind kind);
 
 struct InputSpec {
   InputKind kind = InputKind::kUserInput;
-  std::string name;         // graph value name ("p_conv_weight", "x"); "" for constants
-  std::string target;       // FQN ("conv.weight") for parameters/buffers/constants
-  bool persistent = true;   // buffers: persistent ones live in the state dict
-  Argument constant;        // kConstantInput and non-tensor user inputs: the value
+  std::string name;        // graph value name ("p_conv_weight", "x"); "" for constants
+  std::string target;      // FQN ("conv.weight") for parameters/buffers/constants
+  bool persistent = true;  // buffers: persistent ones live in the state dict
+  Argument constant;       // kConstantInput and non-tensor user inputs: the value
 };
 
 struct OutputSpec {
@@ -58,27 +58,42 @@ struct GraphSignature {
 
 inline const char* to_string(InputKind kind) {
   switch (kind) {
-    case InputKind::kUserInput: return "USER_INPUT";
-    case InputKind::kParameter: return "PARAMETER";
-    case InputKind::kBuffer: return "BUFFER";
-    case InputKind::kTensorConstant: return "CONSTANT_TENSOR";
-    case InputKind::kCustomObj: return "CUSTOM_OBJ";
-    case InputKind::kToken: return "TOKEN";
-    case InputKind::kConstantInput: return "CONSTANT_INPUT";
+    case InputKind::kUserInput:
+      return "USER_INPUT";
+    case InputKind::kParameter:
+      return "PARAMETER";
+    case InputKind::kBuffer:
+      return "BUFFER";
+    case InputKind::kTensorConstant:
+      return "CONSTANT_TENSOR";
+    case InputKind::kCustomObj:
+      return "CUSTOM_OBJ";
+    case InputKind::kToken:
+      return "TOKEN";
+    case InputKind::kConstantInput:
+      return "CONSTANT_INPUT";
   }
   return "UNKNOWN";
 }
 
 inline const char* to_string(OutputKind kind) {
   switch (kind) {
-    case OutputKind::kUserOutput: return "USER_OUTPUT";
-    case OutputKind::kLossOutput: return "LOSS_OUTPUT";
-    case OutputKind::kBufferMutation: return "BUFFER_MUTATION";
-    case OutputKind::kGradientToParameter: return "GRADIENT_TO_PARAMETER";
-    case OutputKind::kGradientToUserInput: return "GRADIENT_TO_USER_INPUT";
-    case OutputKind::kUserInputMutation: return "USER_INPUT_MUTATION";
-    case OutputKind::kToken: return "TOKEN";
-    case OutputKind::kParameterMutation: return "PARAMETER_MUTATION";
+    case OutputKind::kUserOutput:
+      return "USER_OUTPUT";
+    case OutputKind::kLossOutput:
+      return "LOSS_OUTPUT";
+    case OutputKind::kBufferMutation:
+      return "BUFFER_MUTATION";
+    case OutputKind::kGradientToParameter:
+      return "GRADIENT_TO_PARAMETER";
+    case OutputKind::kGradientToUserInput:
+      return "GRADIENT_TO_USER_INPUT";
+    case OutputKind::kUserInputMutation:
+      return "USER_INPUT_MUTATION";
+    case OutputKind::kToken:
+      return "TOKEN";
+    case OutputKind::kParameterMutation:
+      return "PARAMETER_MUTATION";
   }
   return "UNKNOWN";
 }

@@ -7,18 +7,30 @@ namespace ember::aot {
 
 const char* to_string(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "Ok";
-    case StatusCode::kInternal: return "Internal";
-    case StatusCode::kInvalidState: return "InvalidState";
-    case StatusCode::kNotSupported: return "NotSupported";
-    case StatusCode::kNotImplemented: return "NotImplemented";
-    case StatusCode::kInvalidArgument: return "InvalidArgument";
-    case StatusCode::kInvalidType: return "InvalidType";
-    case StatusCode::kOperatorMissing: return "OperatorMissing";
-    case StatusCode::kNotFound: return "NotFound";
-    case StatusCode::kAccessFailed: return "AccessFailed";
-    case StatusCode::kInvalidProgram: return "InvalidProgram";
-    case StatusCode::kInvalidExternalData: return "InvalidExternalData";
+    case StatusCode::kOk:
+      return "Ok";
+    case StatusCode::kInternal:
+      return "Internal";
+    case StatusCode::kInvalidState:
+      return "InvalidState";
+    case StatusCode::kNotSupported:
+      return "NotSupported";
+    case StatusCode::kNotImplemented:
+      return "NotImplemented";
+    case StatusCode::kInvalidArgument:
+      return "InvalidArgument";
+    case StatusCode::kInvalidType:
+      return "InvalidType";
+    case StatusCode::kOperatorMissing:
+      return "OperatorMissing";
+    case StatusCode::kNotFound:
+      return "NotFound";
+    case StatusCode::kAccessFailed:
+      return "AccessFailed";
+    case StatusCode::kInvalidProgram:
+      return "InvalidProgram";
+    case StatusCode::kInvalidExternalData:
+      return "InvalidExternalData";
   }
   return "Unknown";
 }

@@ -15,17 +15,17 @@
 namespace ember::aot {
 
 enum class StatusCode : uint32_t {
-  kOk = 0x00,               // success
-  kInternal = 0x01,         // an internal invariant failed (a bug in Ember)
-  kInvalidState = 0x02,     // the object is not in a state that allows this call
-  kNotSupported = 0x10,     // valid, but not supported by this toolchain (yet)
-  kNotImplemented = 0x11,   // not implemented yet
-  kInvalidArgument = 0x12,  // an argument or option is invalid
-  kInvalidType = 0x13,      // a value has the wrong type (tag or dtype)
-  kOperatorMissing = 0x14,  // the graph uses an operator with no known schema
-  kNotFound = 0x20,         // a named thing (file, entry, value, weight) does not exist
-  kAccessFailed = 0x22,     // reading a file or buffer failed
-  kInvalidProgram = 0x23,   // the input program (.pt2 graph JSON) is malformed
+  kOk = 0x00,                   // success
+  kInternal = 0x01,             // an internal invariant failed (a bug in Ember)
+  kInvalidState = 0x02,         // the object is not in a state that allows this call
+  kNotSupported = 0x10,         // valid, but not supported by this toolchain (yet)
+  kNotImplemented = 0x11,       // not implemented yet
+  kInvalidArgument = 0x12,      // an argument or option is invalid
+  kInvalidType = 0x13,          // a value has the wrong type (tag or dtype)
+  kOperatorMissing = 0x14,      // the graph uses an operator with no known schema
+  kNotFound = 0x20,             // a named thing (file, entry, value, weight) does not exist
+  kAccessFailed = 0x22,         // reading a file or buffer failed
+  kInvalidProgram = 0x23,       // the input program (.pt2 graph JSON) is malformed
   kInvalidExternalData = 0x24,  // weights or other payloads are malformed or mismatched
 };
 
@@ -53,12 +53,16 @@ class [[nodiscard]] Status {
 };
 
 // Shorthands for the common error constructors.
-inline Status invalid_program(std::string m) { return Status(StatusCode::kInvalidProgram, std::move(m)); }
+inline Status invalid_program(std::string m) {
+  return Status(StatusCode::kInvalidProgram, std::move(m));
+}
 inline Status invalid_data(std::string m) {
   return Status(StatusCode::kInvalidExternalData, std::move(m));
 }
 inline Status not_found(std::string m) { return Status(StatusCode::kNotFound, std::move(m)); }
-inline Status not_supported(std::string m) { return Status(StatusCode::kNotSupported, std::move(m)); }
+inline Status not_supported(std::string m) {
+  return Status(StatusCode::kNotSupported, std::move(m));
+}
 inline Status invalid_argument(std::string m) {
   return Status(StatusCode::kInvalidArgument, std::move(m));
 }
@@ -69,7 +73,7 @@ template <typename T>
 class [[nodiscard]] StatusOr {
  public:
   StatusOr(T value) : has_value_(true), value_(std::move(value)) {}  // NOLINT
-  StatusOr(Status status) : status_(std::move(status)) {              // NOLINT
+  StatusOr(Status status) : status_(std::move(status)) {             // NOLINT
     if (status_.is_ok()) status_ = Status(StatusCode::kInternal, "StatusOr built from Ok");
   }
   bool is_ok() const { return has_value_; }
@@ -95,17 +99,17 @@ class [[nodiscard]] StatusOr {
 #define EMBER_AOT_CONCAT_(a, b) EMBER_AOT_CONCAT_INNER_(a, b)
 
 // Returns the Status of `expr` from the enclosing function if it is not Ok.
-#define EMBER_AOT_RETURN_IF_ERROR(expr)                     \
-  do {                                                      \
-    ::ember::aot::Status ember_aot_status_ = (expr);        \
+#define EMBER_AOT_RETURN_IF_ERROR(expr)                       \
+  do {                                                        \
+    ::ember::aot::Status ember_aot_status_ = (expr);          \
     if (!ember_aot_status_.is_ok()) return ember_aot_status_; \
   } while (0)
 
 // Like EMBER_AOT_RETURN_IF_ERROR, prefixing the message with `context` (a std::string).
-#define EMBER_AOT_RETURN_IF_ERROR_CTX(expr, context)                              \
-  do {                                                                            \
-    ::ember::aot::Status ember_aot_status_ = (expr);                              \
-    if (!ember_aot_status_.is_ok()) return ember_aot_status_.annotate(context);   \
+#define EMBER_AOT_RETURN_IF_ERROR_CTX(expr, context)                            \
+  do {                                                                          \
+    ::ember::aot::Status ember_aot_status_ = (expr);                            \
+    if (!ember_aot_status_.is_ok()) return ember_aot_status_.annotate(context); \
   } while (0)
 
 // `lhs = value of expr` or return its Status. lhs may declare a variable (auto x).

@@ -85,11 +85,16 @@ class Parser {
     EMBER_AOT_RETURN_IF_ERROR(unary(out, depth + 1));
     while (true) {
       const char* op = nullptr;
-      if (eat("//")) op = "FloorDiv";
-      else if (s_.compare(pos_, 2, "**") != 0 && eat("*")) op = "Mul";
-      else if (eat("/")) op = "TrueDiv";
-      else if (eat("%")) op = "Mod";
-      else return Status::ok();
+      if (eat("//"))
+        op = "FloorDiv";
+      else if (s_.compare(pos_, 2, "**") != 0 && eat("*"))
+        op = "Mul";
+      else if (eat("/"))
+        op = "TrueDiv";
+      else if (eat("%"))
+        op = "Mod";
+      else
+        return Status::ok();
       SymExpr rhs;
       EMBER_AOT_RETURN_IF_ERROR(unary(&rhs, depth + 1));
       *out = call(op, {std::move(*out), std::move(rhs)});
@@ -252,17 +257,26 @@ std::string SymRange::to_string() const {
 
 std::string SymExpr::to_infix() const {
   switch (kind) {
-    case Kind::kSymbol: return name;
-    case Kind::kInteger: return std::to_string(value);
-    case Kind::kCall: break;
+    case Kind::kSymbol:
+      return name;
+    case Kind::kInteger:
+      return std::to_string(value);
+    case Kind::kCall:
+      break;
   }
   const char* sep = nullptr;
-  if (name == "Add") sep = " + ";
-  else if (name == "Mul") sep = "*";
-  else if (name == "FloorDiv") sep = "//";
-  else if (name == "Mod" || name == "PythonMod") sep = "%";
-  else if (name == "Pow") sep = "**";
-  else if (name == "TrueDiv") sep = "/";
+  if (name == "Add")
+    sep = " + ";
+  else if (name == "Mul")
+    sep = "*";
+  else if (name == "FloorDiv")
+    sep = "//";
+  else if (name == "Mod" || name == "PythonMod")
+    sep = "%";
+  else if (name == "Pow")
+    sep = "**";
+  else if (name == "TrueDiv")
+    sep = "/";
   std::string out;
   if (sep == nullptr) out = name + "(";
   for (size_t i = 0; i < args.size(); ++i) {

@@ -34,8 +34,8 @@ struct SymRange {
 struct SymExpr {
   enum class Kind { kSymbol, kInteger, kCall };
   Kind kind = Kind::kInteger;
-  std::string name;  // symbol name ("s0") or function name ("Add")
-  int64_t value = 0;  // kInteger
+  std::string name;           // symbol name ("s0") or function name ("Add")
+  int64_t value = 0;          // kInteger
   std::vector<SymExpr> args;  // kCall
 
   // Readable infix: "s0", "2*s0", "s0 + s1", "(s0 + 1)//2", "Max(s0, 4)".

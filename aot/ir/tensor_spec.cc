@@ -60,9 +60,8 @@ std::vector<uint8_t> dim_order_from_strides(const std::vector<SymInt>& sizes,
   for (const SymInt& s : strides) {
     if (!s.is_static) return order;
   }
-  std::stable_sort(order.begin(), order.end(), [&](uint8_t a, uint8_t b) {
-    return strides[a].value > strides[b].value;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint8_t a, uint8_t b) { return strides[a].value > strides[b].value; });
   return order;
 }
 

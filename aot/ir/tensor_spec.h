@@ -26,7 +26,7 @@ struct ConstantData {
 struct TensorSpec {
   ScalarType dtype = ScalarType::kUndefined;
   std::vector<SymInt> sizes;
-  std::vector<SymInt> strides;    // as exported (elements); may be symbolic
+  std::vector<SymInt> strides;     // as exported (elements); may be symbolic
   std::vector<uint8_t> dim_order;  // dims from outermost to innermost; 0..n-1 = contiguous
   int64_t storage_offset = 0;
   bool requires_grad = false;

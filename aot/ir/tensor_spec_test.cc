@@ -8,11 +8,14 @@ namespace ember::aot {
 namespace {
 
 TEST(ScalarTypeTest, Pt2CodesMapToExecuTorchCodes) {
-  struct Case { int pt2; int et; size_t size; };
+  struct Case {
+    int pt2;
+    int et;
+    size_t size;
+  };
   for (Case c : {Case{1, 0, 1}, Case{2, 1, 1}, Case{4, 3, 4}, Case{5, 4, 8}, Case{6, 5, 2},
-                 Case{7, 6, 4}, Case{8, 7, 8}, Case{12, 11, 1}, Case{13, 15, 2},
-                 Case{28, 27, 2}, Case{29, 24, 1}, Case{30, 23, 1}, Case{34, 28, 4},
-                 Case{35, 29, 8}}) {
+                 Case{7, 6, 4}, Case{8, 7, 8}, Case{12, 11, 1}, Case{13, 15, 2}, Case{28, 27, 2},
+                 Case{29, 24, 1}, Case{30, 23, 1}, Case{34, 28, 4}, Case{35, 29, 8}}) {
     auto t = pt2_scalar_type(c.pt2);
     ASSERT_TRUE(t.is_ok()) << c.pt2;
     EXPECT_EQ(static_cast<int>(t.value()), c.et) << c.pt2;

@@ -32,19 +32,25 @@ const char* to_string(ValueKind kind);
 struct Value {
   std::string name;  // unique in the graph ("conv2d", "p_conv_weight", "sym_size_int_2")
   ValueKind kind = ValueKind::kTensor;
-  TensorSpec tensor;  // kTensor
-  SymInt sym;         // kSymInt (expr/hint/range), kSymFloat/kSymBool: expr only
+  TensorSpec tensor;      // kTensor
+  SymInt sym;             // kSymInt (expr/hint/range), kSymFloat/kSymBool: expr only
   std::string class_fqn;  // kCustomObj
 };
 
 inline const char* to_string(ValueKind kind) {
   switch (kind) {
-    case ValueKind::kTensor: return "tensor";
-    case ValueKind::kSymInt: return "symint";
-    case ValueKind::kSymFloat: return "symfloat";
-    case ValueKind::kSymBool: return "symbool";
-    case ValueKind::kCustomObj: return "custom_obj";
-    case ValueKind::kNone: return "none";
+    case ValueKind::kTensor:
+      return "tensor";
+    case ValueKind::kSymInt:
+      return "symint";
+    case ValueKind::kSymFloat:
+      return "symfloat";
+    case ValueKind::kSymBool:
+      return "symbool";
+    case ValueKind::kCustomObj:
+      return "custom_obj";
+    case ValueKind::kNone:
+      return "none";
   }
   return "unknown";
 }

@@ -52,7 +52,8 @@ class Verifier {
   }
 
   Status check_ref(ValueId id, ArgKind kind) {
-    if (!g_.valid_id(id)) return invalid_program("value id " + std::to_string(id) + " is out of range");
+    if (!g_.valid_id(id))
+      return invalid_program("value id " + std::to_string(id) + " is out of range");
     const Value& v = g_.value(id);
     bool ok = true;
     if (kind == ArgKind::kTensor || kind == ArgKind::kTensorList ||
@@ -109,9 +110,9 @@ class Verifier {
     const OpSchema* schema = opts_.schemas->find(n.op);
     if (schema == nullptr) {
       if (!opts_.require_schemas) return Status::ok();
-      return Status(StatusCode::kOperatorMissing,
-                    where + ": no schema for operator " + n.op.qualified() +
-                        " (add it to aot/ir/op_schema_table.cc)");
+      return Status(StatusCode::kOperatorMissing, where + ": no schema for operator " +
+                                                      n.op.qualified() +
+                                                      " (add it to aot/ir/op_schema_table.cc)");
     }
     auto bound = bind_arguments(*schema, n);
     if (!bound.is_ok()) return bound.take_status();

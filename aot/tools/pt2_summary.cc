@@ -32,14 +32,21 @@ Summary collect(const Graph& g) {
     const TensorSpec& t = g.value(id).tensor;
     const char* bucket = nullptr;
     switch (sig.inputs[i].kind) {
-      case InputKind::kUserInput: s.inputs.emplace_back(g.value(id).name, &t); continue;
-      case InputKind::kParameter: bucket = "parameters"; break;
+      case InputKind::kUserInput:
+        s.inputs.emplace_back(g.value(id).name, &t);
+        continue;
+      case InputKind::kParameter:
+        bucket = "parameters";
+        break;
       case InputKind::kBuffer:
         bucket = "buffers";
         if (!sig.inputs[i].persistent) ++s.non_persistent_buffers;
         break;
-      case InputKind::kTensorConstant: bucket = "constants"; break;
-      default: continue;
+      case InputKind::kTensorConstant:
+        bucket = "constants";
+        break;
+      default:
+        continue;
     }
     StateTotals& st = s.state[bucket];
     ++st.tensors;
@@ -74,7 +81,8 @@ std::string summarize_pt2_text(const Graph& g, bool with_graph) {
   for (const auto& [name, t] : s.outputs) out += "  " + name + " : " + t->to_string() + "\n";
   if (!g.range_constraints().empty()) {
     out += "symbols:\n";
-    for (const auto& [sym, r] : g.range_constraints()) out += "  " + sym + " in " + r.to_string() + "\n";
+    for (const auto& [sym, r] : g.range_constraints())
+      out += "  " + sym + " in " + r.to_string() + "\n";
   }
   out += "ops (" + std::to_string(g.nodes().size()) + " nodes):\n";
   for (const auto& [op, count] : s.ops) out += "  " + std::to_string(count) + "  " + op + "\n";

@@ -83,7 +83,8 @@ TEST(Pt2SummaryTest, DynamicBatchJson) {
   auto g = read_fixture("mlp_dynamic_batch.core_aten.torch2_6.pt2");
   ASSERT_TRUE(g.is_ok()) << g.status().to_string();
   std::string json = summarize_pt2_json(g.value(), false);
-  EXPECT_NE(json.find("\"shape\": [\n        \"s0\",\n        784\n      ]"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"shape\": [\n        \"s0\",\n        784\n      ]"), std::string::npos)
+      << json;
   EXPECT_NE(json.find("\"s0\": [\n      1,\n      64\n    ]"), std::string::npos) << json;
   std::string text = summarize_pt2_text(g.value(), false);
   EXPECT_NE(text.find("  input : f32[s0, 784]\n"), std::string::npos) << text;

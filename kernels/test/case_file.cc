@@ -95,6 +95,40 @@ class ByteReader {
   std::string error_;
 };
 
+// Reads ndim sizes and the dim order of a tensor; sets *numel (and *overflow if it overflows).
+bool parse_layout(ByteReader& r, uint8_t ndim, TensorData* t, uint64_t* numel, bool* overflow) {
+  t->sizes.assign(ndim, 0);
+  *numel = 1;
+  *overflow = false;
+  for (uint8_t i = 0; i < ndim; ++i) {
+    const int64_t s = r.scalar<int64_t>("tensor size");
+    if (!r.ok()) return false;
+    if (s < 0) {
+      r.fail("tensor size " + std::to_string(i) + " is negative (" + std::to_string(s) + ")");
+      return false;
+    }
+    t->sizes[i] = s;
+    if (s != 0 && *numel > std::numeric_limits<uint64_t>::max() / static_cast<uint64_t>(s)) {
+      *overflow = true;
+    }
+    *numel *= static_cast<uint64_t>(s);
+  }
+  t->dim_order.assign(ndim, 0);
+  uint32_t seen = 0;
+  for (uint8_t i = 0; i < ndim; ++i) {
+    const uint8_t d = r.scalar<uint8_t>("tensor dim_order");
+    if (!r.ok()) return false;
+    if (d >= ndim || (seen & (1u << d)) != 0) {
+      r.fail("dim_order is not a permutation of 0.." + std::to_string(ndim - 1) +
+             " (entry " + std::to_string(i) + " is " + std::to_string(d) + ")");
+      return false;
+    }
+    seen |= 1u << d;
+    t->dim_order[i] = d;
+  }
+  return true;
+}
+
 bool parse_tensor(ByteReader& r, bool is_out, TensorData* t) {
   const uint8_t dtype = r.scalar<uint8_t>("tensor dtype");
   const uint8_t ndim = r.scalar<uint8_t>("tensor ndim");
@@ -111,35 +145,9 @@ bool parse_tensor(ByteReader& r, bool is_out, TensorData* t) {
     return false;
   }
   t->dtype = static_cast<CaseDtype>(dtype);
-  t->sizes.assign(ndim, 0);
-  uint64_t numel = 1;
+  uint64_t numel = 0;
   bool overflow = false;
-  for (uint8_t i = 0; i < ndim; ++i) {
-    const int64_t s = r.scalar<int64_t>("tensor size");
-    if (!r.ok()) return false;
-    if (s < 0) {
-      r.fail("tensor size " + std::to_string(i) + " is negative (" + std::to_string(s) + ")");
-      return false;
-    }
-    t->sizes[i] = s;
-    if (s != 0 && numel > std::numeric_limits<uint64_t>::max() / static_cast<uint64_t>(s)) {
-      overflow = true;
-    }
-    numel *= static_cast<uint64_t>(s);
-  }
-  t->dim_order.assign(ndim, 0);
-  uint32_t seen = 0;
-  for (uint8_t i = 0; i < ndim; ++i) {
-    const uint8_t d = r.scalar<uint8_t>("tensor dim_order");
-    if (!r.ok()) return false;
-    if (d >= ndim || (seen & (1u << d)) != 0) {
-      r.fail("dim_order is not a permutation of 0.." + std::to_string(ndim - 1) +
-             " (entry " + std::to_string(i) + " is " + std::to_string(d) + ")");
-      return false;
-    }
-    seen |= 1u << d;
-    t->dim_order[i] = d;
-  }
+  if (!parse_layout(r, ndim, t, &numel, &overflow)) return false;
   const uint64_t nbytes = r.scalar<uint64_t>("tensor nbytes");
   if (!r.ok()) return false;
   if (overflow || numel > std::numeric_limits<uint64_t>::max() / elem) {
@@ -148,7 +156,7 @@ bool parse_tensor(ByteReader& r, bool is_out, TensorData* t) {
   }
   const uint64_t want = numel * elem;
   if (is_out && nbytes == 0) {
-    // Out arguments carry no data; bound the zero fill by the file size scale (1 GiB).
+    // Out arguments carry no data; bound the zero fill (1 GiB).
     if (want > (uint64_t{1} << 30)) {
       r.fail("out tensor of " + std::to_string(want) + " bytes is larger than 1 GiB");
       return false;
@@ -170,27 +178,9 @@ bool parse_tensor(ByteReader& r, bool is_out, TensorData* t) {
   return r.bytes(t->data.data(), t->data.size(), "tensor data");
 }
 
-bool parse_arg_value(ByteReader& r, CaseArg* a) {
-  const uint8_t kind = r.scalar<uint8_t>("argument kind");
-  if (!r.ok()) return false;
-  if (kind > static_cast<uint8_t>(ArgKind::kMemoryFormat)) {
-    r.fail("argument '" + a->name + "': unknown kind " + std::to_string(kind) +
-           " (expected 0-12)");
-    return false;
-  }
-  a->kind = static_cast<ArgKind>(kind);
+// Payloads of the list kinds (IntList, DoubleList, BoolList, TensorList, OptionalTensorList).
+void parse_list_value(ByteReader& r, CaseArg* a) {
   switch (a->kind) {
-    case ArgKind::kTensor:
-      return parse_tensor(r, a->is_out, &a->tensor);
-    case ArgKind::kInt:
-      a->int_value = r.scalar<int64_t>("int value");
-      break;
-    case ArgKind::kDouble:
-      a->double_value = r.scalar<double>("double value");
-      break;
-    case ArgKind::kBool:
-      a->bool_value = r.scalar<uint8_t>("bool value") != 0;
-      break;
     case ArgKind::kIntList: {
       const uint32_t n = r.count("int list length", 8);
       for (uint32_t i = 0; i < n && r.ok(); ++i) a->int_list.push_back(r.scalar<int64_t>("int"));
@@ -210,8 +200,6 @@ bool parse_arg_value(ByteReader& r, CaseArg* a) {
       }
       break;
     }
-    case ArgKind::kOptionalNone:
-      break;
     case ArgKind::kTensorList: {
       const uint32_t n = r.count("tensor list length", 10);
       a->tensor_list.resize(n);
@@ -237,6 +225,34 @@ bool parse_arg_value(ByteReader& r, CaseArg* a) {
       }
       break;
     }
+    default:
+      break;
+  }
+}
+
+bool parse_arg_value(ByteReader& r, CaseArg* a) {
+  const uint8_t kind = r.scalar<uint8_t>("argument kind");
+  if (!r.ok()) return false;
+  if (kind > static_cast<uint8_t>(ArgKind::kMemoryFormat)) {
+    r.fail("argument '" + a->name + "': unknown kind " + std::to_string(kind) +
+           " (expected 0-12)");
+    return false;
+  }
+  a->kind = static_cast<ArgKind>(kind);
+  switch (a->kind) {
+    case ArgKind::kTensor:
+      return parse_tensor(r, a->is_out, &a->tensor);
+    case ArgKind::kInt:
+      a->int_value = r.scalar<int64_t>("int value");
+      break;
+    case ArgKind::kDouble:
+      a->double_value = r.scalar<double>("double value");
+      break;
+    case ArgKind::kBool:
+      a->bool_value = r.scalar<uint8_t>("bool value") != 0;
+      break;
+    case ArgKind::kOptionalNone:
+      break;
     case ArgKind::kScalarType: {
       const uint8_t code = r.scalar<uint8_t>("scalar type");
       if (r.ok() && case_dtype_size(code) == 0) {
@@ -254,6 +270,9 @@ bool parse_arg_value(ByteReader& r, CaseArg* a) {
         r.fail("argument '" + a->name + "': unknown memory format " +
                std::to_string(a->memory_format));
       }
+      break;
+    default:
+      parse_list_value(r, a);
       break;
   }
   return r.ok();

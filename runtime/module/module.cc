@@ -8,6 +8,7 @@
 #include "runtime/core/memory_manager.h"
 #include "runtime/loader/buffer_data_loader.h"
 #include "runtime/loader/file_data_loader.h"
+#include "runtime/loader/flat_tensor_data_map.h"
 #include "runtime/loader/mmap_data_loader.h"
 
 namespace ember::runtime {
@@ -39,6 +40,9 @@ struct Module::LoadedMethod {
 Module::Module(std::string path, LoadMode mode)
     : path_(std::move(path)), mode_(mode), bytes_(nullptr, free_bytes) {}
 
+Module::Module(std::string path, std::string data_path, LoadMode mode)
+    : path_(std::move(path)), data_path_(std::move(data_path)), mode_(mode), bytes_(nullptr, free_bytes) {}
+
 Module::Module(const void* data, size_t size) : bytes_(aligned_bytes(size), free_bytes), bytes_size_(size) {
   if (bytes_ != nullptr && size > 0) std::memcpy(bytes_.get(), data, size);
 }
@@ -46,10 +50,23 @@ Module::Module(const void* data, size_t size) : bytes_(aligned_bytes(size), free
 Module::~Module() {
   methods_.clear();  // Methods before the Program, the Program before the loader
   program_.reset();
+  data_map_.reset();
+}
+
+Error Module::load_data_map() {
+  if (data_path_.empty() || data_map_ != nullptr) return Error::Ok;
+  Result<MmapDataLoader> l = MmapDataLoader::from(data_path_.c_str());
+  if (!l.ok()) return annotate(l.error(), "data file '%s'", data_path_.c_str());
+  data_loader_ = std::make_unique<MmapDataLoader>(std::move(*l));
+  Result<FlatTensorDataMap> map = FlatTensorDataMap::load(data_loader_.get());
+  if (!map.ok()) return annotate(map.error(), "data file '%s'", data_path_.c_str());
+  data_map_ = std::make_unique<FlatTensorDataMap>(std::move(*map));
+  return Error::Ok;
 }
 
 Error Module::load() {
   if (program_ != nullptr) return Error::Ok;
+  EMBER_TRY(load_data_map());
   if (loader_ == nullptr) {
     if (bytes_ != nullptr) {
       loader_ = std::make_unique<BufferDataLoader>(bytes_.get(), bytes_size_);
@@ -109,7 +126,9 @@ Result<std::unique_ptr<Module::LoadedMethod>> Module::try_load(const std::string
   m->method_allocator = MemoryAllocator(m->method_pool.get(), method_bytes);
   m->temp_allocator = MemoryAllocator(m->temp_pool.get(), options_.temp_allocator_bytes);
   m->memory = std::make_unique<MemoryManager>(&m->method_allocator, &m->planned_memory, &m->temp_allocator);
-  Result<Method> method = program_->load_method(name.c_str(), m->memory.get(), options_.method);
+  MethodLoadOptions options = options_.method;
+  if (data_map_ != nullptr && options.external_data == nullptr) options.external_data = data_map_.get();
+  Result<Method> method = program_->load_method(name.c_str(), m->memory.get(), options);
   if (!method.ok()) return method.error();
   m->method = std::make_unique<Method>(std::move(*method));
   return m;

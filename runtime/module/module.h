@@ -35,6 +35,8 @@ class Module final {
   };
 
   explicit Module(std::string path, LoadMode mode = LoadMode::Mmap);
+  // With an external data file (.ptd) for EXTERNAL tensors and delegates.
+  Module(std::string path, std::string data_path, LoadMode mode = LoadMode::Mmap);
   // Copies `size` bytes at `data` into aligned storage the Module owns.
   Module(const void* data, size_t size);
   ~Module();
@@ -42,6 +44,8 @@ class Module final {
   Module& operator=(const Module&) = delete;
 
   void set_options(const Options& options) { options_ = options; }
+  // Uses the .ptd at `path` (loaded by load()); for modules made from bytes.
+  void set_data_path(std::string path) { data_path_ = std::move(path); }
   const Options& options() const { return options_; }
 
   // Loads and verifies the program (idempotent).
@@ -71,7 +75,12 @@ class Module final {
   struct LoadedMethod;
   Result<std::unique_ptr<LoadedMethod>> try_load(const std::string& name, size_t method_bytes);
 
+  Error load_data_map();
+
   std::string path_;
+  std::string data_path_;
+  std::unique_ptr<DataLoader> data_loader_;
+  std::unique_ptr<NamedDataMap> data_map_;
   LoadMode mode_ = LoadMode::Mmap;
   std::unique_ptr<uint8_t[], void (*)(uint8_t*)> bytes_;
   size_t bytes_size_ = 0;

@@ -74,14 +74,11 @@ int run() {
   if (!parse_shapes(FLAGS_input_shapes, &shapes)) {
     return die(fail(Error::InvalidArgument, "--input_shapes '%s' is malformed", FLAGS_input_shapes.c_str()));
   }
-  if (!FLAGS_data_path.empty()) {
-    return die(fail(Error::NotSupported, "--data_path: .ptd data maps are not supported yet"));
-  }
   std::unique_ptr<PthreadpoolThreadPool> pool;
   if (FLAGS_cpu_threads != 1) pool = std::make_unique<PthreadpoolThreadPool>(FLAGS_cpu_threads < 0 ? 0 : FLAGS_cpu_threads);
 
   const uint64_t load_start = ember_pal_now_ns();
-  Module module(FLAGS_model_path);
+  Module module(FLAGS_model_path, FLAGS_data_path);
   Module::Options options;
   options.method.kernels = &kernels;
   options.method.backends = &backends;

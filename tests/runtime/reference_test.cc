@@ -45,7 +45,7 @@ class ReferenceTest : public ::testing::Test {
     ASSERT_EQ(register_reference_kernels(kernels_), Error::Ok);
   }
 
-  std::unique_ptr<Module> open(const std::string& fixture) {
+  std::unique_ptr<Module> open(const std::string& fixture, const nlohmann::json& data_file) {
     const nlohmann::json* entry = nullptr;
     for (const auto& f : manifest_["fixtures"]) {
       if (f["file"] == fixture) entry = &f;
@@ -60,6 +60,7 @@ class ReferenceTest : public ::testing::Test {
     } else {
       module = std::make_unique<Module>(dir_ + "/" + fixture);
     }
+    if (data_file.is_string()) module->set_data_path(dir_ + "/" + data_file.get<std::string>());
     Module::Options options;
     options.method.kernels = &kernels_;
     options.method.backends = &backends_;
@@ -87,7 +88,7 @@ class ReferenceTest : public ::testing::Test {
 
   void run_ok_case(const nlohmann::json& c) {
     const std::string id = c["id"];
-    std::unique_ptr<Module> module = open(c["fixture"]);
+    std::unique_ptr<Module> module = open(c["fixture"], c["data_file"]);
     const std::string method = c["method"];
     Error err = module->load();
     if (err == Error::Ok) err = module->load_method(method).error();
@@ -122,11 +123,11 @@ class ReferenceTest : public ::testing::Test {
   }
 
   // `expected` is an expected_error / default_build object: stage, error, upstream_log.
-  void check_expected_error(const std::string& id, const std::string& fixture, const std::string& method,
-                            const nlohmann::json& expected, const nlohmann::json* c) {
+  void check_expected_error(const std::string& id, const std::string& fixture, const nlohmann::json& data_file,
+                            const std::string& method, const nlohmann::json& expected, const nlohmann::json* c) {
     const std::string want = expected["error"].get<std::string>().substr(7);  // "Error::X"
     const std::string stage = expected["stage"];
-    std::unique_ptr<Module> module = open(fixture);
+    std::unique_ptr<Module> module = open(fixture, data_file);
     Error err = module->load();
     if (err == Error::Ok && stage != "program_load") err = module->load_method(method).error();
     if (err == Error::Ok && stage == "set_input" && c != nullptr) {
@@ -180,7 +181,7 @@ TEST_F(ReferenceTest, EveryCaseMatchesUpstreamOrFailsWithANamedError) {
     if (c["expect"] == "ok") {
       run_ok_case(c);
     } else {
-      check_expected_error(c["id"], c["fixture"], c["method"], c["expected_error"], &c);
+      check_expected_error(c["id"], c["fixture"], c["data_file"], c["method"], c["expected_error"], &c);
     }
   }
   // Methods upstream cannot run and that have no stored case.
@@ -188,7 +189,7 @@ TEST_F(ReferenceTest, EveryCaseMatchesUpstreamOrFailsWithANamedError) {
     for (const auto& m : f["methods"]) {
       if (!m["cases"].empty() || !m.contains("default_build") || m["default_build"]["status"] != "error") continue;
       check_expected_error(f["file"].get<std::string>() + "/" + m["name"].get<std::string>(), f["file"],
-                           m["name"], m["default_build"], nullptr);
+                           f["data_file"], m["name"], m["default_build"], nullptr);
     }
   }
   int skipped = 0;

@@ -139,6 +139,8 @@ def layer_norm(c):
            normalized_shape=[5], weight=c.rnd([5]), bias=c.rnd([5]), eps=1e-5)
     c.case("f32_empty_batch", input=c.rnd([0, 4]), normalized_shape=[4], weight=c.rnd([4]),
            bias=c.rnd([4]), eps=1e-5)
+    c.case("f32_nan_and_inf_rows", input=c.special(F32)[:12].reshape(3, 4), normalized_shape=[4],
+           weight=c.rnd([4]), bias=c.rnd([4]), eps=1e-5)
     c.case("f32_shape_mismatch_error", input=c.rnd([2, 5]), normalized_shape=[4],
            weight=None, bias=None, eps=1e-5, expect=True)
 
@@ -154,6 +156,8 @@ def group_norm(c):
            HxW=5, group=6, eps=1e-5)
     c.case("f32_3d_input", input=c.rnd([2, 4, 6]), weight=c.rnd([4]), bias=c.rnd([4]), N=2,
            C=4, HxW=6, group=2, eps=1e-3)
+    c.case("f32_channels_last", input=c.cl(c.rnd([2, 4, 3, 3])), weight=c.rnd([4]),
+           bias=c.rnd([4]), N=2, C=4, HxW=9, group=2, eps=1e-5, optional=True)
     c.case("f32_channels_not_divisible_error", input=c.rnd([1, 3, 2, 2]), weight=None,
            bias=None, N=1, C=3, HxW=4, group=2, eps=1e-5, expect=True)
 
@@ -195,6 +199,8 @@ def avg_pool(c):
            divisor_override=3)
     c.case("f32_3d_input", self=c.rnd([3, 4, 6]), kernel_size=[2, 3], stride=[2, 3])
     c.case("f32_channels_last", self=c.cl(c.rnd([2, 3, 4, 4])), kernel_size=[2, 2])
+    c.case("f32_nan_and_inf", self=c.special(F32)[:9].reshape(1, 1, 3, 3), kernel_size=[2, 2],
+           stride=[1, 1])
 
 
 @op("aten::_adaptive_avg_pool2d.out", tol="reduce")

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 
 #include "schema/program_generated.h"
 
@@ -20,6 +21,16 @@ inline const fb::ExecutionPlan* as_plan(const void* p) {
 template <typename V>
 inline size_t size_of(const V* v) {
   return v == nullptr ? 0 : v->size();
+}
+
+// Element i of a vector of 8-byte scalars. The FlatBuffers verifier only
+// checks a vector's 4-byte length prefix for alignment, so a hostile file may
+// place int64/uint64/double elements misaligned: read them bytewise.
+template <typename T>
+inline T load_element(const flatbuffers::Vector<T>* v, size_t i) {
+  T value;
+  std::memcpy(&value, v->Data() + i * sizeof(T), sizeof(T));
+  return value;
 }
 
 // The .pte ExecutionPlan's name or "" if absent.

@@ -107,7 +107,7 @@ Result<int64_t> MethodMeta::memory_planned_buffer_size(size_t i) const {
     return fail(Error::InvalidArgument, "planned buffer %zu out of range (method '%s' plans %zu)",
                 i, name(), num_memory_planned_buffers());
   }
-  const int64_t size = as_plan(plan_)->non_const_buffer_sizes()->Get(flatbuffers::uoffset_t(i + 1));
+  const int64_t size = internal::load_element(as_plan(plan_)->non_const_buffer_sizes(), i + 1);
   if (size < 0) {
     return fail(Error::InvalidProgram, "planned buffer %zu has negative size %lld", i,
                 static_cast<long long>(size));

@@ -184,7 +184,7 @@ Result<const void*> Program::get_constant_data(size_t index, size_t nbytes) cons
       return fail(Error::InvalidProgram, "constant index %zu out of range (%u constants)", index,
                   cs->offsets()->size());
     }
-    const uint64_t offset = cs->offsets()->Get(flatbuffers::uoffset_t(index));
+    const uint64_t offset = internal::load_element(cs->offsets(), index);
     if (!range_fits(size_t(offset), nbytes, constant_segment_.size()) || offset > SIZE_MAX) {
       return fail(Error::InvalidProgram,
                   "constant %zu: [%llu, +%zu) exceeds the %zu-byte constant segment", index,

@@ -76,7 +76,7 @@ Error load_mutable_initial(LoadContext& ctx, size_t index, uint32_t data_index, 
     return fail(Error::InvalidProgram, "value %zu: mutable data index %u out of range (%zu entries)",
                 index, data_index, size_of(seg->offsets()));
   }
-  const uint64_t offset = seg->offsets()->Get(data_index);
+  const uint64_t offset = load_element(seg->offsets(), data_index);
   if (offset > SIZE_MAX) return fail(Error::InvalidProgram, "value %zu: mutable offset overflows", index);
   const Error err = ctx.program.load_segment_into(seg->segment_index(), size_t(offset), nbytes, dst);
   return err == Error::Ok ? err : annotate(err, "value %zu: initial mutable data", index);

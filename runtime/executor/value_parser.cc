@@ -27,7 +27,7 @@ Error parse_int_list(LoadContext& ctx, size_t index, const fb::IntList* list, EV
   EMBER_TRY(allocate_array(ctx.memory->method_allocator(), n, "int list items", &items));
   EMBER_TRY(allocate_array(ctx.memory->method_allocator(), n, "int list slots", &scratch));
   for (size_t k = 0; k < n; ++k) {
-    const int64_t item = list->items()->Get(flatbuffers::uoffset_t(k));
+    const int64_t item = load_element(list->items(), k);
     if (item < 0 || uint64_t(item) >= s->num_values ||
         ctx.plan->values()->Get(flatbuffers::uoffset_t(item))->val_type() != fb::KernelTypes::Int) {
       return fail(Error::InvalidProgram, "value %zu: IntList item %zu (value %lld) is not an Int value",
@@ -83,7 +83,14 @@ Error parse_value(LoadContext& ctx, size_t index, const fb::EValue* v, size_t* e
     case fb::KernelTypes::DoubleList: {
       const auto* items = v->val_as_DoubleList()->items();
       if (items == nullptr) return fail(Error::InvalidProgram, "value %zu: DoubleList without items", index);
-      *out = EValue(Span<const double>(items->data(), items->size()));
+      const double* data = items->data();
+      if (reinterpret_cast<uintptr_t>(data) % alignof(double) != 0) {  // hostile layout: copy
+        double* copy = nullptr;
+        EMBER_TRY(allocate_array(ctx.memory->method_allocator(), items->size(), "double list items", &copy));
+        for (size_t k = 0; k < items->size(); ++k) copy[k] = load_element(items, k);
+        data = copy;
+      }
+      *out = EValue(Span<const double>(data, items->size()));
       return Error::Ok;
     }
     case fb::KernelTypes::BoolList: {

@@ -127,6 +127,31 @@ void GraphBuilder::sdpa(uint32_t q, uint32_t k, uint32_t v, uint32_t out) {
   add_node(graph, XNodeUnion::XNNScaledDotProductAttention, std::move(t));
 }
 
+void GraphBuilder::conv2d(uint32_t kernel, uint32_t pad, uint32_t in_channels,
+                          uint32_t out_channels, uint32_t in, uint32_t filter, uint32_t bias,
+                          uint32_t out) {
+  fb_xnnpack::_XNNNodeConvT t;
+  t.padding_top = t.padding_right = t.padding_bottom = t.padding_left = pad;
+  t.kernel_height = t.kernel_width = kernel;
+  t.subsampling_height = t.subsampling_width = 1;
+  t.dilation_height = t.dilation_width = 1;
+  t.group_input_channels = in_channels;
+  t.group_output_channels = out_channels;
+  t.groups = 1;
+  t.input1_id = in;
+  t.filter_id = filter;
+  t.bias_id = bias;
+  t.output_id = out;
+  add_node(graph, XNodeUnion::XNNConv2d, std::move(t));
+}
+
+void GraphBuilder::clamp_last(float min, float max) {
+  auto mm = std::make_unique<fb_xnnpack::OutputMinMaxT>();
+  mm->output_min = min;
+  mm->output_max = max;
+  graph.xnodes.back()->output_min_max = std::move(mm);
+}
+
 std::vector<uint8_t> GraphBuilder::blob(bool header, const char* id) const {
   flatbuffers::FlatBufferBuilder fbb;
   fbb.Finish(fb_xnnpack::XNNGraph::Pack(fbb, &graph), id);

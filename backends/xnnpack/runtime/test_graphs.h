@@ -41,6 +41,11 @@ struct GraphBuilder {
   void slice(std::vector<uint32_t> offsets, std::vector<uint32_t> sizes, uint32_t in, uint32_t out);
   void fully_connected(uint32_t in, uint32_t filter, uint32_t bias, uint32_t out);
   void sdpa(uint32_t q, uint32_t k, uint32_t v, uint32_t out);
+  // Square kernel, stride 1, `pad` on every side, groups 1, NHWC/OHWI.
+  void conv2d(uint32_t kernel, uint32_t pad, uint32_t in_channels, uint32_t out_channels,
+              uint32_t in, uint32_t filter, uint32_t bias, uint32_t out);
+  // Fused output clamp on the last node added.
+  void clamp_last(float min, float max);
 
   // The blob: XH00 header + FlatBuffer (identifier `id`) + constant region; or
   // the bare FlatBuffer when `header` is false.

@@ -22,6 +22,7 @@ import ops_nn  # noqa: E402,F401
 import ops_reduce  # noqa: E402,F401
 import ops_shape  # noqa: E402,F401
 import ops_unary  # noqa: E402,F401
+import ops_sweeps  # noqa: E402,F401  (must come after the ops_* modules it extends)
 from registry import SPECS  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))

@@ -37,6 +37,16 @@ StatusOr<std::vector<uint8_t>> contiguous_bytes(const LoadedTensor& t, const std
   if (numel == 0) return out;
   const uint8_t* src = t.storage->data();
   size_t rank = t.sizes.size();
+  bool contiguous = true;  // fast path: one copy
+  int64_t expected_stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    if (t.sizes[d] != 1 && t.strides[d] != expected_stride) contiguous = false;
+    expected_stride *= t.sizes[d];
+  }
+  if (contiguous) {
+    std::memcpy(out.data(), src + static_cast<size_t>(t.storage_offset) * elem, out.size());
+    return out;
+  }
   std::vector<int64_t> index(rank, 0);
   for (int64_t i = 0; i < numel; ++i) {
     int64_t off = t.storage_offset;

@@ -140,6 +140,59 @@ aten::zeros_like.default | self:Tensor *dtype:ScalarType?=None *layout:Layout?=N
 aten::ones_like.default | self:Tensor *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None *memory_format:MemoryFormat?=None | Tensor | aten::ones_like.out | -
 aten::arange.start_step | start:Scalar end:Scalar step:Scalar=1 *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | aten::arange.start_out | -
 aten::scalar_tensor.default | s:Scalar *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | aten::scalar_tensor.out | -
+# --- more elementwise / comparison ---
+aten::sub_.Tensor | self:Tensor! other:Tensor *alpha:Scalar=1 | Tensor | - | inplace
+aten::div_.Tensor | self:Tensor! other:Tensor | Tensor | - | inplace
+aten::lt.Tensor | self:Tensor other:Tensor | Tensor | aten::lt.Tensor_out | -
+aten::gt.Tensor | self:Tensor other:Tensor | Tensor | aten::gt.Tensor_out | -
+aten::le.Scalar | self:Tensor other:Scalar | Tensor | aten::le.Scalar_out | -
+aten::ge.Scalar | self:Tensor other:Scalar | Tensor | aten::ge.Scalar_out | -
+aten::ne.Tensor | self:Tensor other:Tensor | Tensor | aten::ne.Tensor_out | -
+aten::logical_not.default | self:Tensor | Tensor | aten::logical_not.out | -
+aten::logical_and.default | self:Tensor other:Tensor | Tensor | aten::logical_and.out | -
+aten::bitwise_not.default | self:Tensor | Tensor | aten::bitwise_not.out | -
+aten::reciprocal.default | self:Tensor | Tensor | aten::reciprocal.out | -
+aten::floor.default | self:Tensor | Tensor | aten::floor.out | -
+aten::ceil.default | self:Tensor | Tensor | aten::ceil.out | -
+aten::round.default | self:Tensor | Tensor | aten::round.out | -
+aten::sign.default | self:Tensor | Tensor | aten::sign.out | -
+aten::erf.default | self:Tensor | Tensor | aten::erf.out | -
+aten::sin.default | self:Tensor | Tensor | aten::sin.out | -
+aten::cos.default | self:Tensor | Tensor | aten::cos.out | -
+aten::elu.default | self:Tensor alpha:Scalar=1 scale:Scalar=1 input_scale:Scalar=1 | Tensor | aten::elu.out | -
+aten::clamp_min.default | self:Tensor min:Scalar | Tensor | aten::clamp_min.out | -
+aten::clamp.Tensor | self:Tensor min:Tensor?=None max:Tensor?=None | Tensor | aten::clamp.Tensor_out | -
+aten::sigmoid_.default | self:Tensor! | Tensor | - | inplace
+aten::silu_.default | self:Tensor! | Tensor | - | inplace
+aten::hardswish_.default | self:Tensor! | Tensor | - | inplace
+# --- more structure ---
+aten::conv_transpose2d.input | input:Tensor weight:Tensor bias:Tensor?=None stride:SymInt[2]=1 padding:SymInt[2]=0 output_padding:SymInt[2]=0 groups:SymInt=1 dilation:SymInt[2]=1 | Tensor | - | -
+aten::baddbmm.default | self:Tensor batch1:Tensor batch2:Tensor *beta:Scalar=1 *alpha:Scalar=1 | Tensor | aten::baddbmm.out | -
+aten::cumsum.default | self:Tensor dim:int *dtype:ScalarType?=None | Tensor | aten::cumsum.out | -
+aten::prod.dim_int | self:Tensor dim:int keepdim:bool=False *dtype:ScalarType?=None | Tensor | aten::prod.int_out | -
+aten::topk.default | self:Tensor k:SymInt dim:int=-1 largest:bool=True sorted:bool=True | Tensor Tensor | aten::topk.values | -
+aten::pixel_shuffle.default | self:Tensor upscale_factor:int | Tensor | aten::pixel_shuffle.out | -
+aten::upsample_nearest2d.default | self:Tensor output_size:SymInt[2] scales_h:float?=None scales_w:float?=None | Tensor | aten::upsample_nearest2d.out | -
+aten::max_pool1d.default | self:Tensor kernel_size:int[1] stride:int[1]=[] padding:int[1]=0 dilation:int[1]=1 ceil_mode:bool=False | Tensor | - | -
+aten::avg_pool1d.default | self:Tensor kernel_size:int[1] stride:int[1]=[] padding:int[1]=0 ceil_mode:bool=False count_include_pad:bool=True | Tensor | - | -
+aten::contiguous.default | self:Tensor *memory_format:MemoryFormat=contiguous_format | Tensor | - | -
+aten::stack.default | tensors:Tensor[] dim:int=0 | Tensor | aten::stack.out | -
+aten::flip.default | self:Tensor dims:int[] | Tensor | aten::flip.out | -
+aten::roll.default | self:Tensor shifts:SymInt[1] dims:int[1]=[] | Tensor | aten::roll.out | -
+aten::masked_fill.Scalar | self:Tensor mask:Tensor value:Scalar | Tensor | aten::masked_fill.Scalar_out | -
+aten::unfold.default | self:Tensor dimension:int size:int step:int | Tensor | aten::unfold_copy.out | view
+# --- functional copies of views (edge dialect) ---
+aten::view_copy.default | self:Tensor size:SymInt[] | Tensor | aten::view_copy.out | -
+aten::permute_copy.default | self:Tensor dims:int[] | Tensor | aten::permute_copy.out | -
+aten::expand_copy.default | self:Tensor size:SymInt[] *implicit:bool=False | Tensor | aten::expand_copy.out | -
+aten::t_copy.default | self:Tensor | Tensor | aten::t_copy.out | -
+aten::transpose_copy.int | self:Tensor dim0:int dim1:int | Tensor | aten::transpose_copy.int_out | -
+aten::slice_copy.Tensor | self:Tensor dim:int=0 start:SymInt?=None end:SymInt?=None step:SymInt=1 | Tensor | aten::slice_copy.Tensor_out | -
+aten::select_copy.int | self:Tensor dim:int index:SymInt | Tensor | aten::select_copy.int_out | -
+aten::squeeze_copy.dims | self:Tensor dim:int[] | Tensor | aten::squeeze_copy.dims_out | -
+aten::unsqueeze_copy.default | self:Tensor dim:int | Tensor | aten::unsqueeze_copy.out | -
+aten::alias_copy.default | self:Tensor | Tensor | aten::alias_copy.out | -
+aten::split_with_sizes_copy.default | self:Tensor split_sizes:SymInt[] dim:int=0 | Tensor[] | aten::split_with_sizes_copy.out | -
 # --- symbolic shapes and assertions ---
 aten::sym_size.int | self:Tensor dim:int | SymInt | - | -
 aten::sym_numel.default | self:Tensor | SymInt | - | -

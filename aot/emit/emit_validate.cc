@@ -14,7 +14,8 @@ constexpr size_t kMaxRank = 16;
 
 std::string value_at(size_t i) { return "value " + std::to_string(i); }
 
-Status check_tensor(const EmitProgram& program, const EmitMethod& method, const EmitTensor& t) {
+// dtype, rank, dim_order and dynamism.
+Status check_tensor_shape(const EmitTensor& t) {
   if (pte_element_size(t.scalar_type) == 0) {
     return invalid_program("unknown scalar_type " + std::to_string(t.scalar_type));
   }
@@ -34,6 +35,13 @@ Status check_tensor(const EmitProgram& program, const EmitMethod& method, const 
     return Status(StatusCode::kNotSupported,
                   "DYNAMIC_UNBOUND tensors are rejected by the runtime; give upper bounds");
   }
+  return Status();
+}
+
+// Where the tensor's data comes from: constant, mutable initial data, external
+// name, planned bytes inside their buffer.
+Status check_tensor_data(const EmitProgram& program, const EmitMethod& method,
+                         const EmitTensor& t) {
   uint64_t nbytes = 0;
   if (!pte_tensor_nbytes(t.scalar_type, t.sizes, &nbytes)) {
     return invalid_program("sizes are negative or their byte size overflows");
@@ -154,7 +162,10 @@ Status check_method(const EmitProgram& program, const EmitMethod& method) {
   for (size_t i = 0; i < method.values.size(); ++i) {
     const EmitValue& v = method.values[i];
     Status s;
-    if (v.kind == EmitValueKind::kTensor) s = check_tensor(program, method, v.tensor);
+    if (v.kind == EmitValueKind::kTensor) {
+      s = check_tensor_shape(v.tensor);
+      if (s.is_ok()) s = check_tensor_data(program, method, v.tensor);
+    }
     if (v.kind == EmitValueKind::kIntList || v.kind == EmitValueKind::kTensorList ||
         v.kind == EmitValueKind::kOptionalTensorList) {
       s = check_list(method, i, v);

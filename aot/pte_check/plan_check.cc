@@ -54,11 +54,31 @@ std::string op_key(const fb::Operator* op) {
   return key;
 }
 
+void check_kernel_call(CheckContext* ctx, const fb::ExecutionPlan* plan, const fb::KernelCall* call,
+                       const std::string& loc) {
+  size_t n_values = plan->values()->size();
+  size_t n_ops = plan->operators() ? plan->operators()->size() : 0;
+  if (call->args() == nullptr)
+    return ctx->error("instruction.args", loc, "KernelCall.args missing");
+  check_index_list(ctx, call->args(), n_values, "instruction.value_index", loc + " arg");
+  if (!in_range(call->op_index(), n_ops)) {
+    return ctx->error(
+        "instruction.op_index", loc,
+        "op_index " + std::to_string(call->op_index()) + " out of range [0, " + str(n_ops) + ")");
+  }
+  std::string key = op_key(plan->operators()->Get(call->op_index()));
+  auto it = ctx->options->kernel_arg_counts.find(key);
+  if (it != ctx->options->kernel_arg_counts.end() && it->second != call->args()->size()) {
+    ctx->error("instruction.arg_count", loc,
+               key + " takes " + str(it->second) + " args (schema + return slot), got " +
+                   str(call->args()->size()));
+  }
+}
+
 void check_instruction(CheckContext* ctx, const fb::ExecutionPlan* plan, const fb::Instruction* in,
                        size_t n_instructions, const std::string& loc) {
   using A = fb::InstructionArguments;
   size_t n_values = plan->values()->size();
-  size_t n_ops = plan->operators() ? plan->operators()->size() : 0;
   if (in->instr_args() == nullptr || in->instr_args_type() == A::NONE) {
     ctx->error("instruction.args", loc, "instr_args is required");
     return;
@@ -71,25 +91,9 @@ void check_instruction(CheckContext* ctx, const fb::ExecutionPlan* plan, const f
     }
   };
   switch (in->instr_args_type()) {
-    case A::KernelCall: {
-      const fb::KernelCall* call = in->instr_args_as_KernelCall();
-      if (call->args() == nullptr)
-        return ctx->error("instruction.args", loc, "KernelCall.args missing");
-      check_index_list(ctx, call->args(), n_values, "instruction.value_index", loc + " arg");
-      if (!in_range(call->op_index(), n_ops)) {
-        return ctx->error("instruction.op_index", loc,
-                          "op_index " + std::to_string(call->op_index()) + " out of range [0, " +
-                              str(n_ops) + ")");
-      }
-      std::string key = op_key(plan->operators()->Get(call->op_index()));
-      auto it = ctx->options->kernel_arg_counts.find(key);
-      if (it != ctx->options->kernel_arg_counts.end() && it->second != call->args()->size()) {
-        ctx->error("instruction.arg_count", loc,
-                   key + " takes " + str(it->second) + " args (schema + return slot), got " +
-                       str(call->args()->size()));
-      }
+    case A::KernelCall:
+      check_kernel_call(ctx, plan, in->instr_args_as_KernelCall(), loc);
       break;
-    }
     case A::DelegateCall: {
       const fb::DelegateCall* call = in->instr_args_as_DelegateCall();
       if (call->args() == nullptr)

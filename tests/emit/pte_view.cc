@@ -5,6 +5,8 @@
 #include <cstring>
 #include <map>
 
+#include "aot/emit/element_size.h"
+
 namespace ember::aot::emit_test {
 namespace {
 
@@ -16,28 +18,6 @@ uint64_t le64(const std::vector<uint8_t>& b, size_t at) {
   return v;
 }
 
-int element_size(fb::ScalarType t) {
-  switch (static_cast<int>(t)) {
-    case 2:
-    case 5:
-    case 15:
-    case 22:
-    case 27:
-      return 2;
-    case 3:
-    case 6:
-    case 14:
-    case 28:
-      return 4;
-    case 4:
-    case 7:
-    case 29:
-      return 8;
-    default:
-      return 1;
-  }
-}
-
 std::vector<uint8_t> slice(const std::vector<uint8_t>& bytes, uint64_t offset, uint64_t size) {
   if (offset > bytes.size() || size > bytes.size() - offset) return {};
   return std::vector<uint8_t>(bytes.begin() + offset, bytes.begin() + offset + size);
@@ -46,9 +26,10 @@ std::vector<uint8_t> slice(const std::vector<uint8_t>& bytes, uint64_t offset, u
 }  // namespace
 
 uint64_t tensor_nbytes(const fb::Tensor* t) {
-  uint64_t n = element_size(t->scalar_type());
-  if (t->sizes() != nullptr) {
-    for (int32_t s : *t->sizes()) n *= static_cast<uint64_t>(s < 0 ? 0 : s);
+  uint64_t n = 0;
+  if (t->sizes() == nullptr ||
+      !pte_tensor_nbytes(static_cast<int>(t->scalar_type()), *t->sizes(), &n)) {
+    return 0;
   }
   return n;
 }

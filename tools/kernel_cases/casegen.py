@@ -231,11 +231,13 @@ class OpCases:
 
     @staticmethod
     def _like(t, dtype=None):
-        """Zeros with t's shape and dim order (and dtype unless given)."""
+        """Zeros with t's shape (and dtype unless given), channels-last when t is, otherwise
+        contiguous (ExecuTorch tensors use only those two dim orders; ATen's column-major
+        nonzero() result, for one, becomes contiguous)."""
         order = cw.dim_order_of(t)
         shape = list(t.shape)
         dtype = dtype or t.dtype
-        if order is None or order == list(range(t.dim())):
+        if order != [0, 2, 3, 1]:
             return torch.zeros(shape, dtype=dtype)
         phys = [shape[d] for d in order]
         inv = [order.index(d) for d in range(len(order))]

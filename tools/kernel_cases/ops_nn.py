@@ -12,7 +12,7 @@ def mm(c):
     c.case("f32_1x1", self=c.rnd([1, 1]), mat2=c.rnd([1, 1]))
     c.case("f32_inner_0", self=c.rnd([3, 0]), mat2=c.rnd([0, 2]))
     c.case("f32_rows_0", self=c.rnd([0, 4]), mat2=c.rnd([4, 2]))
-    c.case("f32_transposed_input", self=c.rnd([4, 3]).t(), mat2=c.rnd([4, 5]))
+    c.case("f32_transposed_copy_input", self=c.rnd([4, 3]).t().contiguous(), mat2=c.rnd([4, 5]))
     c.case("f32_special_values", self=c.special(F32)[:12].reshape(3, 4), mat2=c.rnd([4, 2]))
     c.case("f32_shape_mismatch_error", self=c.rnd([3, 4]), mat2=c.rnd([5, 2]), expect=True)
     c.case("dtype_mismatch_error", self=c.rnd([3, 4]), mat2=c.rnd([4, 2], F64), expect=True)
@@ -43,7 +43,7 @@ def addmm(c):
     c.case("f32_beta_0_ignores_nan", self=c.special(F32)[:5], mat1=c.rnd([3, 4]),
            mat2=c.rnd([4, 5]), beta=0)
     c.case("f32_linear_transposed_weight", self=c.rnd([6]), mat1=c.rnd([2, 8]),
-           mat2=c.rnd([6, 8]).t())
+           mat2=c.rnd([6, 8]).t().contiguous())
     c.case("f32_inner_0", self=c.rnd([5]), mat1=c.rnd([3, 0]), mat2=c.rnd([0, 5]))
     c.case("i64_ints", self=c.rnd([2], I64), mat1=c.rnd([3, 4], I64), mat2=c.rnd([4, 2], I64),
            optional=True)

@@ -17,6 +17,26 @@ void row_major_strides(const Shape& s, size_t* strides) {
 
 }  // namespace
 
+namespace {
+
+// Copies one output row: n elements read `step` elements apart.
+template <typename T>
+void gather_row(const T* src, size_t step, size_t n, T* dst) {
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i * step];
+}
+
+void copy_row(const uint8_t* src, size_t step, size_t n, size_t elem, uint8_t* dst) {
+  switch (elem) {
+    case 4: return gather_row(reinterpret_cast<const uint32_t*>(src), step, n, reinterpret_cast<uint32_t*>(dst));
+    case 2: return gather_row(reinterpret_cast<const uint16_t*>(src), step, n, reinterpret_cast<uint16_t*>(dst));
+    case 1: return gather_row(src, step, n, dst);
+    default:
+      for (size_t i = 0; i < n; ++i) std::memcpy(dst + i * elem, src + i * step * elem, elem);
+  }
+}
+
+}  // namespace
+
 void run_transpose(const fb_xnnpack::XNNStaticTranspose* t, const Shape& in, size_t elem,
                    const void* src, void* dst) {
   size_t in_strides[kMaxDims], src_step[kMaxDims], out_dims[kMaxDims], idx[kMaxDims] = {};
@@ -26,13 +46,19 @@ void run_transpose(const fb_xnnpack::XNNStaticTranspose* t, const Shape& in, siz
     out_dims[i] = in.dims[t->perm()->Get(i)];
     src_step[i] = in_strides[t->perm()->Get(i)];
   }
-  const size_t n = in.numel();
   const auto* s = static_cast<const uint8_t*>(src);
   auto* d = static_cast<uint8_t*>(dst);
-  size_t offset = 0;  // element offset into src for output index idx
-  for (size_t o = 0; o < n; ++o) {
-    std::memcpy(d + o * elem, s + offset * elem, elem);
-    for (uint32_t k = rank; k-- > 0;) {  // increment the output index, odometer style
+  if (rank == 0) {
+    std::memcpy(d, s, elem);
+    return;
+  }
+  // One output row (innermost output dim) at a time; an odometer over the rest.
+  const size_t row = out_dims[rank - 1];
+  const size_t rows = row == 0 ? 0 : in.numel() / row;
+  size_t offset = 0;  // element offset into src of the current row's first element
+  for (size_t r = 0; r < rows; ++r) {
+    copy_row(s + offset * elem, src_step[rank - 1], row, elem, d + r * row * elem);
+    for (uint32_t k = rank - 1; k-- > 0;) {
       offset += src_step[k];
       if (++idx[k] < out_dims[k]) break;
       offset -= src_step[k] * out_dims[k];

@@ -49,8 +49,12 @@ void run_batch_matmul(const Shape& a, const Shape& b, const float* x, const floa
 runtime::Error check_internal_node(const GraphModel& m, uint32_t index) {
   const NodeDesc& d = m.nodes[index];
   const XNNDatatype out_t = m.values[d.outputs[0]].datatype;
-  const bool math = d.type == XNodeUnion::XNNBatchMatrixMultiply ||
-                    (d.type >= XNodeUnion::XNNReciprocalSquareRoot && d.type != XNodeUnion::XNNCopy);
+  // Data movement (transpose, concatenate, slice, copy) takes any datatype;
+  // the math kernels are fp32 only.
+  const bool math = d.type != XNodeUnion::XNNStaticTranspose &&
+                    d.type != XNodeUnion::XNNStaticSlice && d.type != XNodeUnion::XNNCopy &&
+                    d.type != XNodeUnion::XNNConcatenate2 && d.type != XNodeUnion::XNNConcatenate3 &&
+                    d.type != XNodeUnion::XNNConcatenate4 && d.type != XNodeUnion::XNNConcatenate5;
   for (uint32_t i = 0; i < d.num_inputs; ++i) {
     const ValueInfo& v = m.values[d.inputs[i]];
     const bool ok = math ? v.datatype == XNNDatatype::xnn_datatype_fp32

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aot/frontend/zip_test_util.h"
+#include "aot/ir/verifier.h"
 #include "tests/support/shared_fixtures.h"
 
 namespace ember::aot {
@@ -135,6 +136,9 @@ TEST(Pt2ReaderTest, EveryGeneratedFixtureMatchesTheManifest) {
     auto g = read_pt2_file(dir + "/generated/" + m["file"].get<std::string>());
     ASSERT_TRUE(g.is_ok()) << g.status().to_string();
     check_against_manifest(g.value(), m);
+    // Every exported node binds to our hand-written schemas (names, kinds, return counts).
+    Status strict = verify_graph(g.value(), VerifyOptions{nullptr, true});
+    EXPECT_TRUE(strict.is_ok()) << strict.to_string();
     ++checked;
   }
   EXPECT_EQ(checked, 12);
@@ -186,6 +190,8 @@ TEST(Pt2ReaderTest, Torch22GithubFile) {
   ASSERT_NE(add->find_input("other"), nullptr);
   EXPECT_EQ(add->find_input("other")->arg.kind, ArgKind::kInt);
   EXPECT_EQ(add->source_location(), "model.py:99");
+  Status strict = verify_graph(g.value(), VerifyOptions{nullptr, true});
+  EXPECT_TRUE(strict.is_ok()) << strict.to_string();
 }
 
 // torch 2.8 archives hold a pickled data/weights/model.pt instead of raw records. Build one

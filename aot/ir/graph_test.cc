@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "aot/ir/graph_util.h"
 #include "aot/ir/printer.h"
 #include "aot/ir/verifier.h"
 
@@ -96,6 +97,20 @@ TEST(GraphTest, SourceLocationSkipsTorchFrames) {
   EXPECT_EQ(g.nodes()[1].source_location(), "model.py:12");
   EXPECT_EQ(g.nodes()[1].describe(), "node 'addmm' (aten::addmm.default, model.py:12)");
   EXPECT_EQ(g.nodes()[2].source_location(), "");
+}
+
+TEST(GraphUtilTest, ProducersAndUses) {
+  Graph g = small_graph();
+  std::vector<int> producers = value_producers(g);
+  EXPECT_EQ(producers[g.find_value("x")], -1);
+  EXPECT_EQ(producers[g.find_value("permute")], 0);
+  EXPECT_EQ(producers[g.find_value("relu")], 2);
+  ValueUses uses = compute_uses(g);
+  EXPECT_EQ(uses.node_users[g.find_value("x")], std::vector<int>{1});
+  EXPECT_EQ(uses.node_users[g.find_value("p_fc_weight")], std::vector<int>{0});
+  EXPECT_TRUE(uses.node_users[g.find_value("relu")].empty());
+  EXPECT_TRUE(uses.is_graph_output[g.find_value("relu")]);
+  EXPECT_FALSE(uses.is_graph_output[g.find_value("addmm")]);
 }
 
 TEST(PrinterTest, GoldenText) {

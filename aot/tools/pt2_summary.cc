@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "aot/ir/op_schema.h"
 #include "aot/ir/printer.h"
 
 namespace ember::aot {
@@ -85,7 +86,10 @@ std::string summarize_pt2_text(const Graph& g, bool with_graph) {
       out += "  " + sym + " in " + r.to_string() + "\n";
   }
   out += "ops (" + std::to_string(g.nodes().size()) + " nodes):\n";
-  for (const auto& [op, count] : s.ops) out += "  " + std::to_string(count) + "  " + op + "\n";
+  for (const auto& [op, count] : s.ops) {
+    bool known = op.find("::") == std::string::npos || builtin_op_schemas().find(op) != nullptr;
+    out += "  " + std::to_string(count) + "  " + op + (known ? "" : "  (no schema)") + "\n";
+  }
   out += "state:\n";
   for (const char* bucket : {"parameters", "buffers", "constants"}) {
     StateTotals st = s.state[bucket];

@@ -1,5 +1,6 @@
 // Summaries of a read .pt2 graph for the `inspect` tool: user inputs/outputs with dtypes
-// and (symbolic) shapes, symbol ranges, an op histogram, sizes of parameters, buffers and
+// and (symbolic) shapes, symbol ranges, an op histogram (ops without an aot/ir schema are
+// marked "(no schema)"), sizes of parameters, buffers and
 // lifted constants, and buffer mutations — as text or as JSON.
 #pragma once
 

@@ -12,6 +12,7 @@ namespace {
 
 constexpr uint32_t kHeaderLength = 32;   // magic + length + 3 u64 fields
 constexpr uint64_t kMaxForceAlign = 16;  // largest force_align in the schema
+constexpr uint64_t kMaxInlineBytes = uint64_t{1} << 30;
 
 uint64_t align_up(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -57,6 +58,15 @@ Status write_pte(const EmitProgram& program, std::vector<uint8_t>* out,
   EMBER_AOT_RETURN_IF_ERROR(validate_emit_program(program));
   SegmentLayout layout;
   EMBER_AOT_RETURN_IF_ERROR(lay_out_segments(program, options, &layout));
+  // FlatBuffers cannot address past 2 GiB; inline blobs are the only large part.
+  uint64_t inline_bytes = 0;
+  for (const std::vector<uint8_t>* blob : layout.inline_blobs) inline_bytes += blob->size();
+  if (inline_bytes > kMaxInlineBytes) {
+    return Status(StatusCode::kNotSupported,
+                  std::to_string(inline_bytes) +
+                      " bytes of INLINE delegate data do not fit a FlatBuffer; "
+                      "set extract_delegate_segments");
+  }
   std::vector<uint8_t> flatbuffer = build_program_flatbuffer(program, layout);
   if (flatbuffer.size() > UINT32_MAX - 64) {
     return Status(StatusCode::kNotSupported, "the program FlatBuffer is " +

@@ -251,6 +251,17 @@ CaseOutcome run_case(const runtime::KernelRegistry& registry, const std::string&
                       ": " + runtime::last_error_message();
     return outcome;
   }
+  // Outputs beyond the outs are mutated inputs (batch norm's running stats):
+  // the last non-out tensor arguments, in schema order.
+  if (c.outputs.size() > outs.size()) {
+    std::vector<Tensor*> mutated;
+    for (size_t i = c.args.size(); i-- > 0 && mutated.size() < c.outputs.size() - outs.size();) {
+      if (!c.args[i].is_out && c.args[i].kind == ArgKind::kTensor) {
+        mutated.insert(mutated.begin(), args[i]->tensor_ptr());
+      }
+    }
+    outs.insert(outs.end(), mutated.begin(), mutated.end());
+  }
   if (outs.size() != c.outputs.size()) {
     outcome.message = "case has " + std::to_string(c.outputs.size()) + " outputs for " +
                       std::to_string(outs.size()) + " out tensors";

@@ -1,0 +1,22 @@
+// aten::convolution.out: 1-D and 2-D convolution with stride, padding,
+// dilation and groups, and transposed convolution, for any input/output dim
+// order (NCHW or channels-last). float32 runs as implicit GEMM (im2col packed
+// straight into the GEMM's panels, no im2col buffer; 1x1 convs read the input
+// directly) or, for depthwise convs, as a direct loop over output rows; other
+// dtypes and transposed convs use a reference loop.
+#pragma once
+
+#include "kernels/portable/util/boxing.h"
+#include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_runtime_context.h"
+
+namespace ember::kernels::portable {
+
+using runtime::KernelRuntimeContext;
+using runtime::Tensor;
+
+Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& weight,
+                        const Tensor* bias, IntList stride, IntList padding, IntList dilation,
+                        bool transposed, IntList output_padding, int64_t groups, Tensor& out);
+
+}  // namespace ember::kernels::portable

@@ -1,0 +1,205 @@
+// float32 convolutions (declared in conv_geometry.h): implicit GEMM with
+// im2col done inside the GEMM's packing routines, and a direct depthwise loop.
+#include "kernels/portable/ops/conv_geometry.h"
+#include "kernels/portable/util/gemm.h"
+
+namespace ember::kernels::portable {
+
+namespace {
+
+// What the packers read: one image of one group.
+struct ConvPack {
+  const ConvGeometry* g;
+  const float* in;  // image n, first input channel of the group
+  const float* w;   // first output channel of the group
+};
+
+// Values of im2col row p (= ci, ky, kx) for output positions j[0..count).
+inline void im2col_values(const ConvPack& c, int64_t p, const int64_t* iy0, const int64_t* ix0,
+                          int64_t count, float* dst, int64_t dst_stride) {
+  const ConvGeometry& g = *c.g;
+  const int64_t khw = g.kh * g.kw;
+  const int64_t ci = p / khw, r = p % khw, ky = r / g.kw, kx = r % g.kw;
+  const float* base = c.in + ci * g.is[1];
+  const int64_t oy = ky * g.dy, ox = kx * g.dx;
+  for (int64_t t = 0; t < count; ++t) {
+    const int64_t iy = iy0[t] + oy, ix = ix0[t] + ox;
+    dst[t * dst_stride] =
+        (iy >= 0 && iy < g.h && ix >= 0 && ix < g.w) ? base[iy * g.is[2] + ix * g.is[3]] : 0.0f;
+  }
+}
+
+// Input origins of output positions j0 .. j0+count.
+inline void origins(const ConvGeometry& g, int64_t j0, int64_t count, int64_t* iy0,
+                    int64_t* ix0) {
+  int64_t oy = j0 / g.ow, ox = j0 % g.ow;
+  for (int64_t t = 0; t < count; ++t) {
+    iy0[t] = oy * g.sy - g.py;
+    ix0[t] = ox * g.sx - g.px;
+    if (++ox == g.ow) {
+      ox = 0;
+      ++oy;
+    }
+  }
+}
+
+inline float weight_at(const ConvPack& c, int64_t co, int64_t p) {
+  const ConvGeometry& g = *c.g;
+  const int64_t khw = g.kh * g.kw;
+  const int64_t ci = p / khw, r = p % khw;
+  return c.w[co * g.ws[0] + ci * g.ws[1] + (r / g.kw) * g.ws[2] + (r % g.kw) * g.ws[3]];
+}
+
+// NCHW output: C[co][j] = W[co][p] x im2col[p][j].
+void pack_weight_a(const void* ctx, int64_t i0, int64_t mc, int64_t p0, int64_t kc, int64_t mr,
+                   float* dst) {
+  const ConvPack& c = *static_cast<const ConvPack*>(ctx);
+  for (int64_t ir = 0; ir < mc; ir += mr) {
+    for (int64_t p = p0; p < p0 + kc; ++p) {
+      for (int64_t r = 0; r < mr; ++r) dst[r] = ir + r < mc ? weight_at(c, i0 + ir + r, p) : 0.0f;
+      dst += mr;
+    }
+  }
+}
+
+void pack_im2col_b(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr,
+                   float* dst) {
+  const ConvPack& c = *static_cast<const ConvPack*>(ctx);
+  int64_t iy0[64], ix0[64];
+  for (int64_t jr = 0; jr < nc; jr += nr) {
+    const int64_t w = nc - jr < nr ? nc - jr : nr;
+    origins(*c.g, j0 + jr, w, iy0, ix0);
+    for (int64_t p = p0; p < p0 + kc; ++p) {
+      im2col_values(c, p, iy0, ix0, w, dst, 1);
+      for (int64_t t = w; t < nr; ++t) dst[t] = 0.0f;
+      dst += nr;
+    }
+  }
+}
+
+// Channels-last output: C[j][co] = im2col^T[j][p] x W^T[p][co].
+void pack_im2col_a(const void* ctx, int64_t i0, int64_t mc, int64_t p0, int64_t kc, int64_t mr,
+                   float* dst) {
+  const ConvPack& c = *static_cast<const ConvPack*>(ctx);
+  int64_t iy0[64], ix0[64];
+  for (int64_t ir = 0; ir < mc; ir += mr) {
+    const int64_t h = mc - ir < mr ? mc - ir : mr;
+    origins(*c.g, i0 + ir, h, iy0, ix0);
+    for (int64_t p = p0; p < p0 + kc; ++p) {
+      im2col_values(c, p, iy0, ix0, h, dst, 1);
+      for (int64_t t = h; t < mr; ++t) dst[t] = 0.0f;
+      dst += mr;
+    }
+  }
+}
+
+void pack_weight_b(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr,
+                   float* dst) {
+  const ConvPack& c = *static_cast<const ConvPack*>(ctx);
+  for (int64_t jr = 0; jr < nc; jr += nr) {
+    for (int64_t p = p0; p < p0 + kc; ++p) {
+      for (int64_t t = 0; t < nr; ++t) dst[t] = jr + t < nc ? weight_at(c, j0 + jr + t, p) : 0.0f;
+      dst += nr;
+    }
+  }
+}
+
+}  // namespace
+
+void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, const float* bias,
+                   float* out, runtime::ThreadPool* pool) {
+  const int64_t cig = g.c_in / g.groups, cog = g.c_out / g.groups;
+  const int64_t spatial = g.oh * g.ow;
+  // The flattened output position j = oy * ow + ox must have one stride.
+  const bool rows_flat = g.oh == 1 || g.os[2] == g.ow * g.os[3];
+  const bool nchw = rows_flat && g.os[3] == 1;
+  const bool nhwc = rows_flat && g.os[1] == 1;
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      ConvPack c{&g, in + n * g.is[0] + grp * cig * g.is[1], weight + grp * cog * g.ws[0]};
+      float* o = out + n * g.os[0] + grp * cog * g.os[1];
+      const float* b = bias != nullptr ? bias + grp * cog : nullptr;
+      GemmArgs a;
+      a.k = cig * g.kh * g.kw;
+      if (nchw || !nhwc) {
+        a.m = cog;
+        a.n = spatial;
+        a.pack_a = &pack_weight_a;
+        a.pack_a_context = &c;
+        a.pack_b = &pack_im2col_b;
+        a.pack_b_context = &c;
+        a.c = o;
+        a.c_rs = g.os[1];
+        a.bias_m = b;
+      } else {
+        a.m = spatial;
+        a.n = cog;
+        a.pack_a = &pack_im2col_a;
+        a.pack_a_context = &c;
+        a.pack_b = &pack_weight_b;
+        a.pack_b_context = &c;
+        a.c = o;
+        a.c_rs = g.os[3];
+        a.bias_n = b;
+      }
+      if (nchw || nhwc) {
+        sgemm(a, pool);
+        continue;
+      }
+      // Any other output layout (rare): one dot product per output element.
+      for (int64_t co = 0; co < cog; ++co) {
+        for (int64_t j = 0; j < spatial; ++j) {
+          float acc = b != nullptr ? b[co] : 0.0f;
+          int64_t iy0, ix0;
+          origins(g, j, 1, &iy0, &ix0);
+          for (int64_t p = 0; p < a.k; ++p) {
+            float v;
+            im2col_values(c, p, &iy0, &ix0, 1, &v, 1);
+            acc += weight_at(c, co, p) * v;
+          }
+          o[co * g.os[1] + (j / g.ow) * g.os[2] + (j % g.ow) * g.os[3]] = acc;
+        }
+      }
+    }
+  }
+}
+
+void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
+                        const float* bias, float* out) {
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t c = 0; c < g.c_out; ++c) {
+      const float* pi = in + n * g.is[0] + c * g.is[1];
+      const float* pw = weight + c * g.ws[0];
+      float* po = out + n * g.os[0] + c * g.os[1];
+      const float b = bias != nullptr ? bias[c] : 0.0f;
+      for (int64_t oy = 0; oy < g.oh; ++oy) {
+        float* row = po + oy * g.os[2];
+        const int64_t osx = g.os[3];
+        for (int64_t ox = 0; ox < g.ow; ++ox) row[ox * osx] = b;
+        for (int64_t ky = 0; ky < g.kh; ++ky) {
+          const int64_t iy = oy * g.sy - g.py + ky * g.dy;
+          if (iy < 0 || iy >= g.h) continue;
+          const float* irow = pi + iy * g.is[2];
+          for (int64_t kx = 0; kx < g.kw; ++kx) {
+            const float wv = pw[ky * g.ws[2] + kx * g.ws[3]];
+            const int64_t off = kx * g.dx - g.px;
+            // ox range with 0 <= ox * sx + off < w.
+            int64_t lo = off >= 0 ? 0 : (-off + g.sx - 1) / g.sx;
+            int64_t hi = (g.w - off + g.sx - 1) / g.sx;
+            if (hi > g.ow) hi = g.ow;
+            if (osx == 1 && g.is[3] == 1 && g.sx == 1) {
+              const float* src = irow + off;
+              for (int64_t ox = lo; ox < hi; ++ox) row[ox] += wv * src[ox];
+            } else {
+              for (int64_t ox = lo; ox < hi; ++ox) {
+                row[ox * osx] += wv * irow[(ox * g.sx + off) * g.is[3]];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace ember::kernels::portable

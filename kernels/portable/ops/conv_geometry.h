@@ -1,0 +1,44 @@
+// ConvGeometry: the shapes, strides and parameters of one 2-D convolution
+// (1-D convs are 2-D with height 1), validated from the ATen arguments, plus
+// the conv implementations convolution_out chooses between.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/portable/util/boxing.h"
+#include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_runtime_context.h"
+
+namespace ember::kernels::portable {
+
+struct ConvGeometry {
+  int64_t n = 0, c_in = 0, h = 0, w = 0;    // input
+  int64_t c_out = 0, oh = 0, ow = 0;        // output
+  int64_t kh = 0, kw = 0;                   // kernel
+  int64_t sy = 1, sx = 1, py = 0, px = 0, dy = 1, dx = 1, opy = 0, opx = 0;
+  int64_t groups = 1;
+  bool transposed = false;
+  // Element strides (N, C, H, W) of input, output and weight (Cout, Cin/g, kh, kw;
+  // for transposed: Cin, Cout/g, kh, kw).
+  int64_t is[4] = {}, os[4] = {}, ws[4] = {};
+};
+
+// Fills `g` from the arguments (checking ranks, channel counts, positivity);
+// fails ctx and returns false on invalid arguments.
+bool conv_geometry(runtime::KernelRuntimeContext& ctx, const runtime::Tensor& in,
+                   const runtime::Tensor& weight, const runtime::Tensor* bias, IntList stride,
+                   IntList padding, IntList dilation, bool transposed, IntList output_padding,
+                   int64_t groups, ConvGeometry* g);
+
+// float32 implicit-GEMM conv (not transposed).
+void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, const float* bias,
+                   float* out, runtime::ThreadPool* pool);
+// float32 depthwise conv (groups == c_in == c_out).
+void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
+                        const float* bias, float* out);
+// Any dtype, any conv (reference loops; accumulates in the compute type).
+bool conv_reference(const ConvGeometry& g, const runtime::Tensor& in,
+                    const runtime::Tensor& weight, const runtime::Tensor* bias,
+                    runtime::Tensor& out);
+
+}  // namespace ember::kernels::portable

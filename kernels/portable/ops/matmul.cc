@@ -1,0 +1,157 @@
+// Matrix products; see matmul.h.
+#include "kernels/portable/ops/matmul.h"
+
+#include "kernels/portable/util/binary.h"
+#include "kernels/portable/util/copy.h"
+#include "kernels/portable/util/gemm.h"
+#include "kernels/portable/util/math.h"
+
+namespace ember::kernels::portable {
+
+namespace {
+
+using runtime::Error;
+
+// One [m, k] x [k, n] product into a [m, n] matrix, all given by strides.
+struct MatView {
+  const void* a;
+  int64_t a_rs, a_cs;
+  const void* b;
+  int64_t b_rs, b_cs;
+  void* c;
+  int64_t c_rs, c_cs;
+};
+
+// c = alpha * a @ b + beta * c (beta == 0: c not read).
+void matmul_one(runtime::ScalarType type, int64_t m, int64_t n, int64_t k, const MatView& v,
+                double alpha, double beta, runtime::ThreadPool* pool) {
+  if (type == runtime::ScalarType::Float && (v.c_cs == 1 || v.c_rs == 1)) {
+    GemmArgs g;
+    const bool transposed = v.c_cs != 1;  // compute C^T = B^T A^T
+    g.m = transposed ? n : m;
+    g.n = transposed ? m : n;
+    g.k = k;
+    g.a = static_cast<const float*>(transposed ? v.b : v.a);
+    g.a_rs = transposed ? v.b_cs : v.a_rs;
+    g.a_cs = transposed ? v.b_rs : v.a_cs;
+    g.b = static_cast<const float*>(transposed ? v.a : v.b);
+    g.b_rs = transposed ? v.a_cs : v.b_rs;
+    g.b_cs = transposed ? v.a_rs : v.b_cs;
+    g.c = static_cast<float*>(v.c);
+    g.c_rs = transposed ? v.c_cs : v.c_rs;
+    g.alpha = float(alpha);
+    g.beta = float(beta);
+    sgemm(g, pool);
+    return;
+  }
+  dispatch<kReal>(type, [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    using C = compute_t<S>;
+    const S* a = static_cast<const S*>(v.a);
+    const S* b = static_cast<const S*>(v.b);
+    S* c = static_cast<S*>(v.c);
+    const C al = C(alpha), be = C(beta);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        C acc = C(0);
+        for (int64_t p = 0; p < k; ++p) {
+          acc = add_wrap(acc, mul_wrap(cast<C>(a[i * v.a_rs + p * v.a_cs]),
+                                       cast<C>(b[p * v.b_rs + j * v.b_cs])));
+        }
+        S& dst = c[i * v.c_rs + j * v.c_cs];
+        C r = mul_wrap(al, acc);
+        if (beta != 0) r = add_wrap(r, mul_wrap(be, cast<C>(dst)));
+        dst = cast<S>(r);
+      }
+    }
+  });
+}
+
+bool check_mm_types(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Tensor& out,
+                    const char* op) {
+  if (a.scalar_type() != b.scalar_type() || out.scalar_type() != a.scalar_type()) {
+    ctx.fail(Error::InvalidType, "%s: dtypes must match: %s, %s, out %s", op,
+             runtime::scalar_type_name(a.scalar_type()), runtime::scalar_type_name(b.scalar_type()),
+             runtime::scalar_type_name(out.scalar_type()));
+    return false;
+  }
+  if (a.scalar_type() == runtime::ScalarType::Bool) {
+    fail_dtype(ctx, a, op, "input");
+    return false;
+  }
+  return true;
+}
+
+Tensor& mm_impl(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out,
+                double alpha, double beta, const char* op) {
+  if (!check_rank(ctx, a, 2, op, "mat1") || !check_rank(ctx, b, 2, op, "mat2")) return out;
+  if (a.size(1) != b.size(0)) {
+    ctx.fail(Error::InvalidArgument, "%s: shapes [%d, %d] and [%d, %d] can't be multiplied", op,
+             a.size(0), a.size(1), b.size(0), b.size(1));
+    return out;
+  }
+  if (!check_mm_types(ctx, a, b, out, op)) return out;
+  const SizesType shape[2] = {a.size(0), b.size(1)};
+  if (beta == 0 && !resize_out(ctx, out, {shape, 2}, op)) return out;
+  const MatView v{a.const_data_ptr(), a.strides()[0], a.strides()[1],
+                  b.const_data_ptr(), b.strides()[0], b.strides()[1],
+                  out.mutable_data_ptr(), out.strides()[0], out.strides()[1]};
+  matmul_one(a.scalar_type(), a.size(0), b.size(1), a.size(1), v, alpha, beta,
+             ctx.thread_pool());
+  return out;
+}
+
+}  // namespace
+
+Tensor& mm_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  return mm_impl(ctx, a, b, out, 1.0, 0.0, "mm.out");
+}
+
+Tensor& bmm_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  const char* op = "bmm.out";
+  if (!check_rank(ctx, a, 3, op, "self") || !check_rank(ctx, b, 3, op, "mat2")) return out;
+  if (a.size(0) != b.size(0) || a.size(2) != b.size(1)) {
+    ctx.fail(Error::InvalidArgument, "%s: shapes [%d, %d, %d] and [%d, %d, %d] don't match", op,
+             a.size(0), a.size(1), a.size(2), b.size(0), b.size(1), b.size(2));
+    return out;
+  }
+  if (!check_mm_types(ctx, a, b, out, op)) return out;
+  const SizesType shape[3] = {a.size(0), a.size(1), b.size(2)};
+  if (!resize_out(ctx, out, {shape, 3}, op)) return out;
+  const size_t es = a.element_size();
+  for (int64_t i = 0; i < a.size(0); ++i) {
+    const MatView v{static_cast<const char*>(a.const_data_ptr()) + i * a.strides()[0] * es,
+                    a.strides()[1], a.strides()[2],
+                    static_cast<const char*>(b.const_data_ptr()) + i * b.strides()[0] * es,
+                    b.strides()[1], b.strides()[2],
+                    static_cast<char*>(out.mutable_data_ptr()) + i * out.strides()[0] * es,
+                    out.strides()[1], out.strides()[2]};
+    matmul_one(a.scalar_type(), a.size(1), b.size(2), a.size(2), v, 1.0, 0.0, ctx.thread_pool());
+  }
+  return out;
+}
+
+Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& a,
+                  const Tensor& b, const Scalar& beta, const Scalar& alpha, Tensor& out) {
+  const char* op = "addmm.out";
+  if (!check_rank(ctx, a, 2, op, "mat1") || !check_rank(ctx, b, 2, op, "mat2")) return out;
+  if (!check_mm_types(ctx, a, b, out, op)) return out;
+  if (self.scalar_type() != a.scalar_type()) {
+    fail_dtype(ctx, self, op, "self (must match mat1)");
+    return out;
+  }
+  const SizesType shape[2] = {a.size(0), b.size(1)};
+  Shape bshape;
+  if (!broadcast_shape(ctx, self.sizes(), {shape, 2}, &bshape, op)) return out;
+  if (bshape.dim != 2 || bshape.sizes[0] != shape[0] || bshape.sizes[1] != shape[1]) {
+    ctx.fail(Error::InvalidArgument, "%s: self doesn't broadcast to [%d, %d]", op, shape[0],
+             shape[1]);
+    return out;
+  }
+  if (!resize_out(ctx, out, {shape, 2}, op)) return out;
+  const double be = beta.to_double();
+  if (be != 0) copy_into(self, out);  // out = self (broadcast), then out = beta*out + alpha*a@b
+  return mm_impl(ctx, a, b, out, alpha.to_double(), be, op);
+}
+
+}  // namespace ember::kernels::portable

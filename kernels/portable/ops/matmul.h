@@ -1,0 +1,21 @@
+// Matrix products (ATen out variants): mm, bmm, addmm. float32 runs on the
+// blocked GEMM (util/gemm.h, thread pool aware); other dtypes on a plain loop
+// accumulating in the compute type.
+#pragma once
+
+#include "runtime/core/scalar.h"
+#include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_runtime_context.h"
+
+namespace ember::kernels::portable {
+
+using runtime::KernelRuntimeContext;
+using runtime::Scalar;
+using runtime::Tensor;
+
+Tensor& mm_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out);
+Tensor& bmm_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out);
+Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& a,
+                  const Tensor& b, const Scalar& beta, const Scalar& alpha, Tensor& out);
+
+}  // namespace ember::kernels::portable

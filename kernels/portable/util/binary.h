@@ -1,0 +1,66 @@
+// The driver every broadcasting binary op shares: check the out dtype against
+// the computed type, resize out to the broadcast shape, dispatch on the compute
+// dtype and run map_binary with the op's lambda. `make(TypeTag<S>)` returns the
+// per-element lambda for storage type S (computing in compute_t<S>), so scalar
+// arguments are converted once. ScalarTensor turns a Scalar into a 0-dim
+// tensor so the .Scalar overloads reuse the tensor path.
+#pragma once
+
+#include <cstring>
+
+#include "kernels/portable/util/dispatch.h"
+#include "kernels/portable/util/elementwise.h"
+#include "kernels/portable/util/promote.h"
+#include "kernels/portable/util/tensor_util.h"
+
+namespace ember::kernels::portable {
+
+// A 0-dim tensor holding a scalar converted to `type`.
+class ScalarTensor {
+ public:
+  ScalarTensor(ScalarType type, const Scalar& value) {
+    std::memset(storage_, 0, sizeof(storage_));
+    dispatch<kAll>(type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T v;
+      if (value.is_floating_point()) {
+        v = cast<T>(value.to_double());
+      } else if (value.is_boolean()) {
+        v = cast<T>(value.to_bool());
+      } else {
+        v = cast<T>(value.to_int());
+      }
+      std::memcpy(storage_, &v, sizeof(T));
+    });
+    tensor_ = Tensor(type, 0, nullptr, nullptr, nullptr, storage_);
+  }
+  const Tensor& tensor() const { return tensor_; }
+
+ private:
+  alignas(8) unsigned char storage_[8];
+  Tensor tensor_;
+};
+
+// Checks, resizes and runs `make`'s lambda over a and b computed in dtype
+// `compute` (one of `families`), storing into out. The lambda's result is
+// cast to out's dtype (So = S, or bool when `bool_result`).
+template <unsigned Families, bool kBoolResult = false, typename Make>
+Tensor& binary_op(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out,
+                  ScalarType compute, const char* op, Make make) {
+  if (!kBoolResult && !check_out_dtype(ctx, out, compute, op)) return out;
+  Shape shape;
+  if (!broadcast_shape(ctx, a.sizes(), b.sizes(), &shape, op)) return out;
+  if (!resize_out(ctx, out, shape.span(), op)) return out;
+  const bool ok = dispatch<Families>(compute, [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    using So = std::conditional_t<kBoolResult, bool, S>;
+    map_binary<compute_t<S>, S, So>(a, b, out, make(tag));
+  });
+  if (!ok) {
+    ctx.fail(runtime::Error::InvalidType, "%s: unsupported dtype %s", op,
+             runtime::scalar_type_name(compute));
+  }
+  return out;
+}
+
+}  // namespace ember::kernels::portable

@@ -1,0 +1,65 @@
+// sgemm: picks the AVX2 build when the CPU has it, else the portable one.
+// The AVX2 build uses fused multiply-adds, which differ from PyTorch's
+// results only when a product overflows (inf where PyTorch gets inf - inf =
+// NaN); such outputs are recomputed here with separately rounded products.
+#include "kernels/portable/util/gemm.h"
+
+#include <cmath>
+
+namespace ember::kernels::portable {
+
+namespace {
+
+constexpr int64_t kChunk = 256;
+
+float a_at(const GemmArgs& g, int64_t i, int64_t p) { return g.a[i * g.a_rs + p * g.a_cs]; }
+float b_at(const GemmArgs& g, int64_t p, int64_t j) { return g.b[p * g.b_rs + j * g.b_cs]; }
+
+// C[i][j] recomputed as a plain sum of rounded products, in order of p.
+float recompute(const GemmArgs& g, int64_t i, int64_t j) {
+  float acc = 0.0f;
+  float av[kChunk], bv[kChunk];
+  for (int64_t p0 = 0; p0 < g.k; p0 += kChunk) {
+    const int64_t kc = g.k - p0 < kChunk ? g.k - p0 : kChunk;
+    if (g.pack_a != nullptr) {
+      g.pack_a(g.pack_a_context, i, 1, p0, kc, 1, av);
+    } else {
+      for (int64_t p = 0; p < kc; ++p) av[p] = a_at(g, i, p0 + p);
+    }
+    if (g.pack_b != nullptr) {
+      g.pack_b(g.pack_b_context, p0, kc, j, 1, 1, bv);
+    } else {
+      for (int64_t p = 0; p < kc; ++p) bv[p] = b_at(g, p0 + p, j);
+    }
+    for (int64_t p = 0; p < kc; ++p) {
+      const volatile float product = av[p] * bv[p];
+      acc += product;
+    }
+  }
+  float v = g.alpha * acc;
+  if (g.bias_m != nullptr) v += g.bias_m[i];
+  if (g.bias_n != nullptr) v += g.bias_n[j];
+  return v;
+}
+
+void fix_overflows(const GemmArgs& g) {
+  if (g.beta != 0.0f) return;
+  for (int64_t i = 0; i < g.m; ++i) {
+    float* c = g.c + i * g.c_rs;
+    for (int64_t j = 0; j < g.n; ++j) {
+      if (std::isinf(c[j])) c[j] = recompute(g, i, j);
+    }
+  }
+}
+
+}  // namespace
+
+void sgemm(const GemmArgs& args, runtime::ThreadPool* pool) {
+  if (sgemm_avx2(args, pool)) {
+    if (args.k > 0) fix_overflows(args);
+    return;
+  }
+  sgemm_portable(args, pool);
+}
+
+}  // namespace ember::kernels::portable

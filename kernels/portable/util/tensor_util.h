@@ -1,0 +1,87 @@
+// Shape helpers shared by the portable kernels: checks that fail the kernel
+// context with a message naming expected versus actual, out resizing, dim
+// normalisation, broadcasting, and logical-index -> memory-offset arithmetic
+// over a tensor's strides (so every kernel honours any dim order).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_runtime_context.h"
+
+namespace ember::kernels::portable {
+
+using runtime::Error;
+using runtime::KernelRuntimeContext;
+using runtime::SizesType;
+using runtime::Span;
+using runtime::Tensor;
+using runtime::kMaxTensorDims;
+
+// A shape built by a kernel (fixed capacity, no allocation).
+struct Shape {
+  SizesType sizes[kMaxTensorDims] = {};
+  size_t dim = 0;
+  Span<const SizesType> span() const { return {sizes, dim}; }
+  void push(int64_t s) { sizes[dim++] = static_cast<SizesType>(s); }
+};
+
+// Resizes `out` to `sizes`; on failure fails `ctx` (the message is recorded by
+// resize) and returns false.
+bool resize_out(KernelRuntimeContext& ctx, Tensor& out, Span<const SizesType> sizes,
+                const char* op);
+// Resizes `out` to the shape of `like`.
+bool resize_like(KernelRuntimeContext& ctx, Tensor& out, const Tensor& like, const char* op);
+
+// Normalises dim in [-rank, rank) (rank 0 accepts -1 and 0); fails otherwise.
+bool normalize_dim(KernelRuntimeContext& ctx, int64_t dim, size_t rank, const char* op,
+                   int64_t* out);
+
+// Fails with InvalidType unless `t` has dtype `expected`.
+bool check_dtype(KernelRuntimeContext& ctx, const Tensor& t, runtime::ScalarType expected,
+                 const char* op, const char* what);
+// Fails with InvalidType naming the dtype (for unsupported dtypes in dispatch).
+void fail_dtype(KernelRuntimeContext& ctx, const Tensor& t, const char* op, const char* what);
+// Fails with InvalidArgument unless a and b have equal sizes.
+bool check_same_shape(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
+                      const char* op);
+// Fails with InvalidArgument unless out's dtype is `expected` ...or can hold it
+// (torch can_cast) when `allow_cast`.
+bool check_out_dtype(KernelRuntimeContext& ctx, const Tensor& out, runtime::ScalarType computed,
+                     const char* op);
+// Fails with InvalidArgument unless `t` has `rank` dims.
+bool check_rank(KernelRuntimeContext& ctx, const Tensor& t, size_t rank, const char* op,
+                const char* what);
+
+// Broadcast shape of a and b (numpy rules); fails on a mismatch.
+bool broadcast_shape(KernelRuntimeContext& ctx, Span<const SizesType> a, Span<const SizesType> b,
+                     Shape* out, const char* op);
+
+// Strides (in elements) of `t` seen as a tensor of rank `rank` broadcast to
+// `sizes`: leading and size-1 dims get stride 0.
+void broadcast_strides(const Tensor& t, size_t rank, int64_t* strides);
+
+// Memory offset (in elements) of logical row-major index `linear` of a tensor
+// with these sizes and strides.
+inline int64_t offset_of(int64_t linear, const SizesType* sizes, const int64_t* strides,
+                         size_t rank) {
+  int64_t off = 0;
+  for (size_t d = rank; d-- > 0;) {
+    const int64_t s = sizes[d];
+    off += (linear % s) * strides[d];
+    linear /= s;
+  }
+  return off;
+}
+
+// strides() of a tensor widened to int64.
+void tensor_strides(const Tensor& t, int64_t* strides);
+
+// Numel of sizes.
+int64_t shape_numel(Span<const SizesType> sizes);
+
+// Whether t and u have the same sizes and dim order (flat loops apply).
+bool same_layout(const Tensor& t, const Tensor& u);
+
+}  // namespace ember::kernels::portable

@@ -225,6 +225,65 @@ TEST(EmitContainer, MutableDataSegment) {
   EXPECT_EQ(tensor1->extra_tensor_info()->fully_qualified_name()->str(), "state1");
 }
 
+// Non-default options: constants padded to 64 (c0 12 B at 0, c1 at 64, size 72),
+// segments aligned to 256 (the delegate blob at align(72, 256) = 256), and
+// segment_base_offset a multiple of 256.
+TEST(EmitContainer, CustomAlignments) {
+  EmitProgram program;
+  program.constants = {float_bytes({1, 2, 3}), float_bytes({4, 5})};
+  EmitMethod m = add_method();
+  for (int c : {0, 1}) {
+    EmitTensor t;
+    t.sizes = {c == 0 ? 3 : 2};
+    t.dim_order = {0};
+    t.constant_index = c;
+    m.values.push_back(EmitValue::of_tensor(t));
+  }
+  m.delegates = {{"DemoBackend", {1, 2, 3}, {}}};
+  program.methods = {m};
+  EmitOptions options;
+  options.segment_alignment = 256;
+  options.constant_tensor_alignment = 64;
+  std::vector<uint8_t> bytes = write_or_die(program, options);
+  uint64_t base = u64_at(bytes, 24);
+  EXPECT_EQ(base % 256, 0u);
+  EXPECT_EQ(u64_at(bytes, 32), 259u);
+  ASSERT_TRUE(verifies(bytes, u64_at(bytes, 16)));
+  const fb::Program* p = fb::GetProgram(bytes.data());
+  EXPECT_EQ(p->constant_segment()->offsets()->Get(2), 64u);
+  EXPECT_EQ(p->segments()->Get(0)->size(), 72u);
+  EXPECT_EQ(p->segments()->Get(1)->offset(), 256u);
+  EXPECT_EQ(bytes[base + 256], 1);
+}
+
+// extract_delegate_segments = false: the blob stays INLINE, its bytes inside the
+// FlatBuffer start at a 16-byte aligned file offset (force_align 16), and with no
+// segment data there is no header.
+TEST(EmitContainer, InlineDelegateDataIsAligned) {
+  std::vector<uint8_t> blob(37);
+  for (size_t i = 0; i < blob.size(); ++i) blob[i] = static_cast<uint8_t>(0xa0 + i);
+  EmitMethod m = add_method();
+  m.delegates = {{"DemoBackend", blob, {}}};
+  EmitProgram program;
+  program.methods = {m};
+  EmitOptions options;
+  options.extract_delegate_segments = false;
+  std::vector<uint8_t> bytes = write_or_die(program, options);
+  EXPECT_NE(std::memcmp(bytes.data() + 8, "eh00", 4), 0);
+  ASSERT_TRUE(verifies(bytes, bytes.size()));
+  const fb::Program* p = fb::GetProgram(bytes.data());
+  const auto* processed = p->execution_plan()->Get(0)->delegates()->Get(0)->processed();
+  EXPECT_EQ(processed->location(), fb::DataLocation::INLINE);
+  EXPECT_EQ(processed->index(), 0u);
+  const auto* data = p->backend_delegate_data()->Get(0)->data();
+  ASSERT_EQ(data->size(), blob.size());
+  size_t file_offset = data->data() - bytes.data();
+  EXPECT_EQ(file_offset % 16, 0u);
+  EXPECT_EQ(
+      std::vector<uint8_t>(bytes.begin() + file_offset, bytes.begin() + file_offset + blob.size()),
+      blob);
+}
+
 TEST(EmitContainer, SameInputGivesIdenticalBytes) {
   EmitProgram program;
   program.constants = {float_bytes({1, 2, 3})};

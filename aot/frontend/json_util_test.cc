@@ -85,5 +85,12 @@ TEST(JsonUtilTest, ErrorsNameTheField) {
   EXPECT_NE(bad.status().message().find("model.json: malformed JSON"), std::string::npos);
 }
 
+TEST(JsonUtilTest, DeepNestingDoesNotCrash) {
+  std::string deep(100000, '[');
+  deep += std::string(100000, ']');
+  auto j = parse_json(deep, "deep.json");
+  EXPECT_TRUE(j.is_ok() || j.status().code() == StatusCode::kInvalidProgram);
+}
+
 }  // namespace
 }  // namespace ember::aot

@@ -4,6 +4,13 @@
 #include <cstring>
 
 namespace ember::aot {
+namespace {
+
+constexpr uint64_t kMaxTensorBytes = uint64_t{16} << 30;          // 16 GiB
+constexpr uint64_t kMaxExpansionFreeBytes = uint64_t{256} << 20;  // 256 MiB
+constexpr uint64_t kMaxExpansion = 64;  // tensor bytes per storage byte beyond that
+
+}  // namespace
 
 StatusOr<std::vector<uint8_t>> contiguous_bytes(const LoadedTensor& t, const std::string& what) {
   size_t elem = element_size(t.dtype);
@@ -33,7 +40,16 @@ StatusOr<std::vector<uint8_t>> contiguous_bytes(const LoadedTensor& t, const std
     return invalid_data(what + ": view reaches element " + std::to_string(last) +
                         " but the storage holds " + std::to_string(storage_elems) + " elements");
   }
-  std::vector<uint8_t> out(static_cast<size_t>(numel) * elem);
+  // A view may repeat elements (stride 0): bound what a small file can make us allocate.
+  uint64_t bytes = static_cast<uint64_t>(numel) * elem;  // numel * elem <= 2^63 * 16: checked
+  uint64_t storage_bytes = t.storage ? t.storage->size() : 0;
+  if (numel > (int64_t{1} << 40) || bytes > kMaxTensorBytes ||
+      (bytes > kMaxExpansionFreeBytes && bytes > storage_bytes * kMaxExpansion)) {
+    return invalid_data(what + ": tensor of " + std::to_string(bytes) +
+                        " bytes from a storage of " + std::to_string(storage_bytes) +
+                        " bytes is implausibly large");
+  }
+  std::vector<uint8_t> out(static_cast<size_t>(bytes));
   if (numel == 0) return out;
   const uint8_t* src = t.storage->data();
   size_t rank = t.sizes.size();

@@ -30,7 +30,8 @@ struct LoadedTensor {
 using TensorMap = std::map<std::string, LoadedTensor>;
 
 // Elements of `t` in C-contiguous order. kInvalidExternalData (naming `what`) if sizes
-// or strides are negative, the view reaches outside the storage, or sizes overflow.
+// or strides are negative, the view reaches outside the storage, sizes overflow, or the
+// result would be implausibly large (over 16 GiB, or over 256 MiB and 64x the storage).
 StatusOr<std::vector<uint8_t>> contiguous_bytes(const LoadedTensor& t, const std::string& what);
 
 }  // namespace ember::aot

@@ -170,6 +170,15 @@ TEST(LoadedTensorTest, StridedCopyAndBounds) {
   t.strides = {3, 1};
   t.sizes = {int64_t{1} << 62, 4};
   EXPECT_FALSE(contiguous_bytes(t, "w").is_ok());
+  t.sizes = {int64_t{1} << 36};  // stride 0 repeats one element: 256 GiB from 24 bytes
+  t.strides = {0};
+  auto huge = contiguous_bytes(t, "w");
+  ASSERT_FALSE(huge.is_ok());
+  EXPECT_NE(huge.status().message().find("implausibly large"), std::string::npos);
+  t.sizes = {3};  // small broadcasts are fine
+  auto small = contiguous_bytes(t, "w");
+  ASSERT_TRUE(small.is_ok());
+  EXPECT_EQ(small->size(), 12u);
 }
 
 }  // namespace

@@ -52,7 +52,10 @@ StatusOr<LoadedTensor> raw_tensor(
   t.storage = it->second;
   if (t.storage->empty()) {  // zero-length record: a tensor of zeros
     int64_t n = spec.static_nbytes();
-    if (n < 0) return invalid_data(what + ": weight '" + fqn + "' has an unknown size");
+    if (n < 0 || n > (int64_t{256} << 20)) {
+      return invalid_data(what + ": zero-length record for '" + fqn + "' of size " +
+                          std::to_string(n) + " bytes (expected a known size up to 256 MiB)");
+    }
     t.storage = std::make_shared<const std::vector<uint8_t>>(static_cast<size_t>(n), 0);
     t.storage_offset = 0;
     int64_t s = 1;

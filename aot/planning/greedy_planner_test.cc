@@ -101,6 +101,23 @@ TEST(GreedyPlanner, UnplannedInputsAndOutputsAreLeftOut) {
   EXPECT_EQ(plan.lower_bound, 32u);
 }
 
+// Buffer 1: A 32 [0,1], B 32 [1,2] (overlap: 64). Buffer 2: S 48 [0,2] alone.
+// Expected buffer_sizes [0, 64, 48], offsets A 0, B 32, S 0 in buffer 2.
+TEST(GreedyPlanner, TensorsCanAskForAnotherBuffer) {
+  std::vector<PlanTensor> tensors{tensor(32, 0, 1), tensor(32, 1, 2), tensor(48, 0, 2)};
+  tensors[2].memory_id = 2;
+  MemoryPlan plan = plan_or_die(GreedyBySizePlanner(), tensors);
+  EXPECT_EQ(plan.buffer_sizes, (std::vector<int64_t>{0, 64, 48}));
+  EXPECT_EQ(plan.placements[0].memory_id, 1u);
+  EXPECT_EQ(plan.placements[1].offset, 32u);
+  EXPECT_EQ(plan.placements[2].memory_id, 2u);
+  EXPECT_EQ(plan.placements[2].offset, 0u);
+  EXPECT_EQ(plan.arena_size, 112u);
+  EXPECT_EQ(plan.lower_bound, 112u);
+  tensors[2].memory_id = 0;
+  EXPECT_FALSE(GreedyBySizePlanner().plan(tensors, PlanOptions()).is_ok());
+}
+
 TEST(GreedyPlanner, EmptyInputGivesEmptyArena) {
   MemoryPlan plan = plan_or_die(GreedyBySizePlanner(), {});
   EXPECT_EQ(plan.arena_size, 0u);

@@ -23,6 +23,30 @@ uint64_t live_size_lower_bound(const std::vector<PlanItem>& items) {
   return static_cast<uint64_t>(best);
 }
 
+namespace {
+
+constexpr uint32_t kMaxBufferId = 64;
+
+Status check_tensor(const char* planner, size_t i, const PlanTensor& t) {
+  if (t.last_use < t.first_use) {
+    return invalid_argument("memory planner " + std::string(planner) + ": tensor " +
+                            std::to_string(i) + " has last_use " + std::to_string(t.last_use) +
+                            " before first_use " + std::to_string(t.first_use));
+  }
+  if (t.size_bytes > (uint64_t{1} << 60)) {
+    return invalid_argument("tensor " + std::to_string(i) + " has an implausible size " +
+                            std::to_string(t.size_bytes));
+  }
+  if (t.memory_id == 0 || t.memory_id > kMaxBufferId) {
+    return invalid_argument("tensor " + std::to_string(i) + " asks for memory_id " +
+                            std::to_string(t.memory_id) + ", expected 1.." +
+                            std::to_string(kMaxBufferId));
+  }
+  return Status();
+}
+
+}  // namespace
+
 StatusOr<MemoryPlan> MemoryPlanner::plan(const std::vector<PlanTensor>& tensors,
                                          const PlanOptions& options) const {
   const uint64_t alignment = options.alignment;
@@ -30,35 +54,34 @@ StatusOr<MemoryPlan> MemoryPlanner::plan(const std::vector<PlanTensor>& tensors,
     return invalid_argument("memory planner " + std::string(name()) + ": alignment " +
                             std::to_string(alignment) + " is not a power of two");
   }
-  std::vector<PlanItem> items;
-  std::vector<size_t> item_tensor;
+  // Planned tensors grouped by buffer id: aligned items and their tensor indices.
+  std::map<uint32_t, std::pair<std::vector<PlanItem>, std::vector<size_t>>> buffers;
+  uint32_t max_id = 1;
   for (size_t i = 0; i < tensors.size(); ++i) {
     const PlanTensor& t = tensors[i];
-    if (t.last_use < t.first_use) {
-      return invalid_argument("memory planner " + std::string(name()) + ": tensor " +
-                              std::to_string(i) + " has last_use " + std::to_string(t.last_use) +
-                              " before first_use " + std::to_string(t.first_use));
-    }
-    if (t.size_bytes > (uint64_t{1} << 60)) {
-      return invalid_argument("tensor " + std::to_string(i) + " has an implausible size " +
-                              std::to_string(t.size_bytes));
-    }
+    EMBER_AOT_RETURN_IF_ERROR(check_tensor(name(), i, t));
     if ((t.is_input && !options.plan_inputs) || (t.is_output && !options.plan_outputs)) continue;
     uint64_t size = (t.size_bytes + alignment - 1) / alignment * alignment;
-    items.push_back({size, t.first_use, t.last_use});
-    item_tensor.push_back(i);
+    buffers[t.memory_id].first.push_back({size, t.first_use, t.last_use});
+    buffers[t.memory_id].second.push_back(i);
+    max_id = std::max(max_id, t.memory_id);
   }
-  std::vector<uint64_t> offsets(items.size(), 0);
-  assign_offsets(items, alignment, &offsets);
-
   MemoryPlan result;
   result.placements.resize(tensors.size());
-  for (size_t k = 0; k < items.size(); ++k) {
-    result.placements[item_tensor[k]] = {true, 1, offsets[k]};
-    result.arena_size = std::max(result.arena_size, offsets[k] + items[k].size);
+  result.buffer_sizes.assign(max_id + 1, 0);
+  for (const auto& [id, group] : buffers) {
+    const std::vector<PlanItem>& items = group.first;
+    std::vector<uint64_t> offsets(items.size(), 0);
+    assign_offsets(items, alignment, &offsets);
+    uint64_t size = 0;
+    for (size_t k = 0; k < items.size(); ++k) {
+      result.placements[group.second[k]] = {true, id, offsets[k]};
+      size = std::max(size, offsets[k] + items[k].size);
+    }
+    result.buffer_sizes[id] = static_cast<int64_t>(size);
+    result.arena_size += size;
+    result.lower_bound += live_size_lower_bound(items);
   }
-  result.lower_bound = live_size_lower_bound(items);
-  result.buffer_sizes = {0, static_cast<int64_t>(result.arena_size)};
   return result;
 }
 

@@ -7,15 +7,17 @@
 // plan() does the common part: it validates the input, drops tensors that are
 // not planned (graph inputs/outputs when PlanOptions says so), rounds every size
 // up to `alignment` (16, as upstream's MemoryPlanningPass), asks the subclass to
-// assign offsets, and fills the result. Everything goes into buffer 1 (memory_id
-// is 1-based, as in the .pte), so buffer_sizes is always [0, arena] and can be
-// copied into EmitMethod::non_const_buffer_sizes as is.
+// assign offsets, and fills the result. Tensors go into buffer 1 unless they ask
+// for another one (PlanTensor::memory_id, 1-based as in the .pte; upstream puts
+// shared mutable state in buffer 2); each buffer is planned on its own.
+// buffer_sizes is [0, size of buffer 1, ...] and can be copied into
+// EmitMethod::non_const_buffer_sizes as is; with the defaults it is [0, arena].
 //
-// Lower bound: the largest, over instructions t, of the sum of the aligned sizes
-// of the planned tensors alive at t. No placement can use less, since those
-// tensors must all be resident at once; a planner equal to it is optimal. Two
-// tensors conflict when their ranges intersect (a.first_use <= b.last_use and
-// b.first_use <= a.last_use), so an instruction's inputs and outputs never share.
+// Lower bound: per buffer, the largest, over instructions t, of the sum of the
+// aligned sizes of its planned tensors alive at t (summed over buffers). No placement can use less,
+// since those tensors must all be resident at once; a planner equal to it is optimal. Two tensors
+// conflict when their ranges intersect (a.first_use <= b.last_use and b.first_use <= a.last_use),
+// so an instruction's inputs and outputs never share.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +33,7 @@ struct PlanTensor {
   int32_t last_use = 0;    // last instruction that reads it, inclusive (outputs: the last)
   bool is_input = false;   // a graph input
   bool is_output = false;  // a graph output
+  uint32_t memory_id = 1;  // 1-based buffer to plan it in
 };
 
 struct PlanOptions {
@@ -47,9 +50,9 @@ struct TensorPlacement {
 
 struct MemoryPlan {
   std::vector<TensorPlacement> placements;  // one per input PlanTensor, same order
-  std::vector<int64_t> buffer_sizes;        // [0, arena]: non_const_buffer_sizes
-  uint64_t arena_size = 0;
-  uint64_t lower_bound = 0;
+  std::vector<int64_t> buffer_sizes;        // [0, buffer 1, ...]: non_const_buffer_sizes
+  uint64_t arena_size = 0;                  // sum of the planned buffers
+  uint64_t lower_bound = 0;                 // sum of the per-buffer lower bounds
 };
 
 // One planned tensor as a subclass sees it: aligned size and its lifetime.
@@ -65,7 +68,8 @@ class MemoryPlanner {
   // The registry name, e.g. "greedy".
   virtual const char* name() const = 0;
 
-  // Plans `tensors`. InvalidArgument for a bad alignment or last_use < first_use.
+  // Plans `tensors`. InvalidArgument for a bad alignment, last_use < first_use,
+  // or a memory_id of 0 or above 64.
   StatusOr<MemoryPlan> plan(const std::vector<PlanTensor>& tensors,
                             const PlanOptions& options) const;
 

@@ -1,5 +1,6 @@
 #include "runtime/tools/registration.h"
 
+#include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 
@@ -8,7 +9,7 @@ namespace ember::runtime {
 Error register_linked(KernelRegistry& kernels, BackendRegistry& backends) {
   EMBER_TRY(register_prim_ops(kernels));
   // Kernel libraries and backends linked into the runner, one call each:
-  (void)backends;
+  EMBER_TRY(ember::backends::xnnpack::register_backend(backends));
   return Error::Ok;
 }
 

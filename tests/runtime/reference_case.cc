@@ -22,6 +22,49 @@ bool parse_dtype(const std::string& name, ScalarType* out) {
   return false;
 }
 
+namespace {
+
+// The manifest's input generators (reference/README.md, "Input generation").
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t next() {
+    state += 0x9E3779B97F4A7C15ull;
+    uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+};
+
+// Regenerates an input that the manifest did not store; "" on success.
+std::string generate(const nlohmann::json& in, ScalarType type, size_t numel, std::vector<uint8_t>* bytes) {
+  if (in.contains("values") && in["values"].size() == numel && type == ScalarType::Float) {
+    bytes->resize(numel * 4);
+    for (size_t i = 0; i < numel; ++i) {
+      const float v = in["values"][i].get<float>();
+      std::memcpy(bytes->data() + 4 * i, &v, 4);
+    }
+    return "";
+  }
+  if (!in.contains("generator") || !in["generator"].contains("seed")) return "input not stored and no generator";
+  const auto& g = in["generator"];
+  SplitMix64 rng{g["seed"].get<uint64_t>()};
+  const std::string algorithm = g["algorithm"];
+  if (algorithm == "splitmix64-uniform" && type == ScalarType::Float) {
+    const double low = g.value("low", -1.0), high = g.value("high", 1.0);
+    bytes->resize(numel * 4);
+    for (size_t i = 0; i < numel; ++i) {
+      const double m = double(rng.next() >> 40);
+      const float v = float(low + (high - low) * m / 16777216.0);
+      std::memcpy(bytes->data() + 4 * i, &v, 4);
+    }
+    return "";
+  }
+  return "unsupported generator " + algorithm;
+}
+
+}  // namespace
+
 std::string build_inputs(const nlohmann::json& c, const std::string& dir, CaseInputs* out) {
   const auto& inputs = c["inputs"];
   out->values.resize(inputs.size());
@@ -46,6 +89,12 @@ std::string build_inputs(const nlohmann::json& c, const std::string& dir, CaseIn
       ScalarType type;
       if (!parse_dtype(in["dtype"], &type)) return "unknown dtype " + in["dtype"].get<std::string>();
       std::vector<int32_t> sizes = in["shape"].get<std::vector<int32_t>>();
+      if (bytes.empty() && in["nbytes"].get<size_t>() > 0) {
+        size_t numel = 1;
+        for (int32_t s : sizes) numel *= size_t(s);
+        const std::string why = generate(in, type, numel, &bytes);
+        if (!why.empty()) return why;
+      }
       std::vector<uint8_t> order(sizes.size());
       for (size_t d = 0; d < order.size(); ++d) order[d] = uint8_t(d);
       out->data.push_back(std::move(bytes));
@@ -92,6 +141,18 @@ std::string compare_tensor(const nlohmann::json& e, const runtime::Tensor& t, co
     if (shape[d] != t.size(d)) return "shape differs at dim " + std::to_string(d);
   }
   std::vector<uint8_t> ref;
+  if ((!e.contains("file") || !e["file"].is_string()) && e.contains("samples") && e["samples"].is_object()) {
+    const size_t stride = e["samples"]["stride"];
+    const auto& values = e["samples"]["values"];
+    const double atol = e["tolerance"].value("atol", 0.0), rtol = e["tolerance"].value("rtol", 0.0);
+    for (size_t k = 0; k < values.size(); ++k) {
+      const double want = values[k], got = element(type, t.const_data_ptr(), k * stride);
+      if (!(std::fabs(got - want) <= atol + rtol * std::fabs(want))) {
+        return "sample " + std::to_string(k) + ": got " + std::to_string(got) + ", want " + std::to_string(want);
+      }
+    }
+    return "";
+  }
   if (!e.contains("file") || !e["file"].is_string()) return "SKIP: reference output not stored";
   if (!read_file(dir + "/" + e["file"].get<std::string>(), &ref)) return "cannot read reference";
   if (ref.size() != t.nbytes()) return "byte size differs";

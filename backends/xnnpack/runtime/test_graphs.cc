@@ -48,6 +48,48 @@ uint32_t GraphBuilder::constant(std::vector<uint32_t> dims, const std::vector<fl
   return id;
 }
 
+uint32_t GraphBuilder::quantized(std::vector<uint32_t> dims, XNNDatatype type, float scale,
+                                int32_t zero_point, uint32_t flags, uint32_t external_id) {
+  const uint32_t id = tensor(std::move(dims), flags, external_id, type);
+  auto& u = graph.xvalues.back()->xvalue_union;
+  fb_xnnpack::XNNQuantizedTensorValueT q;
+  q.tensor_value = std::make_unique<fb_xnnpack::XNNTensorValueT>(*u.AsXNNTensorValue());
+  fb_xnnpack::PerTensorQuantT p;
+  p.scale = scale;
+  p.zero_point = zero_point;
+  q.quant_params.Set(std::move(p));
+  u.Set(std::move(q));
+  return id;
+}
+
+uint32_t GraphBuilder::per_channel_constant(std::vector<uint32_t> dims, XNNDatatype type,
+                                            const std::vector<uint8_t>& bytes,
+                                            const std::string& scale_key, uint32_t num_scales) {
+  const uint32_t id = tensor(std::move(dims), 0, kInternal, type);
+  while (constants.size() % 16 != 0) constants.push_back(0);
+  auto data = std::make_unique<fb_xnnpack::ConstantDataOffsetT>();
+  data->offset = constants.size();
+  data->size = bytes.size();
+  constants.insert(constants.end(), bytes.begin(), bytes.end());
+  auto scales = std::make_unique<fb_xnnpack::ConstantDataOffsetT>();
+  scales->offset = ~0ull;
+  scales->size = num_scales * sizeof(float);
+  scales->named_key = scale_key;
+  auto& u = graph.xvalues.back()->xvalue_union;
+  fb_xnnpack::XNNQuantizedTensorValueT q;
+  q.tensor_value = std::make_unique<fb_xnnpack::XNNTensorValueT>(*u.AsXNNTensorValue());
+  q.tensor_value->constant_buffer_idx = uint32_t(graph.constant_data.size());
+  fb_xnnpack::PerChannelQuantT p;
+  p.channel_dim = 0;
+  p.scale_buffer_idx = uint32_t(graph.constant_data.size() + 1);
+  p.num_scales = num_scales;
+  q.quant_params.Set(std::move(p));
+  u.Set(std::move(q));
+  graph.constant_data.push_back(std::move(data));
+  graph.constant_data.push_back(std::move(scales));
+  return id;
+}
+
 namespace {
 template <typename T>
 void add_node(fb_xnnpack::XNNGraphT& g, XNodeUnion type, T table) {

@@ -34,6 +34,14 @@ struct GraphBuilder {
   // Adds a constant fp32 tensor stored in the blob (or under `named_key`).
   uint32_t constant(std::vector<uint32_t> dims, const std::vector<float>& values,
                     const std::string& named_key = "");
+  // A per-tensor quantized activation.
+  uint32_t quantized(std::vector<uint32_t> dims, XNNDatatype type, float scale, int32_t zero_point,
+                     uint32_t flags = 0, uint32_t external_id = kInternal);
+  // A per-channel quantized constant whose bytes live in the blob and whose
+  // scales live in named data under `scale_key` (as the exporter writes them).
+  uint32_t per_channel_constant(std::vector<uint32_t> dims, XNNDatatype type,
+                                const std::vector<uint8_t>& bytes, const std::string& scale_key,
+                                uint32_t num_scales);
   void node_2x1(XNodeUnion type, uint32_t a, uint32_t b, uint32_t out);
   void node_1x1(XNodeUnion type, uint32_t in, uint32_t out);
   void transpose(std::vector<uint32_t> perm, uint32_t in, uint32_t out);

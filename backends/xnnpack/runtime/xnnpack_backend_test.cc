@@ -209,3 +209,45 @@ TEST(XnnpackBackend, ThreadsAndRegistration) {
 
 }  // namespace
 }  // namespace ember::backends::xnnpack::testing
+
+namespace ember::backends::xnnpack::testing {
+namespace {
+
+TEST(XnnpackBackend, ChannelwiseQuantizedConvWithScalesFromNamedData) {
+  // fp32 x[1,1,1,2] -> convert to qint8 (scale 1) -> 1x1 conv with qcint8
+  // weights [[1,2],[4,-4]] (scales 0.5, 0.25) and qcint32 bias [2,4] (scales
+  // 0.5, 0.25, i.e. 1.0 each) -> qint8 (scale 1) -> convert to fp32.
+  // x = [2,3]: ch0 = 0.5*(2+6)+1 = 5, ch1 = 0.25*(8-12)+1 = 0.
+  GraphBuilder g;
+  const auto qs8 = XNNDatatype::xnn_datatype_qint8;
+  const uint32_t x = g.tensor({1, 1, 1, 2}, kIn, 0);
+  const uint32_t qx = g.quantized({1, 1, 1, 2}, qs8, 1.f, 0);
+  const std::vector<uint8_t> w = {1, 2, 4, uint8_t(-4)};
+  const int32_t bias_values[] = {2, 4};
+  const std::vector<uint8_t> b(reinterpret_cast<const uint8_t*>(bias_values),
+                               reinterpret_cast<const uint8_t*>(bias_values) + 8);
+  const uint32_t wq = g.per_channel_constant({2, 1, 1, 2}, XNNDatatype::xnn_datatype_qcint8, w,
+                                             "scale_w", 2);
+  const uint32_t bq = g.per_channel_constant({2}, XNNDatatype::xnn_datatype_qcint32, b,
+                                             "scale_b", 2);
+  const uint32_t qy = g.quantized({1, 1, 1, 2}, qs8, 1.f, 0);
+  g.node_1x1(XNodeUnion::XNNConvert, x, qx);
+  g.conv2d(1, 0, 2, 2, qx, wq, bq, qy);
+  g.node_1x1(XNodeUnion::XNNConvert, qy, g.tensor({1, 1, 1, 2}, kOut, 1));
+  MapDataMap named;
+  const float ws[] = {0.5f, 0.25f};
+  const float bs[] = {0.5f, 0.25f};
+  named.entries["scale_w"].assign(reinterpret_cast<const uint8_t*>(ws),
+                                  reinterpret_cast<const uint8_t*>(ws) + sizeof(ws));
+  named.entries["scale_b"].assign(reinterpret_cast<const uint8_t*>(bs),
+                                  reinterpret_cast<const uint8_t*>(bs) + sizeof(bs));
+  Delegate d(g, &named);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor in({1, 1, 1, 2}, {2.f, 3.f}), out({1, 1, 1, 2});
+  ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(out.f()[0], 5.f);
+  EXPECT_EQ(out.f()[1], 0.f);
+}
+
+}  // namespace
+}  // namespace ember::backends::xnnpack::testing

@@ -1,6 +1,7 @@
 // Differential interop: for every "ok" case of the upstream reference corpus
 // (shared/fixtures/executorch-pte/reference/manifest.json) whose original file
-// runs on Ember's runtime with the kernels linked here, the same program
+// runs on Ember's runtime (prim ops, the portable kernels and the XNNPACK
+// backend), the same program
 // re-emitted by our writer (lift_pte + write_pte) must also run and match
 // upstream ExecuTorch's stored outputs within the case's tolerance.
 #include <gtest/gtest.h>
@@ -10,12 +11,13 @@
 #include <set>
 
 #include "aot/emit/pte_writer.h"
+#include "backends/xnnpack/runtime/xnnpack_backend.h"
+#include "kernels/portable/register_kernels.h"
 #include "runtime/backend/backend_registry.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/module/module.h"
 #include "tests/emit/pte_view.h"
 #include "tests/runtime/reference_case.h"
-#include "tests/runtime/reference_kernels.h"
 #include "tests/support/shared_fixtures.h"
 
 namespace ember::aot {
@@ -35,7 +37,8 @@ class ReemitReferenceTest : public ::testing::Test {
     ASSERT_TRUE(in.good());
     manifest_ = nlohmann::json::parse(in);
     ASSERT_EQ(runtime::register_prim_ops(kernels_), Error::Ok);
-    ASSERT_EQ(ember::testing::register_reference_kernels(kernels_), Error::Ok);
+    ASSERT_EQ(kernels::portable::register_kernels(kernels_), Error::Ok);
+    ASSERT_EQ(backends::xnnpack::register_backend(backends_), Error::Ok);
   }
 
   void configure(Module* module) {
@@ -101,7 +104,7 @@ TEST_F(ReemitReferenceTest, ReemittedProgramsMatchUpstreamOutputs) {
     matched += diff.empty();
   }
   std::printf("re-emitted programs matching upstream outputs: %d (skipped %d)\n", matched, skipped);
-  EXPECT_GE(matched, 50);  // 68 when written (2026-11), prim ops + test kernels only
+  EXPECT_GE(matched, 100);  // 107 of 112 when written
 }
 
 }  // namespace

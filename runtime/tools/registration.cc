@@ -1,6 +1,7 @@
 #include "runtime/tools/registration.h"
 
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
+#include "kernels/portable/register_kernels.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 
@@ -9,6 +10,7 @@ namespace ember::runtime {
 Error register_linked(KernelRegistry& kernels, BackendRegistry& backends) {
   EMBER_TRY(register_prim_ops(kernels));
   // Kernel libraries and backends linked into the runner, one call each:
+  EMBER_TRY(ember::kernels::portable::register_kernels(kernels));
   EMBER_TRY(ember::backends::xnnpack::register_backend(backends));
   return Error::Ok;
 }

@@ -1,11 +1,11 @@
 #include "tests/runtime/reference_kernels.h"
 
-#include "tests/runtime/test_kernels.h"
+#include "kernels/portable/register_kernels.h"
 
 namespace ember::testing {
 
 runtime::Error register_reference_kernels(runtime::KernelRegistry& registry) {
-  return register_test_kernels(registry);
+  return kernels::portable::register_kernels(registry);
 }
 
 }  // namespace ember::testing

@@ -1,5 +1,5 @@
-// The kernel set the reference test registers (besides prim ops): the test-only
-// kernels until the portable library is linked here.
+// The kernel set the reference test registers besides prim ops: the portable
+// kernel library (//kernels/portable).
 #pragma once
 
 #include "runtime/kernel/kernel_registry.h"

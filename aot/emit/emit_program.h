@@ -8,6 +8,18 @@
 // the writer de-duplicates them and adds the reserved index-0 placeholders the
 // format needs. See shared/docs/pte-format.md sections 1.4-1.5 for the meaning of
 // each field.
+//
+// What upstream's emitter does and a lowering should reproduce (pte-format.md 1.5,
+// 4.2): methods sorted by name, constant getters after them; operators
+// de-duplicated per method by (name, overload), overload "" for `default`;
+// KernelCall args = every schema argument in order with defaults filled in (a
+// new EValue per constant argument, no sharing), then one return slot repeating
+// `out` (a TensorList of the outs when there are several); None is kNone, except
+// for a plain `Tensor` argument (an empty BYTE tensor, sizes [0], dim_order [0]);
+// dtypes, layouts and memory formats are kInt codes; int lists are kIntList of
+// kInt values emitted before the list; DelegateCall args = the delegate's inputs
+// then its outputs; list elements always precede their list. Memory planning
+// (aot/planning) gives memory_id / memory_offset and non_const_buffer_sizes.
 #pragma once
 
 #include <cstdint>

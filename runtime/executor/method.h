@@ -66,7 +66,7 @@ class Method final {
   const EValue& get_value(size_t i) const;
 
   // Instructions, in execution order, with a printable name each
-  // ("aten::add.out", "delegate XnnpackBackend", "move", "jump_false", "free").
+  // ("aten::add.out", a backend id such as "XnnpackBackend", "move", "jump_false", "free").
   size_t num_instructions() const;
   const char* instruction_name(size_t i) const;
 

@@ -61,75 +61,102 @@ int list_kernels(const KernelRegistry& kernels, const BackendRegistry& backends)
   return 0;
 }
 
+struct Timings {
+  double load_ms = 0;
+  std::vector<double> runs_ms;  // timed executions, in order
+};
+
+// Runs --warmup untimed and --num_executions timed executions.
+Error run_method(Method& method, const RunnerInputs& inputs, std::vector<InstructionProfile>* profile,
+                 Timings* timings) {
+  const int total = std::max(0, FLAGS_warmup) + std::max(1, FLAGS_num_executions);
+  for (int run = 0; run < total; ++run) {
+    const bool timed = run >= FLAGS_warmup;
+    method.set_profile(FLAGS_profile && timed ? profile->data() : nullptr);
+    const uint64_t start = ember_pal_now_ns();
+    EMBER_TRY(method.set_inputs(Span<const EValue>(inputs.values.data(), inputs.values.size())));
+    EMBER_TRY(method.execute());
+    if (timed) timings->runs_ms.push_back(ms_since(start));
+  }
+  method.set_profile(nullptr);
+  return Error::Ok;
+}
+
+void print_json(const Method& method, const Timings& t) {
+  std::vector<double> sorted = t.runs_ms;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  printf("{\"load_ms\":%.4f,\"first_ms\":%.4f,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
+         "\"iterations\":%zu,\"method\":\"%s\",\"outputs\":%s}\n",
+         t.load_ms, t.runs_ms.front(), median, sorted.front(), sorted.back(), n, method.name(),
+         outputs_json(method).c_str());
+}
+
+// Loads the program and the method named by --method_name (default: the first).
+Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& backends, ThreadPool* pool) {
+  Module::Options options;
+  options.method.kernels = &kernels;
+  options.method.backends = &backends;
+  options.method.thread_pool = pool;
+  module.set_options(options);
+  if (Error err = module.load(); err != Error::Ok) {
+    return annotate(err, "loading '%s'", FLAGS_model_path.c_str());
+  }
+  std::string name = FLAGS_method_name;
+  if (name.empty()) {
+    Result<const char*> first = module.program().get_method_name(0);
+    if (!first.ok()) return first.error();
+    name = *first;
+  }
+  return module.load_method(name);
+}
+
+Result<PrintMode> print_mode() {
+  if (FLAGS_print_output == "none") return PrintMode::None;
+  if (FLAGS_print_output == "all") return PrintMode::All;
+  if (FLAGS_print_output == "summary") return PrintMode::Summary;
+  return fail(Error::InvalidArgument, "--print_output must be none, summary or all, not '%s'",
+              FLAGS_print_output.c_str());
+}
+
 int run() {
   static FixedKernelRegistry<kDefaultKernelRegistryCapacity> kernels;
   static BackendRegistry backends;
   if (Error err = register_linked(kernels, backends); err != Error::Ok) return die(err);
   if (FLAGS_list_kernels) return list_kernels(kernels, backends);
-  PrintMode mode = PrintMode::Summary;
-  if (FLAGS_print_output == "none") mode = PrintMode::None;
-  else if (FLAGS_print_output == "all") mode = PrintMode::All;
-  else if (FLAGS_print_output != "summary") return die(fail(Error::InvalidArgument, "--print_output must be none, summary or all"));
+  Result<PrintMode> mode = print_mode();
+  if (!mode.ok()) return die(mode.error());
   std::vector<std::vector<int32_t>> shapes;
   if (!parse_shapes(FLAGS_input_shapes, &shapes)) {
     return die(fail(Error::InvalidArgument, "--input_shapes '%s' is malformed", FLAGS_input_shapes.c_str()));
   }
   std::unique_ptr<PthreadpoolThreadPool> pool;
-  if (FLAGS_cpu_threads != 1) pool = std::make_unique<PthreadpoolThreadPool>(FLAGS_cpu_threads < 0 ? 0 : FLAGS_cpu_threads);
-
+  if (FLAGS_cpu_threads != 1) {
+    pool = std::make_unique<PthreadpoolThreadPool>(FLAGS_cpu_threads < 0 ? 0 : size_t(FLAGS_cpu_threads));
+  }
+  Timings timings;
   const uint64_t load_start = ember_pal_now_ns();
   Module module(FLAGS_model_path, FLAGS_data_path);
-  Module::Options options;
-  options.method.kernels = &kernels;
-  options.method.backends = &backends;
-  options.method.thread_pool = pool.get();
-  module.set_options(options);
-  if (Error err = module.load(); err != Error::Ok) return die(annotate(err, "loading '%s'", FLAGS_model_path.c_str()));
-  std::string name = FLAGS_method_name;
-  if (name.empty()) {
-    Result<const char*> first = module.program().get_method_name(0);
-    if (!first.ok()) return die(first.error());
-    name = *first;
-  }
-  Result<Method*> loaded = module.load_method(name);
+  Result<Method*> loaded = load(module, kernels, backends, pool.get());
   if (!loaded.ok()) return die(loaded.error());
-  const double load_ms = ms_since(load_start);
+  timings.load_ms = ms_since(load_start);
   Method& method = **loaded;
-  EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), name.c_str(), load_ms);
-
+  EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), method.name(),
+            timings.load_ms);
   RunnerInputs inputs;
-  const std::vector<std::string> files = FLAGS_inputs.empty() ? std::vector<std::string>() : split(FLAGS_inputs, ',');
+  const std::vector<std::string> files =
+      FLAGS_inputs.empty() ? std::vector<std::string>() : split(FLAGS_inputs, ',');
   if (Error err = build_inputs(method, files, shapes, &inputs); err != Error::Ok) return die(err);
   std::vector<InstructionProfile> profile(method.num_instructions());
-  std::vector<double> times;
-  const int total = std::max(0, FLAGS_warmup) + std::max(1, FLAGS_num_executions);
-  for (int run = 0; run < total; ++run) {
-    const bool timed = run >= FLAGS_warmup;
-    method.set_profile(FLAGS_profile && timed ? profile.data() : nullptr);
-    const uint64_t start = ember_pal_now_ns();
-    if (Error err = method.set_inputs(Span<const EValue>(inputs.values.data(), inputs.values.size())); err != Error::Ok) {
-      return die(err);
-    }
-    if (Error err = method.execute(); err != Error::Ok) return die(err);
-    if (timed) times.push_back(ms_since(start));
-  }
-  method.set_profile(nullptr);
+  if (Error err = run_method(method, inputs, &profile, &timings); err != Error::Ok) return die(err);
   if (!FLAGS_output_file.empty()) {
     if (Error err = write_outputs(method, FLAGS_output_file); err != Error::Ok) return die(err);
   }
-  print_outputs(method, mode);
+  print_outputs(method, *mode);
   if (FLAGS_profile) print_profile(method, profile);
-  std::vector<double> sorted = times;
-  std::sort(sorted.begin(), sorted.end());
-  const double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
-                                          : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
-  EMBER_LOG(Info, "Model executed successfully %zu time(s), median %.3f ms", times.size(), median);
-  if (FLAGS_json) {
-    printf("{\"load_ms\":%.4f,\"first_ms\":%.4f,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
-           "\"iterations\":%zu,\"method\":\"%s\",\"outputs\":%s}\n",
-           load_ms, times.front(), median, sorted.front(), sorted.back(), times.size(), name.c_str(),
-           outputs_json(method).c_str());
-  }
+  EMBER_LOG(Info, "Model executed successfully %zu time(s)", timings.runs_ms.size());
+  if (FLAGS_json) print_json(method, timings);
   return 0;
 }
 

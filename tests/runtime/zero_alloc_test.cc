@@ -10,10 +10,16 @@
 #include <cstdlib>
 #include <new>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/portable/register_kernels.h"
 #include "runtime/executor/program.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/loader/buffer_data_loader.h"
 #include "tests/runtime/program_builder.h"
+#include "tests/runtime/reference_case.h"
 #include "tests/runtime/test_kernels.h"
 #include "tests/support/shared_fixtures.h"
 
@@ -80,8 +86,8 @@ namespace {
 
 using runtime::Error;
 
-alignas(16) uint8_t g_method_pool[64 << 10];
-alignas(16) uint8_t g_temp_pool[4 << 10];
+alignas(16) uint8_t g_method_pool[1 << 20];
+alignas(16) uint8_t g_temp_pool[1 << 20];
 alignas(16) uint8_t g_arena[4 << 10];
 
 // Runs the whole life cycle on `bytes` with armed counting; returns allocations.
@@ -154,6 +160,78 @@ TEST(ZeroAllocTest, LoadAndRunUpstreamAddProgram) {
   // The upstream file takes float[1] inputs.
   EXPECT_EQ(count_allocations(bytes, kernels, 1, out), 0);
   EXPECT_FLOAT_EQ(out[0], 1.75f);
+}
+
+// Real upstream programs with the portable kernels: the whole life cycle of
+// each listed reference case allocates nothing (outputs are checked too).
+TEST(ZeroAllocTest, UpstreamProgramsWithPortableKernels) {
+  if (shared_dir().empty()) GTEST_SKIP() << skip_message();
+  const std::string dir = shared_dir() + "/fixtures/executorch-pte";
+  std::ifstream in(dir + "/reference/manifest.json");
+  const nlohmann::json manifest = nlohmann::json::parse(in);
+  static runtime::FixedKernelRegistry<512> kernels;
+  if (kernels.size() == 0) {
+    ASSERT_EQ(runtime::register_prim_ops(kernels), Error::Ok);
+    ASSERT_EQ(kernels::portable::register_kernels(kernels), Error::Ok);
+  }
+  runtime::BackendRegistry backends;
+  runtime::MethodLoadOptions options;
+  options.kernels = &kernels;
+  options.backends = &backends;
+  int checked = 0;
+  for (const auto& c : manifest["cases"]) {
+    const std::string id = c["id"];
+    if (id != "pytorch__executorch__arduino_AddModel_model/forward/case1" &&
+        id != "berndporr__dnf_executorch__dnf_executorch1/forward/case0" &&
+        id != "corey-cole__executorch-numpy-runtime__dtypes/forward/case1" &&
+        id != "corey-cole__executorch-numpy-runtime__const_methods/get_tensor/case0") {
+      continue;
+    }
+    std::vector<uint8_t> file;
+    ASSERT_TRUE(read_file(dir + "/" + c["fixture"].get<std::string>(), &file));
+    const AlignedBytes bytes(file);
+    CaseInputs inputs;
+    ASSERT_EQ(build_inputs(c, dir, &inputs), "");
+    // Unarmed pass: learn the planned buffer sizes and allocate them.
+    std::vector<std::vector<uint8_t>> arenas;
+    std::vector<runtime::Span<uint8_t>> spans;
+    {
+      runtime::BufferDataLoader loader(bytes.data(), bytes.size());
+      auto program = runtime::Program::load(&loader);
+      ASSERT_TRUE(program.ok());
+      auto meta = program->method_meta(c["method"].get<std::string>().c_str());
+      ASSERT_TRUE(meta.ok());
+      for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
+        arenas.emplace_back(size_t(*meta->memory_planned_buffer_size(i)));
+      }
+      for (auto& a : arenas) spans.emplace_back(a.data(), a.size());
+    }
+    std::vector<std::string> diffs;
+    g_allocations = 0;
+    g_armed = true;
+    {
+      runtime::BufferDataLoader loader(bytes.data(), bytes.size());
+      auto program = runtime::Program::load(&loader);
+      runtime::HierarchicalAllocator planned(runtime::Span<runtime::Span<uint8_t>>(spans.data(), spans.size()));
+      runtime::MemoryAllocator method_allocator(g_method_pool, sizeof(g_method_pool));
+      runtime::MemoryAllocator temp_allocator(g_temp_pool, sizeof(g_temp_pool));
+      runtime::MemoryManager memory(&method_allocator, &planned, &temp_allocator);
+      auto method = program->load_method(c["method"].get<std::string>().c_str(), &memory, options);
+      EXPECT_TRUE(method.ok()) << id << ": " << runtime::last_error_message();
+      if (method.ok()) {
+        for (size_t i = 0; i < inputs.values.size(); ++i) EXPECT_EQ(method->set_input(inputs.values[i], i), Error::Ok);
+        EXPECT_EQ(method->execute(), Error::Ok) << id << ": " << runtime::last_error_message();
+        g_armed = false;  // comparing outputs may allocate (strings)
+        for (const auto& o : c["outputs"]) {
+          EXPECT_EQ(compare_output(o, method->get_output(o["index"].get<size_t>()), dir), "") << id;
+        }
+      }
+    }
+    g_armed = false;
+    EXPECT_EQ(g_allocations.load(), 0) << id;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4);
 }
 
 }  // namespace

@@ -198,6 +198,12 @@ aten::sym_size.int | self:Tensor dim:int | SymInt | - | -
 aten::sym_numel.default | self:Tensor | SymInt | - | -
 aten::_assert_scalar.default | self:Scalar assert_msg:str | - | - | -
 aten::_assert_tensor_metadata.default | a:Tensor size:SymInt[]?=None stride:SymInt[]?=None dtype:ScalarType?=None *device:Device?=None *layout:Layout?=None | - | - | -
+# --- added by aot/passes (lowering) ---
+aten::any.dim | self:Tensor dim:int keepdim:bool=False | Tensor | aten::any.out | -
+aten::any.dims | self:Tensor dim:int[]?=None keepdim:bool=False | Tensor | aten::any.dims_out | -
+aten::relu6.default | self:Tensor | Tensor | - | -
+aten::to.dtype | self:Tensor dtype:ScalarType non_blocking:bool=False copy:bool=False *memory_format:MemoryFormat?=None | Tensor | - | -
+aten::unflatten.int | self:Tensor dim:int sizes:SymInt[] | Tensor | - | view
 )TABLE";
 }
 

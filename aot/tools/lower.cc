@@ -9,6 +9,7 @@
 // resolved against $BUILD_WORKING_DIRECTORY (where `bazel run` was started). On error it
 // prints "<ErrorName>: message" and exits 1; bad usage exits 2.
 #include <gflags/gflags.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
   SessionOptions so;
   so.context.instrumentation.timings = &timings;
   std::string dump_dir = FLAGS_dump_dir.empty() ? "" : resolve(FLAGS_dump_dir);
+  if (!dump_dir.empty()) mkdir(dump_dir.c_str(), 0755);  // an existing directory is fine
   if (FLAGS_verbose) so.context.instrumentation.dump_dir = dump_dir;
   so.on_stage_done = [&](const Stage& s) {
     std::printf("[%-13s] %8.2f ms\n", s.name(), s.millis());

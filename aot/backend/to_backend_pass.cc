@@ -1,0 +1,159 @@
+// ToBackendPass and extract_subgraph (see to_backend_pass.h).
+#include "aot/backend/to_backend_pass.h"
+
+#include <map>
+
+#include "aot/lowering/emit_lowering.h"
+#include "aot/passes/graph_rewrite.h"
+
+namespace ember::aot {
+
+std::string DelegationReport::summary() const {
+  std::map<std::string, size_t> delegated, kept;
+  std::map<std::string, std::string> reasons;
+  for (const DelegationEntry& e : entries) {
+    if (e.delegated) {
+      ++delegated[e.backend];
+    } else {
+      ++kept[e.op];
+      reasons[e.op] = e.reason;
+    }
+  }
+  size_t total = entries.size();
+  std::string out;
+  for (auto& [backend, n] : delegated) {
+    out += backend + ": " + std::to_string(n) + " of " + std::to_string(total) + " nodes in " +
+           std::to_string(num_partitions) + " partition(s)\n";
+  }
+  if (delegated.empty()) out += "no nodes delegated (" + std::to_string(total) + " nodes)\n";
+  for (auto& [op, n] : kept) {
+    out += "  not delegated: " + op + " x" + std::to_string(n) +
+           (reasons[op].empty() ? "" : " (" + reasons[op] + ")") + "\n";
+  }
+  return out;
+}
+
+StatusOr<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
+                                 std::vector<ValueId>* inputs, std::vector<ValueId>* outputs) {
+  Graph sub;
+  sub.info() = graph.info();
+  sub.range_constraints() = graph.range_constraints();
+  std::map<ValueId, ValueId> remap;
+  auto map_value = [&](ValueId v) -> StatusOr<ValueId> {
+    auto it = remap.find(v);
+    if (it != remap.end()) return it->second;
+    EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, sub.add_value(graph.value(v)));
+    remap[v] = id;
+    return id;
+  };
+  std::vector<bool> inside(graph.num_values(), false);
+  for (size_t i = begin; i < end; ++i) {
+    for (const Argument& o : graph.nodes()[i].outputs) {
+      for_each_value(o, [&](ValueId v) { inside[static_cast<size_t>(v)] = true; });
+    }
+  }
+  for (size_t i = begin; i < end; ++i) {
+    Node n = graph.nodes()[i];
+    for (NamedArgument& in : n.inputs) {
+      for (ValueId& v : in.arg.values) {
+        if (v == kNoValue) continue;
+        bool known = remap.count(v) != 0;
+        EMBER_AOT_ASSIGN_OR_RETURN(ValueId mapped, map_value(v));
+        if (!inside[static_cast<size_t>(v)] && !known) {
+          const Value& val = graph.value(v);
+          bool constant = val.kind == ValueKind::kTensor && val.tensor.constant != nullptr;
+          InputSpec spec;
+          spec.kind = constant ? InputKind::kParameter : InputKind::kUserInput;
+          spec.name = val.name;
+          sub.inputs().push_back(val.kind == ValueKind::kTensor ? Argument::tensor(mapped) : in.arg);
+          sub.signature().inputs.push_back(spec);
+          if (!constant) inputs->push_back(v);
+        }
+        v = mapped;
+      }
+    }
+    for (Argument& o : n.outputs) {
+      for (ValueId& v : o.values) {
+        if (v == kNoValue) continue;
+        EMBER_AOT_ASSIGN_OR_RETURN(v, map_value(v));
+      }
+    }
+    sub.nodes().push_back(std::move(n));
+  }
+  std::vector<bool> used_after(graph.num_values(), false);
+  for (size_t i = end; i < graph.nodes().size(); ++i) {
+    for (const NamedArgument& in : graph.nodes()[i].inputs) {
+      for_each_value(in.arg, [&](ValueId v) { used_after[static_cast<size_t>(v)] = true; });
+    }
+  }
+  for (const Argument& o : graph.outputs()) {
+    for_each_value(o, [&](ValueId v) { used_after[static_cast<size_t>(v)] = true; });
+  }
+  for (size_t i = begin; i < end; ++i) {
+    for (const Argument& o : graph.nodes()[i].outputs) {
+      for_each_value(o, [&](ValueId v) {
+        if (!used_after[static_cast<size_t>(v)]) return;
+        outputs->push_back(v);
+        sub.outputs().push_back(Argument::tensor(remap[v]));
+        sub.signature().outputs.push_back({OutputKind::kUserOutput, graph.value(v).name, ""});
+      });
+    }
+  }
+  return sub;
+}
+
+Status ToBackendPass::run(Graph& graph) const {
+  if (partitioner_ == nullptr) return invalid_argument("to_backend: no partitioner");
+  std::vector<Node> result;
+  size_t run_begin = 0;
+  int32_t partitions = report_ != nullptr ? report_->num_partitions : 0;
+  std::vector<size_t> entry_of(graph.nodes().size(), SIZE_MAX);
+  auto flush = [&](size_t begin, size_t end) -> Status {
+    if (begin == end) return Status::ok();
+    std::vector<ValueId> ins, outs;
+    EMBER_AOT_ASSIGN_OR_RETURN(Graph sub, extract_subgraph(graph, begin, end, &ins, &outs));
+    EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, partitioner_->preprocess(sub));
+    std::vector<NamedArgument> inputs;
+    for (ValueId v : ins) inputs.push_back({"", Argument::tensor(v), false});
+    std::vector<Argument> outputs;
+    for (ValueId v : outs) outputs.push_back(Argument::tensor(v));
+    Node call = make_op_node("ember", "delegate_call", partitioner_->backend_id(), std::move(inputs),
+                             std::move(outputs), graph.nodes()[begin]);
+    call.name = "delegate_call_" + std::to_string(partitions);
+    call.metadata[kDelegateBackendKey] = partitioner_->backend_id();
+    call.metadata[kDelegateBlobKey] = std::string(blob.begin(), blob.end());
+    result.push_back(std::move(call));
+    if (report_ != nullptr) {
+      for (size_t i = begin; i < end; ++i) {
+        if (entry_of[i] != SIZE_MAX) report_->entries[entry_of[i]].partition = partitions;
+      }
+    }
+    ++partitions;
+    return Status::ok();
+  };
+  size_t limit = partitioner_->max_nodes_per_partition();
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    const Node& n = graph.nodes()[i];
+    Support s = n.kind == NodeKind::kOp && n.op.ns != "ember" ? partitioner_->supports(n, graph)
+                                                               : Support::no("not an operator node");
+    if (report_ != nullptr && n.kind == NodeKind::kOp && n.op.ns != "ember") {
+      entry_of[i] = report_->entries.size();
+      report_->entries.push_back({n.name, n.op.qualified(), s.supported ? partitioner_->name() : "",
+                                  s.supported, s.reason, -1});
+    }
+    if (s.supported && (limit == 0 || i - run_begin < limit)) continue;
+    EMBER_AOT_RETURN_IF_ERROR(flush(run_begin, i));
+    if (s.supported) {  // the run was full: start a new one here
+      run_begin = i;
+      continue;
+    }
+    result.push_back(n);
+    run_begin = i + 1;
+  }
+  EMBER_AOT_RETURN_IF_ERROR(flush(run_begin, graph.nodes().size()));
+  graph.nodes() = std::move(result);
+  if (report_ != nullptr) report_->num_partitions = partitions;
+  return Status::ok();
+}
+
+}  // namespace ember::aot

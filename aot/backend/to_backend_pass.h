@@ -1,0 +1,34 @@
+// ToBackendPass: replaces runs of nodes a Partitioner supports by delegate-call nodes.
+//
+// Before: %a = aten::add.Tensor(%x, %y); %m = aten::mul.Tensor(%a, %y); %r = aten::relu(%m)
+// After:  %m = ember::delegate_call.BackendWithCompilerDemo(%x, %y)   [blob in metadata]
+//         %r = aten::relu(%m)
+// (with a partitioner that supports add and mul). Grouping is by maximal runs of
+// consecutive supported op nodes in execution order, so every group's inputs are defined
+// before it and the order of the rest is kept. See partitioner.h for the contract; the
+// report (optional, caller-owned) receives one entry per op node.
+#pragma once
+
+#include "aot/backend/partitioner.h"
+#include "aot/passes/pass.h"
+
+namespace ember::aot {
+
+class ToBackendPass final : public Pass {
+ public:
+  ToBackendPass(const Partitioner* partitioner, DelegationReport* report = nullptr)
+      : partitioner_(partitioner), report_(report) {}
+  const char* name() const override { return "to_backend"; }
+  Status run(Graph& graph) const override;
+
+ private:
+  const Partitioner* partitioner_;
+  DelegationReport* report_;
+};
+
+// Builds the subgraph of graph.nodes()[begin, end) (see partitioner.h); `inputs` and
+// `outputs` receive the outer values it reads (non-constant ones) and defines for later use.
+StatusOr<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
+                                 std::vector<ValueId>* inputs, std::vector<ValueId>* outputs);
+
+}  // namespace ember::aot

@@ -1,0 +1,80 @@
+// Decompositions of shape and conversion training-IR ops:
+//   flatten.using_ints / reshape / unflatten.int / _unsafe_view -> view(x, out sizes)
+//   contiguous(x)  -> x (alias) when x is contiguous, else clone(x, contiguous_format)
+//   to.dtype(x, t) -> _to_copy(x, dtype=t)
+//   sum.default(x) -> sum.dim_IntList(x, None)
+#include "aot/passes/decompositions.h"
+#include "aot/passes/graph_rewrite.h"
+
+namespace ember::aot {
+namespace {
+
+NamedArgument named(const char* name, Argument a) { return {name, std::move(a), false}; }
+
+StatusOr<Rewrite> decompose_to_view(Graph& g, const Node& node) {
+  Rewrite rw;
+  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_AOT_RETURN_IF_ERROR(append_view(g, x, node_output(node), node, &rw));
+  return rw;
+}
+
+bool is_identity(const std::vector<uint8_t>& order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] != i) return false;
+  }
+  return true;
+}
+
+StatusOr<Rewrite> decompose_contiguous(Graph& g, const Node& node) {
+  Rewrite rw;
+  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  if (is_identity(g.value(x).tensor.dim_order)) {
+    rw.alias_of = x;
+    return rw;
+  }
+  Argument fmt;
+  fmt.kind = ArgKind::kMemoryFormat;
+  fmt.i = 1;  // contiguous_format
+  rw.nodes.push_back(make_op_node("aten", "clone", "default",
+                                  {named("self", Argument::tensor(x)), {"memory_format", fmt, true}},
+                                  node.outputs, node));
+  return rw;
+}
+
+StatusOr<Rewrite> decompose_to_dtype(Graph& g, const Node& node) {
+  (void)g;
+  Rewrite rw;
+  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  const Argument* dtype = input_arg(node, "dtype");
+  if (dtype == nullptr) return invalid_program(node.describe() + ": dtype is missing");
+  rw.nodes.push_back(make_op_node("aten", "_to_copy", "default",
+                                  {named("self", Argument::tensor(x)), {"dtype", *dtype, true}},
+                                  node.outputs, node));
+  return rw;
+}
+
+StatusOr<Rewrite> decompose_sum(Graph& g, const Node& node) {
+  (void)g;
+  Rewrite rw;
+  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  std::vector<NamedArgument> inputs = {named("self", Argument::tensor(x)),
+                                       named("dim", Argument::none())};
+  const Argument* dtype = input_arg(node, "dtype");
+  if (dtype != nullptr) inputs.push_back({"dtype", *dtype, true});
+  rw.nodes.push_back(make_op_node("aten", "sum", "dim_IntList", inputs, node.outputs, node));
+  return rw;
+}
+
+}  // namespace
+
+void add_shape_decompositions(DecompositionTable* table) {
+  (*table)["aten::flatten.using_ints"] = &decompose_to_view;
+  (*table)["aten::reshape.default"] = &decompose_to_view;
+  (*table)["aten::unflatten.int"] = &decompose_to_view;
+  (*table)["aten::_unsafe_view.default"] = &decompose_to_view;
+  (*table)["aten::contiguous.default"] = &decompose_contiguous;
+  (*table)["aten::to.dtype"] = &decompose_to_dtype;
+  (*table)["aten::sum.default"] = &decompose_sum;
+}
+
+}  // namespace ember::aot

@@ -1,0 +1,60 @@
+// Small helpers every rewriting pass needs: fresh value names, new tensor values with
+// contiguous layout, new op nodes that keep the origin's provenance (name prefix, stack
+// trace), replacing the uses of one value by another, use counts, and reading a node's
+// arguments through its schema (defaults filled in).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aot/ir/graph.h"
+#include "aot/ir/op_schema.h"
+
+namespace ember::aot {
+
+// `base` if unused in `graph`, else base_1, base_2, ... (deterministic).
+std::string fresh_value_name(const Graph& graph, const std::string& base);
+
+// Contiguous TensorSpec of `dtype` and `sizes` (strides and identity dim order filled in).
+TensorSpec contiguous_spec(ScalarType dtype, std::vector<SymInt> sizes);
+std::vector<SymInt> static_sizes(const std::vector<int64_t>& sizes);
+
+// Adds a tensor value called fresh_value_name(base) with `spec`.
+StatusOr<ValueId> add_tensor_value(Graph& graph, const std::string& base, TensorSpec spec);
+
+// An op node `ns::name.overload` with the given inputs/outputs; copies origin's stack trace
+// and metadata so error messages keep pointing at the user's source line.
+Node make_op_node(const std::string& ns, const std::string& name, const std::string& overload,
+                  std::vector<NamedArgument> inputs, std::vector<Argument> outputs,
+                  const Node& origin);
+
+// Replaces every use of `from` by `to` in nodes [first_node, end) and in graph outputs.
+void replace_uses(Graph& graph, ValueId from, ValueId to, size_t first_node = 0);
+
+// Number of uses of each value (node inputs and graph outputs).
+std::vector<int32_t> use_counts(const Graph& graph);
+
+// Calls fn(ValueId) for every value referenced by `arg`.
+template <typename Fn>
+void for_each_value(const Argument& arg, Fn fn) {
+  for (ValueId v : arg.values) {
+    if (v != kNoValue) fn(v);
+  }
+}
+
+// The node's full argument list in schema order (defaults filled in), or the error from
+// bind_arguments; NotSupported naming the node when its op has no schema.
+StatusOr<std::vector<Argument>> bound_arguments(const Node& node, const OpSchema** schema = nullptr);
+
+// Static integers of an int list / SymInt list argument (an int argument gives one element).
+// NotSupported when an element is symbolic.
+StatusOr<std::vector<int64_t>> static_int_list(const Argument& arg, const Node& node,
+                                               const char* what);
+
+// The tensor value of a graph output / node input; kNoValue when not a tensor argument.
+inline ValueId tensor_of(const Argument& arg) {
+  return arg.kind == ArgKind::kTensor ? arg.values[0] : kNoValue;
+}
+
+}  // namespace ember::aot

@@ -1,0 +1,47 @@
+// OpSetCheckPass (see op_set_check_pass.h).
+#include "aot/passes/op_set_check_pass.h"
+
+#include "aot/ir/op_schema.h"
+#include "aot/passes/decompositions.h"
+
+namespace ember::aot {
+
+bool is_edge_op(const Node& node) {
+  if (node.kind == NodeKind::kSymbolic) return true;
+  if (node.op.ns == "aten" && (node.op.name == "sym_size" || node.op.name == "sym_numel")) return true;
+  const OpSchema* s = builtin_op_schemas().find(node.op);
+  return s != nullptr && !s->out_variant.empty() && !s->is_inplace;
+}
+
+namespace {
+
+std::string suggestion(const Node& node) {
+  if (training_ir_decompositions().count(node.op.qualified()) != 0) {
+    return "a decomposition exists: run the to_edge stage (DecomposeTrainingOpsPass) first";
+  }
+  const OpSchema* s = builtin_op_schemas().find(node.op);
+  if (s == nullptr) {
+    return "unknown operator: add its schema to aot/ir/op_schema_table.cc and a decomposition "
+           "(aot/passes/decomp_*.cc) or an out-variant kernel";
+  }
+  if (s->is_inplace) return "in-place op: run FunctionalizePass first";
+  return "not in core ATen and no decomposition: save the program after "
+         "ep.run_decompositions(), or add a rule in aot/passes/decomp_*.cc";
+}
+
+}  // namespace
+
+Status OpSetCheckPass::run(Graph& graph) const {
+  std::string report;
+  size_t count = 0;
+  for (const Node& n : graph.nodes()) {
+    if (is_edge_op(n)) continue;
+    ++count;
+    report += "\n  " + n.describe() + ": " + suggestion(n);
+  }
+  if (count == 0) return Status::ok();
+  return Status(StatusCode::kOperatorMissing,
+                std::to_string(count) + " node(s) outside the core ATen op set:" + report);
+}
+
+}  // namespace ember::aot

@@ -1,0 +1,24 @@
+// OpSetCheckPass (edge dialect): every remaining op must be in Ember's core-ATen set.
+//
+// Before: any ATen graph.  After: unchanged, or an error listing EVERY offending node.
+// An op is accepted when its schema (aot/ir/op_schema_table.cc) names an out variant (it
+// has a kernel form), or it is a symbolic-size op (aten::sym_size.int, sym_numel) or a
+// Python scalar op on SymInts. Each offending node is listed with its name, op, the user's
+// source line and a suggestion (a decomposition exists / run_decompositions() / add a
+// schema). The status code is kOperatorMissing.
+#pragma once
+
+#include "aot/passes/pass.h"
+
+namespace ember::aot {
+
+class OpSetCheckPass final : public Pass {
+ public:
+  const char* name() const override { return "op_set_check"; }
+  Status run(Graph& graph) const override;
+};
+
+// True when `node` is in the edge op set described above.
+bool is_edge_op(const Node& node);
+
+}  // namespace ember::aot

@@ -1,0 +1,68 @@
+// ScalarToTensorPass (see scalar_to_tensor_pass.h).
+#include "aot/passes/scalar_to_tensor_pass.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "aot/ir/op_schema.h"
+#include "aot/passes/graph_rewrite.h"
+
+namespace ember::aot {
+namespace {
+
+StatusOr<ValueId> make_scalar_tensor(Graph& graph, const Argument& arg) {
+  auto data = std::make_shared<ConstantData>();
+  ScalarType dtype;
+  if (arg.kind == ArgKind::kFloat) {
+    float f = static_cast<float>(arg.f);
+    data->bytes.resize(4);
+    std::memcpy(data->bytes.data(), &f, 4);
+    dtype = ScalarType::kFloat;
+  } else if (arg.kind == ArgKind::kInt) {
+    data->bytes.resize(8);
+    std::memcpy(data->bytes.data(), &arg.i, 8);
+    dtype = ScalarType::kLong;
+  } else {
+    data->bytes.assign(1, arg.b ? 1 : 0);
+    dtype = ScalarType::kBool;
+  }
+  data->source = "scalar_to_tensor";
+  TensorSpec spec = contiguous_spec(dtype, {});
+  spec.constant = std::move(data);
+  EMBER_AOT_ASSIGN_OR_RETURN(ValueId v, add_tensor_value(graph, "_scalar", std::move(spec)));
+  // A lifted tensor constant: a graph input placed before the user inputs.
+  size_t at = 0;
+  auto& specs = graph.signature().inputs;
+  while (at < specs.size() && specs[at].kind != InputKind::kUserInput) ++at;
+  InputSpec in;
+  in.kind = InputKind::kTensorConstant;
+  in.name = graph.value(v).name;
+  in.target = graph.value(v).name;
+  if (specs.size() == graph.inputs().size()) specs.insert(specs.begin() + static_cast<long>(at), in);
+  graph.inputs().insert(graph.inputs().begin() + static_cast<long>(std::min(at, graph.inputs().size())),
+                        Argument::tensor(v));
+  return v;
+}
+
+}  // namespace
+
+Status ScalarToTensorPass::run(Graph& graph) const {
+  for (Node& n : graph.nodes()) {
+    if (n.kind != NodeKind::kOp) continue;
+    const OpSchema* s = builtin_op_schemas().find(n.op);
+    if (s == nullptr) continue;
+    for (NamedArgument& in : n.inputs) {
+      int idx = s->arg_index(in.name);
+      if (idx < 0) continue;
+      const SchemaType& t = s->args[static_cast<size_t>(idx)].type;
+      if (t.base != BaseType::kTensor || t.list) continue;
+      ArgKind k = in.arg.kind;
+      if (k != ArgKind::kFloat && k != ArgKind::kInt && k != ArgKind::kBool) continue;
+      EMBER_AOT_ASSIGN_OR_RETURN(ValueId v, make_scalar_tensor(graph, in.arg));
+      in.arg = Argument::tensor(v);
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace ember::aot

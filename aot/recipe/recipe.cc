@@ -1,0 +1,38 @@
+// RecipeRegistry and the built-in "portable" recipe.
+#include "aot/recipe/recipe.h"
+
+namespace ember::aot {
+
+Status RecipeRegistry::register_recipe(const std::string& name, RecipeFactory factory) {
+  if (name.empty() || !factory) return invalid_argument("recipe needs a name and a factory");
+  for (const auto& e : entries_) {
+    if (e.first == name) return invalid_argument("recipe '" + name + "' is already registered");
+  }
+  entries_.emplace_back(name, std::move(factory));
+  return Status::ok();
+}
+
+StatusOr<Recipe> RecipeRegistry::create(const std::string& name, const RecipeOptions& options) const {
+  for (const auto& e : entries_) {
+    if (e.first == name) return e.second(options);
+  }
+  std::string known;
+  for (const auto& e : entries_) known += (known.empty() ? "" : ", ") + e.first;
+  return not_found("unknown recipe '" + name + "' (known: " + known + ")");
+}
+
+std::vector<std::string> RecipeRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& e : entries_) out.push_back(e.first);
+  return out;
+}
+
+Status register_builtin_recipes(RecipeRegistry* registry) {
+  return registry->register_recipe("portable", [](const RecipeOptions&) -> StatusOr<Recipe> {
+    Recipe r;
+    r.name = "portable";
+    return r;
+  });
+}
+
+}  // namespace ember::aot

@@ -1,0 +1,53 @@
+// Recipes: a named configuration of the lowering pipeline, and a registry of them.
+//
+// A recipe says which partitioners the to_backend stage asks (none for "portable"), and
+// may add stages before to_edge (quantization). ExportSession::create() turns a recipe
+// into its Stage list:
+//   load -> [recipe's pre-edge stages] -> to_edge -> transform(user passes)
+//        -> to_backend(recipe's partitioners) -> to_executorch(planner) -> emit
+// Registration is explicit: a program calls register_builtin_recipes() and, for example,
+// the XNNPACK or demo backend's register function, which adds "xnnpack" / "demo".
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aot/backend/partitioner.h"
+#include "aot/passes/pass.h"
+#include "aot/recipe/stage.h"
+
+namespace ember::aot {
+
+struct RecipeOptions {
+  std::string memory_planner = "greedy";                 // --memory-planner
+  std::vector<std::shared_ptr<const Pass>> user_passes;  // the transform stage
+};
+
+struct Recipe {
+  std::string name;
+  std::vector<std::shared_ptr<const Partitioner>> partitioners;
+  // Stages run between load and to_edge (e.g. quantize); built fresh per session.
+  std::function<std::vector<std::unique_ptr<Stage>>()> pre_edge_stages;
+};
+
+using RecipeFactory = std::function<StatusOr<Recipe>(const RecipeOptions&)>;
+
+class RecipeRegistry {
+ public:
+  // InvalidArgument for an empty or duplicate name.
+  Status register_recipe(const std::string& name, RecipeFactory factory);
+  // NotFound listing the known names.
+  StatusOr<Recipe> create(const std::string& name, const RecipeOptions& options) const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::pair<std::string, RecipeFactory>> entries_;
+};
+
+// Registers "portable" (no partitioners: every op runs on the portable kernels).
+Status register_builtin_recipes(RecipeRegistry* registry);
+
+}  // namespace ember::aot

@@ -1,0 +1,55 @@
+// run_pte_method: runs one method of a .pte held in memory on Ember's runtime, with the
+// portable kernels and prim ops (plus any extra kernels/backends the caller registers),
+// and returns copies of the outputs. Used by ExportSession::run_method, the e2e tests
+// and the lower tool's --check. Allocates freely (AoT side); the runtime itself loads and
+// executes without heap allocation as usual.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aot/ir/status.h"
+#include "aot/recipe/host_tensor.h"
+
+namespace ember::runtime {
+class BackendRegistry;
+}
+
+namespace ember::aot {
+
+struct RunOptions {
+  // Backends for DelegateCall instructions (nullptr: the process-wide default registry).
+  const runtime::BackendRegistry* backends = nullptr;
+};
+
+// A loaded program whose methods keep their state (mutable buffers) between runs.
+class PteRunner {
+ public:
+  // Copies `pte`; loading errors come back as Status (runtime error name and code).
+  static StatusOr<std::unique_ptr<PteRunner>> load(const std::vector<uint8_t>& pte,
+                                                   const RunOptions& options = {});
+  ~PteRunner();
+  // Runs `method` (loaded on first use, then reused) with `inputs`; copies the outputs.
+  StatusOr<std::vector<HostTensor>> run(const std::string& method,
+                                        const std::vector<HostTensor>& inputs);
+
+ private:
+  struct Impl;
+  explicit PteRunner(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Loads `pte` (fresh state), runs `method` with `inputs` (tensor inputs in order), returns its tensor
+// outputs. Runtime errors come back as Status with the runtime error's name and code.
+StatusOr<std::vector<HostTensor>> run_pte_method(const std::vector<uint8_t>& pte,
+                                                 const std::string& method,
+                                                 const std::vector<HostTensor>& inputs,
+                                                 const RunOptions& options = {});
+
+// Kernel names ("aten::add.out") a program's methods use that the portable library and
+// prim ops do not provide. Empty when everything resolves (or the program does not load).
+std::vector<std::string> missing_kernels(const std::vector<uint8_t>& pte);
+
+}  // namespace ember::aot

@@ -1,0 +1,118 @@
+// The built-in stages (see stages.h).
+#include "aot/recipe/stages.h"
+
+#include "aot/backend/to_backend_pass.h"
+#include "aot/emit/pte_writer.h"
+#include "aot/frontend/pt2_reader.h"
+#include "aot/passes/dead_code_pass.h"
+#include "aot/passes/decompose_training_ops_pass.h"
+#include "aot/passes/functionalize_pass.h"
+#include "aot/passes/op_set_check_pass.h"
+#include "aot/passes/out_variant_pass.h"
+#include "aot/passes/remove_asserts_pass.h"
+#include "aot/passes/scalar_to_tensor_pass.h"
+
+namespace ember::aot {
+namespace {
+
+// Runs a shared (caller-owned) pass inside a PassPipeline.
+class SharedPass final : public Pass {
+ public:
+  explicit SharedPass(std::shared_ptr<const Pass> p) : p_(std::move(p)) {}
+  const char* name() const override { return p_->name(); }
+  Status run(Graph& graph) const override { return p_->run(graph); }
+
+ private:
+  std::shared_ptr<const Pass> p_;
+};
+
+StatusOr<Graph> input_graph(const StageArtifact& previous, const char* stage) {
+  if (previous.graph == nullptr) {
+    return Status(StatusCode::kInvalidState, std::string(stage) + " needs a graph from the previous stage");
+  }
+  return *previous.graph;  // copy: constants are shared, the rest is small
+}
+
+StageArtifact with_graph(const StageArtifact& previous, Graph graph) {
+  StageArtifact out = previous;
+  out.graph = std::make_shared<const Graph>(std::move(graph));
+  return out;
+}
+
+}  // namespace
+
+StatusOr<StageArtifact> LoadStage::transform(const StageArtifact&, const StageContext&) const {
+  StatusOr<Graph> g = from_memory_ ? read_pt2_buffer(bytes_.data(), bytes_.size(), path_)
+                                   : read_pt2_file(path_);
+  if (!g.is_ok()) return g.take_status();
+  StageArtifact out;
+  out.graph = std::make_shared<const Graph>(std::move(g).value());
+  return out;
+}
+
+PassPipeline ToEdgeStage::pipeline() {
+  PassPipeline p("to_edge");
+  p.add(std::make_unique<RemoveAssertsPass>());       // drop _assert_* nodes
+  p.add(std::make_unique<FunctionalizePass>());       // relu_ -> relu, rewire later reads
+  p.add(std::make_unique<DecomposeTrainingOpsPass>());  // training IR -> core ATen
+  p.add(std::make_unique<DeadCodePass>());            // unused nodes (dead sym ops)
+  p.add(std::make_unique<OpSetCheckPass>());          // everything left is core ATen
+  p.add(std::make_unique<ScalarToTensorPass>());      // wrapped numbers -> 0-dim tensors
+  return p;
+}
+
+StatusOr<StageArtifact> ToEdgeStage::transform(const StageArtifact& previous,
+                                               const StageContext& context) const {
+  EMBER_AOT_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
+  EMBER_AOT_RETURN_IF_ERROR(pipeline().run(g, context.instrumentation));
+  return with_graph(previous, std::move(g));
+}
+
+StatusOr<StageArtifact> TransformStage::transform(const StageArtifact& previous,
+                                                  const StageContext& context) const {
+  EMBER_AOT_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
+  PassPipeline p("transform");
+  for (const auto& pass : passes_) p.add(std::make_unique<SharedPass>(pass));
+  EMBER_AOT_RETURN_IF_ERROR(p.run(g, context.instrumentation));
+  return with_graph(previous, std::move(g));
+}
+
+StatusOr<StageArtifact> ToBackendStage::transform(const StageArtifact& previous,
+                                                  const StageContext& context) const {
+  EMBER_AOT_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
+  DelegationReport report;
+  PassPipeline p("to_backend");
+  for (const auto& part : partitioners_) p.add(std::make_unique<ToBackendPass>(part.get(), &report));
+  EMBER_AOT_RETURN_IF_ERROR(p.run(g, context.instrumentation));
+  StageArtifact out = with_graph(previous, std::move(g));
+  out.delegation = std::move(report);
+  return out;
+}
+
+StatusOr<StageArtifact> ToExecutorchStage::transform(const StageArtifact& previous,
+                                                     const StageContext& context) const {
+  EMBER_AOT_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
+  MemoryPlanReport report;
+  PassPipeline p("to_executorch");
+  p.add(std::make_unique<OutVariantPass>());                      // add.Tensor -> add.out
+  p.add(std::make_unique<MemoryPlanningPass>(planner_, &report));  // (mem_id, offset) per tensor
+  EMBER_AOT_RETURN_IF_ERROR(p.run(g, context.instrumentation));
+  StageArtifact out = with_graph(previous, std::move(g));
+  out.memory = report;
+  return out;
+}
+
+StatusOr<StageArtifact> EmitStage::transform(const StageArtifact& previous, const StageContext&) const {
+  if (previous.graph == nullptr) {
+    return Status(StatusCode::kInvalidState, "emit needs a graph from the previous stage");
+  }
+  EMBER_AOT_ASSIGN_OR_RETURN(EmitProgram program, lower_to_emit_program(*previous.graph, options_));
+  auto bytes = std::make_shared<std::vector<uint8_t>>();
+  EMBER_AOT_RETURN_IF_ERROR(write_pte(program, bytes.get()));
+  StageArtifact out = previous;
+  out.program = std::make_shared<const EmitProgram>(std::move(program));
+  out.pte = std::move(bytes);
+  return out;
+}
+
+}  // namespace ember::aot

@@ -1,0 +1,99 @@
+// The built-in stages (see stage.h for the contract and the order).
+//
+//   LoadStage          .pt2 file (or bytes) -> ATen graph (aot/frontend)
+//   ToEdgeStage        remove_asserts, functionalize, decompose_training_ops, dead_code,
+//                      op_set_check, scalar_to_tensor -> edge graph (core ATen only)
+//   TransformStage     the user's passes over the edge graph
+//   ToBackendStage     one ToBackendPass per partitioner (none for the portable recipe)
+//   ToExecutorchStage  out_variant, memory_planning -> executorch graph (planned)
+//   EmitStage          lower_to_emit_program + write_pte -> .pte bytes
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aot/backend/partitioner.h"
+#include "aot/lowering/emit_lowering.h"
+#include "aot/recipe/stage.h"
+
+namespace ember::aot {
+
+class LoadStage final : public Stage {
+ public:
+  explicit LoadStage(std::string path) : path_(std::move(path)) {}
+  // From bytes held in memory (copied); `name` names it in messages.
+  LoadStage(std::vector<uint8_t> bytes, std::string name)
+      : path_(std::move(name)), bytes_(std::move(bytes)), from_memory_(true) {}
+  const char* name() const override { return "load"; }
+
+ protected:
+  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+
+ private:
+  std::string path_;
+  std::vector<uint8_t> bytes_;
+  bool from_memory_ = false;
+};
+
+class ToEdgeStage final : public Stage {
+ public:
+  const char* name() const override { return "to_edge"; }
+  // The pass list of this stage (also used by docs and tests).
+  static PassPipeline pipeline();
+
+ protected:
+  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+};
+
+class TransformStage final : public Stage {
+ public:
+  explicit TransformStage(std::vector<std::shared_ptr<const Pass>> passes = {})
+      : passes_(std::move(passes)) {}
+  const char* name() const override { return "transform"; }
+
+ protected:
+  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+
+ private:
+  std::vector<std::shared_ptr<const Pass>> passes_;
+};
+
+class ToBackendStage final : public Stage {
+ public:
+  explicit ToBackendStage(std::vector<std::shared_ptr<const Partitioner>> partitioners = {})
+      : partitioners_(std::move(partitioners)) {}
+  const char* name() const override { return "to_backend"; }
+
+ protected:
+  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+
+ private:
+  std::vector<std::shared_ptr<const Partitioner>> partitioners_;
+};
+
+class ToExecutorchStage final : public Stage {
+ public:
+  explicit ToExecutorchStage(std::string planner = "greedy") : planner_(std::move(planner)) {}
+  const char* name() const override { return "to_executorch"; }
+
+ protected:
+  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+
+ private:
+  std::string planner_;
+};
+
+class EmitStage final : public Stage {
+ public:
+  explicit EmitStage(EmitLoweringOptions options = {}) : options_(std::move(options)) {}
+  const char* name() const override { return "emit"; }
+
+ protected:
+  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+
+ private:
+  EmitLoweringOptions options_;
+};
+
+}  // namespace ember::aot

@@ -1,0 +1,161 @@
+// Fixture listing and comparison (see fixture_corpus.h).
+#include "tests/e2e/fixture_corpus.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/shared_fixtures.h"
+
+namespace ember::testing {
+namespace {
+
+using Json = nlohmann::json;
+
+bool exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string runfiles_dir() {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* ws = std::getenv("TEST_WORKSPACE");
+  if (srcdir == nullptr || ws == nullptr) return "";
+  return std::string(srcdir) + "/" + ws;
+}
+
+std::string repo_fixture_dir() {
+  std::string r = runfiles_dir();
+  return r.empty() ? "tests/fixtures/pt2" : r + "/tests/fixtures/pt2";
+}
+
+std::string external_dir() {
+  if (const char* env = std::getenv("EMBER_LARGE_FIXTURES_DIR"); env != nullptr && *env != 0) {
+    return std::string(env) + "/pt2";
+  }
+  std::string marker = runfiles_dir() + "/WORKSPACE";
+  char real[PATH_MAX];
+  if (runfiles_dir().empty() || realpath(marker.c_str(), real) == nullptr) {
+    return exists("/work/large_fixtures/pt2") ? "/work/large_fixtures/pt2" : "";
+  }
+  std::string repo(real);
+  repo = repo.substr(0, repo.find_last_of('/'));
+  std::string dir = repo.substr(0, repo.find_last_of('/')) + "/large_fixtures/pt2";
+  return exists(dir) ? dir : "";
+}
+
+aot::ScalarType dtype_of(const std::string& name) {
+  if (name == "float32") return aot::ScalarType::kFloat;
+  if (name == "int64") return aot::ScalarType::kLong;
+  if (name == "int32") return aot::ScalarType::kInt;
+  if (name == "bool") return aot::ScalarType::kBool;
+  if (name == "float64") return aot::ScalarType::kDouble;
+  return aot::ScalarType::kUndefined;
+}
+
+FixtureTensor tensor_of(const Json& j, const std::string& dir) {
+  FixtureTensor t;
+  t.file = dir + "/" + j.value("file", "");
+  t.dtype = dtype_of(j.value("dtype", ""));
+  for (const auto& d : j.at("shape")) t.shape.push_back(d.get<int64_t>());
+  t.exact = j.value("exact", false);
+  return t;
+}
+
+void add_manifest(const std::string& dir, const std::string& prefix, std::vector<Fixture>* out) {
+  std::ifstream in(dir + "/manifest.json");
+  if (!in.good()) return;
+  Json m = Json::parse(in, nullptr, false);
+  if (m.is_discarded() || !m.contains("models")) return;
+  std::string ext = external_dir();
+  for (auto& [id, model] : m["models"].items()) {
+    std::string base = model.value("location", "repo") == "external" ? ext : dir;
+    if (base.empty() || !exists(base + "/" + model.value("file", ""))) continue;
+    Fixture f;
+    f.id = prefix + id;
+    f.pt2 = base + "/" + model.value("file", "");
+    f.dialect = model.value("dialect", "");
+    f.stateful = model.value("stateful", false);
+    if (model.contains("tolerance")) {
+      f.atol = model["tolerance"].value("atol", f.atol);
+      f.rtol = model["tolerance"].value("rtol", f.rtol);
+    }
+    for (const auto& c : model.value("cases", Json::array())) {
+      FixtureCase fc;
+      for (const auto& t : c.at("inputs")) fc.inputs.push_back(tensor_of(t, base));
+      for (const auto& t : c.at("outputs")) fc.outputs.push_back(tensor_of(t, base));
+      f.cases.push_back(std::move(fc));
+    }
+    out->push_back(std::move(f));
+  }
+}
+
+double element(const aot::HostTensor& t, int64_t i) {
+  switch (t.dtype) {
+    case aot::ScalarType::kFloat: { float v; std::memcpy(&v, t.bytes.data() + 4 * i, 4); return v; }
+    case aot::ScalarType::kDouble: { double v; std::memcpy(&v, t.bytes.data() + 8 * i, 8); return v; }
+    case aot::ScalarType::kLong: { int64_t v; std::memcpy(&v, t.bytes.data() + 8 * i, 8); return static_cast<double>(v); }
+    case aot::ScalarType::kInt: { int32_t v; std::memcpy(&v, t.bytes.data() + 4 * i, 4); return v; }
+    case aot::ScalarType::kBool: return t.bytes[static_cast<size_t>(i)] != 0;
+    default: return std::nan("");
+  }
+}
+
+}  // namespace
+
+std::vector<Fixture> list_fixtures() {
+  std::vector<Fixture> out;
+  add_manifest(repo_fixture_dir(), "", &out);
+  std::string shared = shared_dir();
+  if (!shared.empty()) add_manifest(shared + "/fixtures/pt2/generated", "shared:", &out);
+  std::sort(out.begin(), out.end(), [](const Fixture& a, const Fixture& b) { return a.id < b.id; });
+  return out;
+}
+
+bool read_fixture_tensor(const FixtureTensor& t, aot::HostTensor* out) {
+  std::vector<uint8_t> bytes;
+  if (!read_file(t.file, &bytes)) return false;
+  out->dtype = t.dtype;
+  out->sizes = t.shape;
+  size_t expected = static_cast<size_t>(out->numel()) * aot::element_size(t.dtype);
+  if (bytes.size() != expected) return false;
+  out->bytes = std::move(bytes);
+  return true;
+}
+
+Comparison compare_tensors(const aot::HostTensor& got, const aot::HostTensor& ref, bool exact,
+                           double atol, double rtol) {
+  Comparison c;
+  if (got.dtype != ref.dtype || got.sizes != ref.sizes) {
+    c.ok = false;
+    c.message = "dtype/shape mismatch: got dtype " + std::to_string(static_cast<int>(got.dtype)) +
+                " rank " + std::to_string(got.sizes.size()) + ", expected dtype " +
+                std::to_string(static_cast<int>(ref.dtype)) + " rank " + std::to_string(ref.sizes.size());
+    return c;
+  }
+  bool is_float = ref.dtype == aot::ScalarType::kFloat || ref.dtype == aot::ScalarType::kDouble;
+  for (int64_t i = 0; i < ref.numel(); ++i) {
+    double g = element(got, i), r = element(ref, i);
+    double diff = std::fabs(g - r);
+    if (std::isnan(r) && std::isnan(g)) continue;
+    c.max_abs = std::max(c.max_abs, std::isnan(diff) ? INFINITY : diff);
+    if (std::fabs(r) >= 1e-3) c.max_rel = std::max(c.max_rel, diff / std::fabs(r));
+    double tol = (exact || !is_float) ? 0.0 : atol + rtol * std::fabs(r);
+    double frac = tol == 0 ? (diff == 0 ? 0 : INFINITY) : diff / tol;
+    c.worst_fraction = std::max(c.worst_fraction, std::isnan(frac) ? INFINITY : frac);
+    if (!(diff <= tol) && c.ok) {
+      c.ok = false;
+      c.message = "element " + std::to_string(i) + ": got " + std::to_string(g) + ", expected " +
+                  std::to_string(r) + " (tolerance " + std::to_string(tol) + ")";
+    }
+  }
+  return c;
+}
+
+}  // namespace ember::testing

@@ -1,0 +1,56 @@
+// The .pt2 fixtures end-to-end tests and benchmarks run: every model entry of the
+// committed manifest (tests/fixtures/pt2, plus "external" entries found in
+// large_fixtures/pt2 beside the checkout) and of the shared corpus
+// (/work/shared/fixtures/pt2/generated, through //tests/support:shared_fixtures), with the
+// reference inputs/outputs real PyTorch produced and the manifest's tolerance.
+// Entries whose files are absent are skipped by list_fixtures().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aot/recipe/host_tensor.h"
+
+namespace ember::testing {
+
+struct FixtureTensor {
+  std::string file;  // absolute path of the .bin
+  aot::ScalarType dtype = aot::ScalarType::kFloat;
+  std::vector<int64_t> shape;
+  bool exact = false;
+};
+
+struct FixtureCase {
+  std::vector<FixtureTensor> inputs;
+  std::vector<FixtureTensor> outputs;
+};
+
+struct Fixture {
+  std::string id;        // "mlp.core_aten.torch2_6" (prefixed "shared:" for the shared corpus)
+  std::string pt2;       // absolute path
+  std::string dialect;   // "core_aten" / "training_ir"
+  double atol = 1e-5;
+  double rtol = 1e-4;
+  bool stateful = false;  // cases must run in order on one loaded program
+  std::vector<FixtureCase> cases;
+};
+
+// All fixtures whose .pt2 exists, sorted by id.
+std::vector<Fixture> list_fixtures();
+
+// Reads a reference tensor; false if the file is missing or has the wrong size.
+bool read_fixture_tensor(const FixtureTensor& t, aot::HostTensor* out);
+
+struct Comparison {
+  bool ok = true;
+  double max_abs = 0;        // max |got - ref|
+  double max_rel = 0;        // max |got - ref| / |ref| over elements with |ref| >= 1e-3
+  double worst_fraction = 0;  // max |got - ref| / (atol + rtol |ref|); <= 1 passes
+  std::string message;       // first failure, "" when ok
+};
+
+// Compares per the manifest rule: floats |got-ref| <= atol + rtol |ref|, others exact.
+Comparison compare_tensors(const aot::HostTensor& got, const aot::HostTensor& ref, bool exact,
+                           double atol, double rtol);
+
+}  // namespace ember::testing

@@ -70,10 +70,12 @@ runtime::Error check_internal_node(const GraphModel& m, uint32_t index) {
   }
   if (d.type == XNodeUnion::XNNBatchMatrixMultiply) {
     const ValueInfo &a = m.values[d.inputs[0]], &b = m.values[d.inputs[1]];
-    if (a.rank < 2 || !(b.rank == 2 || b.rank == a.rank)) {
+    bool same_batch = b.rank == a.rank;
+    for (uint32_t i = 0; same_batch && i + 2 < a.rank; ++i) same_batch = a.dims[i] == b.dims[i];
+    if (a.rank < 2 || !(b.rank == 2 || same_batch)) {
       return runtime::fail(runtime::Error::NotSupported,
                            "XNNPACK node %u (XNNBatchMatrixMultiply): ranks %u x %u, the "
-                           "delegate's kernel needs equal ranks or a 2-D right operand",
+                           "delegate's kernel needs equal batch dims or a 2-D right operand",
                            index, a.rank, b.rank);
     }
   }

@@ -244,6 +244,9 @@ Error infer_node_shapes(const GraphModel& m, uint32_t index, Shape* shapes) {
       if (in.rank < 2 || b.rank < 2 || in.dims[in.rank - 1] != b.dims[b.rank - 2]) {
         return bad(index, d, "inner dimensions do not match");
       }
+      for (uint32_t i = 0; b.rank == in.rank && i + 2 < in.rank; ++i) {
+        if (in.dims[i] != b.dims[i]) return bad(index, d, "batch dimensions differ");
+      }
       out = in;
       out.dims[in.rank - 1] = b.dims[b.rank - 1];
       break;

@@ -1,0 +1,105 @@
+// LowerContext: state of turning one delegated subgraph (aot::Graph of supported nodes)
+// into an XNNGraph, and the layout bookkeeping (README.md, "Layout").
+//
+// Every logical value may be held in one or more physical layouts. A layout is a dim
+// order (outermost first): physical dims[i] = logical sizes[layout[i]]; {0,1,..} is the
+// logical (contiguous) order and {0,2,3,1} is NHWC for a 4-D NCHW tensor. get(v, L)
+// returns the XNNPACK value holding v in layout L, inserting a static transpose (or a
+// reshape when only size-1 dims move) from the first layout v was defined in. Constants
+// are permuted at export time instead. Ops that need NHWC (conv, pooling) ask for it;
+// elementwise ops run in whatever layout their input has; permute only relabels the
+// layout; reshape-like ops ask for the logical order. So transposes appear only where a
+// layout-sensitive consumer meets a value held in another layout -- at the delegate
+// boundary for a CNN, never between two NHWC ops.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aot/ir/graph.h"
+#include "aot/ir/graph_util.h"
+#include "backends/xnnpack/aot/xnn_graph_builder.h"
+
+namespace ember::backends::xnnpack {
+
+using Layout = std::vector<uint8_t>;
+
+Layout identity_layout(size_t rank);
+Layout nhwc_layout();  // {0, 2, 3, 1}
+// Physical dims of logical `sizes` held in `layout`.
+std::vector<uint32_t> permute_dims(const std::vector<int64_t>& sizes, const Layout& layout);
+// Float data of logical `sizes` (row-major) rearranged into `layout`.
+std::vector<float> permute_floats(const std::vector<float>& data, const std::vector<int64_t>& sizes,
+                                  const Layout& layout);
+
+class LowerContext {
+ public:
+  explicit LowerContext(const aot::Graph& graph);
+
+  const aot::Graph& graph() const { return graph_; }
+  XnnGraphBuilder& builder() { return builder_; }
+
+  // Static logical sizes of a tensor value.
+  std::vector<int64_t> sizes(aot::ValueId v) const;
+  size_t rank(aot::ValueId v) const { return graph_.value(v).tensor.rank(); }
+
+  bool is_constant(aot::ValueId v) const;
+  // The logical float data of a constant (parameter or folded), row-major.
+  const std::vector<float>& constant(aot::ValueId v) const;
+  // Records a folded constant (e.g. permute of a parameter).
+  void set_constant(aot::ValueId v, std::vector<float> data) { folded_[v] = std::move(data); }
+
+  // The first layout v is held in (constants: the logical order).
+  Layout layout_of(aot::ValueId v) const;
+  // The XNNPACK value holding v in `layout`.
+  aot::StatusOr<uint32_t> get(aot::ValueId v, const Layout& layout);
+  // A new internal value for v in `layout`, recorded as v's definition.
+  uint32_t define(aot::ValueId v, const Layout& layout);
+  // v is the same data as an existing XNNPACK value `id` held in `layout`.
+  void bind(aot::ValueId v, uint32_t id, const Layout& layout);
+
+  // Uses of v inside the subgraph, and whether the subgraph returns it.
+  size_t num_uses(aot::ValueId v) const { return uses_.node_users[static_cast<size_t>(v)].size(); }
+  bool is_output(aot::ValueId v) const { return uses_.is_graph_output[static_cast<size_t>(v)]; }
+  // Builder node that computed v (its first layout) with nothing fused yet, or -1.
+  int producer(aot::ValueId v) const;
+  void set_producer(aot::ValueId v, size_t node) { producers_[v] = static_cast<int>(node); }
+
+  // Filter and bias constants of the convolution that produced v (batch-norm folding).
+  std::map<aot::ValueId, std::pair<uint32_t, uint32_t>> conv_weights;
+
+  // Lowers every node, then binds the external inputs/outputs.
+  aot::Status run();
+
+ private:
+  aot::Status bind_inputs();
+  aot::Status bind_outputs();
+
+  const aot::Graph& graph_;
+  XnnGraphBuilder builder_;
+  aot::ValueUses uses_;
+  std::map<aot::ValueId, std::vector<std::pair<Layout, uint32_t>>> held_;
+  std::map<aot::ValueId, std::vector<float>> folded_;
+  std::map<aot::ValueId, int> producers_;
+  mutable std::map<aot::ValueId, std::vector<float>> param_cache_;
+};
+
+// Lowers one node (dispatch over the op tables of lower_ops_*.cc).
+aot::Status lower_node(LowerContext& ctx, const aot::Node& node);
+
+// Op families; each returns NotFound when it does not know the op.
+aot::Status lower_nn_op(LowerContext& ctx, const aot::Node& node);
+aot::Status lower_elementwise_op(LowerContext& ctx, const aot::Node& node);
+aot::Status lower_layout_op(LowerContext& ctx, const aot::Node& node);
+
+// Helpers shared by the op files.
+aot::ValueId input_tensor(const aot::Node& node, const char* name);
+aot::ValueId output_tensor(const aot::Node& node, size_t k = 0);
+// A scalar/list input, or the default when absent.
+double input_double(const aot::Node& node, const char* name, double dflt);
+std::vector<int64_t> input_ints(const aot::Node& node, const char* name, std::vector<int64_t> dflt);
+bool input_bool(const aot::Node& node, const char* name, bool dflt);
+
+}  // namespace ember::backends::xnnpack

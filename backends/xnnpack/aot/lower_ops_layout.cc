@@ -1,0 +1,152 @@
+// Layout ops: permute (relabels the layout, no data movement), reshape-like ops (view,
+// reshape, squeeze, unsqueeze, flatten: a static reshape in the logical order), identity
+// ops (clone, alias, same-shape expand), cat (delegate-internal concatenate along the
+// dim's physical position) and constant_pad_nd. Ops on constants fold at export time.
+#include "backends/xnnpack/aot/lower_context.h"
+
+namespace ember::backends::xnnpack {
+
+namespace fb = fb_xnnpack;
+using aot::Status;
+using aot::ValueId;
+
+namespace {
+
+bool is_one_of(const std::string& q, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (q == n) return true;
+  }
+  return false;
+}
+
+ValueId first_tensor_input(const aot::Node& n) {
+  for (const aot::NamedArgument& a : n.inputs) {
+    if (a.arg.kind == aot::ArgKind::kTensor) return a.arg.values[0];
+  }
+  return aot::kNoValue;
+}
+
+Status lower_permute(LowerContext& ctx, const aot::Node& n) {
+  ValueId in = input_tensor(n, "self"), out = output_tensor(n);
+  const size_t r = ctx.rank(in);
+  std::vector<int64_t> dims = input_ints(n, "dims", {});
+  Layout p(r), inv(r);
+  for (size_t i = 0; i < r; ++i) {
+    p[i] = static_cast<uint8_t>(dims[i] < 0 ? dims[i] + int64_t(r) : dims[i]);
+    inv[p[i]] = static_cast<uint8_t>(i);
+  }
+  if (ctx.is_constant(in)) {
+    ctx.set_constant(out, permute_floats(ctx.constant(in), ctx.sizes(in), p));
+    return Status::ok();
+  }
+  Layout a = ctx.layout_of(in), c(r);
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, a));
+  for (size_t j = 0; j < r; ++j) c[j] = inv[a[j]];
+  ctx.bind(out, id, c);
+  return Status::ok();
+}
+
+Status lower_reshape(LowerContext& ctx, ValueId in, ValueId out) {
+  if (ctx.is_constant(in)) {
+    ctx.set_constant(out, ctx.constant(in));
+    return Status::ok();
+  }
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, identity_layout(ctx.rank(in))));
+  const Layout l = identity_layout(ctx.rank(out));
+  uint32_t o = ctx.define(out, l);
+  ctx.builder().reshape(permute_dims(ctx.sizes(out), l), id, o);
+  return Status::ok();
+}
+
+Status lower_identity(LowerContext& ctx, ValueId in, ValueId out) {
+  if (ctx.is_constant(in)) {
+    ctx.set_constant(out, ctx.constant(in));
+    return Status::ok();
+  }
+  Layout a = ctx.layout_of(in);
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, a));
+  ctx.bind(out, id, a);
+  return Status::ok();
+}
+
+Status lower_cat(LowerContext& ctx, const aot::Node& n) {
+  const aot::NamedArgument* t = n.find_input("tensors");
+  ValueId out = output_tensor(n);
+  const size_t r = ctx.rank(out);
+  int64_t dim = static_cast<int64_t>(input_double(n, "dim", 0));
+  if (dim < 0) dim += static_cast<int64_t>(r);
+  std::vector<ValueId> ins = t->arg.values;
+  if (ins.size() == 1) return lower_identity(ctx, ins[0], out);
+  Layout l = identity_layout(r);
+  for (ValueId v : ins) {
+    if (!ctx.is_constant(v)) {
+      l = ctx.layout_of(v);
+      break;
+    }
+  }
+  auto* c = new fb::_XNNCatT();
+  uint32_t* slots[] = {&c->input1_id, &c->input2_id, &c->input3_id, &c->input4_id, &c->input5_id};
+  for (size_t k = 0; k < 5; ++k) *slots[k] = kXnnInvalidId;
+  for (size_t k = 0; k < ins.size(); ++k) {
+    auto id = ctx.get(ins[k], l);
+    if (!id.is_ok()) {
+      delete c;
+      return id.status();
+    }
+    *slots[k] = id.value();
+  }
+  for (size_t i = 0; i < r; ++i) {
+    if (l[i] == dim) c->axis = static_cast<uint32_t>(i);
+  }
+  c->output_id = ctx.define(out, l);
+  static constexpr fb::XNodeUnion kCat[] = {fb::XNodeUnion::XNNConcatenate2, fb::XNodeUnion::XNNConcatenate3,
+                                            fb::XNodeUnion::XNNConcatenate4, fb::XNodeUnion::XNNConcatenate5};
+  ctx.builder().add_node(kCat[ins.size() - 2], c);
+  return Status::ok();
+}
+
+Status lower_pad(LowerContext& ctx, const aot::Node& n) {
+  ValueId in = input_tensor(n, "self"), out = output_tensor(n);
+  const size_t r = ctx.rank(in);
+  std::vector<int64_t> pad = input_ints(n, "pad", {});
+  std::vector<uint32_t> pre_logical(r, 0), post_logical(r, 0);
+  for (size_t k = 0; k + 1 < pad.size(); k += 2) {
+    pre_logical[r - 1 - k / 2] = static_cast<uint32_t>(pad[k]);
+    post_logical[r - 1 - k / 2] = static_cast<uint32_t>(pad[k + 1]);
+  }
+  Layout l = ctx.layout_of(in);
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
+  auto* p = new fb::XNNStaticConstantPadT();
+  for (size_t i = 0; i < r; ++i) {
+    p->pre_paddings.push_back(pre_logical[l[i]]);
+    p->post_paddings.push_back(post_logical[l[i]]);
+  }
+  p->padding_value = static_cast<float>(input_double(n, "value", 0.0));
+  p->input_id = id;
+  p->output_id = ctx.define(out, l);
+  ctx.builder().add_node(fb::XNodeUnion::XNNStaticConstantPad, p);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status lower_layout_op(LowerContext& ctx, const aot::Node& n) {
+  const std::string q = n.op.qualified();
+  if (q == "aten::permute.default" || q == "aten::permute_copy.default") return lower_permute(ctx, n);
+  if (is_one_of(q, {"aten::view.default", "aten::_unsafe_view.default", "aten::reshape.default",
+                    "aten::view_copy.default", "aten::squeeze.dims", "aten::squeeze.dim",
+                    "aten::squeeze.default", "aten::unsqueeze.default", "aten::flatten.using_ints",
+                    "aten::squeeze_copy.dims", "aten::unsqueeze_copy.default"})) {
+    return lower_reshape(ctx, first_tensor_input(n), output_tensor(n));
+  }
+  if (is_one_of(q, {"aten::clone.default", "aten::alias.default", "aten::alias_copy.default",
+                    "aten::expand.default", "aten::expand_copy.default", "aten::detach.default",
+                    "aten::dropout.default"})) {
+    return lower_identity(ctx, first_tensor_input(n), output_tensor(n));
+  }
+  if (q == "aten::cat.default") return lower_cat(ctx, n);
+  if (q == "aten::constant_pad_nd.default") return lower_pad(ctx, n);
+  return aot::not_found(q);
+}
+
+}  // namespace ember::backends::xnnpack

@@ -1,0 +1,221 @@
+// Neural-network ops: convolution (OHWI filter, NHWC activations), batch norm (folded into
+// the preceding convolution when that is its only use, else a multiply-add in any layout),
+// addmm/mm/linear (fully connected, or batch matmul + add for a non-constant weight), bmm,
+// max/avg pooling (ceil_mode via extra bottom/right padding) and mean over H, W / adaptive
+// average pooling to 1x1 (global average pooling).
+#include <cmath>
+#include <cstring>
+
+#include "backends/xnnpack/aot/lower_context.h"
+
+namespace ember::backends::xnnpack {
+
+namespace fb = fb_xnnpack;
+using aot::Status;
+using aot::ValueId;
+
+namespace {
+
+std::vector<uint8_t> to_bytes(const std::vector<float>& f) {
+  std::vector<uint8_t> b(f.size() * sizeof(float));
+  if (!b.empty()) std::memcpy(b.data(), f.data(), b.size());
+  return b;
+}
+
+int64_t pick(const std::vector<int64_t>& v, size_t i, int64_t dflt) {
+  if (v.empty()) return dflt;
+  return v.size() > i ? v[i] : v[0];
+}
+
+Status lower_conv(LowerContext& ctx, const aot::Node& n) {
+  ValueId x = input_tensor(n, "input"), w = input_tensor(n, "weight"), b = input_tensor(n, "bias");
+  ValueId out = output_tensor(n);
+  const std::vector<int64_t> ws = ctx.sizes(w);
+  const int64_t groups = static_cast<int64_t>(input_double(n, "groups", 1));
+  std::vector<int64_t> stride = input_ints(n, "stride", {1}), pad = input_ints(n, "padding", {0});
+  std::vector<int64_t> dil = input_ints(n, "dilation", {1});
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t in, ctx.get(x, nhwc_layout()));
+  uint32_t filter = ctx.builder().add_constant(permute_dims(ws, nhwc_layout()),
+                                               to_bytes(permute_floats(ctx.constant(w), ws, nhwc_layout())));
+  std::vector<float> bias = b != aot::kNoValue ? ctx.constant(b) : std::vector<float>(size_t(ws[0]), 0.f);
+  uint32_t bias_id = ctx.builder().add_constant({uint32_t(ws[0])}, to_bytes(bias));
+  auto* c = new fb::_XNNNodeConvT();
+  c->padding_top = c->padding_bottom = uint32_t(pick(pad, 0, 0));
+  c->padding_left = c->padding_right = uint32_t(pick(pad, 1, 0));
+  c->kernel_height = uint32_t(ws[2]);
+  c->kernel_width = uint32_t(ws[3]);
+  c->subsampling_height = uint32_t(pick(stride, 0, 1));
+  c->subsampling_width = uint32_t(pick(stride, 1, 1));
+  c->dilation_height = uint32_t(pick(dil, 0, 1));
+  c->dilation_width = uint32_t(pick(dil, 1, 1));
+  c->groups = uint32_t(groups);
+  c->group_input_channels = uint32_t(ws[1]);
+  c->group_output_channels = uint32_t(ws[0] / groups);
+  c->input1_id = in;
+  c->filter_id = filter;
+  c->bias_id = bias_id;
+  c->output_id = ctx.define(out, nhwc_layout());
+  ctx.set_producer(out, ctx.builder().add_node(fb::XNodeUnion::XNNConv2d, c));
+  ctx.conv_weights[out] = {filter, bias_id};
+  return Status::ok();
+}
+
+Status lower_batch_norm(LowerContext& ctx, const aot::Node& n) {
+  ValueId x = input_tensor(n, "input"), out = output_tensor(n);
+  const std::vector<float>& mean = ctx.constant(input_tensor(n, "running_mean"));
+  const std::vector<float>& var = ctx.constant(input_tensor(n, "running_var"));
+  const double eps = input_double(n, "eps", 1e-5);
+  const size_t c = mean.size();
+  ValueId wv = input_tensor(n, "weight"), bv = input_tensor(n, "bias");
+  std::vector<float> scale(c), shift(c);
+  for (size_t i = 0; i < c; ++i) {
+    const double w = wv != aot::kNoValue ? ctx.constant(wv)[i] : 1.0;
+    const double b = bv != aot::kNoValue ? ctx.constant(bv)[i] : 0.0;
+    const double s = w / std::sqrt(double(var[i]) + eps);
+    scale[i] = float(s);
+    shift[i] = float(b - double(mean[i]) * s);
+  }
+  const int p = ctx.producer(x);
+  auto conv = ctx.conv_weights.find(x);
+  if (p >= 0 && conv != ctx.conv_weights.end() && !ctx.is_output(x) && ctx.num_uses(x) == 1 &&
+      !ctx.builder().node(size_t(p)).output_min_max) {
+    auto& fw = ctx.builder().constant_bytes(conv->second.first);
+    auto& fbias = ctx.builder().constant_bytes(conv->second.second);
+    float* f = reinterpret_cast<float*>(fw.data());
+    float* bias = reinterpret_cast<float*>(fbias.data());
+    const size_t per = fw.size() / sizeof(float) / c;  // OHWI: one contiguous block per O
+    for (size_t o = 0; o < c; ++o) {
+      for (size_t k = 0; k < per; ++k) f[o * per + k] *= scale[o];
+      bias[o] = bias[o] * scale[o] + shift[o];
+    }
+    EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
+    ctx.bind(out, id, nhwc_layout());
+    ctx.set_producer(out, size_t(p));
+    ctx.conv_weights[out] = conv->second;
+    return Status::ok();
+  }
+  const size_t r = ctx.rank(x);
+  Layout l = ctx.layout_of(x);
+  std::vector<int64_t> cs(r, 1);
+  cs[1] = int64_t(c);
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t in, ctx.get(x, l));
+  uint32_t sc = ctx.builder().add_constant(permute_dims(cs, l), to_bytes(scale));
+  uint32_t sh = ctx.builder().add_constant(permute_dims(cs, l), to_bytes(shift));
+  uint32_t tmp = ctx.builder().add_value(permute_dims(ctx.sizes(x), l));
+  ctx.builder().binary(fb::XNodeUnion::XNNMultiply, in, sc, tmp);
+  uint32_t o = ctx.define(out, l);
+  ctx.set_producer(out, ctx.builder().binary(fb::XNodeUnion::XNNAdd, tmp, sh, o));
+  return Status::ok();
+}
+
+// out = a @ w^T + bias, with w given as [N, K] (transposed = false) or [K, N].
+Status lower_matmul(LowerContext& ctx, ValueId a, ValueId w, bool w_is_kn, ValueId bias, ValueId out) {
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t in, ctx.get(a, identity_layout(ctx.rank(a))));
+  const Layout lo = identity_layout(ctx.rank(out));
+  const std::vector<int64_t> ws = ctx.sizes(w);
+  const int64_t nout = w_is_kn ? ws[1] : ws[0];
+  if (!ctx.is_constant(w)) {  // batch matmul (a delegate-internal kernel), then the bias
+    EMBER_AOT_ASSIGN_OR_RETURN(uint32_t wid, ctx.get(w, identity_layout(ctx.rank(w))));
+    uint32_t mm = bias == aot::kNoValue ? ctx.define(out, lo) : ctx.builder().add_value(permute_dims(ctx.sizes(out), lo));
+    ctx.builder().binary(fb::XNodeUnion::XNNBatchMatrixMultiply, in, wid, mm);
+    if (bias == aot::kNoValue) return Status::ok();
+    EMBER_AOT_ASSIGN_OR_RETURN(uint32_t bid, ctx.get(bias, identity_layout(ctx.rank(bias))));
+    ctx.set_producer(out, ctx.builder().binary(fb::XNodeUnion::XNNAdd, mm, bid, ctx.define(out, lo)));
+    return Status::ok();
+  }
+  std::vector<float> filter = w_is_kn ? permute_floats(ctx.constant(w), ws, {1, 0}) : ctx.constant(w);
+  uint32_t fid = ctx.builder().add_constant({uint32_t(nout), uint32_t(ws[w_is_kn ? 0 : 1])}, to_bytes(filter));
+  std::vector<float> b = bias != aot::kNoValue ? ctx.constant(bias) : std::vector<float>(size_t(nout), 0.f);
+  uint32_t bid = ctx.builder().add_constant({uint32_t(nout)}, to_bytes(b));
+  auto* fc = new fb::XNNFullyConnectedT();
+  fc->input1_id = in;
+  fc->filter_id = fid;
+  fc->bias_id = bid;
+  fc->output_id = ctx.define(out, lo);
+  ctx.set_producer(out, ctx.builder().add_node(fb::XNodeUnion::XNNFullyConnected, fc));
+  return Status::ok();
+}
+
+Status lower_pool(LowerContext& ctx, const aot::Node& n, bool max) {
+  ValueId x = input_tensor(n, "self"), out = output_tensor(n);
+  std::vector<int64_t> k = input_ints(n, "kernel_size", {1}), s = input_ints(n, "stride", {});
+  std::vector<int64_t> pad = input_ints(n, "padding", {0}), dil = input_ints(n, "dilation", {1});
+  if (s.empty()) s = k;
+  const std::vector<int64_t> in = ctx.sizes(x), os = ctx.sizes(out);
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
+  auto* p = new fb::_XNNPooling2DT();
+  uint32_t extra[2];
+  for (size_t d = 0; d < 2; ++d) {  // ceil_mode: pad bottom/right so the last window fits
+    const int64_t eff = (pick(k, d, 1) - 1) * pick(dil, d, 1) + 1;
+    const int64_t need = (os[2 + d] - 1) * pick(s, d, 1) + eff - (in[2 + d] + 2 * pick(pad, d, 0));
+    extra[d] = uint32_t(need > 0 ? need : 0);
+  }
+  p->padding_top = uint32_t(pick(pad, 0, 0));
+  p->padding_bottom = p->padding_top + extra[0];
+  p->padding_left = uint32_t(pick(pad, 1, 0));
+  p->padding_right = p->padding_left + extra[1];
+  p->pooling_height = uint32_t(pick(k, 0, 1));
+  p->pooling_width = uint32_t(pick(k, 1, 1));
+  p->stride_height = uint32_t(pick(s, 0, 1));
+  p->stride_width = uint32_t(pick(s, 1, 1));
+  p->dilation_height = uint32_t(pick(dil, 0, 1));
+  p->dilation_width = uint32_t(pick(dil, 1, 1));
+  p->input_id = id;
+  p->output_id = ctx.define(out, nhwc_layout());
+  ctx.set_producer(out, ctx.builder().add_node(max ? fb::XNodeUnion::XNNMaxPooling2d : fb::XNodeUnion::XNNAvgPooling2d, p));
+  return Status::ok();
+}
+
+Status lower_global_avg(LowerContext& ctx, ValueId x, ValueId out) {
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
+  const std::vector<int64_t> in = ctx.sizes(x);
+  if (ctx.rank(out) == 4) {
+    uint32_t o = ctx.define(out, nhwc_layout());
+    ctx.set_producer(out, ctx.builder().unary(fb::XNodeUnion::XNNGlobalAvgPooling2d, id, o));
+    return Status::ok();
+  }
+  uint32_t tmp = ctx.builder().add_value({uint32_t(in[0]), 1, 1, uint32_t(in[1])});
+  ctx.builder().unary(fb::XNodeUnion::XNNGlobalAvgPooling2d, id, tmp);
+  const Layout l = identity_layout(ctx.rank(out));
+  uint32_t o = ctx.define(out, l);
+  ctx.builder().reshape(permute_dims(ctx.sizes(out), l), tmp, o);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status lower_nn_op(LowerContext& ctx, const aot::Node& n) {
+  const std::string q = n.op.qualified();
+  if (q == "aten::convolution.default") return lower_conv(ctx, n);
+  if (q == "aten::_native_batch_norm_legit_no_training.default") return lower_batch_norm(ctx, n);
+  if (q == "aten::addmm.default") {
+    return lower_matmul(ctx, input_tensor(n, "mat1"), input_tensor(n, "mat2"), true, input_tensor(n, "self"),
+                        output_tensor(n));
+  }
+  if (q == "aten::mm.default" || q == "aten::bmm.default") {
+    ValueId a = input_tensor(n, "self"), b = input_tensor(n, "mat2");
+    if (q == "aten::bmm.default" && ctx.is_constant(b)) {
+      EMBER_AOT_ASSIGN_OR_RETURN(uint32_t ia, ctx.get(a, identity_layout(3)));
+      EMBER_AOT_ASSIGN_OR_RETURN(uint32_t ib, ctx.get(b, identity_layout(3)));
+      ctx.builder().binary(fb::XNodeUnion::XNNBatchMatrixMultiply, ia, ib,
+                           ctx.define(output_tensor(n), identity_layout(3)));
+      return Status::ok();
+    }
+    return lower_matmul(ctx, a, b, true, aot::kNoValue, output_tensor(n));
+  }
+  if (q == "aten::linear.default") {
+    return lower_matmul(ctx, input_tensor(n, "input"), input_tensor(n, "weight"), false,
+                        input_tensor(n, "bias"), output_tensor(n));
+  }
+  if (q == "aten::max_pool2d_with_indices.default" || q == "aten::max_pool2d.default") {
+    return lower_pool(ctx, n, true);
+  }
+  if (q == "aten::avg_pool2d.default") return lower_pool(ctx, n, false);
+  if (q == "aten::mean.dim" || q == "aten::_adaptive_avg_pool2d.default" ||
+      q == "aten::adaptive_avg_pool2d.default") {
+    return lower_global_avg(ctx, input_tensor(n, "self"), output_tensor(n));
+  }
+  return aot::not_found(q);
+}
+
+}  // namespace ember::backends::xnnpack

@@ -1,0 +1,234 @@
+// xnnpack_support (see xnn_support.h): per-op attribute checks after common tensor checks.
+#include "backends/xnnpack/aot/xnn_support.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "aot/ir/graph_util.h"
+#include "backends/xnnpack/aot/lower_context.h"
+
+namespace ember::backends::xnnpack {
+
+using aot::Support;
+using aot::ValueId;
+
+namespace {
+
+// Ops that Debian's XNNPACK lacks and the runtime half does not run either.
+const char* const kMissing[] = {"tanh", "gelu", "exp", "log", "sin", "cos", "rsqrt", "erf", "pow",
+                                "native_layer_norm", "where", "any", "eq", "logical_not", "full_like",
+                                "select", "slice", "index", "embedding", "split", "split_with_sizes"};
+
+std::string short_name(const aot::Node& n) { return n.op.name; }
+
+std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what) {
+  if (!g.valid_id(v) || g.value(v).kind != aot::ValueKind::kTensor) return what + " is not a tensor";
+  const aot::TensorSpec& t = g.value(v).tensor;
+  if (t.dtype != aot::ScalarType::kFloat) return what + " is " + aot::to_string(t.dtype) + " (only f32)";
+  if (!t.is_static()) return what + " has a dynamic shape " + t.to_string() + " (static shapes only)";
+  if (t.rank() == 0 || t.rank() > 6) return what + " has rank " + std::to_string(t.rank()) + " (1..6)";
+  if (t.static_numel() == 0) return what + " is empty";
+  return "";
+}
+
+bool used(const aot::Graph& g, ValueId v) {
+  aot::ValueUses u = aot::compute_uses(g);
+  return !u.node_users[size_t(v)].empty() || u.is_graph_output[size_t(v)];
+}
+
+bool is_const(const aot::Graph& g, ValueId v) {
+  return v != aot::kNoValue && g.value(v).tensor.constant != nullptr;
+}
+
+int64_t norm_dim(int64_t d, size_t rank) { return d < 0 ? d + int64_t(rank) : d; }
+
+using Check = std::function<std::string(const aot::Node&, const aot::Graph&)>;
+
+std::string check_conv(const aot::Node& n, const aot::Graph& g) {
+  if (input_bool(n, "transposed", false)) return "transposed convolution is not lowered";
+  ValueId w = input_tensor(n, "weight"), b = input_tensor(n, "bias");
+  if (g.value(input_tensor(n, "input")).tensor.rank() != 4) return "only 2-D convolution (4-D input)";
+  if (!is_const(g, w)) return "weight is not a constant";
+  if (b != aot::kNoValue && !is_const(g, b)) return "bias is not a constant";
+  return "";
+}
+
+std::string check_bn(const aot::Node& n, const aot::Graph& g) {
+  for (const char* a : {"weight", "bias", "running_mean", "running_var"}) {
+    ValueId v = input_tensor(n, a);
+    if ((v != aot::kNoValue || a[0] == 'r') && !is_const(g, v)) return std::string(a) + " is not a constant";
+  }
+  for (size_t k = 1; k < n.outputs.size(); ++k) {
+    ValueId v = output_tensor(n, k);
+    if (v != aot::kNoValue && used(g, v)) return "saved mean/invstd outputs are used";
+  }
+  if (g.value(input_tensor(n, "input")).tensor.rank() < 2) return "input rank < 2";
+  return "";
+}
+
+std::string check_alpha(const aot::Node& n, const aot::Graph&) {
+  if (input_double(n, "alpha", 1.0) != 1.0) return n.op.name + " with alpha \u2260 1 (XNNPACK has no alpha; upstream ignored it, ExecuTorch #11683)";
+  return "";
+}
+
+std::string check_addmm(const aot::Node& n, const aot::Graph&) {
+  if (input_double(n, "beta", 1.0) != 1.0 || input_double(n, "alpha", 1.0) != 1.0) {
+    return "addmm with beta or alpha != 1";
+  }
+  return "";
+}
+
+std::string check_pool(const aot::Node& n, const aot::Graph& g) {
+  if (g.value(input_tensor(n, "self")).tensor.rank() != 4) return "only 4-D (NCHW) input";
+  if (n.op.name == "max_pool2d_with_indices" && used(g, output_tensor(n, 1))) return "indices output is used";
+  if (n.op.name == "avg_pool2d") {
+    if (input_bool(n, "ceil_mode", false)) return "avg_pool2d with ceil_mode";
+    const aot::NamedArgument* d = n.find_input("divisor_override");
+    if (d != nullptr && d->arg.kind != aot::ArgKind::kNone) return "avg_pool2d with divisor_override";
+    std::vector<int64_t> pad = input_ints(n, "padding", {0});
+    bool padded = std::any_of(pad.begin(), pad.end(), [](int64_t p) { return p != 0; });
+    if (padded && input_bool(n, "count_include_pad", true)) {
+      return "avg_pool2d with padding and count_include_pad (XNNPACK excludes padding)";
+    }
+  }
+  return "";
+}
+
+std::string check_mean(const aot::Node& n, const aot::Graph& g) {
+  const size_t r = g.value(input_tensor(n, "self")).tensor.rank();
+  std::vector<int64_t> dims = input_ints(n, "dim", {});
+  const aot::NamedArgument* dt = n.find_input("dtype");
+  if (dt != nullptr && dt->arg.kind != aot::ArgKind::kNone) return "mean with a dtype";
+  if (r != 4 || dims.size() != 2) return "mean only over H and W of a 4-D tensor";
+  int64_t a = norm_dim(dims[0], r), b = norm_dim(dims[1], r);
+  if (std::min(a, b) != 2 || std::max(a, b) != 3) return "mean only over H and W of a 4-D tensor";
+  return "";
+}
+
+std::string check_adaptive(const aot::Node& n, const aot::Graph& g) {
+  if (g.value(input_tensor(n, "self")).tensor.rank() != 4) return "only 4-D input";
+  std::vector<int64_t> o = input_ints(n, "output_size", {});
+  if (o.size() != 2 || o[0] != 1 || o[1] != 1) return "adaptive_avg_pool2d only to 1x1";
+  return "";
+}
+
+std::string check_softmax(const aot::Node& n, const aot::Graph&) {
+  if (input_bool(n, "half_to_float", false)) return "softmax with half_to_float";
+  return "";
+}
+
+std::string check_elu(const aot::Node& n, const aot::Graph&) {
+  if (input_double(n, "scale", 1.0) != 1.0 || input_double(n, "input_scale", 1.0) != 1.0) {
+    return "elu with scale or input_scale != 1";
+  }
+  return "";
+}
+
+std::string check_clamp(const aot::Node& n, const aot::Graph&) {
+  for (const char* a : {"min", "max"}) {
+    const aot::NamedArgument* v = n.find_input(a);
+    if (v != nullptr && v->arg.kind != aot::ArgKind::kNone && v->arg.kind != aot::ArgKind::kInt &&
+        v->arg.kind != aot::ArgKind::kFloat) {
+      return "clamp with a non-constant bound";
+    }
+  }
+  return "";
+}
+
+std::string check_expand(const aot::Node& n, const aot::Graph& g) {
+  if (g.value(input_tensor(n, "self")).tensor.sizes.size() != g.value(output_tensor(n)).tensor.sizes.size()) {
+    return "expand that adds dims";
+  }
+  const auto& a = g.value(input_tensor(n, "self")).tensor.sizes;
+  const auto& b = g.value(output_tensor(n)).tensor.sizes;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].value != b[i].value) return "expand that broadcasts";
+  }
+  return "";
+}
+
+std::string check_clone(const aot::Node& n, const aot::Graph&) {
+  const aot::NamedArgument* m = n.find_input("memory_format");
+  if (m != nullptr && m->arg.kind == aot::ArgKind::kMemoryFormat && m->arg.i != 1 && m->arg.i != 4) {
+    return "clone to channels_last (dim order handled at the boundary only)";
+  }
+  return "";
+}
+
+std::string check_cat(const aot::Node& n, const aot::Graph& g) {
+  const aot::NamedArgument* t = n.find_input("tensors");
+  if (t == nullptr || t->arg.values.empty() || t->arg.values.size() > 5) return "cat of 1..5 tensors only";
+  for (ValueId v : t->arg.values) {
+    std::string why = check_tensor(g, v, "input");
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
+std::string check_pad(const aot::Node& n, const aot::Graph&) {
+  for (int64_t p : input_ints(n, "pad", {})) {
+    if (p < 0) return "constant_pad_nd with negative padding";
+  }
+  return "";
+}
+
+std::string ok(const aot::Node&, const aot::Graph&) { return ""; }
+
+const std::map<std::string, Check>& checks() {
+  static const std::map<std::string, Check> kChecks = {
+      {"aten::convolution.default", check_conv},
+      {"aten::_native_batch_norm_legit_no_training.default", check_bn},
+      {"aten::addmm.default", check_addmm}, {"aten::mm.default", ok}, {"aten::bmm.default", ok},
+      {"aten::linear.default", ok},
+      {"aten::add.Tensor", check_alpha}, {"aten::sub.Tensor", check_alpha},
+      {"aten::add.Scalar", check_alpha}, {"aten::sub.Scalar", check_alpha},
+      {"aten::mul.Tensor", ok}, {"aten::mul.Scalar", ok}, {"aten::div.Tensor", ok}, {"aten::div.Scalar", ok},
+      {"aten::maximum.default", ok}, {"aten::minimum.default", ok},
+      {"aten::relu.default", ok}, {"aten::hardtanh.default", ok}, {"aten::clamp.default", check_clamp},
+      {"aten::sigmoid.default", ok}, {"aten::hardswish.default", ok}, {"aten::leaky_relu.default", ok},
+      {"aten::elu.default", check_elu}, {"aten::neg.default", ok}, {"aten::abs.default", ok},
+      {"aten::floor.default", ok}, {"aten::ceil.default", ok}, {"aten::sqrt.default", ok},
+      {"aten::_softmax.default", check_softmax}, {"aten::softmax.int", ok},
+      {"aten::max_pool2d_with_indices.default", check_pool}, {"aten::max_pool2d.default", check_pool},
+      {"aten::avg_pool2d.default", check_pool}, {"aten::mean.dim", check_mean},
+      {"aten::_adaptive_avg_pool2d.default", check_adaptive},
+      {"aten::adaptive_avg_pool2d.default", check_adaptive},
+      {"aten::permute.default", ok}, {"aten::permute_copy.default", ok},
+      {"aten::view.default", ok}, {"aten::_unsafe_view.default", ok}, {"aten::reshape.default", ok},
+      {"aten::view_copy.default", ok}, {"aten::squeeze.dims", ok}, {"aten::squeeze.dim", ok},
+      {"aten::squeeze.default", ok}, {"aten::unsqueeze.default", ok}, {"aten::flatten.using_ints", ok},
+      {"aten::squeeze_copy.dims", ok}, {"aten::unsqueeze_copy.default", ok},
+      {"aten::clone.default", check_clone}, {"aten::alias.default", ok}, {"aten::alias_copy.default", ok},
+      {"aten::detach.default", ok}, {"aten::expand.default", check_expand},
+      {"aten::expand_copy.default", check_expand},
+      {"aten::cat.default", check_cat}, {"aten::constant_pad_nd.default", check_pad},
+  };
+  return kChecks;
+}
+
+}  // namespace
+
+Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
+  const std::string q = node.op.qualified();
+  auto it = checks().find(q);
+  if (it == checks().end()) {
+    for (const char* m : kMissing) {
+      if (node.op.name == m) return Support::no(short_name(node) + ": not supported by this XNNPACK version");
+    }
+    return Support::no(q + ": no XNNPACK lowering");
+  }
+  ValueId out = output_tensor(node, 0);
+  std::string why = check_tensor(graph, out, "output");
+  if (!why.empty()) return Support::no(short_name(node) + ": " + why);
+  for (const aot::NamedArgument& in : node.inputs) {
+    if (in.arg.kind != aot::ArgKind::kTensor) continue;
+    why = check_tensor(graph, in.arg.values[0], "input '" + in.name + "'");
+    if (!why.empty()) return Support::no(short_name(node) + ": " + why);
+  }
+  why = it->second(node, graph);
+  if (!why.empty()) return Support::no(why.rfind(short_name(node), 0) == 0 ? why : short_name(node) + ": " + why);
+  return Support::yes();
+}
+
+}  // namespace ember::backends::xnnpack

@@ -7,11 +7,15 @@
 #include "kernels/portable/ops/compare.h"
 #include "kernels/portable/ops/conv.h"
 #include "kernels/portable/ops/copy.h"
+#include "kernels/portable/ops/index.h"
+#include "kernels/portable/ops/join.h"
 #include "kernels/portable/ops/matmul.h"
 #include "kernels/portable/ops/norm.h"
+#include "kernels/portable/ops/pad.h"
 #include "kernels/portable/ops/pool.h"
 #include "kernels/portable/ops/reduce.h"
 #include "kernels/portable/ops/unary.h"
+#include "kernels/portable/ops/upsample.h"
 #include "kernels/portable/ops/view.h"
 #include "kernels/portable/util/boxing.h"
 
@@ -207,6 +211,34 @@ const Kernel kKernels[] = {
     {"aten::_adaptive_avg_pool2d.out", boxed<&adaptive_avg_pool2d_out>},
     {"aten::_softmax.out", boxed<&softmax_out>},
     {"aten::_log_softmax.out", boxed<&log_softmax_out>},
+    // join.h, index.h
+    {"aten::cat.out", boxed<&cat_out>},
+    {"aten::stack.out", boxed<&stack_out>},
+    {"aten::select_scatter.out", boxed<&select_scatter_out>},
+    {"aten::slice_scatter.out", boxed<&slice_scatter_out>},
+    {"aten::embedding.out", boxed<&embedding_out>},
+    {"aten::index_select.out", boxed<&index_select_out>},
+    {"aten::gather.out", boxed<&gather_out>},
+    {"aten::scatter.src_out", boxed<&scatter_src_out>},
+    {"aten::scatter.value_out", boxed<&scatter_value_out>},
+    {"aten::scatter_add.out", boxed<&scatter_add_out>},
+    {"aten::index.Tensor_out", boxed<&index_tensor_out>},
+    {"aten::index_put.out", boxed<&index_put_out>},
+    {"aten::index_put_", boxed<&index_put_inplace>},
+    {"aten::masked_select.out", boxed<&masked_select_out>},
+    {"aten::masked_scatter.out", boxed<&masked_scatter_out>},
+    {"aten::nonzero.out", boxed<&nonzero_out>},
+    {"aten::repeat_interleave.Tensor_out", boxed<&repeat_interleave_tensor_out>},
+    // pad.h, upsample.h
+    {"aten::constant_pad_nd.out", boxed<&constant_pad_nd_out>},
+    {"aten::reflection_pad1d.out", boxed<&reflection_pad1d_out>},
+    {"aten::reflection_pad2d.out", boxed<&reflection_pad2d_out>},
+    {"aten::reflection_pad3d.out", boxed<&reflection_pad3d_out>},
+    {"aten::replication_pad1d.out", boxed<&replication_pad1d_out>},
+    {"aten::replication_pad2d.out", boxed<&replication_pad2d_out>},
+    {"aten::replication_pad3d.out", boxed<&replication_pad3d_out>},
+    {"aten::upsample_nearest2d.vec_out", boxed<&upsample_nearest2d_vec_out>},
+    {"aten::upsample_bilinear2d.vec_out", boxed<&upsample_bilinear2d_vec_out>},
 };
 
 }  // namespace

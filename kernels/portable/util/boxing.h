@@ -76,6 +76,11 @@ struct ArgCast<IntList> {
   static IntList get(const EValue& e) { return e.to_int_list(); }
 };
 template <>
+struct ArgCast<runtime::Span<const double>> {
+  static bool check(const EValue& e) { return e.is_double_list(); }
+  static runtime::Span<const double> get(const EValue& e) { return e.to_double_list(); }
+};
+template <>
 struct ArgCast<TensorList> {
   static bool check(const EValue& e) { return e.is_tensor_list(); }
   static TensorList get(const EValue& e) { return e.to_tensor_list(); }

@@ -1,0 +1,59 @@
+// LoweredModule: a whole method lowered to one backend (the tutorial's first way of
+// to_backend), and the pieces that let it be saved on its own or called from a larger
+// graph (the second way). The third way, partitioning, is ToBackendPass with a backend's
+// Partitioner (aot/backend).
+//
+//   auto lowered = to_backend(edge_graph, DemoPartitioner(), {{"max_numel", {4}}});
+//   std::cout << lowered->to_string();               // backend, blob, specs, original graph
+//   auto pte = lowered->to_pte();                    // a program of one DelegateCall
+//   auto outs = call_lowered(composite, *lowered, {x});  // a delegate-call node in `composite`
+//
+// Compile specs travel on the delegate-call node (metadata kDelegateCompileSpecsKey) and
+// are copied into the EmitProgram by attach_compile_specs() after lowering (the emit step
+// writes one EmitDelegate per delegate-call node, in node order).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aot/backend/partitioner.h"
+#include "aot/emit/emit_program.h"
+#include "aot/ir/graph.h"
+
+namespace ember::aot {
+
+inline constexpr const char* kDelegateCompileSpecsKey = "ember.delegate.compile_specs";
+
+struct LoweredModule {
+  std::string backend_id;          // "DemoBackend"
+  std::vector<uint8_t> processed;  // the backend's blob
+  std::vector<EmitCompileSpec> compile_specs;
+  Graph original;  // the edge graph that was lowered
+
+  // Backend id, blob size, compile specs and the original graph, as text.
+  std::string to_string() const;
+  // A standalone program: method `method` takes the original's user inputs and returns its
+  // outputs through one DelegateCall.
+  StatusOr<std::vector<uint8_t>> to_pte(const std::string& method = "forward") const;
+};
+
+// Lowers all of `edge` with `backend.preprocess` (every op node must be supported:
+// NotSupported names the first one that is not, with the backend's reason).
+StatusOr<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend,
+                                   std::vector<EmitCompileSpec> compile_specs = {});
+
+// Appends to `graph` a delegate-call node running `module` on `inputs` (one per user
+// input of the original, in order, with matching specs); returns the new output values.
+StatusOr<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& module,
+                                            const std::vector<ValueId>& inputs);
+
+// Compile specs <-> node metadata string.
+std::string encode_compile_specs(const std::vector<EmitCompileSpec>& specs);
+StatusOr<std::vector<EmitCompileSpec>> decode_compile_specs(const std::string& text);
+
+// Copies each delegate-call node's compile specs (metadata) into method.delegates, which
+// lower_to_emit_program filled in node order. InvalidState when the counts differ.
+Status attach_compile_specs(const Graph& graph, EmitMethod* method);
+
+}  // namespace ember::aot

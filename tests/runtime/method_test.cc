@@ -5,6 +5,8 @@
 // worked out by hand from the program each test builds.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/program.h"
 #include "runtime/loader/buffer_data_loader.h"
@@ -211,6 +213,43 @@ TEST_F(MethodTest, PlannedOutputRefusesCallerMemory) {
   ASSERT_TRUE(method.ok());
   float out[2];
   EXPECT_EQ(method->set_output_data_ptr(out, sizeof(out), 0), Error::InvalidState);
+}
+
+// b (value 1) is planned and initialised from mutable_data_segments[0]; the
+// extended header is the old 24-byte one, so segment_data_size is absent.
+TEST_F(MethodTest, MutableDataInitialisesPlannedTensorsWith24ByteHeader) {
+  auto program = make_add_program();
+  auto& plan = *program->execution_plan[0];
+  plan.values[1]->val.AsTensor()->data_buffer_idx = 1;
+  plan.inputs = {0};
+  auto mutable_segment = std::make_unique<fbs::SubsegmentOffsetsT>();
+  mutable_segment->segment_index = 1;
+  mutable_segment->offsets = {0, 8};
+  program->mutable_data_segments.push_back(std::move(mutable_segment));
+  const float initial[4] = {0, 0, 1.5f, 2.5f};  // entry 1 starts at byte 8
+  std::vector<uint8_t> mutable_bytes(sizeof(initial));
+  std::memcpy(mutable_bytes.data(), initial, sizeof(initial));
+  bytes_ = std::make_unique<AlignedBytes>(serialize(*program, {{0, 0, 0, 0}, mutable_bytes}, 24));
+  EXPECT_EQ(bytes_->data()[12], 24);
+  loader_ = std::make_unique<runtime::BufferDataLoader>(bytes_->data(), bytes_->size());
+  auto p = runtime::Program::load(loader_.get());
+  ASSERT_TRUE(p.ok()) << runtime::last_error_message();
+  spans_[0] = runtime::Span<uint8_t>(arena_, sizeof(arena_));
+  planned_ = runtime::HierarchicalAllocator(runtime::Span<runtime::Span<uint8_t>>(spans_, 1));
+  method_allocator_ = runtime::MemoryAllocator(pool_, sizeof(pool_));
+  memory_ = std::make_unique<runtime::MemoryManager>(&method_allocator_, &planned_);
+  auto method = p->load_method("forward", memory_.get(), options_);
+  ASSERT_TRUE(method.ok()) << runtime::last_error_message();
+  float a[2] = {10, 20};
+  int32_t sizes[1] = {2};
+  uint8_t order[1] = {0};
+  int32_t strides[1];
+  Tensor ta(ScalarType::Float, 1, sizes, order, strides, a);
+  ASSERT_EQ(method->set_input(EValue(&ta), 0), Error::Ok);
+  ASSERT_EQ(method->execute(), Error::Ok);
+  const float* out = method->get_output(0).to_tensor().const_data_ptr<float>();
+  EXPECT_EQ(out[0], 11.5f);
+  EXPECT_EQ(out[1], 22.5f);
 }
 
 TEST_F(MethodTest, MethodMetaDescribesTheProgram) {

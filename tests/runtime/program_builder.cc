@@ -66,7 +66,8 @@ size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 }  // namespace
 
-std::vector<uint8_t> serialize(const fbs::ProgramT& source, const std::vector<std::vector<uint8_t>>& segments) {
+std::vector<uint8_t> serialize(const fbs::ProgramT& source, const std::vector<std::vector<uint8_t>>& segments,
+                               uint32_t header_length) {
   flatbuffers::FlatBufferBuilder builder;
   std::unique_ptr<fbs::ProgramT> copy;
   {
@@ -95,7 +96,7 @@ std::vector<uint8_t> serialize(const fbs::ProgramT& source, const std::vector<st
   put_u32(&out, 0, root + header);
   std::memcpy(out.data() + 4, flat.data() + 4, 4);
   std::memcpy(out.data() + 8, "eh00", 4);
-  put_u32(&out, 12, 32);
+  put_u32(&out, 12, header_length);
   out.insert(out.end(), flat.begin() + 8, flat.end());
   const size_t program_size = out.size();
   const size_t base = align_up(program_size, 128);
@@ -106,7 +107,7 @@ std::vector<uint8_t> serialize(const fbs::ProgramT& source, const std::vector<st
     out.resize(base + copy->segments[i]->offset, 0);
     out.insert(out.end(), segments[i].begin(), segments[i].end());
   }
-  put_u64(&out, 32, out.size() - base);
+  if (header_length >= 32) put_u64(&out, 32, out.size() - base);
   return out;
 }
 

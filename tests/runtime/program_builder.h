@@ -28,8 +28,10 @@ std::unique_ptr<fbs::EValueT> make_int_value(int64_t v);
 
 // Serializes `program`; when `segments` is non-empty, program->segments is
 // rewritten to describe them and an extended header is inserted.
+// `header_length` 24 writes the pre-Sep-2025 header (no segment_data_size).
 std::vector<uint8_t> serialize(const fbs::ProgramT& program,
-                               const std::vector<std::vector<uint8_t>>& segments = {});
+                               const std::vector<std::vector<uint8_t>>& segments = {},
+                               uint32_t header_length = 32);
 
 // Copies bytes into storage aligned for Program::load.
 class AlignedBytes {

@@ -1,8 +1,8 @@
 // End-to-end: the XNNPACK programs of the upstream corpus
 // (../shared/fixtures/executorch-pte) run through ember::runtime::Module
-// (Program + Method) with the XNNPACK backend, prim ops and the test kernel set,
-// and are compared with upstream ExecuTorch 1.4.1's reference outputs within the
-// manifest's tolerance. A program that also needs a portable kernel Ember's
+// (Program + Method) with the XNNPACK backend, prim ops and the reference kernel
+// set (the portable kernels), and are compared with upstream ExecuTorch 1.4.1's
+// reference outputs within the manifest's tolerance. A program that also needs a portable kernel Ember's
 // test set lacks must fail at load with OperatorMissing naming it (skipped,
 // with the name printed); XNNPACK-only programs must match.
 #include <gtest/gtest.h>

@@ -11,6 +11,7 @@ const DecompositionTable& training_ir_decompositions() {
     add_linear_decompositions(t);
     add_conv_norm_decompositions(t);
     add_shape_decompositions(t);
+    add_attention_decompositions(t);
     return t;
   }();
   return *table;

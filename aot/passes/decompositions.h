@@ -22,13 +22,14 @@ struct Rewrite {
 using DecompositionFn = StatusOr<Rewrite> (*)(Graph& graph, const Node& node);
 using DecompositionTable = std::map<std::string, DecompositionFn>;
 
-// The built-in table (linear/matmul, conv/norm/pool/activation, shape ops).
+// The built-in table (linear/matmul, conv/norm/pool/activation, shape ops, attention).
 const DecompositionTable& training_ir_decompositions();
 
 // Families (each adds its rules; used to build the table).
 void add_linear_decompositions(DecompositionTable* table);
 void add_conv_norm_decompositions(DecompositionTable* table);
 void add_shape_decompositions(DecompositionTable* table);
+void add_attention_decompositions(DecompositionTable* table);
 
 // --- helpers shared by the rule files ---
 

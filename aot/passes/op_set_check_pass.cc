@@ -9,6 +9,9 @@ namespace ember::aot {
 bool is_edge_op(const Node& node) {
   if (node.kind == NodeKind::kSymbolic) return true;
   if (node.op.ns == "aten" && (node.op.name == "sym_size" || node.op.name == "sym_numel")) return true;
+  // Training-IR ops (linear, matmul, ...) may have out variants in ATen but are not core:
+  // whatever has a decomposition must be decomposed.
+  if (training_ir_decompositions().count(node.op.qualified()) != 0) return false;
   const OpSchema* s = builtin_op_schemas().find(node.op);
   return s != nullptr && !s->out_variant.empty() && !s->is_inplace;
 }

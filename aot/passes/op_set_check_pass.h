@@ -1,8 +1,8 @@
 // OpSetCheckPass (edge dialect): every remaining op must be in Ember's core-ATen set.
 //
 // Before: any ATen graph.  After: unchanged, or an error listing EVERY offending node.
-// An op is accepted when its schema (aot/ir/op_schema_table.cc) names an out variant (it
-// has a kernel form), or it is a symbolic-size op (aten::sym_size.int, sym_numel) or a
+// An op is accepted when it has no training-IR decomposition (decompositions.h) and its
+// schema (aot/ir/op_schema_table.cc) names an out variant (it has a kernel form), or it is a symbolic-size op (aten::sym_size.int, sym_numel) or a
 // Python scalar op on SymInts. Each offending node is listed with its name, op, the user's
 // source line and a suggestion (a decomposition exists / run_decompositions() / add a
 // schema). The status code is kOperatorMissing.

@@ -26,12 +26,8 @@ using aot::HostTensor;
 // Fixtures the toolchain knowingly cannot lower yet, with the reason. The test fails if
 // one of them starts lowering, so the list is kept honest.
 const std::map<std::string, std::string>& known_unsupported() {
-  static const std::map<std::string, std::string> kList = {
-      {"transformer_dynamic_seq.training_ir",
-       "no decomposition for aten::scaled_dot_product_attention yet"},
-      {"transformer_encoder_layer.training_ir",
-       "no decomposition for aten::scaled_dot_product_attention yet"},
-  };
+  static const std::map<std::string, std::string> kList = {};
+
   return kList;
 }
 

@@ -1,0 +1,106 @@
+// DecomposeTrainingOpsPass on hand-made graphs; expected graphs written by hand from the
+// decomposition rules (linear -> permute + addmm, relu6 -> hardtanh(0, 6), dropout alias,
+// conv2d -> convolution with defaults expanded, batch_norm training=True rejected).
+#include "aot/passes/decompose_training_ops_pass.h"
+
+#include <gtest/gtest.h>
+
+#include "aot/ir/printer.h"
+#include "aot/ir/verifier.h"
+#include "aot/passes/testing/graph_builder.h"
+
+namespace ember::aot {
+namespace {
+
+using testing::GraphBuilder;
+
+std::string body(const Graph& g) {
+  std::string out;
+  for (const Node& n : g.nodes()) out += print_node(g, n, false) + "\n";
+  return out;
+}
+
+TEST(DecomposeTrainingOpsPassTest, LinearBecomesPermuteAddmm) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {4, 3}, std::vector<float>(12, 1.f));
+  ValueId bias = b.parameter("b", {4}, std::vector<float>(4, 0.f));
+  ValueId x = b.input("x", {2, 3});
+  ValueId y = b.op("aten::linear.default", {{"input", x}, {"weight", w}, {"bias", bias}}, "linear", {2, 4});
+  b.output(y);
+  Graph g = b.take();
+  ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
+  EXPECT_EQ(body(g),
+            "%permute : f32[3, 4] = aten::permute.default(self=%w, dims=[1, 0])\n"
+            "%linear : f32[2, 4] = aten::addmm.default(self=%b, mat1=%x, mat2=%permute)\n");
+  EXPECT_TRUE(verify_graph(g).is_ok());
+}
+
+TEST(DecomposeTrainingOpsPassTest, Rank3LinearIsViewedTo2d) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {4, 3}, std::vector<float>(12, 1.f));
+  ValueId x = b.input("x", {2, 5, 3});
+  b.output(b.op("aten::linear.default", {{"input", x}, {"weight", w}}, "linear", {2, 5, 4}));
+  Graph g = b.take();
+  ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
+  EXPECT_EQ(body(g),
+            "%permute : f32[3, 4] = aten::permute.default(self=%w, dims=[1, 0])\n"
+            "%view : f32[10, 3] = aten::view.default(self=%x, size=[10, 3])\n"
+            "%mm : f32[10, 4] = aten::mm.default(self=%view, mat2=%permute)\n"
+            "%linear : f32[2, 5, 4] = aten::view.default(self=%mm, size=[2, 5, 4])\n");
+}
+
+TEST(DecomposeTrainingOpsPassTest, Relu6AndDropout) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {4});
+  ValueId r = b.op("aten::relu6.default", {{"self", x}}, "relu6", {4});
+  ValueId d = b.op("aten::dropout.default", {{"input", r}}, "dropout", {4},
+                   {{"p", Argument::floating(0.5), false}, {"train", Argument::boolean(false), false}});
+  b.output(b.op("aten::neg.default", {{"self", d}}, "neg", {4}));
+  Graph g = b.take();
+  ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
+  EXPECT_EQ(body(g),
+            "%relu6 : f32[4] = aten::hardtanh.default(self=%x, min_val=0.0, max_val=6.0)\n"
+            "%neg : f32[4] = aten::neg.default(self=%relu6)\n");
+}
+
+TEST(DecomposeTrainingOpsPassTest, DropoutOfInputAsOutputBecomesClone) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {4});
+  b.output(b.op("aten::dropout.default", {{"input", x}}, "dropout", {4},
+                {{"p", Argument::floating(0.5), false}, {"train", Argument::boolean(false), false}}));
+  Graph g = b.take();
+  ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
+  EXPECT_EQ(body(g), "%dropout : f32[4] = aten::clone.default(self=%x)\n");
+}
+
+TEST(DecomposeTrainingOpsPassTest, Conv2dGetsConvolutionDefaults) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {2, 1, 3, 3}, std::vector<float>(18, 1.f));
+  ValueId x = b.input("x", {1, 1, 5, 5});
+  b.output(b.op("aten::conv2d.default", {{"input", x}, {"weight", w}}, "conv2d", {1, 2, 3, 3},
+                {{"stride", Argument::int_list({2}), false}}));
+  Graph g = b.take();
+  ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
+  EXPECT_EQ(body(g),
+            "%conv2d : f32[1, 2, 3, 3] = aten::convolution.default(input=%x, weight=%w, bias=None, "
+            "stride=[2, 2], padding=[0, 0], dilation=[1, 1], transposed=False, output_padding=[0, 0], "
+            "groups=1)\n");
+}
+
+TEST(DecomposeTrainingOpsPassTest, TrainingBatchNormIsRejectedWithSourceLine) {
+  GraphBuilder b;
+  ValueId m = b.parameter("m", {2}, {0.f, 0.f}, InputKind::kBuffer);
+  ValueId v = b.parameter("v", {2}, {1.f, 1.f}, InputKind::kBuffer);
+  ValueId x = b.input("x", {1, 2, 2, 2});
+  b.output(b.op("aten::batch_norm.default", {{"input", x}, {"running_mean", m}, {"running_var", v}},
+                "bn", {1, 2, 2, 2}, {{"training", Argument::boolean(true), false}}));
+  Graph g = b.take();
+  Status st = DecomposeTrainingOpsPass().run(g);
+  ASSERT_EQ(st.code(), StatusCode::kNotSupported);
+  EXPECT_NE(st.message().find("node 'bn'"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("model.py:10"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("eval()"), std::string::npos) << st.message();
+}
+
+}  // namespace
+}  // namespace ember::aot

@@ -1,0 +1,191 @@
+// Unit tests of the smaller passes on hand-made graphs (expected results by hand):
+// FunctionalizePass, OpSetCheckPass, ScalarToTensorPass, RemoveAssertsPass, DeadCodePass,
+// OutVariantPass, MemoryPlanningPass, and the PassPipeline hooks.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "aot/ir/printer.h"
+#include "aot/passes/dead_code_pass.h"
+#include "aot/passes/functionalize_pass.h"
+#include "aot/passes/memory_planning_pass.h"
+#include "aot/passes/op_set_check_pass.h"
+#include "aot/passes/out_variant_pass.h"
+#include "aot/passes/pipeline.h"
+#include "aot/passes/scalar_to_tensor_pass.h"
+#include "aot/passes/testing/graph_builder.h"
+
+namespace ember::aot {
+namespace {
+
+using testing::GraphBuilder;
+
+std::string body(const Graph& g) {
+  std::string out;
+  for (const Node& n : g.nodes()) out += print_node(g, n, false) + "\n";
+  return out;
+}
+
+TEST(FunctionalizePassTest, InPlaceOpBecomesFunctionalAndLaterReadsSeeIt) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {4});
+  ValueId n = b.op("aten::neg.default", {{"self", x}}, "neg", {4});
+  b.op("aten::relu_.default", {{"self", n}}, "relu_", {4});
+  b.output(b.op("aten::add.Tensor", {{"self", n}, {"other", x}}, "add", {4}));
+  Graph g = b.take();
+  ASSERT_TRUE(FunctionalizePass().run(g).is_ok());
+  EXPECT_EQ(body(g),
+            "%neg : f32[4] = aten::neg.default(self=%x)\n"
+            "%relu_ : f32[4] = aten::relu.default(self=%neg)\n"
+            "%add : f32[4] = aten::add.Tensor(self=%relu_, other=%x)\n");
+}
+
+TEST(FunctionalizePassTest, InPlaceOnBufferBecomesBufferMutation) {
+  GraphBuilder b;
+  ValueId s = b.parameter("steps", {1}, {0.f}, InputKind::kBuffer);
+  ValueId x = b.input("x", {1});
+  ValueId a = b.op("aten::add_.Tensor", {{"self", s}, {"other", x}}, "add_", {1});
+  b.output(b.op("aten::mul.Tensor", {{"self", s}, {"other", x}}, "mul", {1}));
+  Graph g = b.take();
+  ASSERT_TRUE(FunctionalizePass().run(g).is_ok());
+  ASSERT_EQ(g.outputs().size(), 2u);
+  EXPECT_EQ(g.signature().outputs[0].kind, OutputKind::kBufferMutation);
+  EXPECT_EQ(g.signature().outputs[0].target, "steps");
+  EXPECT_EQ(g.outputs()[0].value(), a);
+  EXPECT_EQ(g.nodes()[1].inputs[0].arg.value(), a);  // mul reads the new value
+}
+
+TEST(FunctionalizePassTest, InPlaceOnUserInputIsNotSupported) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {4});
+  b.output(b.op("aten::relu_.default", {{"self", x}}, "relu_", {4}));
+  Graph g = b.take();
+  Status st = FunctionalizePass().run(g);
+  EXPECT_EQ(st.code(), StatusCode::kNotSupported);
+  EXPECT_NE(st.message().find("'x'"), std::string::npos) << st.message();
+}
+
+TEST(OpSetCheckPassTest, ListsEveryOffendingNodeWithLineAndSuggestion) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 2});
+  ValueId l = b.op("aten::linear.default", {{"input", x}, {"weight", x}}, "linear", {2, 2});
+  ValueId r = b.op("aten::relu.default", {{"self", l}}, "relu", {2, 2});
+  b.output(b.op("aten::frobnicate.default", {{"self", r}}, "frob", {2, 2}));
+  Graph g = b.take();
+  Status st = OpSetCheckPass().run(g);
+  ASSERT_EQ(st.code(), StatusCode::kOperatorMissing);
+  const std::string& m = st.message();
+  EXPECT_NE(m.find("2 node(s)"), std::string::npos) << m;
+  EXPECT_NE(m.find("node 'linear' (aten::linear.default, model.py:10): a decomposition exists"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("node 'frob' (aten::frobnicate.default, model.py:12): unknown operator"),
+            std::string::npos) << m;
+  EXPECT_EQ(m.find("'relu'"), std::string::npos) << m;
+}
+
+TEST(ScalarToTensorPassTest, WrappedNumberBecomesLiftedConstant) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {3});
+  b.output(b.op("aten::add.Tensor", {{"self", x}}, "add", {3}, {{"other", Argument::floating(2.5), false}}));
+  Graph g = b.take();
+  ASSERT_TRUE(ScalarToTensorPass().run(g).is_ok());
+  ValueId c = g.nodes()[0].inputs[1].arg.value();
+  ASSERT_NE(c, kNoValue);
+  const TensorSpec& s = g.value(c).tensor;
+  EXPECT_EQ(s.to_string(), "f32[]");
+  ASSERT_NE(s.constant, nullptr);
+  float v;
+  std::memcpy(&v, s.constant->bytes.data(), 4);
+  EXPECT_EQ(v, 2.5f);
+  ASSERT_EQ(g.inputs().size(), 2u);  // the constant comes before the user input
+  EXPECT_EQ(g.signature().inputs[0].kind, InputKind::kTensorConstant);
+  EXPECT_EQ(g.inputs()[1].value(), x);
+}
+
+TEST(DeadCodePassTest, RemovesUnusedChains) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {3});
+  ValueId n = b.op("aten::neg.default", {{"self", x}}, "neg", {3});
+  b.op("aten::abs.default", {{"self", n}}, "abs", {3});
+  b.output(b.op("aten::relu.default", {{"self", x}}, "relu", {3}));
+  Graph g = b.take();
+  ASSERT_TRUE(DeadCodePass().run(g).is_ok());
+  EXPECT_EQ(body(g), "%relu : f32[3] = aten::relu.default(self=%x)\n");
+}
+
+TEST(OutVariantPassTest, FillsDefaultsAndRenames) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {3});
+  ValueId a = b.op("aten::add.Tensor", {{"self", x}, {"other", x}}, "add", {3});
+  ValueId v = b.op("aten::view.default", {{"self", a}}, "view", {1, 3},
+                   {{"size", Argument::int_list({1, 3}), false}});
+  b.output(b.op("aten::full_like.default", {{"self", v}}, "full", {1, 3},
+                {{"fill_value", Argument::floating(1.0), false}}));
+  Graph g = b.take();
+  ASSERT_TRUE(OutVariantPass().run(g).is_ok());
+  EXPECT_EQ(body(g),
+            "%add : f32[3] = aten::add.out(self=%x, other=%x, alpha=1)\n"
+            "%view : f32[1, 3] = aten::view_copy.out(self=%add, size=[1, 3])\n"
+            // dtype/layout/device/pin_memory dropped: full_like.out(self, fill_value, *, memory_format, out)
+            "%full : f32[1, 3] = aten::full_like.out(self=%view, fill_value=1.0, memory_format=None)\n");
+  EXPECT_TRUE(is_out_variant_node(g.nodes()[0]));
+}
+
+TEST(MemoryPlanningPassTest, ChainReusesMemoryAndReportsLowerBound) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {16});                                   // 64 B
+  ValueId a = b.op("aten::neg.default", {{"self", x}}, "a", {16});  // node 0
+  ValueId c = b.op("aten::neg.default", {{"self", a}}, "c", {16});  // node 1
+  ValueId d = b.op("aten::neg.default", {{"self", c}}, "d", {16});  // node 2
+  b.output(d);
+  Graph g = b.take();
+  MemoryPlanReport report;
+  ASSERT_TRUE(MemoryPlanningPass("greedy", &report).run(g).is_ok());
+  // Live sets: node 0 {x, a}, node 1 {a, c}, node 2 {c, d}: bound 128 B; x and c can share.
+  EXPECT_EQ(report.lower_bound, 128u);
+  EXPECT_EQ(report.arena_size, 128u);
+  EXPECT_EQ(report.planned_tensors, 4u);
+  EXPECT_EQ(g.value(x).tensor.lifetime_begin, 0);
+  EXPECT_EQ(g.value(x).tensor.lifetime_end, 0);
+  EXPECT_EQ(g.value(d).tensor.lifetime_end, 2);
+  EXPECT_EQ(g.value(a).tensor.mem_id, 1);
+  EXPECT_NE(g.value(a).tensor.mem_offset, g.value(c).tensor.mem_offset);
+  MemoryPlanReport naive;
+  ASSERT_TRUE(MemoryPlanningPass("naive", &naive).run(g).is_ok());
+  EXPECT_EQ(naive.arena_size, 256u);
+  EXPECT_EQ(MemoryPlanningPass("nope").run(g).code(), StatusCode::kNotFound);
+}
+
+class FailingPass final : public Pass {
+ public:
+  const char* name() const override { return "failing"; }
+  Status run(Graph&) const override { return invalid_argument("boom"); }
+};
+
+TEST(PassPipelineTest, DumpsTimesAndAnnotatesFailures) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {3});
+  b.output(b.op("aten::relu.default", {{"self", x}}, "relu", {3}));
+  Graph g = b.take();
+  std::string dir = ::testing::TempDir() + "/pipeline_dump";
+  mkdir(dir.c_str(), 0755);
+  std::vector<PassTiming> timings;
+  PassInstrumentation inst;
+  inst.dump_dir = dir;
+  inst.timings = &timings;
+  PassPipeline p("stage");
+  p.add(std::make_unique<DeadCodePass>()).add(std::make_unique<FailingPass>());
+  Status st = p.run(g, inst);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.message(), "pass 'failing' (stage): boom");
+  ASSERT_EQ(timings.size(), 1u);
+  EXPECT_EQ(timings[0].pass, "dead_code");
+  std::ifstream dumped(dir + "/stage_00_dead_code.txt");
+  ASSERT_TRUE(dumped.good());
+  std::string text((std::istreambuf_iterator<char>(dumped)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("aten::relu.default"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ember::aot

@@ -233,5 +233,49 @@ TEST(Pt2ReaderTest, Torch28PickledWeightsInArchive) {
   EXPECT_EQ(compared, 7);
 }
 
+// Lifted tensor constants and non-persistent buffers live in serialized_constants.pt.
+// Rewrite the torch 2.6 conv_bn_relu file so that conv.bias is a lifted constant and
+// bn.running_mean a non-persistent buffer, with the state dict payload moved into the
+// constants payload: everything must still be found, with the same bytes.
+TEST(Pt2ReaderTest, LegacyConstantsPayload) {
+  std::string dir = fixture_dir();
+  if (dir.empty()) GTEST_SKIP() << ember::testing::skip_message();
+  std::vector<uint8_t> file;
+  ASSERT_TRUE(
+      ember::testing::read_file(dir + "/generated/conv_bn_relu.core_aten.torch2_6.pt2", &file));
+  auto original = read_pt2_buffer(file.data(), file.size(), "orig.pt2");
+  ASSERT_TRUE(original.is_ok()) << original.status().to_string();
+  testing::ZipEntries entries = testing::unzip_all(file);
+  std::string json =
+      testing::as_text(*testing::find_entry(entries, "serialized_exported_program.json"));
+  auto replace = [&](const std::string& from, const std::string& to) {
+    size_t pos = json.find(from);
+    ASSERT_NE(pos, std::string::npos) << from;
+    json.replace(pos, from.size(), to);
+  };
+  replace(
+      R"({"parameter": {"arg": {"name": "p_conv_bias"}, "parameter_name": "conv.bias"}})",
+      R"({"tensor_constant": {"arg": {"name": "p_conv_bias"}, "tensor_constant_name": "conv.bias"}})");
+  replace(R"("buffer_name": "bn.running_mean", "persistent": true)",
+          R"("buffer_name": "bn.running_mean", "persistent": false)");
+  *testing::find_entry(entries, "serialized_exported_program.json") = testing::as_bytes(json);
+  std::vector<uint8_t> state = *testing::find_entry(entries, "serialized_state_dict.pt");
+  *testing::find_entry(entries, "serialized_constants.pt") = state;
+  testing::find_entry(entries, "serialized_state_dict.pt")->clear();
+  std::vector<uint8_t> packed = testing::zip_all(entries);
+  auto g = read_pt2_buffer(packed.data(), packed.size(), "consts.pt2");
+  ASSERT_TRUE(g.is_ok()) << g.status().to_string();
+  EXPECT_EQ(g->signature().inputs[1].kind, InputKind::kTensorConstant);
+  EXPECT_EQ(g->signature().inputs[1].target, "conv.bias");
+  EXPECT_FALSE(g->signature().inputs[4].persistent);
+  for (const char* name :
+       {"p_conv_weight", "p_conv_bias", "b_bn_running_mean", "b_bn_num_batches_tracked"}) {
+    const TensorSpec& a = original->value(original->find_value(name)).tensor;
+    const TensorSpec& b = g->value(g->find_value(name)).tensor;
+    ASSERT_NE(b.constant, nullptr) << name;
+    EXPECT_EQ(a.constant->bytes, b.constant->bytes) << name;
+  }
+}
+
 }  // namespace
 }  // namespace ember::aot

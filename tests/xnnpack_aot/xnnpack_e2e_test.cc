@@ -1,0 +1,85 @@
+// End-to-end: fixture models (tests/fixtures/pt2; mobilenet_v2 from large_fixtures when
+// present) lowered with the "xnnpack" recipe -> .pte -> Ember's runtime with
+// XnnpackBackend + portable kernels -> compared with PyTorch's reference outputs
+// (manifest tolerance, |got - ref| <= atol + rtol |ref|, rtol 1e-4). Each model must
+// delegate nodes; the delegation summaries and max errors are printed.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "aot/recipe/export_session.h"
+#include "aot/recipe/run_method.h"
+#include "backends/xnnpack/aot/xnnpack_partitioner.h"
+#include "backends/xnnpack/runtime/xnnpack_backend.h"
+#include "runtime/backend/backend_registry.h"
+#include "tests/e2e/fixture_corpus.h"
+
+namespace ember::testing {
+namespace {
+
+const runtime::BackendRegistry& xnnpack_registry() {
+  static runtime::BackendRegistry* registry = [] {
+    auto* r = new runtime::BackendRegistry();
+    (void)backends::xnnpack::register_backend(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+aot::StatusOr<aot::ExportSession> lower_xnnpack(const std::string& pt2) {
+  aot::RecipeRegistry recipes;
+  EMBER_AOT_RETURN_IF_ERROR(aot::register_builtin_recipes(&recipes));
+  EMBER_AOT_RETURN_IF_ERROR(backends::xnnpack::register_xnnpack_recipe(&recipes));
+  auto session = aot::ExportSession::create(recipes, "xnnpack", pt2, {}, {});
+  if (!session.is_ok()) return session.take_status();
+  EMBER_AOT_RETURN_IF_ERROR(session->run());
+  return std::move(session).value();
+}
+
+void check_model(const std::string& model) {
+  int ran = 0;
+  for (const Fixture& f : list_fixtures()) {
+    if (f.id.rfind(model + ".core_aten.torch2_6", 0) != 0) continue;
+    SCOPED_TRACE(f.id);
+    auto session = lower_xnnpack(f.pt2);
+    ASSERT_TRUE(session.is_ok()) << session.status().to_string();
+    const std::string summary = session->delegation_summary();
+    std::printf("%s\n%s", f.id.c_str(), summary.c_str());
+    EXPECT_NE(summary.find("xnnpack: "), std::string::npos) << "nothing delegated";
+    std::vector<std::string> missing = aot::missing_kernels(*session->pte());
+    ASSERT_TRUE(missing.empty()) << missing[0];
+    double max_abs = 0, max_rel = 0;
+    for (size_t c = 0; c < f.cases.size(); ++c) {
+      std::vector<aot::HostTensor> inputs(f.cases[c].inputs.size());
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        ASSERT_TRUE(read_fixture_tensor(f.cases[c].inputs[i], &inputs[i]));
+      }
+      aot::RunOptions ro;
+      ro.backends = &xnnpack_registry();
+      auto outputs = aot::run_pte_method(*session->pte(), "forward", inputs, ro);
+      ASSERT_TRUE(outputs.is_ok()) << outputs.status().to_string();
+      ASSERT_EQ(outputs->size(), f.cases[c].outputs.size());
+      for (size_t o = 0; o < outputs->size(); ++o) {
+        aot::HostTensor ref;
+        ASSERT_TRUE(read_fixture_tensor(f.cases[c].outputs[o], &ref));
+        Comparison cmp = compare_tensors((*outputs)[o], ref, f.cases[c].outputs[o].exact, f.atol, f.rtol);
+        EXPECT_TRUE(cmp.ok) << "case " << c << " output " << o << ": " << cmp.message;
+        max_abs = std::max(max_abs, cmp.max_abs);
+        max_rel = std::max(max_rel, cmp.max_rel);
+      }
+    }
+    std::printf("  %zu case(s): max abs %.3g, max rel %.3g (atol %g, rtol %g)\n", f.cases.size(), max_abs,
+                max_rel, f.atol, f.rtol);
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << model << ": fixture not found";
+}
+
+TEST(XnnpackE2eTest, Mlp) { check_model("mlp"); }
+TEST(XnnpackE2eTest, ConvBnRelu) { check_model("conv_bn_relu"); }
+TEST(XnnpackE2eTest, TransformerEncoderLayer) { check_model("transformer_encoder_layer"); }
+TEST(XnnpackE2eTest, Squeezenet) { check_model("squeezenet1_1"); }
+TEST(XnnpackE2eTest, MobileNetV2) { check_model("mobilenet_v2"); }
+
+}  // namespace
+}  // namespace ember::testing

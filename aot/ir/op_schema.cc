@@ -326,6 +326,57 @@ const Builtin& builtin() {
 const OpSchemaRegistry& builtin_op_schemas() { return builtin().registry; }
 Status builtin_op_schema_status() { return builtin().status; }
 
+namespace {
+
+std::vector<std::string> out_names(const OpSchema& schema) {
+  const std::string& name = schema.op.name;
+  size_t n = schema.returns.size();
+  if (n == 1) return {"out"};
+  if (name == "max_pool2d_with_indices") return {"out", "indices"};
+  if (name == "native_batch_norm") return {"out", "save_mean", "save_invstd"};
+  if (name == "max" && schema.op.overload == "dim") return {"max", "max_values"};
+  if (name == "topk") return {"values", "indices"};
+  std::vector<std::string> names;
+  for (size_t i = 0; i < n; ++i) names.push_back("out" + std::to_string(i));
+  return names;
+}
+
+bool is_tensor_option(const std::string& name) {
+  return name == "dtype" || name == "layout" || name == "device" || name == "pin_memory";
+}
+
+}  // namespace
+
+StatusOr<OpSchema> derive_out_variant_schema(const OpSchema& schema) {
+  if (schema.out_variant.empty()) {
+    return not_found(schema.op.qualified() + " has no out variant");
+  }
+  const std::string& q = schema.out_variant;
+  size_t sep = q.find("::");
+  size_t dot = q.rfind('.');
+  if (sep == std::string::npos || dot == std::string::npos || dot < sep) {
+    return invalid_argument("out variant '" + q + "' is not ns::name.overload");
+  }
+  OpSchema out;
+  out.op = OpName{q.substr(0, sep), q.substr(sep + 2, dot - sep - 2), q.substr(dot + 1)};
+  bool factory = schema.arg_index("layout") >= 0 && schema.arg_index("device") >= 0;
+  for (const ArgSchema& a : schema.args) {
+    if (factory && a.kw_only && is_tensor_option(a.name)) continue;
+    out.args.push_back(a);
+  }
+  std::vector<std::string> names = out_names(schema);
+  for (size_t i = 0; i < schema.returns.size(); ++i) {
+    ArgSchema o;
+    o.name = names[i];
+    o.type = schema.returns[i];
+    o.kw_only = true;
+    o.is_mutable = true;
+    out.args.push_back(o);
+    out.returns.push_back(schema.returns[i]);
+  }
+  return out;
+}
+
 bool argument_matches(const SchemaType& type, const Argument& arg) {
   if (arg.kind == ArgKind::kNone) return type.optional;
   if (!type.list) return base_matches(type.base, arg);

@@ -103,6 +103,14 @@ Status builtin_op_schema_status();
 // The raw built-in table text.
 const char* builtin_op_schema_table();
 
+// The schema of `schema.out_variant` derived by ATen's rules: the functional arguments,
+// minus the TensorOptions (dtype, layout, device, pin_memory) of factory-like ops that take
+// layout and device, plus one keyword-only mutable Tensor per return, named "out" (one
+// return) or as ATen names them for the common multi-output ops (max_pool2d_with_indices:
+// out, indices; native_batch_norm: out, save_mean, save_invstd; max.dim: max, max_values;
+// topk: values, indices; otherwise out0, out1, ...). kNotFound if there is no out variant.
+StatusOr<OpSchema> derive_out_variant_schema(const OpSchema& schema);
+
 // Whether an argument of kind `kind` may be passed for `type` (wrapped numbers are
 // accepted for Tensor, ints for float, literals for Sym types).
 bool argument_matches(const SchemaType& type, const Argument& arg);

@@ -92,6 +92,33 @@ TEST(OpSchemaTest, BadLinesAreErrors) {
   EXPECT_FALSE(r.add_table("aten::x.default | self:Tensor | Tensor | - | -").is_ok());
 }
 
+// Expected signatures are ATen's documented out variants, checked by hand.
+TEST(OpSchemaTest, DerivedOutVariants) {
+  auto mean = derive_out_variant_schema(get("aten::mean.dim"));
+  ASSERT_TRUE(mean.is_ok());
+  EXPECT_EQ(mean->to_string(),
+            "aten::mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, "
+            "ScalarType? dtype=None, Tensor(!) out) -> Tensor");
+  auto to_copy = derive_out_variant_schema(get("aten::_to_copy.default"));
+  ASSERT_TRUE(to_copy.is_ok());
+  EXPECT_EQ(to_copy->to_string(),
+            "aten::_to_copy.out(Tensor self, *, bool non_blocking=False, "
+            "MemoryFormat? memory_format=None, Tensor(!) out) -> Tensor");
+  auto pool = derive_out_variant_schema(get("aten::max_pool2d_with_indices.default"));
+  ASSERT_TRUE(pool.is_ok());
+  ASSERT_EQ(pool->args.size(), 8u);
+  EXPECT_EQ(pool->args[6].name, "out");
+  EXPECT_EQ(pool->args[7].name, "indices");
+  auto full = derive_out_variant_schema(get("aten::full.default"));
+  ASSERT_TRUE(full.is_ok());
+  EXPECT_EQ(full->to_string(),
+            "aten::full.out(SymInt[] size, Scalar fill_value, *, Tensor(!) out) -> Tensor");
+  auto bn = derive_out_variant_schema(get("aten::_native_batch_norm_legit_no_training.default"));
+  ASSERT_TRUE(bn.is_ok());
+  EXPECT_EQ(bn->args.back().name, "out2");
+  EXPECT_FALSE(derive_out_variant_schema(get("aten::conv2d.default")).is_ok());
+}
+
 Node conv_node() {
   Node n;
   n.op = OpName{"aten", "conv2d", "default"};

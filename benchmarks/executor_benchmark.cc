@@ -2,13 +2,15 @@
 // instructions, timed per execute() and reported as ns per instruction.
 //  - BM_ExecutorNoopChain: a kernel that does nothing (pure dispatch cost:
 //    context, span, failure check, temp reset).
-//  - BM_ExecutorAddChain: aten::add.out on float[1] tensors (a real, tiny kernel).
+//  - BM_ExecutorAddChain: aten::add.out on float[1] tensors (the tests' tiny kernel).
+//  - BM_ExecutorPortableAddChain: the same with the portable library's add.out.
 //  - BM_ExecutorPrimChain: executorch_prim::add.Scalar on Int values.
 // Run: bazel run -c opt //benchmarks:executor_benchmark
 #include <benchmark/benchmark.h>
 
 #include <vector>
 
+#include "kernels/portable/register_kernels.h"
 #include "runtime/executor/program.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/loader/buffer_data_loader.h"
@@ -40,10 +42,11 @@ std::vector<uint8_t> chain_program(int kind, int n) {
   plan.operators.clear();
   plan.chains[0]->instructions.clear();
   auto op = std::make_unique<fbs::OperatorT>();
-  op->name = kind == 0 ? "bench::noop" : kind == 1 ? "aten::add" : "executorch_prim::add";
-  op->overload = kind == 0 ? "" : kind == 1 ? "out" : "Scalar";
+  const bool add = kind == 1 || kind == 3;
+  op->name = kind == 0 ? "bench::noop" : add ? "aten::add" : "executorch_prim::add";
+  op->overload = kind == 0 ? "" : add ? "out" : "Scalar";
   plan.operators.push_back(std::move(op));
-  if (kind == 1) {
+  if (add) {
     plan.values.push_back(testing::make_int_value(1));  // alpha
     for (int i = 0; i <= n; ++i) plan.values.push_back(testing::make_tensor_value({1}, 1, uint32_t(16 * (i % 2))));
     for (int i = 0; i < n; ++i) {
@@ -74,6 +77,8 @@ void run_chain(benchmark::State& state, int kind) {
     (void)testing::register_test_kernels(kernels);
     (void)kernels.register_kernel(Kernel{"bench::noop", noop});
   }
+  static FixedKernelRegistry<1024> portable;
+  if (portable.size() == 0) (void)kernels::portable::register_kernels(portable);
   static BackendRegistry backends;
   const testing::AlignedBytes bytes(chain_program(kind, n));
   BufferDataLoader loader(bytes.data(), bytes.size());
@@ -86,7 +91,7 @@ void run_chain(benchmark::State& state, int kind) {
   MemoryAllocator temp_allocator(temp.data(), temp.size());
   MemoryManager memory(&method_allocator, &planned, &temp_allocator);
   MethodLoadOptions options;
-  options.kernels = &kernels;
+  options.kernels = kind == 3 ? static_cast<const KernelRegistry*>(&portable) : &kernels;
   options.backends = &backends;
   Result<Method> method = program->load_method("forward", &memory, options);
   if (!method.ok()) return state.SkipWithError("method load failed");
@@ -95,7 +100,7 @@ void run_chain(benchmark::State& state, int kind) {
   uint8_t order[1] = {0};
   int32_t strides[1];
   Tensor input(ScalarType::Float, 1, sizes, order, strides, &x);
-  const EValue in = kind == 1 ? EValue(&input) : EValue(int64_t(7));
+  const EValue in = kind == 1 || kind == 3 ? EValue(&input) : EValue(int64_t(7));
   if (method->set_input(in, 0) != Error::Ok) return state.SkipWithError("set_input");
   for (auto _ : state) {
     if (method->execute() != Error::Ok) return state.SkipWithError("execute failed");
@@ -107,10 +112,12 @@ void run_chain(benchmark::State& state, int kind) {
 void BM_ExecutorNoopChain(benchmark::State& state) { run_chain(state, 0); }
 void BM_ExecutorAddChain(benchmark::State& state) { run_chain(state, 1); }
 void BM_ExecutorPrimChain(benchmark::State& state) { run_chain(state, 2); }
+void BM_ExecutorPortableAddChain(benchmark::State& state) { run_chain(state, 3); }
 
 BENCHMARK(BM_ExecutorNoopChain)->Arg(100)->Arg(1000);
 BENCHMARK(BM_ExecutorAddChain)->Arg(100)->Arg(1000);
 BENCHMARK(BM_ExecutorPrimChain)->Arg(100)->Arg(1000);
+BENCHMARK(BM_ExecutorPortableAddChain)->Arg(100)->Arg(1000);
 
 }  // namespace
 

@@ -23,7 +23,7 @@ echo "seed corpus: $(ls "$CORPUS" | wc -l) files"
 bazel --output_base="$HOME/.cache/ember-fuzz" build -c dbg \
   --repo_env=CC=clang --repo_env=CXX=clang++ \
   --copt=-fsanitize=fuzzer-no-link,address,undefined --copt=-fno-sanitize-recover=undefined \
-  --linkopt=-fsanitize=address,undefined \
+  --linkopt=-fsanitize=address,undefined --linkopt=-fsanitize-link-c++-runtime \
   //tests/fuzz:program_fuzz
 FUZZER="$(bazel --output_base="$HOME/.cache/ember-fuzz" info -c dbg --repo_env=CC=clang \
   --repo_env=CXX=clang++ bazel-bin 2>/dev/null)/tests/fuzz/program_fuzz"

@@ -1,0 +1,112 @@
+// User passes (the tutorial's ReplaceReluWithSigmoid): the pass by itself, by name from
+// the PassRegistry in the transform stage of a full lowering (portable and DemoBackend),
+// and the pipeline instrumentation around it (graph printed before/after, pass timed).
+// sigmoid(0) = 1/2, sigmoid(ln 3) = 3/4, sigmoid(-ln 3) = 1/4.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "aot/delegation/pass_registry.h"
+#include "aot/delegation/replace_relu_with_sigmoid_pass.h"
+#include "aot/ir/printer.h"
+#include "aot/passes/pipeline.h"
+#include "backends/demo/aot/demo_partitioner.h"
+#include "tests/delegation/graph_builder.h"
+#include "tests/delegation/pipeline_util.h"
+
+namespace ember::testing {
+namespace {
+
+aot::Graph relu_model() {
+  GraphBuilder g;
+  auto x = g.input("x", {3});
+  auto r = g.op("relu", "default", {{"self", x}}, {3});
+  g.output(g.op("mul", "Tensor", {{"self", r}, {"other", x}}, {3}));
+  return g.take();
+}
+
+const float kLn3 = std::log(3.f);
+// relu(x) * x = [0, ln3 * ln3, 0]; sigmoid(x) * x = [0, 0.75 ln3, -0.25 ln3]
+const std::vector<float> kWithRelu = {0, kLn3 * kLn3, 0};
+const std::vector<float> kWithSigmoid = {0, 0.75f * kLn3, -0.25f * kLn3};
+
+TEST(UserPass, ReplacesReluOnly) {
+  aot::Graph g = relu_model();
+  ASSERT_TRUE(aot::ReplaceReluWithSigmoidPass().run(g).is_ok());
+  EXPECT_EQ(g.nodes()[0].op.qualified(), "aten::sigmoid.default");
+  EXPECT_EQ(g.nodes()[0].target, "torch.ops.aten.sigmoid.default");
+  EXPECT_EQ(g.nodes()[1].op.qualified(), "aten::mul.Tensor");
+  EXPECT_EQ(g.nodes()[0].outputs[0].values[0], relu_model().nodes()[0].outputs[0].values[0]);
+}
+
+TEST(UserPass, RegistryCreatesByNameAndNamesUnknown) {
+  aot::PassRegistry passes;
+  ASSERT_TRUE(aot::register_example_passes(&passes).is_ok());
+  EXPECT_FALSE(aot::register_example_passes(&passes).is_ok());  // duplicate
+  EXPECT_EQ(passes.names(), std::vector<std::string>{"replace_relu_with_sigmoid"});
+  auto p = passes.create("replace_relu_with_sigmoid");
+  ASSERT_TRUE(p.is_ok());
+  EXPECT_STREQ((*p)->name(), "replace_relu_with_sigmoid");
+  auto missing = passes.create("fold_everything");
+  ASSERT_FALSE(missing.is_ok());
+  EXPECT_EQ(missing.status().code(), aot::StatusCode::kNotFound);
+  EXPECT_NE(missing.status().message().find("registered: replace_relu_with_sigmoid"),
+            std::string::npos);
+}
+
+void check_lowering(bool demo, bool with_pass, const std::vector<float>& want) {
+  aot::PassRegistry passes;
+  ASSERT_TRUE(aot::register_example_passes(&passes).is_ok());
+  std::vector<std::shared_ptr<const aot::Pass>> user;
+  if (with_pass) user.push_back(*passes.create("replace_relu_with_sigmoid"));
+  std::vector<std::shared_ptr<const aot::Partitioner>> parts;
+  if (demo) parts.push_back(std::make_shared<backends::demo::DemoPartitioner>());
+  aot::ExportSession s = session_for(relu_model(), parts, user);
+  aot::Status st = s.run();
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  auto transformed = s.print("transform");
+  ASSERT_TRUE(transformed.is_ok());
+  EXPECT_EQ(transformed->find("aten::sigmoid") != std::string::npos, with_pass) << *transformed;
+  EXPECT_EQ(s.last_artifact().program->methods[0].delegates.size(), demo ? 1u : 0u);
+  auto out = run_with_demo(*s.pte(), "forward", {f32({3}, {0, kLn3, -kLn3})});
+  ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  const std::vector<float> got = floats((*out)[0]);
+  for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(got[i], want[i], 1e-6) << i << " demo=" << demo;
+}
+
+TEST(UserPass, EndToEndPortable) {
+  check_lowering(false, false, kWithRelu);
+  check_lowering(false, true, kWithSigmoid);
+}
+
+TEST(UserPass, EndToEndOnDemoBackend) {
+  check_lowering(true, false, kWithRelu);
+  check_lowering(true, true, kWithSigmoid);
+}
+
+TEST(UserPass, InstrumentationPrintsAndTimes) {
+  std::vector<std::pair<std::string, std::string>> printed;
+  std::vector<aot::PassTiming> timings;
+  aot::PassInstrumentation inst;
+  inst.print_after_each = true;
+  inst.print = [&](const std::string& title, const std::string& text) {
+    printed.emplace_back(title, text);
+  };
+  inst.timings = &timings;
+  aot::PassPipeline p("transform");
+  p.add(std::make_unique<aot::ReplaceReluWithSigmoidPass>());
+  aot::Graph g = relu_model();
+  const std::string before = aot::print_graph(g);
+  ASSERT_TRUE(p.run(g, inst).is_ok());
+  EXPECT_NE(before.find("aten::relu.default"), std::string::npos);
+  ASSERT_EQ(printed.size(), 1u);
+  EXPECT_NE(printed[0].first.find("replace_relu_with_sigmoid"), std::string::npos);
+  EXPECT_NE(printed[0].second.find("aten::sigmoid.default"), std::string::npos);
+  EXPECT_EQ(printed[0].second.find("aten::relu"), std::string::npos);
+  ASSERT_EQ(timings.size(), 1u);
+  EXPECT_EQ(timings[0].pass, "replace_relu_with_sigmoid");
+  EXPECT_GE(timings[0].millis, 0.0);
+}
+
+}  // namespace
+}  // namespace ember::testing

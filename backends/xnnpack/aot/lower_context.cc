@@ -135,8 +135,8 @@ Status LowerContext::bind_inputs() {
   for (const aot::Argument& in : graph_.inputs()) {
     ValueId v = in.value();
     if (v == aot::kNoValue || is_constant(v)) continue;
-    const aot::TensorSpec& t = graph_.value(v).tensor;
-    Layout l = t.dim_order.size() == t.rank() ? t.dim_order : identity_layout(t.rank());
+    // The emitter writes every runtime tensor contiguous (dim order 0..n-1).
+    const Layout l = identity_layout(rank(v));
     uint32_t id = builder_.add_value(permute_dims(sizes(v), l));
     builder_.set_external(id, ext++, kFlagExternalInput);
     held_[v].emplace_back(l, id);
@@ -152,9 +152,7 @@ Status LowerContext::bind_outputs() {
   }
   for (const aot::Argument& out : graph_.outputs()) {
     ValueId v = out.value();
-    const aot::TensorSpec& t = graph_.value(v).tensor;
-    Layout l = t.dim_order.size() == t.rank() ? t.dim_order : identity_layout(t.rank());
-    EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, get(v, l));
+    EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, get(v, identity_layout(rank(v))));
     if (builder_.is_constant(id) || builder_.is_external(id)) {
       uint32_t copy = builder_.add_value(builder_.dims(id));
       builder_.unary(fb::XNodeUnion::XNNCopy, id, copy);

@@ -251,3 +251,38 @@ TEST(XnnpackBackend, ChannelwiseQuantizedConvWithScalesFromNamedData) {
 
 }  // namespace
 }  // namespace ember::backends::xnnpack::testing
+
+namespace ember::backends::xnnpack::testing {
+namespace {
+
+TEST(XnnpackBackend, LegacyBlobReadsDeprecatedConstantBuffer) {
+  // No XH00 header: constants come from XNNGraph.constant_buffer[idx].storage.
+  GraphBuilder g;
+  const uint32_t x = g.tensor({2}, kIn, 0);
+  const uint32_t c = g.tensor({2});
+  g.graph.xvalues[c]->xvalue_union.AsXNNTensorValue()->constant_buffer_idx = 1;
+  g.graph.constant_buffer.push_back(std::make_unique<fb_xnnpack::BufferT>());
+  auto buffer = std::make_unique<fb_xnnpack::BufferT>();
+  const float values[] = {10.f, 20.f};
+  buffer->storage.assign(reinterpret_cast<const uint8_t*>(values),
+                         reinterpret_cast<const uint8_t*>(values) + sizeof(values));
+  g.graph.constant_buffer.push_back(std::move(buffer));
+  g.node_2x1(XNodeUnion::XNNAdd, x, c, g.tensor({2}, kOut, 1));
+  const std::vector<uint8_t> blob = g.blob(/*header=*/false);
+  std::vector<uint8_t> arena(1 << 16);
+  runtime::MemoryAllocator allocator(arena.data(), arena.size());
+  runtime::BackendInitContext ctx(&allocator, "forward", nullptr);
+  runtime::FreeableBuffer processed(blob.data(), blob.size());
+  auto handle = backend_instance().init(ctx, &processed, {});
+  ASSERT_TRUE(handle.ok()) << runtime::last_error_message();
+  HeapTensor in({2}, {1.f, 2.f}), out({2});
+  runtime::EValue* args[] = {&in.value, &out.value};
+  runtime::BackendExecutionContext exec_ctx(nullptr, "forward", nullptr);
+  ASSERT_EQ(backend_instance().execute(exec_ctx, handle.get(), {args, 2}), Error::Ok);
+  EXPECT_EQ(out.f()[0], 11.f);
+  EXPECT_EQ(out.f()[1], 22.f);
+  backend_instance().destroy(handle.get());
+}
+
+}  // namespace
+}  // namespace ember::backends::xnnpack::testing

@@ -1,0 +1,90 @@
+// What the xnnpack recipe puts into the delegate blobs of the CNN fixtures: NCHW at the
+// boundary, NHWC inside with exactly one layout conversion (the input; the pooled
+// [N, C, 1, 1] -> [N, C] needs only a reshape), batch norm folded into the convolutions
+// (no multiply nodes), ReLU/ReLU6 fused into their producers (no clamp nodes), and cat
+// on the NHWC channel axis (3).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "aot/lowering/emit_lowering.h"
+#include "aot/recipe/export_session.h"
+#include "backends/xnnpack/aot/xnn_graph_builder.h"
+#include "backends/xnnpack/aot/xnnpack_partitioner.h"
+#include "tests/e2e/fixture_corpus.h"
+
+namespace ember::testing {
+namespace {
+
+namespace fb = fb_xnnpack;
+
+struct BlobStats {
+  std::map<fb::XNodeUnion, int> nodes;
+  std::vector<uint32_t> cat_axes;
+};
+
+// Node counts over all XnnpackBackend blobs of the model's to_backend graph.
+bool blob_stats(const std::string& model, BlobStats* out) {
+  for (const Fixture& f : list_fixtures()) {
+    if (f.id.rfind(model + ".core_aten.torch2_6", 0) != 0) continue;
+    aot::RecipeRegistry recipes;
+    EXPECT_TRUE(aot::register_builtin_recipes(&recipes).is_ok());
+    EXPECT_TRUE(backends::xnnpack::register_xnnpack_recipe(&recipes).is_ok());
+    auto session = aot::ExportSession::create(recipes, "xnnpack", f.pt2, {}, {});
+    EXPECT_TRUE(session.is_ok());
+    aot::Status st = session->run_until("to_backend");
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    for (const aot::Node& n : session->last_artifact().graph->nodes()) {
+      auto it = n.metadata.find(aot::kDelegateBlobKey);
+      if (it == n.metadata.end()) continue;
+      std::vector<uint8_t> blob(it->second.begin(), it->second.end());
+      auto h = backends::xnnpack::parse_xnn_header(blob);
+      EXPECT_TRUE(h.is_ok());
+      if (!h.is_ok()) return false;
+      const fb::XNNGraph* g = fb::GetXNNGraph(blob.data() + h->flatbuffer_offset);
+      for (const fb::XNode* x : *g->xnodes()) {
+        ++out->nodes[x->xnode_union_type()];
+        if (x->xnode_union_type() >= fb::XNodeUnion::XNNConcatenate2 &&
+            x->xnode_union_type() <= fb::XNodeUnion::XNNConcatenate4) {
+          out->cat_axes.push_back(static_cast<const fb::_XNNCat*>(x->xnode_union())->axis());
+        }
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+TEST(XnnpackLayoutTest, ConvBnReluHasOneTransposeFoldedBnFusedClamps) {
+  BlobStats s;
+  if (!blob_stats("conv_bn_relu", &s)) GTEST_SKIP() << "fixture not found";
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNStaticTranspose], 1);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 2);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNMultiply], 0);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNClamp], 0);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNGlobalAvgPooling2d], 1);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNFullyConnected], 1);
+}
+
+TEST(XnnpackLayoutTest, SqueezenetConcatenatesChannelsInNhwc) {
+  BlobStats s;
+  if (!blob_stats("squeezenet1_1", &s)) GTEST_SKIP() << "fixture not found";
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNStaticTranspose], 1);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 26);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNClamp], 0);
+  EXPECT_EQ(s.cat_axes.size(), 8u);
+  for (uint32_t a : s.cat_axes) EXPECT_EQ(a, 3u);
+}
+
+TEST(XnnpackLayoutTest, MobileNetV2StaysNhwc) {
+  BlobStats s;
+  if (!blob_stats("mobilenet_v2", &s)) GTEST_SKIP() << "large fixture not found";
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNStaticTranspose], 1);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 52);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNMultiply], 0);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNClamp], 0);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNAdd], 10);
+}
+
+}  // namespace
+}  // namespace ember::testing

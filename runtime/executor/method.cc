@@ -18,9 +18,40 @@ bool doubles_match(double a, double b) {
   return std::fabs(a - b) <= 1e-4 + 1e-5 * std::fabs(b);
 }
 
+// Checks every dim of `src` against the .pte's declared sizes for input i: a
+// DYNAMIC_BOUND input's sizes are per-dim upper bounds (checked one by one, not only
+// the element count), a STATIC input's sizes are exact.
+Error check_input_dims(const MethodState* s, const Tensor& src, size_t i) {
+  const fb::EValue* v = s->plan->values()->Get(flatbuffers::uoffset_t(s->inputs[i]));
+  const fb::Tensor* t = v == nullptr ? nullptr : v->val_as_Tensor();
+  if (t == nullptr || t->sizes() == nullptr || t->sizes()->size() != src.dim()) return Error::Ok;
+  const bool bounded = t->shape_dynamism() != fb::TensorShapeDynamism::STATIC;
+  for (size_t d = 0; d < src.dim(); ++d) {
+    const int32_t bound = t->sizes()->Get(flatbuffers::uoffset_t(d));
+    const int32_t given = src.size(d);
+    if (bounded && (given < 0 || given > bound)) {
+      return fail(Error::InvalidArgument,
+                  "input %zu of method '%s': dim %zu is %d, allowed range [0, %d] (DYNAMIC_BOUND "
+                  "upper bound)",
+                  i, s->name, d, given, bound);
+    }
+    if (!bounded && given != bound) {
+      return fail(Error::NotSupported,
+                  "input %zu of method '%s': dim %zu is %d, must be %d (static input)", i, s->name,
+                  d, given, bound);
+    }
+  }
+  return Error::Ok;
+}
+
 Error set_tensor_input(MethodState* s, const Tensor& src, size_t i) {
   Tensor& dst = s->values[s->inputs[i]].to_tensor();
   char want[96], got[96];
+  if (src.scalar_type() == dst.scalar_type() && src.dim() != dst.dim()) {
+    return fail(Error::InvalidArgument, "input %zu of method '%s': rank is %zu, expected %zu (%s, got %s)",
+                i, s->name, src.dim(), dst.dim(), describe(dst, want, sizeof(want)),
+                describe(src, got, sizeof(got)));
+  }
   if (src.scalar_type() != dst.scalar_type() || src.dim() != dst.dim()) {
     return fail(Error::InvalidArgument, "input %zu of method '%s' expects %s, got %s", i, s->name,
                 describe(dst, want, sizeof(want)), describe(src, got, sizeof(got)));
@@ -31,6 +62,7 @@ Error set_tensor_input(MethodState* s, const Tensor& src, size_t i) {
                   s->name, d);
     }
   }
+  EMBER_TRY(check_input_dims(s, src, i));
   const Error err = dst.resize(src.sizes());
   if (err != Error::Ok) return annotate(err, "input %zu of method '%s'", i, s->name);
   if (!s->input_planned[i]) {

@@ -61,6 +61,7 @@ Error Method::execute() {
     }
   }
   if (s->temp_allocator != nullptr) s->temp_allocator->reset();
+  clear_error_message();  // a kernel may fail without recording why
   uint64_t steps = 0;
   for (size_t c = 0; c < s->num_chains; ++c) {
     const size_t begin = s->chain_starts[c], end = s->chain_starts[c + 1];
@@ -79,6 +80,7 @@ Error Method::execute() {
       }
       if (s->temp_allocator != nullptr) s->temp_allocator->reset();
       if (err != Error::Ok) {
+        if (last_error_message()[0] == '\0') fail(err, "%s", error_meaning(err));
         return annotate(err, "method '%s' instruction %zu (%s)", s->name, at, in.name);
       }
     }

@@ -158,6 +158,13 @@ Error parse_tensor(LoadContext& ctx, size_t index, const fb::Tensor* t, Tensor**
     if (!c.ok()) return annotate(c.error(), "value %zu", index);
     data = const_cast<void*>(*c);
   }
+  const size_t alignment = element_size(type);  // a power of two: 1, 2, 4 or 8
+  if (data != nullptr && reinterpret_cast<uintptr_t>(data) % alignment != 0) {
+    return fail(Error::InvalidProgram,
+                "value %zu: %s data is not aligned to its %zu-byte elements (misaligned %s)", index,
+                scalar_type_name(type), alignment,
+                planned != nullptr ? "planned offset or buffer" : external ? "external data" : "constant offset");
+  }
   Tensor* tensor = alloc->allocate_instance<Tensor>();
   if (tensor == nullptr) {
     return fail(Error::MemoryAllocationFailed, "method allocator exhausted at tensor value %zu", index);

@@ -167,6 +167,13 @@ TEST_F(BadFileTest, PlannedOffsetPastTheArena) {
   EXPECT_EQ(load(serialize(*program)), Error::MemoryAllocationFailed);
 }
 
+TEST_F(BadFileTest, MisalignedPlannedOffset) {
+  auto program = make_add_program();
+  program->execution_plan[0]->values[3]->val.AsTensor()->allocation_info->memory_offset_low = 34;
+  EXPECT_EQ(load(serialize(*program)), Error::InvalidProgram);
+  EXPECT_NE(message().find("not aligned to its 4-byte elements"), std::string::npos) << message();
+}
+
 TEST_F(BadFileTest, OverflowingSizes) {
   auto program = make_add_program();
   program->execution_plan[0]->values[3] = make_tensor_value({INT32_MAX, INT32_MAX, INT32_MAX}, 1, 0);

@@ -211,12 +211,13 @@ Tensor& scatter_value_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t d
   SizesType sizes[kMaxTensorDims];
   runtime::DimOrderType order[kMaxTensorDims];
   runtime::StridesType strides[kMaxTensorDims];
-  for (size_t d = 0; d < index.dim(); ++d) {
+  const size_t rank = index.dim() < kMaxTensorDims ? index.dim() : kMaxTensorDims;
+  for (size_t d = 0; d < rank; ++d) {
     sizes[d] = index.size(d);
     order[d] = static_cast<runtime::DimOrderType>(d);
   }
-  Tensor expanded(vt.scalar_type(), index.dim(), sizes, order, strides, vt.mutable_data_ptr());
-  for (size_t d = 0; d < index.dim(); ++d) strides[d] = 0;
+  Tensor expanded(vt.scalar_type(), rank, sizes, order, strides, vt.mutable_data_ptr());
+  for (size_t d = 0; d < rank; ++d) strides[d] = 0;
   return scatter_impl(ctx, in, dim, index, expanded, out, "scatter.value_out",
                       [](auto, auto s) { return s; });
 }

@@ -1,5 +1,5 @@
-// sgemm: picks the AVX2 build when the CPU has it, else the portable one.
-// The AVX2 build uses fused multiply-adds, which differ from PyTorch's
+// sgemm: picks the AVX-512 or AVX2 build when the CPU has it, else the
+// portable one. The x86 builds use fused multiply-adds, which differ from PyTorch's
 // results only when a product overflows (inf where PyTorch gets inf - inf =
 // NaN); such outputs are recomputed here with separately rounded products.
 #include "kernels/portable/util/gemm.h"
@@ -55,7 +55,7 @@ void fix_overflows(const GemmArgs& g) {
 }  // namespace
 
 void sgemm(const GemmArgs& args, runtime::ThreadPool* pool) {
-  if (sgemm_avx2(args, pool)) {
+  if (sgemm_avx512(args, pool) || sgemm_avx2(args, pool)) {
     if (args.k > 0) fix_overflows(args);
     return;
   }

@@ -3,10 +3,11 @@
 // with arbitrary strides for A and B and unit column stride for C. Cache
 // blocked (KC x NC panels of B, MC x KC blocks of A, packed into stack
 // buffers) around an MR x NR register-blocked micro-kernel written with
-// portable vector extensions; on x86-64 CPUs with AVX2+FMA a copy compiled for
-// them is picked at run time, the portable build otherwise. B may also be
+// portable vector extensions; on x86-64 CPUs with AVX-512F or AVX2+FMA a copy
+// compiled for them is picked at run time, the portable build otherwise. B may also be
 // produced by a caller's packer (implicit-GEMM convolution, no im2col buffer).
-// With a thread pool, row blocks are split across threads.
+// With a thread pool, column blocks (or, when there is one, row blocks) are
+// split across threads.
 #pragma once
 
 #include <cstdint>
@@ -48,5 +49,7 @@ void sgemm(const GemmArgs& args, runtime::ThreadPool* pool);
 void sgemm_portable(const GemmArgs& args, runtime::ThreadPool* pool);
 // False if this build or CPU has no AVX2+FMA variant.
 bool sgemm_avx2(const GemmArgs& args, runtime::ThreadPool* pool);
+// False if this build or CPU has no AVX-512F variant.
+bool sgemm_avx512(const GemmArgs& args, runtime::ThreadPool* pool);
 
 }  // namespace ember::kernels::portable

@@ -1,6 +1,11 @@
-// inspect: prints what a torch.export .pt2 file contains.
+// inspect: prints what a torch.export .pt2 file or an ExecuTorch .pte file contains.
 //
-//   bazel run //aot/tools:inspect -- model.pt2 [--json] [--graph=false]
+//   bazel run //aot/tools:inspect -- model.pt2 [--json] [--graph=false] [--dot out.dot]
+//   bazel run //aot/tools:inspect -- model.pte [--json]
+//
+// For a .pte (recognized by its "ET12" identifier): methods, inputs/outputs with dtypes
+// and shapes, an operator histogram, delegates, constants size, and the memory plan with
+// the arena against a lower bound recomputed from the program (pte_summary.h).
 //
 // Shows user inputs/outputs with dtypes and shapes (symbolic dims by name, with their
 // ranges), an op histogram, parameter/buffer/constant sizes, buffer mutations and the
@@ -12,13 +17,59 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "aot/frontend/pt2_reader.h"
+#include "aot/tools/graph_dot.h"
 #include "aot/tools/pt2_summary.h"
+#include "aot/tools/pte_summary.h"
 
 DEFINE_bool(json, false, "print the summary as JSON");
 DEFINE_bool(graph, true, "include the graph, one node per line");
 DEFINE_bool(weights, true, "load and check the weights (slower for large models)");
+DEFINE_string(dot, "", "(.pt2) also write a Graphviz picture of the graph to this file");
+
+namespace {
+
+// Reads the first bytes / all bytes of a file; false if it cannot be read.
+bool read_all(const std::string& path, std::vector<uint8_t>* out) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  uint8_t buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out->insert(out->end(), buf, buf + n);
+  std::fclose(f);
+  return true;
+}
+
+bool looks_like_pte(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  char head[8] = {};
+  size_t n = std::fread(head, 1, 8, f);
+  std::fclose(f);
+  return n == 8 && std::string(head + 4, 4) == "ET12";
+}
+
+int inspect_pte(const std::string& path) {
+  std::vector<uint8_t> bytes;
+  if (!read_all(path, &bytes)) {
+    std::fprintf(stderr, "AccessFailed: cannot read '%s'\n", path.c_str());
+    return 1;
+  }
+  auto summary = ember::aot::summarize_pte(bytes);
+  if (!summary.is_ok()) {
+    std::fprintf(stderr, "%s: %s: %s\n", ember::aot::to_string(summary.status().code()), path.c_str(),
+                 summary.status().message().c_str());
+    return 1;
+  }
+  std::string out = FLAGS_json ? ember::aot::pte_summary_json(summary.value())
+                               : ember::aot::pte_summary_text(summary.value());
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage("inspect FILE.pt2 [--json] [--graph=false] [--weights=false]");
@@ -30,6 +81,7 @@ int main(int argc, char** argv) {
   std::string path = argv[1];
   const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
   if (!path.empty() && path[0] != '/' && cwd != nullptr) path = std::string(cwd) + "/" + path;
+  if (looks_like_pte(path)) return inspect_pte(path);
   ember::aot::Pt2ReadOptions options;
   options.load_weights = FLAGS_weights;
   auto graph = ember::aot::read_pt2_file(path, options);
@@ -40,5 +92,15 @@ int main(int argc, char** argv) {
   std::string out = FLAGS_json ? ember::aot::summarize_pt2_json(graph.value(), FLAGS_graph)
                                : ember::aot::summarize_pt2_text(graph.value(), FLAGS_graph);
   std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!FLAGS_dot.empty()) {
+    std::string dot_path = FLAGS_dot;
+    if (dot_path[0] != '/' && cwd != nullptr) dot_path = std::string(cwd) + "/" + dot_path;
+    std::string dot = ember::aot::graph_to_dot(graph.value());
+    FILE* f = std::fopen(dot_path.c_str(), "wb");
+    if (f == nullptr || std::fwrite(dot.data(), 1, dot.size(), f) != dot.size() || std::fclose(f) != 0) {
+      std::fprintf(stderr, "AccessFailed: cannot write '%s'\n", dot_path.c_str());
+      return 1;
+    }
+  }
   return 0;
 }

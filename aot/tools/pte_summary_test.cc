@@ -1,0 +1,63 @@
+// summarize_pte on a program lowered from the committed mlp fixture (torch 2.6 core ATen:
+// x[4,16] -> 3 x (permute weight, addmm) with relu between). Expected values by hand:
+// 3 permute_copy.out + 3 addmm.out + 2 relu.out; the lower bound is the live set at the
+// second addmm: relu out (4x32 f32 = 512 B) + permuted fc2 weight (32x32 = 4096 B) + its
+// output (512 B) = 5120 B. Also: bytes that are not a program give a named error.
+#include "aot/tools/pte_summary.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "aot/recipe/export_session.h"
+
+namespace ember::aot {
+namespace {
+
+std::string fixture(const std::string& name) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* ws = std::getenv("TEST_WORKSPACE");
+  std::string base = srcdir && ws ? std::string(srcdir) + "/" + ws + "/" : "";
+  return base + "tests/fixtures/pt2/" + name;
+}
+
+TEST(PteSummaryTest, LoweredMlp) {
+  RecipeRegistry recipes;
+  ASSERT_TRUE(register_builtin_recipes(&recipes).is_ok());
+  auto session = ExportSession::create(recipes, "portable", fixture("mlp.core_aten.torch2_6.pt2"));
+  ASSERT_TRUE(session.is_ok()) << session.status().to_string();
+  ASSERT_TRUE(session->run().is_ok());
+  auto s = summarize_pte(*session->pte());
+  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  ASSERT_EQ(s->methods.size(), 1u);
+  const PteMethodSummary& m = s->methods[0];
+  EXPECT_EQ(m.name, "forward");
+  ASSERT_EQ(m.inputs.size(), 1u);
+  EXPECT_EQ(m.inputs[0].to_string(), "f32[4, 16]");
+  ASSERT_EQ(m.outputs.size(), 1u);
+  EXPECT_EQ(m.outputs[0].to_string(), "f32[4, 10]");
+  EXPECT_EQ(m.op_histogram, (std::map<std::string, int>{
+                                {"aten::addmm.out", 3}, {"aten::permute_copy.out", 3}, {"aten::relu.out", 2}}));
+  EXPECT_TRUE(m.delegates.empty());
+  EXPECT_EQ(m.lower_bound, 5120u);
+  EXPECT_EQ(m.arena_bytes, 5120u);
+  EXPECT_EQ(s->num_constants, 6u);  // 3 weights + 3 biases
+  // 3 weights (2048 + 4096 + 1280) and 3 biases (128 + 128 + 40), each padded to 16 but the last.
+  EXPECT_EQ(s->constants_bytes, 2048u + 128u + 4096u + 128u + 1280u + 40u);
+  std::string text = pte_summary_text(s.value());
+  EXPECT_NE(text.find("lower bound 5120 B (ratio 1.000)"), std::string::npos) << text;
+}
+
+TEST(PteSummaryTest, NotAProgram) {
+  std::vector<uint8_t> junk(64, 0x5a);
+  auto s = summarize_pte(junk);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kInvalidProgram);
+  junk[4] = 'E', junk[5] = 'T', junk[6] = '1', junk[7] = '2';
+  s = summarize_pte(junk);
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_NE(s.status().message().find("does not verify"), std::string::npos) << s.status().message();
+}
+
+}  // namespace
+}  // namespace ember::aot

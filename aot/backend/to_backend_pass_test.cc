@@ -1,0 +1,69 @@
+// ToBackendPass with a toy partitioner that supports add and mul: consecutive supported
+// nodes become one delegate-call node whose inputs are the runtime tensors the run reads
+// and whose outputs are the values used later; the report records every node.
+#include "aot/backend/to_backend_pass.h"
+
+#include <gtest/gtest.h>
+
+#include "aot/lowering/emit_lowering.h"
+#include "aot/passes/testing/graph_builder.h"
+
+namespace ember::aot {
+namespace {
+
+using testing::GraphBuilder;
+
+class AddMulPartitioner final : public Partitioner {
+ public:
+  const char* name() const override { return "addmul"; }
+  const char* backend_id() const override { return "AddMulBackend"; }
+  Support supports(const Node& n, const Graph&) const override {
+    if (n.op.name == "add" || n.op.name == "mul") return Support::yes();
+    return Support::no("only add and mul");
+  }
+  StatusOr<std::vector<uint8_t>> preprocess(const Graph& sub) const override {
+    // Blob: node count, input count, output count.
+    return std::vector<uint8_t>{static_cast<uint8_t>(sub.nodes().size()),
+                                static_cast<uint8_t>(sub.inputs().size()),
+                                static_cast<uint8_t>(sub.outputs().size())};
+  }
+};
+
+TEST(ToBackendPassTest, GroupsConsecutiveSupportedNodes) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {2}, {1.f, 2.f});
+  ValueId x = b.input("x", {2});
+  ValueId a = b.op("aten::add.Tensor", {{"self", x}, {"other", w}}, "add", {2});
+  ValueId m = b.op("aten::mul.Tensor", {{"self", a}, {"other", x}}, "mul", {2});
+  ValueId r = b.op("aten::relu.default", {{"self", m}}, "relu", {2});
+  ValueId m2 = b.op("aten::mul.Tensor", {{"self", r}, {"other", r}}, "mul_1", {2});
+  b.output(m2);
+  Graph g = b.take();
+  AddMulPartitioner part;
+  DelegationReport report;
+  ASSERT_TRUE(ToBackendPass(&part, &report).run(g).is_ok());
+  ASSERT_EQ(g.nodes().size(), 3u);
+  const Node& call = g.nodes()[0];
+  EXPECT_EQ(call.op.qualified(), "ember::delegate_call.AddMulBackend");
+  ASSERT_EQ(call.inputs.size(), 1u);  // x only: the constant w goes into the subgraph
+  EXPECT_EQ(call.inputs[0].arg.value(), x);
+  ASSERT_EQ(call.outputs.size(), 1u);
+  EXPECT_EQ(call.outputs[0].value(), m);
+  EXPECT_EQ(call.metadata.at(kDelegateBackendKey), "AddMulBackend");
+  EXPECT_EQ(call.metadata.at(kDelegateBlobKey), std::string("\x02\x02\x01", 3));  // 2 nodes, w + x, mul
+  EXPECT_EQ(g.nodes()[1].op.name, "relu");
+  EXPECT_EQ(g.nodes()[2].op.qualified(), "ember::delegate_call.AddMulBackend");
+  ASSERT_EQ(report.entries.size(), 4u);
+  EXPECT_EQ(report.num_partitions, 2);
+  EXPECT_TRUE(report.entries[0].delegated);
+  EXPECT_FALSE(report.entries[2].delegated);
+  EXPECT_EQ(report.entries[2].reason, "only add and mul");
+  EXPECT_EQ(report.entries[3].partition, 1);
+  std::string summary = report.summary();
+  EXPECT_NE(summary.find("addmul: 3 of 4 nodes in 2 partition(s)"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("not delegated: aten::relu.default x1 (only add and mul)"), std::string::npos)
+      << summary;
+}
+
+}  // namespace
+}  // namespace ember::aot

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "kernels/portable/register_kernels.h"
+#include "runtime/core/diagnostics.h"
 #include "runtime/kernel/kernel_registry.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/module/module.h"
@@ -25,9 +26,12 @@ StatusOr<RegistryPtr> make_registry() {
   return reg;
 }
 
+// Includes the runtime's own message (what failed, expected vs actual) when it recorded one.
 Status runtime_error(runtime::Error e, const std::string& what) {
+  const std::string detail = runtime::last_error_message();
   return Status(static_cast<StatusCode>(static_cast<uint32_t>(e)),
-                what + ": " + runtime::error_name(e) + " (" + runtime::error_meaning(e) + ")");
+                what + ": " + runtime::error_name(e) + " (" + runtime::error_meaning(e) + ")" +
+                    (detail.empty() ? "" : ": " + detail));
 }
 
 // Per-input storage the runtime Tensor points into.
@@ -58,6 +62,7 @@ StatusOr<std::unique_ptr<PteRunner>> PteRunner::load(const std::vector<uint8_t>&
   mo.method.kernels = impl->registry.get();
   mo.method.backends = options.backends;
   impl->module->set_options(mo);
+  runtime::clear_error_message();
   runtime::Error e = impl->module->load();
   if (e != runtime::Error::Ok) return runtime_error(e, "loading the program");
   return std::unique_ptr<PteRunner>(new PteRunner(std::move(impl)));
@@ -79,6 +84,7 @@ StatusOr<std::vector<HostTensor>> PteRunner::run(const std::string& method,
     args.emplace_back(&t->tensor);
     storage.push_back(std::move(t));
   }
+  runtime::clear_error_message();
   auto outputs = impl_->module->execute(method, args);
   if (!outputs.ok()) return runtime_error(outputs.error(), "running method '" + method + "'");
   std::vector<HostTensor> result;

@@ -1,0 +1,58 @@
+// Helpers of the dynamic-shape tests (see dynamic_util.h).
+#include "tests/dynamic/dynamic_util.h"
+
+#include <cstring>
+
+#include "backends/xnnpack/aot/xnnpack_partitioner.h"
+#include "backends/xnnpack/runtime/xnnpack_backend.h"
+#include "tests/support/shared_fixtures.h"
+
+namespace ember::testing {
+
+aot::StatusOr<std::vector<uint8_t>> lower_pt2(const std::string& pt2, const std::string& recipe) {
+  aot::RecipeRegistry recipes;
+  EMBER_AOT_RETURN_IF_ERROR(aot::register_builtin_recipes(&recipes));
+  EMBER_AOT_RETURN_IF_ERROR(backends::xnnpack::register_xnnpack_recipe(&recipes));
+  auto session = aot::ExportSession::create(recipes, recipe, pt2, {}, {});
+  if (!session.is_ok()) return session.take_status();
+  EMBER_AOT_RETURN_IF_ERROR(session->run());
+  return *session->pte();
+}
+
+const runtime::BackendRegistry& xnnpack_backends() {
+  static runtime::BackendRegistry* registry = [] {
+    auto* r = new runtime::BackendRegistry();
+    (void)backends::xnnpack::register_backend(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+bool find_fixture(const std::string& id, Fixture* out) {
+  for (Fixture& f : list_fixtures()) {
+    if (f.id == id) {
+      *out = std::move(f);
+      return true;
+    }
+  }
+  return false;
+}
+
+aot::HostTensor float_tensor(const std::vector<int64_t>& sizes) {
+  aot::HostTensor t;
+  t.sizes = sizes;
+  std::vector<float> v(static_cast<size_t>(t.numel()));
+  for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<float>(k % 13) * 0.25f - 1.0f;
+  t.bytes.resize(v.size() * sizeof(float));
+  if (!v.empty()) std::memcpy(t.bytes.data(), v.data(), t.bytes.size());
+  return t;
+}
+
+bool read_float_file(const std::string& path, const std::vector<int64_t>& sizes, aot::HostTensor* out) {
+  out->dtype = aot::ScalarType::kFloat;
+  out->sizes = sizes;
+  if (!read_file(path, &out->bytes)) return false;
+  return static_cast<int64_t>(out->bytes.size()) == out->numel() * 4;
+}
+
+}  // namespace ember::testing

@@ -30,6 +30,17 @@ Error check_shape(size_t index, const fb::Tensor* t) {
   if (t->shape_dynamism() == fb::TensorShapeDynamism::DYNAMIC_UNBOUND) {
     return fail(Error::NotSupported, "value %zu: DYNAMIC_UNBOUND tensors are not supported", index);
   }
+  // Strides are int32: every partial product of the sizes (zeros count as 1)
+  // must fit, or stride computation would overflow.
+  uint64_t span = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    const int32_t size = t->sizes()->Get(flatbuffers::uoffset_t(d));
+    span *= size > 1 ? uint64_t(size) : 1;
+    if (span > uint64_t(INT32_MAX)) {
+      return fail(Error::InvalidProgram, "value %zu: tensor of more than %d elements (dims overflow int32 strides)",
+                  index, INT32_MAX);
+    }
+  }
   uint32_t seen = 0;
   for (size_t d = 0; d < rank; ++d) {
     const uint8_t o = t->dim_order()->Get(flatbuffers::uoffset_t(d));

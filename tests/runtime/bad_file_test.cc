@@ -178,7 +178,9 @@ TEST_F(BadFileTest, OverflowingSizes) {
   auto program = make_add_program();
   program->execution_plan[0]->values[3] = make_tensor_value({INT32_MAX, INT32_MAX, INT32_MAX}, 1, 0);
   EXPECT_EQ(load(serialize(*program)), Error::InvalidProgram);
-  EXPECT_NE(message().find("overflows"), std::string::npos) << message();
+  EXPECT_NE(message().find("overflow"), std::string::npos) << message();
+  program->execution_plan[0]->values[3] = make_tensor_value({0, 1 << 20, 1 << 20}, 1, 0);  // 0 elements
+  EXPECT_EQ(load(serialize(*program)), Error::InvalidProgram);
 }
 
 TEST_F(BadFileTest, NegativeSizeAndBadDimOrder) {

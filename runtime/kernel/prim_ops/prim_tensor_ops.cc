@@ -85,6 +85,7 @@ void et_view(KernelRuntimeContext& ctx, Span<EValue*> args) {
   SizesType new_sizes[kMaxTensorDims];
   int infer = -1;
   size_t known = 1;
+  uint64_t span = 1;
   for (size_t d = 0; d < size.size(); ++d) {
     if (size[d] == -1 && infer < 0) {
       infer = int(d);
@@ -92,10 +93,13 @@ void et_view(KernelRuntimeContext& ctx, Span<EValue*> args) {
     }
     if (!expect(ctx, size[d] >= 0 && size[d] <= INT32_MAX, op, "invalid size")) return;
     new_sizes[d] = SizesType(size[d]);
+    span *= size[d] > 1 ? uint64_t(size[d]) : 1;  // strides are int32
+    if (!expect(ctx, span <= uint64_t(INT32_MAX), op, "size overflows int32 strides")) return;
     known *= size_t(size[d]);
   }
   if (infer >= 0) {
     if (!expect(ctx, known != 0 && self.numel() % known == 0, op, "cannot infer -1")) return;
+    if (!expect(ctx, self.numel() / known <= size_t(INT32_MAX) / span, op, "size overflows int32 strides")) return;
     new_sizes[infer] = SizesType(self.numel() / known);
     known *= size_t(new_sizes[infer]);
   }

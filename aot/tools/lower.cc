@@ -1,8 +1,12 @@
 // lower: lowers a torch.export .pt2 to an ExecuTorch .pte with an ExportSession.
 //
 //   bazel run -c opt //aot/tools:lower -- model.pt2 -o model.pte [--recipe portable]
-//       [--memory-planner greedy] [--dump-dir DIR] [--verbose]
+//       [--memory-planner greedy] [--dump-dir DIR] [--verbose] [--pass NAME]...
+//   bazel run //aot/tools:lower -- --method encode=enc.pt2 --method decode=dec.pt2 -o prog.pte
 //
+// --recipe demo delegates to DemoBackend; --pass applies registered user passes in the
+// transform stage (aot/delegation/pass_registry.h); repeated --method NAME=FILE.pt2 writes
+// one program with a method per file (aot/delegation/multi_method.h).
 // Prints one progress line per stage with its time, then the memory plan (arena against
 // the lower bound) and the delegation summary. --dump-dir writes every stage's graph
 // (NN_<stage>.txt) and, with --verbose, the graph after every pass. Relative paths are
@@ -15,7 +19,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "aot/delegation/lower_flags.h"
 #include "aot/recipe/export_session.h"
+#include "backends/demo/aot/demo_partitioner.h"
 
 DEFINE_string(o, "", "output .pte path (required)");
 DEFINE_string(recipe, "portable", "pipeline recipe (portable; others when their backends are linked)");
@@ -41,15 +47,35 @@ int fail(const ember::aot::Status& st) {
 int main(int argc, char** argv) {
   using namespace ember::aot;
   gflags::SetUsageMessage("lower MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]");
+  const std::vector<std::string> method_flags = take_repeated_flag(&argc, argv, "method");
+  const std::vector<std::string> pass_flags = take_repeated_flag(&argc, argv, "pass");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  if (argc != 2 || FLAGS_o.empty()) {
+  if (argc != (method_flags.empty() ? 2 : 1) || FLAGS_o.empty()) {
     std::fprintf(stderr, "usage: %s MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]\n",
                  argv[0]);
     return 2;
   }
   RecipeRegistry recipes;
   Status st = register_builtin_recipes(&recipes);
+  if (st.is_ok()) st = ember::backends::demo::register_demo_recipe(&recipes);
+  PassRegistry passes;
+  if (st.is_ok()) st = register_example_passes(&passes);
+  RecipeOptions ro;
+  ro.memory_planner = FLAGS_memory_planner;
+  if (st.is_ok()) st = add_user_passes(passes, pass_flags, &ro);
   if (!st.is_ok()) return fail(st);
+  if (!method_flags.empty()) {
+    std::vector<std::string> methods;  // NAME=FILE with FILE resolved like MODEL.pt2
+    for (const std::string& m : method_flags) {
+      const size_t eq = m.find('=');
+      methods.push_back(eq == std::string::npos ? m : m.substr(0, eq + 1) + resolve(m.substr(eq + 1)));
+    }
+    auto written = write_multi_method_program(recipes, FLAGS_recipe, methods, ro, resolve(FLAGS_o));
+    if (!written.is_ok()) return fail(written.status());
+    std::printf("wrote %s (%zu methods, %zu bytes)\n", resolve(FLAGS_o).c_str(), method_flags.size(),
+                *written);
+    return 0;
+  }
 
   std::vector<PassTiming> timings;
   SessionOptions so;
@@ -67,8 +93,6 @@ int main(int argc, char** argv) {
     timings.clear();
     std::fflush(stdout);
   };
-  RecipeOptions ro;
-  ro.memory_planner = FLAGS_memory_planner;
   auto session = ExportSession::create(recipes, FLAGS_recipe, resolve(argv[1]), ro, std::move(so));
   if (!session.is_ok()) return fail(session.status());
   st = session->run();

@@ -1,0 +1,105 @@
+// ExportSession over the committed mlp fixture (training IR): the stage list and order, every
+// stage's artifact kept and printable, run_until, dump, run_method through a runner hook (a
+// fake that echoes, to test the plumbing), and the named errors (unknown recipe, no runner,
+// unknown stage, missing file).
+#include "aot/recipe/export_session.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace ember::aot {
+namespace {
+
+std::string fixture(const std::string& name) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* ws = std::getenv("TEST_WORKSPACE");
+  std::string base = srcdir && ws ? std::string(srcdir) + "/" + ws + "/" : "";
+  return base + "tests/fixtures/pt2/" + name;
+}
+
+RecipeRegistry recipes() {
+  RecipeRegistry r;
+  EXPECT_TRUE(register_builtin_recipes(&r).is_ok());
+  return r;
+}
+
+TEST(ExportSessionTest, StagesInOrderWithArtifacts) {
+  std::vector<std::string> done;
+  SessionOptions so;
+  so.on_stage_done = [&](const Stage& s) { done.push_back(s.name()); };
+  auto session = ExportSession::create(recipes(), "portable", fixture("mlp.training_ir.torch2_6.pt2"), {},
+                                       std::move(so));
+  ASSERT_TRUE(session.is_ok()) << session.status().to_string();
+  ASSERT_TRUE(session->run_until("to_edge").is_ok());
+  EXPECT_EQ(done, (std::vector<std::string>{"load", "to_edge"}));
+  EXPECT_EQ(session->pte(), nullptr);
+  auto edge = session->print("to_edge");
+  ASSERT_TRUE(edge.is_ok());
+  EXPECT_NE(edge->find("aten::addmm.default"), std::string::npos) << *edge;
+  EXPECT_EQ(edge->find("aten::linear"), std::string::npos) << *edge;
+  EXPECT_EQ(session->print("emit").status().code(), StatusCode::kInvalidState);
+  ASSERT_TRUE(session->run().is_ok());
+  EXPECT_EQ(done, (std::vector<std::string>{"load", "to_edge", "transform", "to_backend",
+                                            "to_executorch", "emit"}));
+  ASSERT_NE(session->pte(), nullptr);
+  EXPECT_EQ(std::string(session->pte()->begin() + 4, session->pte()->begin() + 8), "ET12");
+  auto load = session->print("load");
+  ASSERT_TRUE(load.is_ok());
+  EXPECT_NE(load->find("aten::linear.default"), std::string::npos);  // kept, not overwritten
+  auto exec = session->print("to_executorch");
+  ASSERT_TRUE(exec.is_ok());
+  EXPECT_NE(exec->find("aten::addmm.out"), std::string::npos);
+  EXPECT_EQ(session->memory_report().arena_size, 5120u);  // see pte_summary_test
+  EXPECT_EQ(session->print("nope").status().code(), StatusCode::kNotFound);
+
+  std::string dir = ::testing::TempDir() + "/session_dump";
+  mkdir(dir.c_str(), 0755);
+  ASSERT_TRUE(session->dump(dir).is_ok());
+  std::ifstream f(dir + "/01_to_edge.txt");
+  EXPECT_TRUE(f.good());
+
+  EXPECT_EQ(session->run_method("forward", {}).status().code(), StatusCode::kInvalidState);
+}
+
+TEST(ExportSessionTest, RunMethodUsesTheRunner) {
+  SessionOptions so;
+  size_t seen = 0;
+  so.runner = [&](const std::vector<uint8_t>& pte, const std::string& method,
+                  const std::vector<HostTensor>& in) -> StatusOr<std::vector<HostTensor>> {
+    seen = pte.size();
+    if (method != "forward") return not_found(method);
+    return in;
+  };
+  auto session = ExportSession::create(recipes(), "portable", fixture("mlp.core_aten.torch2_6.pt2"), {},
+                                       std::move(so));
+  ASSERT_TRUE(session.is_ok());
+  ASSERT_TRUE(session->run().is_ok());
+  HostTensor t;
+  t.sizes = {1};
+  t.bytes = {0, 0, 128, 63};
+  auto out = session->run_method("forward", {t});
+  ASSERT_TRUE(out.is_ok());
+  EXPECT_EQ(seen, session->pte()->size());
+  EXPECT_EQ((*out)[0].bytes, t.bytes);
+}
+
+TEST(ExportSessionTest, NamedErrors) {
+  auto unknown = ExportSession::create(recipes(), "tpu", fixture("mlp.core_aten.torch2_6.pt2"));
+  ASSERT_FALSE(unknown.is_ok());
+  EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(unknown.status().message().find("known: portable"), std::string::npos);
+  auto missing = ExportSession::create(recipes(), "portable", "/nonexistent/model.pt2");
+  ASSERT_TRUE(missing.is_ok());
+  Status st = missing->run();
+  ASSERT_FALSE(st.is_ok());
+  EXPECT_NE(st.message().find("stage 'load'"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("/nonexistent/model.pt2"), std::string::npos) << st.message();
+  RecipeRegistry r = recipes();
+  EXPECT_EQ(register_builtin_recipes(&r).code(), StatusCode::kInvalidArgument);  // duplicate
+}
+
+}  // namespace
+}  // namespace ember::aot

@@ -2,6 +2,8 @@
 // reshape, squeeze, unsqueeze, flatten: a static reshape in the logical order), identity
 // ops (clone, alias, same-shape expand), cat (delegate-internal concatenate along the
 // dim's physical position) and constant_pad_nd. Ops on constants fold at export time.
+#include <utility>
+
 #include "backends/xnnpack/aot/lower_context.h"
 
 namespace ember::backends::xnnpack {
@@ -30,6 +32,14 @@ Status lower_permute(LowerContext& ctx, const aot::Node& n) {
   ValueId in = input_tensor(n, "self"), out = output_tensor(n);
   const size_t r = ctx.rank(in);
   std::vector<int64_t> dims = input_ints(n, "dims", {});
+  if (n.op.name == "transpose") {  // transpose.int(dim0, dim1): swap two dims
+    dims.clear();
+    for (size_t i = 0; i < r; ++i) dims.push_back(int64_t(i));
+    int64_t a = int64_t(input_double(n, "dim0", 0)), b = int64_t(input_double(n, "dim1", 0));
+    a = a < 0 ? a + int64_t(r) : a;
+    b = b < 0 ? b + int64_t(r) : b;
+    std::swap(dims[size_t(a)], dims[size_t(b)]);
+  }
   Layout p(r), inv(r);
   for (size_t i = 0; i < r; ++i) {
     p[i] = static_cast<uint8_t>(dims[i] < 0 ? dims[i] + int64_t(r) : dims[i]);
@@ -132,7 +142,9 @@ Status lower_pad(LowerContext& ctx, const aot::Node& n) {
 
 Status lower_layout_op(LowerContext& ctx, const aot::Node& n) {
   const std::string q = n.op.qualified();
-  if (q == "aten::permute.default" || q == "aten::permute_copy.default") return lower_permute(ctx, n);
+  if (q == "aten::permute.default" || q == "aten::permute_copy.default" || q == "aten::transpose.int") {
+    return lower_permute(ctx, n);
+  }
   if (is_one_of(q, {"aten::view.default", "aten::_unsafe_view.default", "aten::reshape.default",
                     "aten::view_copy.default", "aten::squeeze.dims", "aten::squeeze.dim",
                     "aten::squeeze.default", "aten::unsqueeze.default", "aten::flatten.using_ints",

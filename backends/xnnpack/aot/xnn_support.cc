@@ -27,8 +27,27 @@ std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what
   const aot::TensorSpec& t = g.value(v).tensor;
   if (t.dtype != aot::ScalarType::kFloat) return what + " is " + aot::to_string(t.dtype) + " (only f32)";
   if (!t.is_static()) return what + " has a dynamic shape " + t.to_string() + " (static shapes only)";
-  if (t.rank() == 0 || t.rank() > 6) return what + " has rank " + std::to_string(t.rank()) + " (1..6)";
+  const bool scalar_constant = t.rank() == 0 && t.constant != nullptr;  // broadcast operand
+  if ((t.rank() == 0 && !scalar_constant) || t.rank() > 6) {
+    return what + " has rank " + std::to_string(t.rank()) + " (1..6)";
+  }
   if (t.static_numel() == 0) return what + " is empty";
+  return "";
+}
+
+// The name of the mutated buffer/parameter v is, or "" (constants get baked into the blob,
+// so a value that changes between runs must stay outside).
+std::string mutated_state(const aot::Graph& g, ValueId v) {
+  const auto& sig = g.signature();
+  for (size_t i = 0; i < g.inputs().size() && i < sig.inputs.size(); ++i) {
+    if (g.inputs()[i].value() != v) continue;
+    for (const aot::OutputSpec& o : sig.outputs) {
+      if ((o.kind == aot::OutputKind::kBufferMutation || o.kind == aot::OutputKind::kParameterMutation) &&
+          o.target == sig.inputs[i].target) {
+        return o.target;
+      }
+    }
+  }
   return "";
 }
 
@@ -194,7 +213,7 @@ const std::map<std::string, Check>& checks() {
       {"aten::avg_pool2d.default", check_pool}, {"aten::mean.dim", check_mean},
       {"aten::_adaptive_avg_pool2d.default", check_adaptive},
       {"aten::adaptive_avg_pool2d.default", check_adaptive},
-      {"aten::permute.default", ok}, {"aten::permute_copy.default", ok},
+      {"aten::permute.default", ok}, {"aten::permute_copy.default", ok}, {"aten::transpose.int", ok},
       {"aten::view.default", ok}, {"aten::_unsafe_view.default", ok}, {"aten::reshape.default", ok},
       {"aten::view_copy.default", ok}, {"aten::squeeze.dims", ok}, {"aten::squeeze.dim", ok},
       {"aten::squeeze.default", ok}, {"aten::unsqueeze.default", ok}, {"aten::flatten.using_ints", ok},
@@ -225,6 +244,11 @@ Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
     if (in.arg.kind != aot::ArgKind::kTensor) continue;
     why = check_tensor(graph, in.arg.values[0], "input '" + in.name + "'");
     if (!why.empty()) return Support::no(short_name(node) + ": " + why);
+    const std::string state = mutated_state(graph, in.arg.values[0]);
+    if (!state.empty()) {
+      return Support::no(short_name(node) + ": reads mutable buffer '" + state +
+                         "' (delegate constants are fixed at export)");
+    }
   }
   why = it->second(node, graph);
   if (!why.empty()) return Support::no(why.rfind(short_name(node), 0) == 0 ? why : short_name(node) + ": " + why);

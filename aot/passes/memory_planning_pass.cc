@@ -91,9 +91,17 @@ Status MemoryPlanningPass::run(Graph& graph) const {
     TensorSpec& spec = graph.value(static_cast<ValueId>(v)).tensor;
     int64_t bytes = upper_bound_nbytes(spec);
     if (bytes < 0) {
+      std::string dims;  // the dynamic dims without a max, e.g. "dim 0 (s0, min 1)"
+      for (size_t d = 0; d < spec.sizes.size(); ++d) {
+        const SymInt& s = spec.sizes[d];
+        if (s.is_static || s.range.max) continue;
+        dims += (dims.empty() ? "" : ", ") + std::string("dim ") + std::to_string(d) + " (" + s.text +
+                (s.range.min ? ", min " + std::to_string(*s.range.min) : "") + ")";
+      }
       return not_supported("value '" + graph.value(static_cast<ValueId>(v)).name + "' " +
-                           spec.to_string() +
-                           " has an unbounded or unknown size; give its dynamic dims a max");
+                           spec.to_string() + " has an unbounded or unknown size" +
+                           (dims.empty() ? "" : ": " + dims + " has no upper bound") +
+                           "; export with a bounded dim, e.g. Dim(\"name\", max=N)");
     }
     PlanTensor t;
     t.size_bytes = static_cast<uint64_t>(bytes);

@@ -1,7 +1,9 @@
 // Layout ops: permute (relabels the layout, no data movement), reshape-like ops (view,
 // reshape, squeeze, unsqueeze, flatten: a static reshape in the logical order), identity
 // ops (clone, alias, same-shape expand), cat (delegate-internal concatenate along the
-// dim's physical position) and constant_pad_nd. Ops on constants fold at export time.
+// dim's physical position), slice/select (delegate-internal static slice) and
+// constant_pad_nd. Ops on constants fold at export time.
+#include <algorithm>
 #include <utility>
 
 #include "backends/xnnpack/aot/lower_context.h"
@@ -138,6 +140,50 @@ Status lower_pad(LowerContext& ctx, const aot::Node& n) {
   return Status::ok();
 }
 
+// slice.Tensor (step 1) in the input's layout; select.int = a one-wide slice in the
+// logical order, then a reshape dropping the dim. Both run as the delegate's static slice.
+Status lower_slice(LowerContext& ctx, const aot::Node& n, bool select) {
+  ValueId in = input_tensor(n, "self"), out = output_tensor(n);
+  const size_t r = ctx.rank(in);
+  const std::vector<int64_t> is = ctx.sizes(in);
+  int64_t dim = int64_t(input_double(n, "dim", 0));
+  if (dim < 0) dim += int64_t(r);
+  int64_t start, len;
+  if (select) {
+    start = int64_t(input_double(n, "index", 0));
+    if (start < 0) start += is[size_t(dim)];
+    len = 1;
+  } else {
+    start = int64_t(input_double(n, "start", 0));
+    if (start < 0) start += is[size_t(dim)];
+    start = std::min(std::max<int64_t>(start, 0), is[size_t(dim)]);
+    len = ctx.sizes(out)[size_t(dim)];
+  }
+  const Layout l = select ? identity_layout(r) : ctx.layout_of(in);
+  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
+  auto* sl = new fb::XNNStaticSliceT();
+  sl->num_dims = uint32_t(r);
+  std::vector<uint32_t> phys;
+  for (size_t i = 0; i < r; ++i) {
+    const bool here = l[i] == dim;
+    sl->offsets.push_back(here ? uint32_t(start) : 0u);
+    sl->sizes.push_back(here ? uint32_t(len) : uint32_t(is[l[i]]));
+    phys.push_back(sl->sizes.back());
+  }
+  sl->input_id = id;
+  if (!select) {
+    sl->output_id = ctx.define(out, l);
+    ctx.builder().add_node(fb::XNodeUnion::XNNStaticSlice, sl);
+    return Status::ok();
+  }
+  sl->output_id = ctx.builder().add_value(phys);
+  ctx.builder().add_node(fb::XNodeUnion::XNNStaticSlice, sl);
+  const Layout lo = identity_layout(ctx.rank(out));
+  uint32_t o = ctx.define(out, lo);
+  ctx.builder().reshape(permute_dims(ctx.sizes(out), lo), sl->output_id, o);
+  return Status::ok();
+}
+
 }  // namespace
 
 Status lower_layout_op(LowerContext& ctx, const aot::Node& n) {
@@ -157,6 +203,8 @@ Status lower_layout_op(LowerContext& ctx, const aot::Node& n) {
     return lower_identity(ctx, first_tensor_input(n), output_tensor(n));
   }
   if (q == "aten::cat.default") return lower_cat(ctx, n);
+  if (q == "aten::select.int" || q == "aten::select_copy.int") return lower_slice(ctx, n, true);
+  if (q == "aten::slice.Tensor" || q == "aten::slice_copy.Tensor") return lower_slice(ctx, n, false);
   if (q == "aten::constant_pad_nd.default") return lower_pad(ctx, n);
   return aot::not_found(q);
 }

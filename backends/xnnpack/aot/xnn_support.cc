@@ -18,7 +18,7 @@ namespace {
 // Ops that Debian's XNNPACK lacks and the runtime half does not run either.
 const char* const kMissing[] = {"tanh", "gelu", "exp", "log", "sin", "cos", "rsqrt", "erf", "pow",
                                 "native_layer_norm", "where", "any", "eq", "logical_not", "full_like",
-                                "select", "slice", "index", "embedding", "split", "split_with_sizes"};
+                                "index", "embedding", "split", "split_with_sizes"};
 
 std::string short_name(const aot::Node& n) { return n.op.name; }
 
@@ -192,6 +192,11 @@ std::string check_pad(const aot::Node& n, const aot::Graph&) {
   return "";
 }
 
+std::string check_slice(const aot::Node& n, const aot::Graph&) {
+  if (input_double(n, "step", 1) != 1) return "slice with step != 1";
+  return "";
+}
+
 std::string ok(const aot::Node&, const aot::Graph&) { return ""; }
 
 const std::map<std::string, Check>& checks() {
@@ -221,7 +226,8 @@ const std::map<std::string, Check>& checks() {
       {"aten::clone.default", check_clone}, {"aten::alias.default", ok}, {"aten::alias_copy.default", ok},
       {"aten::detach.default", ok}, {"aten::expand.default", check_expand},
       {"aten::expand_copy.default", check_expand},
-      {"aten::cat.default", check_cat}, {"aten::constant_pad_nd.default", check_pad},
+      {"aten::cat.default", check_cat}, {"aten::select.int", ok}, {"aten::select_copy.int", ok},
+      {"aten::slice.Tensor", check_slice}, {"aten::slice_copy.Tensor", check_slice}, {"aten::constant_pad_nd.default", check_pad},
   };
   return kChecks;
 }

@@ -111,6 +111,7 @@ Error decode_slot(const uint8_t* p, size_t i, const Header& h, const LoadOptions
                 i, slot->rank, kMaxRank, p[kSlotOffReserved]);
   }
   uint64_t numel = 1;
+  uint64_t span = 1;
   const uint64_t limit = options.max_numel != 0 ? options.max_numel : kMaxSlotNumel;
   for (size_t d = 0; d < kMaxRank; ++d) {
     const uint32_t s = read_u32(p + kSlotOffSizes + 4 * d);
@@ -126,8 +127,10 @@ Error decode_slot(const uint8_t* p, size_t i, const Header& h, const LoadOptions
     }
     slot->sizes[d] = static_cast<int32_t>(s);
     numel *= s;
-    if (numel > kMaxSlotNumel) {
-      return fail(Error::InvalidProgram, "demo bytecode: slot %zu has more than %llu elements", i,
+    span *= s == 0 ? 1 : s;  // bounds every stride too, even when a size is 0
+    if (span > kMaxSlotNumel) {
+      return fail(Error::InvalidProgram,
+                  "demo bytecode: slot %zu: the product of its nonzero sizes exceeds %llu", i,
                   static_cast<unsigned long long>(kMaxSlotNumel));
     }
   }

@@ -140,7 +140,13 @@ std::vector<BadCase> slot_cases() {
          g.input({1 << 14, 1 << 14});
          g.output({1});
          return g.bytes();
-       }, Error::InvalidProgram, "more than"},
+       }, Error::InvalidProgram, "nonzero sizes exceeds"},
+      {"huge_sizes_with_zero", [] {  // numel 0, but the strides would overflow int32
+         TestBlob g;
+         g.input({0, 1 << 14, 1 << 14});
+         g.output({1});
+         return g.bytes();
+       }, Error::InvalidProgram, "nonzero sizes exceeds"},
       {"constant_range", [] { return edit([](auto* b) { put_u32(b, kSlot0 + 128 + 28, 1); }); },
        Error::InvalidProgram, "constant slot 4 reads [1, 3)"},
       {"offset_on_scratch", [] { return edit([](auto* b) { put_u32(b, kSlot0 + 96 + 28, 1); }); },

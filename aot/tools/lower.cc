@@ -22,6 +22,7 @@
 #include "aot/delegation/lower_flags.h"
 #include "aot/recipe/export_session.h"
 #include "backends/demo/aot/demo_partitioner.h"
+#include "backends/xnnpack/aot/xnnpack_partitioner.h"
 
 DEFINE_string(o, "", "output .pte path (required)");
 DEFINE_string(recipe, "portable", "pipeline recipe (portable; others when their backends are linked)");
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
   RecipeRegistry recipes;
   Status st = register_builtin_recipes(&recipes);
   if (st.is_ok()) st = ember::backends::demo::register_demo_recipe(&recipes);
+  if (st.is_ok()) st = ember::backends::xnnpack::register_xnnpack_recipe(&recipes);
   PassRegistry passes;
   if (st.is_ok()) st = register_example_passes(&passes);
   RecipeOptions ro;

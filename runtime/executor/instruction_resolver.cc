@@ -154,7 +154,12 @@ Error report_missing(const MethodState* s) {
   for (size_t i = 0; i < s->num_instructions; ++i) {
     const PreparedInstruction& in = s->instructions[i];
     if (in.kind != InstructionKind::Kernel || in.function != nullptr) continue;
-    if (std::strstr(list, in.name) != nullptr) continue;
+    bool seen = false;  // the same operator (same name pointer) at an earlier instruction
+    for (size_t j = 0; j < i && !seen; ++j) {
+      const PreparedInstruction& earlier = s->instructions[j];
+      seen = earlier.kind == InstructionKind::Kernel && earlier.function == nullptr && earlier.name == in.name;
+    }
+    if (seen) continue;
     ++missing;
     const int w = snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "", in.name);
     if (w > 0) used = std::min(sizeof(list) - 1, used + size_t(w));

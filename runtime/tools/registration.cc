@@ -1,5 +1,6 @@
 #include "runtime/tools/registration.h"
 
+#include "backends/demo/runtime/demo_backend.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "kernels/portable/register_kernels.h"
 #include "runtime/core/diagnostics.h"
@@ -12,6 +13,7 @@ Error register_linked(KernelRegistry& kernels, BackendRegistry& backends) {
   // Kernel libraries and backends linked into the runner, one call each:
   EMBER_TRY(ember::kernels::portable::register_kernels(kernels));
   EMBER_TRY(ember::backends::xnnpack::register_backend(backends));
+  EMBER_TRY(ember::backends::demo::register_backend(backends));
   return Error::Ok;
 }
 

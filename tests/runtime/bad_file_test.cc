@@ -142,6 +142,24 @@ TEST_F(BadFileTest, MissingOperatorIsNamed) {
   EXPECT_NE(message().find("cortex_m::quantize_per_tensor.out"), std::string::npos) << message();
 }
 
+TEST_F(BadFileTest, EveryMissingOperatorIsListed) {
+  auto program = make_add_program();
+  program->execution_plan[0]->operators[0]->name = "x::a";
+  auto op = std::make_unique<fbs::OperatorT>();
+  op->name = "x::a";
+  op->overload = "o";
+  program->execution_plan[0]->operators.push_back(std::move(op));
+  fbs::KernelCallT call;
+  call.op_index = 1;
+  call.args = {0, 1, 2, 3, 3};
+  auto instruction = std::make_unique<fbs::InstructionT>();
+  instruction->instr_args.Set(std::move(call));
+  program->execution_plan[0]->chains[0]->instructions.push_back(std::move(instruction));
+  EXPECT_EQ(load(serialize(*program)), Error::OperatorMissing);
+  EXPECT_NE(message().find("needs 2 operator(s) with no registered kernel: x::a.out, x::a.o"), std::string::npos)
+      << message();
+}
+
 TEST_F(BadFileTest, MissingBackendIsNamed) {
   auto program = make_add_program();
   auto delegate = std::make_unique<fbs::BackendDelegateT>();

@@ -1,5 +1,5 @@
 // End-to-end: fixture models (tests/fixtures/pt2; mobilenet_v2 from large_fixtures when
-// present) lowered with the "xnnpack" recipe -> .pte -> Ember's runtime with
+// present) lowered with the "xnnpack" recipe -> .pte (pte_check clean) -> Ember's runtime with
 // XnnpackBackend + portable kernels -> compared with PyTorch's reference outputs
 // (manifest tolerance, |got - ref| <= atol + rtol |ref|, rtol 1e-4). Each model must
 // delegate nodes; the delegation summaries and max errors are printed.
@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "aot/pte_check/pte_check.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
@@ -52,6 +53,7 @@ int check_fixtures(const std::string& prefix) {
     if (prefix.rfind("shared:", 0) != 0) {
       EXPECT_NE(summary.find("xnnpack: "), std::string::npos) << "nothing delegated";
     }
+    for (const auto& v : aot::check_pte(*session->pte())) ADD_FAILURE() << v.to_string();
     std::vector<std::string> missing = aot::missing_kernels(*session->pte());
     if (!missing.empty()) {
       std::printf("  not run, missing portable kernel %s\n", missing[0].c_str());

@@ -10,6 +10,7 @@
 #include "kernels/portable/ops/index.h"
 #include "kernels/portable/ops/join.h"
 #include "kernels/portable/ops/matmul.h"
+#include "kernels/portable/ops/misc.h"
 #include "kernels/portable/ops/norm.h"
 #include "kernels/portable/ops/pad.h"
 #include "kernels/portable/ops/pool.h"
@@ -239,6 +240,12 @@ const Kernel kKernels[] = {
     {"aten::replication_pad3d.out", boxed<&replication_pad3d_out>},
     {"aten::upsample_nearest2d.vec_out", boxed<&upsample_nearest2d_vec_out>},
     {"aten::upsample_bilinear2d.vec_out", boxed<&upsample_bilinear2d_vec_out>},
+    // misc.h
+    {"aten::_conj_physical.out", boxed<&conj_physical_out>},
+    {"aten::native_dropout.out", boxed<&native_dropout_out>},
+    {"aten::_cdist_forward.out", boxed<&cdist_forward_out>},
+    {"aten::_pdist_forward.out", boxed<&pdist_forward_out>},
+    {"aten::max_pool2d_with_indices_backward.grad_input", boxed<&max_pool2d_with_indices_backward_out>},
 };
 
 }  // namespace

@@ -12,6 +12,24 @@
 namespace ember::kernels::testing {
 namespace {
 
+// Ops with case files that the portable library does not implement yet. The
+// test fails if any other op is missing, and also if one of these becomes
+// registered (so the list only shrinks). quantized_decomposed ops belong to
+// a quantized kernel library, not the portable one.
+const char* const kNotYetImplemented[] = {
+    "aten::_upsample_bilinear2d_aa.out",
+    "aten::convolution_backward.out",
+    "aten::grid_sampler_2d.out",
+};
+
+bool expected_missing(const std::string& op) {
+  if (op.rfind("quantized_decomposed::", 0) == 0) return true;
+  for (const char* name : kNotYetImplemented) {
+    if (op == name) return true;
+  }
+  return false;
+}
+
 TEST(PortableCasesTest, EveryCaseFilePasses) {
   runtime::FixedKernelRegistry<1024> registry;
   ASSERT_EQ(portable::register_kernels(registry), runtime::Error::Ok);
@@ -25,9 +43,11 @@ TEST(PortableCasesTest, EveryCaseFilePasses) {
     ASSERT_EQ(error, "") << path;
     const FileOutcome o = run_case_file(registry, file);
     if (!o.registered) {
-      missing += " " + o.op_key;
+      if (!expected_missing(o.op_key)) missing += " " + o.op_key;
       continue;
     }
+    EXPECT_FALSE(expected_missing(o.op_key) && o.op_key.rfind("aten::", 0) == 0)
+        << o.op_key << " is registered now: remove it from kNotYetImplemented";
     total += o.cases;
     passed += o.passed;
     if (o.failures.empty()) ++ops_ok;

@@ -72,6 +72,17 @@ Error Tensor::resize(Span<const SizesType> new_sizes) {
                 describe(*this, have, sizeof(have)),
                 describe_shape(type_, new_sizes, want, sizeof(want)));
   }
+  // Strides are int32: the product of the (non-zero) sizes must fit, even when
+  // another dim is 0 and numel is 0.
+  int64_t span = 1;
+  for (SizesType s : new_sizes) {
+    span *= s > 1 ? s : 1;
+    if (span > INT32_MAX) {
+      return fail(Error::InvalidArgument, "cannot resize %s to %s: strides overflow int32",
+                  describe(*this, have, sizeof(have)),
+                  describe_shape(type_, new_sizes, want, sizeof(want)));
+    }
+  }
   if (dynamism_ == ShapeDynamism::Static) {
     return fail(Error::NotSupported, "cannot resize static tensor %s to %s",
                 describe(*this, have, sizeof(have)),

@@ -62,6 +62,22 @@ TEST(Tensor, ResizeRules) {
   EXPECT_EQ(dynamic.resize(wrong_rank), Error::InvalidArgument);
   const SizesType negative[] = {-1, 8};
   EXPECT_EQ(dynamic.resize(negative), Error::InvalidArgument);
+  // numel 0 fits any capacity, but 65536 * 65536 strides do not fit int32.
+  const SizesType zero_beside_huge[] = {0, 65536};
+  SizesType wide_sizes[] = {4, 65536};
+  Tensor wide(ScalarType::Float, 2, wide_sizes, order, strides, nullptr,
+              ShapeDynamism::DynamicBound);
+  EXPECT_EQ(wide.resize(zero_beside_huge), Error::Ok);
+  SizesType three_sizes[] = {1, 1, 1};
+  DimOrderType three_order[] = {0, 1, 2};
+  StridesType three_strides[3];
+  Tensor empty3(ScalarType::Float, 3, three_sizes, three_order, three_strides, nullptr,
+                ShapeDynamism::DynamicBound);
+  const SizesType huge_with_zero[] = {65536, 65536, 0};
+  EXPECT_EQ(empty3.resize(huge_with_zero), Error::InvalidArgument);
+  EXPECT_STREQ(last_error_message(),
+               "cannot resize float32[1,1,1] to float32[65536,65536,0]: strides overflow int32");
+
 
   SizesType static_sizes[] = {4, 8};
   Tensor fixed(ScalarType::Float, 2, static_sizes, order, strides, nullptr);

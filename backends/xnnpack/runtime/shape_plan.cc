@@ -20,6 +20,8 @@ ShapePlan::~ShapePlan() {
   for (uint32_t v = 0; buffers_ != nullptr && v < num_values_; ++v) std::free(buffers_[v]);
   std::free(runtimes_);
   std::free(buffers_);
+  std::free(bound_);
+  std::free(bound_offset_);
   std::free(shapes_);
 }
 
@@ -40,7 +42,14 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
   buffers_ = static_cast<void**>(std::calloc(nv, sizeof(void*)));
   runtimes_ = static_cast<xnn_runtime_t*>(std::calloc(num_stages_ + 1, sizeof(xnn_runtime_t)));
   uint32_t* xnn_ids = static_cast<uint32_t*>(std::calloc(nv, sizeof(uint32_t)));
-  if (!shapes_ || !buffers_ || !runtimes_ || !xnn_ids) {
+  bound_offset_ = static_cast<uint32_t*>(std::calloc(num_stages_ + 1, sizeof(uint32_t)));
+  size_t total_externals = 0;
+  for (uint32_t s = 0; bound_offset_ != nullptr && s < p.num_stages; ++s) {
+    bound_offset_[s] = static_cast<uint32_t>(total_externals);
+    total_externals += p.stages[s].num_externals;
+  }
+  bound_ = static_cast<void**>(std::calloc(total_externals + 1, sizeof(void*)));
+  if (!shapes_ || !buffers_ || !runtimes_ || !xnn_ids || !bound_offset_ || !bound_) {
     std::free(xnn_ids);
     return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a shape plan");
   }
@@ -123,10 +132,19 @@ Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
       run_internal_node(m, st.first_node, shapes_, data);
       continue;
     }
+    void** bound = bound_ + bound_offset_[s];
+    bool same_pointers = true;
     for (uint32_t k = 0; k < st.num_externals; ++k) {
       ext[k] = xnn_external_value{st.externals[k], data[st.externals[k]]};
+      same_pointers = same_pointers && bound[k] != nullptr && bound[k] == ext[k].data;
     }
-    xnn_status status = xnn_setup_runtime(runtimes_[s], st.num_externals, ext);
+    xnn_status status = xnn_status_success;
+    if (!same_pointers) {
+      status = xnn_setup_runtime(runtimes_[s], st.num_externals, ext);
+      for (uint32_t k = 0; k < st.num_externals; ++k) {
+        bound[k] = status == xnn_status_success ? ext[k].data : nullptr;
+      }
+    }
     if (status == xnn_status_success) status = xnn_invoke_runtime(runtimes_[s]);
     if (status != xnn_status_success) {
       return fail(Error::Internal, "XNNPACK: running nodes %u..%u failed with %s", st.first_node,

@@ -32,7 +32,9 @@ class ShapePlan {
   // True when this plan was built for these input shapes.
   bool matches(const GraphModel& model, const Partition& partition, const Shape* inputs) const;
 
-  // Runs every stage; data[v] must hold each value's buffer (see buffer()).
+  // Runs every stage; data[v] must hold each value's buffer (see buffer()). A stage
+  // whose external pointers are the ones it was last set up with is invoked
+  // without calling xnn_setup_runtime again (setup dominates small graphs).
   runtime::Error run(const GraphModel& model, const Partition& partition, void* const* data,
                      xnn_external_value* scratch) const;
 
@@ -50,6 +52,10 @@ class ShapePlan {
   Shape* shapes_ = nullptr;
   void** buffers_ = nullptr;
   xnn_runtime_t* runtimes_ = nullptr;
+  // Pointers each stage was last set up with: stage s owns
+  // bound_[bound_offset_[s] .. bound_offset_[s] + num_externals).
+  mutable void** bound_ = nullptr;
+  uint32_t* bound_offset_ = nullptr;
 };
 
 }  // namespace ember::backends::xnnpack

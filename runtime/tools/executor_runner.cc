@@ -4,9 +4,11 @@
 // --cpu_threads) plus --input_shapes, --warmup, --json, --profile and
 // --list_kernels. Exits non-zero with "<Error> (0x..): <message>" on failure.
 #include <gflags/gflags.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -169,6 +171,13 @@ int main(int argc, char** argv) {
   if (argc > 1) {
     fprintf(stderr, "executor_runner: unexpected argument '%s'\n", argv[1]);
     return 2;
+  }
+  // Under `bazel run`, relative paths are the caller's: work from their directory.
+  if (const char* cwd = getenv("BUILD_WORKING_DIRECTORY"); cwd != nullptr && *cwd != '\0') {
+    if (chdir(cwd) != 0) {
+      fprintf(stderr, "executor_runner: cannot enter BUILD_WORKING_DIRECTORY '%s'\n", cwd);
+      return 2;
+    }
   }
   return ember::runtime::run();
 }

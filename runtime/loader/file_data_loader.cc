@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "runtime/core/diagnostics.h"
+#include "runtime/loader/regular_file.h"
 
 namespace ember::runtime {
 namespace {
@@ -22,17 +23,10 @@ Result<FileDataLoader> FileDataLoader::from(const char* path, size_t alignment) 
     return fail(Error::InvalidArgument, "file loader: alignment %zu is not a power of two",
                 alignment);
   }
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return fail(errno == ENOENT ? Error::NotFound : Error::AccessFailed, "cannot open '%s': %s",
-                path, std::strerror(errno));
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return fail(Error::AccessFailed, "'%s' is not a readable regular file", path);
-  }
-  return FileDataLoader(fd, static_cast<size_t>(st.st_size), alignment);
+  Result<RegularFile> file = open_regular_file(path);
+  if (!file.ok()) return file.error();
+  const int fd = file->fd;
+  return FileDataLoader(fd, file->size, alignment);
 }
 
 FileDataLoader::FileDataLoader(FileDataLoader&& other) noexcept

@@ -9,21 +9,15 @@
 #include <cstring>
 
 #include "runtime/core/diagnostics.h"
+#include "runtime/loader/regular_file.h"
 
 namespace ember::runtime {
 
 Result<MmapDataLoader> MmapDataLoader::from(const char* path, MlockConfig mlock) {
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return fail(errno == ENOENT ? Error::NotFound : Error::AccessFailed, "cannot open '%s': %s",
-                path, std::strerror(errno));
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return fail(Error::AccessFailed, "'%s' is not a readable regular file", path);
-  }
-  const size_t size = static_cast<size_t>(st.st_size);
+  Result<RegularFile> file = open_regular_file(path);
+  if (!file.ok()) return file.error();
+  const int fd = file->fd;
+  const size_t size = file->size;
   void* base = nullptr;
   if (size > 0) {
     base = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -1,6 +1,8 @@
 // Helpers of the dynamic-shape tests (see dynamic_util.h).
 #include "tests/dynamic/dynamic_util.h"
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
@@ -53,6 +55,19 @@ bool read_float_file(const std::string& path, const std::vector<int64_t>& sizes,
   out->sizes = sizes;
   if (!read_file(path, &out->bytes)) return false;
   return static_cast<int64_t>(out->bytes.size()) == out->numel() * 4;
+}
+
+std::unique_ptr<aot::PteRunner> load_lowered(const std::string& id, const std::string& recipe) {
+  Fixture f;
+  if (!find_fixture(id, &f)) return nullptr;
+  auto pte = lower_pt2(f.pt2, recipe);
+  EXPECT_TRUE(pte.is_ok()) << pte.status().to_string();
+  if (!pte.is_ok()) return nullptr;
+  aot::RunOptions ro;
+  ro.backends = &xnnpack_backends();
+  auto runner = aot::PteRunner::load(*pte, ro);
+  EXPECT_TRUE(runner.is_ok()) << runner.status().to_string();
+  return runner.is_ok() ? std::move(runner).value() : nullptr;
 }
 
 }  // namespace ember::testing

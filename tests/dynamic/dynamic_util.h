@@ -3,11 +3,13 @@
 // reference tensor from the upstream corpus, and building inputs of a given shape.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/host_tensor.h"
+#include "aot/recipe/run_method.h"
 #include "runtime/backend/backend_registry.h"
 #include "tests/e2e/fixture_corpus.h"
 
@@ -27,5 +29,10 @@ aot::HostTensor float_tensor(const std::vector<int64_t>& sizes);
 
 // A raw little-endian float32 file as a HostTensor of `sizes`; false if the size differs.
 bool read_float_file(const std::string& path, const std::vector<int64_t>& sizes, aot::HostTensor* out);
+
+// Lowers the committed fixture `id` with `recipe` and loads it on Ember's runtime
+// (portable kernels + XnnpackBackend); null (after a test failure) if that fails,
+// or if the fixture is absent.
+std::unique_ptr<aot::PteRunner> load_lowered(const std::string& id, const std::string& recipe);
 
 }  // namespace ember::testing

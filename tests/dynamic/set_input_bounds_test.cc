@@ -11,19 +11,6 @@
 namespace ember::testing {
 namespace {
 
-std::unique_ptr<aot::PteRunner> load_lowered(const std::string& id, const std::string& recipe) {
-  Fixture f;
-  if (!find_fixture(id, &f)) return nullptr;
-  auto pte = lower_pt2(f.pt2, recipe);
-  EXPECT_TRUE(pte.is_ok()) << pte.status().to_string();
-  if (!pte.is_ok()) return nullptr;
-  aot::RunOptions ro;
-  ro.backends = &xnnpack_backends();
-  auto runner = aot::PteRunner::load(*pte, ro);
-  EXPECT_TRUE(runner.is_ok()) << runner.status().to_string();
-  return runner.is_ok() ? std::move(runner).value() : nullptr;
-}
-
 void expect_error(aot::PteRunner* r, const std::vector<aot::HostTensor>& in,
                   const std::vector<std::string>& parts) {
   auto out = r->run("forward", in);

@@ -16,7 +16,7 @@ bazel run //tests/fuzz:demo_write_seeds -- "$CORPUS" >/dev/null
 echo "seed corpus: $(ls "$CORPUS" | wc -l) files"
 
 FUZZ_FLAGS=(-c dbg --repo_env=CC=clang --repo_env=CXX=clang++)
-bazel --output_base="$HOME/.cache/ember-fuzz" build "${FUZZ_FLAGS[@]}" \
+bazel --output_base="$HOME/.cache/ember-fuzz" build --symlink_prefix=/ "${FUZZ_FLAGS[@]}" \
   --copt=-fsanitize=fuzzer-no-link,address,undefined --copt=-fno-sanitize-recover=undefined \
   --linkopt=-fsanitize=address,undefined --linkopt=-fsanitize-link-c++-runtime \
   //tests/fuzz:demo_bytecode_fuzz

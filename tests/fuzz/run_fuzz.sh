@@ -20,7 +20,7 @@ if [ -d "$SHARED/fixtures/executorch-pte" ]; then
 fi
 echo "seed corpus: $(ls "$CORPUS" | wc -l) files"
 
-bazel --output_base="$HOME/.cache/ember-fuzz" build -c dbg \
+bazel --output_base="$HOME/.cache/ember-fuzz" build --symlink_prefix=/ -c dbg \
   --repo_env=CC=clang --repo_env=CXX=clang++ \
   --copt=-fsanitize=fuzzer-no-link,address,undefined --copt=-fno-sanitize-recover=undefined \
   --linkopt=-fsanitize=address,undefined --linkopt=-fsanitize-link-c++-runtime \

@@ -62,35 +62,31 @@ void pack_weight_a(const void* ctx, int64_t i0, int64_t mc, int64_t p0, int64_t 
   }
 }
 
-void pack_im2col_b(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr,
-                   float* dst) {
-  const ConvPack& c = *static_cast<const ConvPack*>(ctx);
+// Packs output positions [first, first + count) of the im2col matrix, rows
+// p0..p0+kc, into zero-padded panels of `panel` positions (the GEMM's A or B side).
+void pack_im2col_panels(const ConvPack& c, int64_t first, int64_t count, int64_t p0, int64_t kc,
+                        int64_t panel, float* dst) {
   int64_t iy0[64], ix0[64];
-  for (int64_t jr = 0; jr < nc; jr += nr) {
-    const int64_t w = nc - jr < nr ? nc - jr : nr;
-    origins(*c.g, j0 + jr, w, iy0, ix0);
+  for (int64_t r = 0; r < count; r += panel) {
+    const int64_t n = count - r < panel ? count - r : panel;
+    origins(*c.g, first + r, n, iy0, ix0);
     for (int64_t p = p0; p < p0 + kc; ++p) {
-      im2col_values(c, p, iy0, ix0, w, dst, 1);
-      for (int64_t t = w; t < nr; ++t) dst[t] = 0.0f;
-      dst += nr;
+      im2col_values(c, p, iy0, ix0, n, dst, 1);
+      for (int64_t t = n; t < panel; ++t) dst[t] = 0.0f;
+      dst += panel;
     }
   }
+}
+
+void pack_im2col_b(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr,
+                   float* dst) {
+  pack_im2col_panels(*static_cast<const ConvPack*>(ctx), j0, nc, p0, kc, nr, dst);
 }
 
 // Channels-last output: C[j][co] = im2col^T[j][p] x W^T[p][co].
 void pack_im2col_a(const void* ctx, int64_t i0, int64_t mc, int64_t p0, int64_t kc, int64_t mr,
                    float* dst) {
-  const ConvPack& c = *static_cast<const ConvPack*>(ctx);
-  int64_t iy0[64], ix0[64];
-  for (int64_t ir = 0; ir < mc; ir += mr) {
-    const int64_t h = mc - ir < mr ? mc - ir : mr;
-    origins(*c.g, i0 + ir, h, iy0, ix0);
-    for (int64_t p = p0; p < p0 + kc; ++p) {
-      im2col_values(c, p, iy0, ix0, h, dst, 1);
-      for (int64_t t = h; t < mr; ++t) dst[t] = 0.0f;
-      dst += mr;
-    }
-  }
+  pack_im2col_panels(*static_cast<const ConvPack*>(ctx), i0, mc, p0, kc, mr, dst);
 }
 
 void pack_weight_b(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t nc, int64_t nr,

@@ -5,10 +5,18 @@
 // every op node in execution order, groups each maximal run of consecutive supported nodes
 // into one subgraph (a Graph whose inputs are the tensors the run reads from outside --
 // constants among them keep their data, kind PARAMETER -- and whose outputs are the values
-// used after the run), calls preprocess(subgraph) for the blob, and replaces the run with
-// one delegate-call node (op ember::delegate_call.<backend_id>; emitted as a DelegateCall
-// instruction: runtime inputs, then outputs). Every node's answer goes into a
-// DelegationReport. Backends never depend on each other; a partitioner is stateless.
+// used after the run), calls preprocess(subgraph, compile_specs()) for the blob, and
+// replaces the run with one delegate-call node (op ember::delegate_call.<backend_id>;
+// emitted as a DelegateCall instruction: runtime inputs, then outputs). Every node's
+// answer goes into a DelegationReport. Backends never depend on each other; a partitioner
+// is stateless apart from the compile specs it was constructed with.
+//
+// Compile specs (key -> bytes) configure preprocess() and are written into every
+// BackendDelegate the partitioner creates, where the runtime backend's init sees them.
+// preprocess() returns the blob and, optionally, named data: program-level blobs the
+// payload refers to by key (upstream's XNNPACK exporter keeps weights there, keyed by the
+// SHA-256 of their bytes). Equal keys from several delegate calls or methods are stored
+// once; the same key with different bytes is an error.
 //
 //   class MyPartitioner : public Partitioner {
 //     const char* name() const override { return "demo"; }
@@ -17,14 +25,17 @@
 //       if (n.op.name == "add") return Support::yes();
 //       return Support::no("only add");
 //     }
-//     StatusOr<std::vector<uint8_t>> preprocess(const Graph& sub) const override { ... }
+//     StatusOr<PreprocessResult> preprocess(const Graph& sub,
+//                                           const std::vector<EmitCompileSpec>& specs) const override;
 //   };
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "aot/emit/emit_program.h"
 #include "aot/ir/graph.h"
 
 namespace ember::aot {
@@ -36,8 +47,16 @@ struct Support {
   static Support no(std::string why) { return {false, std::move(why)}; }
 };
 
+struct PreprocessResult {
+  std::vector<uint8_t> processed;          // the blob the runtime backend's init receives
+  std::vector<EmitNamedData> named_data;   // program-level data the blob refers to by key
+};
+
 class Partitioner {
  public:
+  Partitioner() = default;
+  explicit Partitioner(std::vector<EmitCompileSpec> compile_specs)
+      : compile_specs_(std::move(compile_specs)) {}
   virtual ~Partitioner() = default;
   // Short name used by recipes and reports ("xnnpack").
   virtual const char* name() const = 0;
@@ -45,10 +64,16 @@ class Partitioner {
   virtual const char* backend_id() const = 0;
   // Whether the backend can run `node` (an op node of the edge graph `graph`).
   virtual Support supports(const Node& node, const Graph& graph) const = 0;
-  // Compiles a subgraph of supported nodes into the backend's blob.
-  virtual StatusOr<std::vector<uint8_t>> preprocess(const Graph& subgraph) const = 0;
+  // Compiles a subgraph of supported nodes into the backend's blob (and named data).
+  virtual StatusOr<PreprocessResult> preprocess(
+      const Graph& subgraph, const std::vector<EmitCompileSpec>& compile_specs) const = 0;
   // The most nodes one delegate call may hold (0 = no limit).
   virtual size_t max_nodes_per_partition() const { return 0; }
+  // The specs the to_backend stage passes to preprocess() and writes into the program.
+  const std::vector<EmitCompileSpec>& compile_specs() const { return compile_specs_; }
+
+ private:
+  std::vector<EmitCompileSpec> compile_specs_;
 };
 
 // What happened to each node.

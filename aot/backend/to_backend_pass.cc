@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "aot/lowering/emit_lowering.h"
+#include "aot/lowering/delegate_metadata.h"
 #include "aot/passes/graph_rewrite.h"
 
 namespace ember::aot {
@@ -112,7 +112,8 @@ Status ToBackendPass::run(Graph& graph) const {
     if (begin == end) return Status::ok();
     std::vector<ValueId> ins, outs;
     EMBER_AOT_ASSIGN_OR_RETURN(Graph sub, extract_subgraph(graph, begin, end, &ins, &outs));
-    EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, partitioner_->preprocess(sub));
+    EMBER_AOT_ASSIGN_OR_RETURN(PreprocessResult pre,
+                               partitioner_->preprocess(sub, partitioner_->compile_specs()));
     std::vector<NamedArgument> inputs;
     for (ValueId v : ins) inputs.push_back({"", Argument::tensor(v), false});
     std::vector<Argument> outputs;
@@ -121,7 +122,13 @@ Status ToBackendPass::run(Graph& graph) const {
                              std::move(outputs), graph.nodes()[begin]);
     call.name = "delegate_call_" + std::to_string(partitions);
     call.metadata[kDelegateBackendKey] = partitioner_->backend_id();
-    call.metadata[kDelegateBlobKey] = std::string(blob.begin(), blob.end());
+    call.metadata[kDelegateBlobKey] = std::string(pre.processed.begin(), pre.processed.end());
+    if (!partitioner_->compile_specs().empty()) {
+      call.metadata[kDelegateCompileSpecsKey] = encode_compile_specs(partitioner_->compile_specs());
+    }
+    if (!pre.named_data.empty()) {
+      call.metadata[kDelegateNamedDataKey] = encode_named_data(pre.named_data);
+    }
     result.push_back(std::move(call));
     if (report_ != nullptr) {
       for (size_t i = begin; i < end; ++i) {

@@ -1,4 +1,4 @@
-// LoweredModule, to_backend, call_lowered and compile-spec plumbing (see lowered_module.h).
+// LoweredModule, to_backend and call_lowered (see lowered_module.h).
 #include "aot/delegation/lowered_module.h"
 
 #include "aot/delegation/method_compiler.h"
@@ -14,70 +14,7 @@ bool is_constant_input(const Graph& g, const Argument& in) {
   return in.kind == ArgKind::kTensor && g.value(in.values[0]).tensor.constant != nullptr;
 }
 
-void put_u32(std::string* out, size_t v) {
-  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-
-bool get_u32(const std::string& s, size_t* at, size_t* v) {
-  if (s.size() - *at < 4 || *at > s.size()) return false;
-  *v = 0;
-  for (int i = 0; i < 4; ++i) *v |= size_t(static_cast<uint8_t>(s[*at + i])) << (8 * i);
-  *at += 4;
-  return true;
-}
-
 }  // namespace
-
-std::string encode_compile_specs(const std::vector<EmitCompileSpec>& specs) {
-  std::string out;
-  put_u32(&out, specs.size());
-  for (const EmitCompileSpec& s : specs) {
-    put_u32(&out, s.key.size());
-    out += s.key;
-    put_u32(&out, s.value.size());
-    out.append(s.value.begin(), s.value.end());
-  }
-  return out;
-}
-
-StatusOr<std::vector<EmitCompileSpec>> decode_compile_specs(const std::string& text) {
-  std::vector<EmitCompileSpec> specs;
-  size_t at = 0, n = 0;
-  auto bad = [] { return invalid_program("malformed compile-spec metadata on a delegate call"); };
-  if (!get_u32(text, &at, &n)) return bad();
-  for (size_t i = 0; i < n; ++i) {
-    size_t len = 0;
-    if (!get_u32(text, &at, &len) || text.size() - at < len) return bad();
-    EmitCompileSpec s;
-    s.key = text.substr(at, len);
-    at += len;
-    if (!get_u32(text, &at, &len) || text.size() - at < len) return bad();
-    s.value.assign(text.begin() + static_cast<long>(at), text.begin() + static_cast<long>(at + len));
-    at += len;
-    specs.push_back(std::move(s));
-  }
-  return specs;
-}
-
-Status attach_compile_specs(const Graph& graph, EmitMethod* method) {
-  size_t k = 0;
-  for (const Node& n : graph.nodes()) {
-    if (n.metadata.count(kDelegateBackendKey) == 0) continue;
-    if (k >= method->delegates.size()) break;
-    auto it = n.metadata.find(kDelegateCompileSpecsKey);
-    if (it != n.metadata.end()) {
-      EMBER_AOT_ASSIGN_OR_RETURN(method->delegates[k].compile_specs,
-                                 decode_compile_specs(it->second));
-    }
-    ++k;
-  }
-  if (k != method->delegates.size()) {
-    return Status(StatusCode::kInvalidState,
-                  "method '" + method->name + "' has " + std::to_string(method->delegates.size()) +
-                      " delegates but the graph " + std::to_string(k) + " delegate calls");
-  }
-  return Status::ok();
-}
 
 std::string LoweredModule::to_string() const {
   std::string out = "LoweredModule(backend_id=" + backend_id + ", processed=" +
@@ -100,7 +37,9 @@ StatusOr<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend
   }
   LoweredModule m;
   m.backend_id = backend.backend_id();
-  EMBER_AOT_ASSIGN_OR_RETURN(m.processed, backend.preprocess(edge));
+  EMBER_AOT_ASSIGN_OR_RETURN(PreprocessResult result, backend.preprocess(edge, compile_specs));
+  m.processed = std::move(result.processed);
+  m.named_data = std::move(result.named_data);
   m.compile_specs = std::move(compile_specs);
   m.original = edge;
   return m;
@@ -146,6 +85,7 @@ StatusOr<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& m
   call.metadata[kDelegateBackendKey] = module.backend_id;
   call.metadata[kDelegateBlobKey] = std::string(module.processed.begin(), module.processed.end());
   call.metadata[kDelegateCompileSpecsKey] = encode_compile_specs(module.compile_specs);
+  if (!module.named_data.empty()) call.metadata[kDelegateNamedDataKey] = encode_named_data(module.named_data);
   graph.nodes().push_back(std::move(call));
   return result;
 }

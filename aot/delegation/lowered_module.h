@@ -8,9 +8,8 @@
 //   auto pte = lowered->to_pte();                    // a program of one DelegateCall
 //   auto outs = call_lowered(composite, *lowered, {x});  // a delegate-call node in `composite`
 //
-// Compile specs travel on the delegate-call node (metadata kDelegateCompileSpecsKey) and
-// are copied into the EmitProgram by attach_compile_specs() after lowering (the emit step
-// writes one EmitDelegate per delegate-call node, in node order).
+// Compile specs and named data travel on the delegate-call node's metadata
+// (aot/lowering/delegate_metadata.h); the emit step writes them into the program.
 #pragma once
 
 #include <cstdint>
@@ -20,15 +19,15 @@
 #include "aot/backend/partitioner.h"
 #include "aot/emit/emit_program.h"
 #include "aot/ir/graph.h"
+#include "aot/lowering/delegate_metadata.h"
 
 namespace ember::aot {
-
-inline constexpr const char* kDelegateCompileSpecsKey = "ember.delegate.compile_specs";
 
 struct LoweredModule {
   std::string backend_id;          // "DemoBackend"
   std::vector<uint8_t> processed;  // the backend's blob
   std::vector<EmitCompileSpec> compile_specs;
+  std::vector<EmitNamedData> named_data;  // what the blob refers to by key
   Graph original;  // the edge graph that was lowered
 
   // Backend id, blob size, compile specs and the original graph, as text.
@@ -47,13 +46,5 @@ StatusOr<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend
 // input of the original, in order, with matching specs); returns the new output values.
 StatusOr<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& module,
                                             const std::vector<ValueId>& inputs);
-
-// Compile specs <-> node metadata string.
-std::string encode_compile_specs(const std::vector<EmitCompileSpec>& specs);
-StatusOr<std::vector<EmitCompileSpec>> decode_compile_specs(const std::string& text);
-
-// Copies each delegate-call node's compile specs (metadata) into method.delegates, which
-// lower_to_emit_program filled in node order. InvalidState when the counts differ.
-Status attach_compile_specs(const Graph& graph, EmitMethod* method);
 
 }  // namespace ember::aot

@@ -25,7 +25,6 @@ StatusOr<EmitProgram> compile_method(Graph graph, const std::string& name,
     return Status(StatusCode::kInternal, "lowering produced " +
                                              std::to_string(program.methods.size()) + " methods");
   }
-  EMBER_AOT_RETURN_IF_ERROR(attach_compile_specs(graph, &program.methods[0]));
   return program;
 }
 
@@ -100,15 +99,8 @@ StatusOr<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {
     const int32_t mutable_base = static_cast<int32_t>(merged.mutable_data.size());
     for (auto& c : p.constants) merged.constants.push_back(std::move(c));
     for (auto& d : p.mutable_data) merged.mutable_data.push_back(std::move(d));
-    for (auto& nd : p.named_data) {
-      for (const EmitNamedData& have : merged.named_data) {
-        if (have.key == nd.key && have.data != nd.data) {
-          return invalid_argument("merge_programs: named data key '" + nd.key +
-                                  "' holds different bytes in two methods");
-        }
-      }
-      merged.named_data.push_back(std::move(nd));
-    }
+    EMBER_AOT_RETURN_IF_ERROR_CTX(add_named_data(std::move(p.named_data), &merged.named_data),
+                                  "merge_programs");
     for (EmitMethod& m : p.methods) {
       if (!names.insert(m.name).second) {
         return invalid_argument("merge_programs: two methods are called '" + m.name + "'");

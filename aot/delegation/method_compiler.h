@@ -9,7 +9,7 @@
 //   write_pte(*prog, &bytes);
 //
 // compile_method runs the to_executorch passes (out variants, memory planning with
-// `planner`), lower_to_emit_program and attach_compile_specs. merge_programs concatenates
+// `planner`), lower_to_emit_program. merge_programs concatenates
 // the methods (names must be unique; they are written sorted by name, as upstream does)
 // and renumbers each method's constant / mutable-data indices into the merged tables.
 #pragma once

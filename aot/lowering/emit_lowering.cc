@@ -301,6 +301,15 @@ class MethodEmitter {
     d.id = n.metadata.at(kDelegateBackendKey);
     auto blob = n.metadata.find(kDelegateBlobKey);
     if (blob != n.metadata.end()) d.processed.assign(blob->second.begin(), blob->second.end());
+    auto specs = n.metadata.find(kDelegateCompileSpecsKey);
+    if (specs != n.metadata.end()) {
+      EMBER_AOT_ASSIGN_OR_RETURN(d.compile_specs, decode_compile_specs(specs->second));
+    }
+    auto named = n.metadata.find(kDelegateNamedDataKey);
+    if (named != n.metadata.end()) {
+      EMBER_AOT_ASSIGN_OR_RETURN(std::vector<EmitNamedData> items, decode_named_data(named->second));
+      EMBER_AOT_RETURN_IF_ERROR_CTX(add_named_data(std::move(items), &prog_->named_data), n.name);
+    }
     m_.delegates.push_back(std::move(d));
     m_.instructions.push_back(
         EmitInstruction::delegate(static_cast<int32_t>(m_.delegates.size() - 1), std::move(args)));

@@ -17,7 +17,9 @@
 //   - aten::sym_size.int and Python scalar ops (executorch_prim::*.Scalar) take their
 //     result Int EValue as the last argument;
 //   - delegate-call nodes (op "ember::delegate_call.<backend>") become DelegateCall
-//     instructions (inputs then outputs) with the blob from node metadata.
+//     instructions (inputs then outputs) with the blob and compile specs from node
+//     metadata; the named data a blob refers to joins the program's named_data
+//     (delegate_metadata.h).
 // Operators are de-duplicated per method by (name, overload), "" for "default".
 #pragma once
 
@@ -25,12 +27,9 @@
 
 #include "aot/emit/emit_program.h"
 #include "aot/ir/graph.h"
+#include "aot/lowering/delegate_metadata.h"
 
 namespace ember::aot {
-
-// Metadata keys of a delegate-call node (set by the to_backend stage).
-inline constexpr const char* kDelegateBackendKey = "ember.delegate.backend";
-inline constexpr const char* kDelegateBlobKey = "ember.delegate.blob";
 
 struct EmitLoweringOptions {
   std::string method_name = "forward";

@@ -2,11 +2,15 @@
 //
 //   bazel run -c opt //aot/tools:lower -- model.pt2 -o model.pte [--recipe portable]
 //       [--memory-planner greedy] [--dump-dir DIR] [--verbose] [--pass NAME]...
+//       [--compile_spec KEY=VALUE]...
 //   bazel run //aot/tools:lower -- --method encode=enc.pt2 --method decode=dec.pt2 -o prog.pte
 //
 // --recipe demo delegates to DemoBackend; --pass applies registered user passes in the
 // transform stage (aot/delegation/pass_registry.h); repeated --method NAME=FILE.pt2 writes
-// one program with a method per file (aot/delegation/multi_method.h).
+// one program with a method per file (aot/delegation/multi_method.h); repeated
+// --compile_spec KEY=VALUE goes to the recipe's partitioners and into every delegate
+// (e.g. xnnpack.constants=inline keeps XNNPACK weights inside the blob, see
+// backends/xnnpack/aot/xnnpack_partitioner.h). Values are passed as their text bytes.
 // Prints one progress line per stage with its time, then the memory plan (arena against
 // the lower bound) and the delegation summary. --dump-dir writes every stage's graph
 // (NN_<stage>.txt) and, with --verbose, the graph after every pass. Relative paths are
@@ -50,6 +54,7 @@ int main(int argc, char** argv) {
   gflags::SetUsageMessage("lower MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]");
   const std::vector<std::string> method_flags = take_repeated_flag(&argc, argv, "method");
   const std::vector<std::string> pass_flags = take_repeated_flag(&argc, argv, "pass");
+  const std::vector<std::string> spec_flags = take_repeated_flag(&argc, argv, "compile_spec");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc != (method_flags.empty() ? 2 : 1) || FLAGS_o.empty()) {
     std::fprintf(stderr, "usage: %s MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]\n",
@@ -65,6 +70,14 @@ int main(int argc, char** argv) {
   RecipeOptions ro;
   ro.memory_planner = FLAGS_memory_planner;
   if (st.is_ok()) st = add_user_passes(passes, pass_flags, &ro);
+  for (const std::string& spec : spec_flags) {
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::fprintf(stderr, "--compile_spec expects KEY=VALUE, got '%s'\n", spec.c_str());
+      return 2;
+    }
+    ro.compile_specs.push_back({spec.substr(0, eq), std::vector<uint8_t>(spec.begin() + eq + 1, spec.end())});
+  }
   if (!st.is_ok()) return fail(st);
   if (!method_flags.empty()) {
     std::vector<std::string> methods;  // NAME=FILE with FILE resolved like MODEL.pt2

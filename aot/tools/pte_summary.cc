@@ -189,6 +189,14 @@ StatusOr<PteSummary> summarize_pte(const std::vector<uint8_t>& bytes) {
     }
     s.num_constants = p->constant_buffer()->size() > 0 ? p->constant_buffer()->size() - 1 : 0;
   }
+  if (p->named_data() != nullptr) {
+    s.num_named_data = p->named_data()->size();
+    for (const fb::NamedData* nd : *p->named_data()) {
+      if (p->segments() != nullptr && nd->segment_index() < p->segments()->size()) {
+        s.named_data_bytes += p->segments()->Get(nd->segment_index())->size();
+      }
+    }
+  }
   if (p->execution_plan() != nullptr) {
     for (const fb::ExecutionPlan* plan : *p->execution_plan()) {
       PteMethodSummary m = summarize_plan(plan);
@@ -217,7 +225,9 @@ std::string pte_summary_text(const PteSummary& s) {
   std::string out = "pte: " + std::to_string(s.file_bytes) + " bytes" +
                     (s.extended_header ? ", eh00 header" : "") + ", " + std::to_string(s.num_segments) +
                     " segment(s)\nconstants: " + std::to_string(s.num_constants) + " tensor(s), " +
-                    std::to_string(s.constants_bytes) + " bytes\n";
+                    std::to_string(s.constants_bytes) + " bytes\nnamed data: " +
+                    std::to_string(s.num_named_data) + " entr" + (s.num_named_data == 1 ? "y, " : "ies, ") +
+                    std::to_string(s.named_data_bytes) + " bytes\n";
   for (const PteMethodSummary& m : s.methods) {
     out += "method '" + m.name + "': " + std::to_string(m.num_instructions) + " instructions, " +
            std::to_string(m.num_values) + " values\n";
@@ -245,6 +255,7 @@ std::string pte_summary_json(const PteSummary& s) {
   j["extended_header"] = s.extended_header;
   j["constants"] = {{"count", s.num_constants}, {"bytes", s.constants_bytes}};
   j["segments"] = s.num_segments;
+  j["named_data"] = {{"count", s.num_named_data}, {"bytes", s.named_data_bytes}};
   j["methods"] = nlohmann::json::array();
   auto tensors = [](const std::vector<PteTensorInfo>& v) {
     nlohmann::json a = nlohmann::json::array();

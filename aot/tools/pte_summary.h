@@ -1,6 +1,6 @@
 // What a .pte contains, for `inspect`: per method the inputs and outputs (dtype, sizes,
 // dynamism), an operator histogram (KernelCall instructions per operator), the delegates
-// (backend id, blob size), the memory plan (planned buffer sizes) next to a lower bound
+// (backend id, blob size), the named data, the memory plan (planned buffer sizes) next to a lower bound
 // recomputed from the program (largest sum of 16-byte-aligned planned tensors live at one
 // instruction; a tensor lives from the first to the last instruction that names it, inputs
 // from 0, outputs to the end), and program-wide constant/segment sizes. Reads untrusted
@@ -43,6 +43,8 @@ struct PteSummary {
   uint64_t constants_bytes = 0;  // constant segment (or deprecated constant_buffer) payload
   size_t num_constants = 0;      // constant entries, without the index-0 placeholder
   size_t num_segments = 0;
+  size_t num_named_data = 0;      // named_data entries (e.g. XNNPACK weights by SHA-256 key)
+  uint64_t named_data_bytes = 0;  // sum of their segments' sizes
   std::vector<PteMethodSummary> methods;
 };
 

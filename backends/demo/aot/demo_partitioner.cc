@@ -17,15 +17,19 @@ aot::Support DemoPartitioner::supports(const aot::Node& node, const aot::Graph& 
   return demo_support(node, graph);
 }
 
-aot::StatusOr<std::vector<uint8_t>> DemoPartitioner::preprocess(const aot::Graph& subgraph) const {
-  return compile_subgraph(subgraph);
+// The demo compiler takes no specs; they still reach DemoBackend::init through the program.
+aot::StatusOr<aot::PreprocessResult> DemoPartitioner::preprocess(
+    const aot::Graph& subgraph, const std::vector<aot::EmitCompileSpec>&) const {
+  aot::PreprocessResult result;
+  EMBER_AOT_ASSIGN_OR_RETURN(result.processed, compile_subgraph(subgraph));
+  return result;
 }
 
 aot::Status register_demo_recipe(aot::RecipeRegistry* registry) {
-  return registry->register_recipe("demo", [](const aot::RecipeOptions&) -> aot::StatusOr<aot::Recipe> {
+  return registry->register_recipe("demo", [](const aot::RecipeOptions& options) -> aot::StatusOr<aot::Recipe> {
     aot::Recipe r;
     r.name = "demo";
-    r.partitioners.push_back(std::make_shared<DemoPartitioner>());
+    r.partitioners.push_back(std::make_shared<DemoPartitioner>(std::vector<std::string>{}, options.compile_specs));
     return r;
   });
 }

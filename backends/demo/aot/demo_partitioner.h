@@ -20,12 +20,16 @@ namespace ember::backends::demo {
 class DemoPartitioner final : public aot::Partitioner {
  public:
   // `ops`: short names ("add", "mm", "relu", ...) to accept; empty = every demo op.
-  explicit DemoPartitioner(std::vector<std::string> ops = {}) : ops_(std::move(ops)) {}
+  // `compile_specs` go into every delegate (DemoBackend knows max_numel).
+  explicit DemoPartitioner(std::vector<std::string> ops = {},
+                           std::vector<aot::EmitCompileSpec> compile_specs = {})
+      : aot::Partitioner(std::move(compile_specs)), ops_(std::move(ops)) {}
 
   const char* name() const override { return "demo"; }
   const char* backend_id() const override { return "DemoBackend"; }
   aot::Support supports(const aot::Node& node, const aot::Graph& graph) const override;
-  aot::StatusOr<std::vector<uint8_t>> preprocess(const aot::Graph& subgraph) const override;
+  aot::StatusOr<aot::PreprocessResult> preprocess(
+      const aot::Graph& subgraph, const std::vector<aot::EmitCompileSpec>& compile_specs) const override;
 
  private:
   std::vector<std::string> ops_;

@@ -16,16 +16,51 @@ aot::StatusOr<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlac
   return ctx.builder().serialize(placement);
 }
 
-aot::StatusOr<std::vector<uint8_t>> XnnpackPartitioner::preprocess(const aot::Graph& subgraph) const {
-  EMBER_AOT_ASSIGN_OR_RETURN(XnnBlob blob, lower_to_xnnpack(subgraph, ConstantPlacement::kInline));
-  return std::move(blob.bytes);
+namespace {
+
+aot::StatusOr<ConstantPlacement> placement_from(const std::vector<aot::EmitCompileSpec>& specs) {
+  ConstantPlacement placement = ConstantPlacement::kNamedData;
+  for (const aot::EmitCompileSpec& spec : specs) {
+    const std::string value(spec.value.begin(), spec.value.end());
+    if (spec.key != kConstantsSpec) {
+      return aot::invalid_argument("xnnpack: unknown compile spec '" + spec.key + "' (known: " +
+                                   kConstantsSpec + ")");
+    }
+    if (value == "inline") {
+      placement = ConstantPlacement::kInline;
+    } else if (value == "named_data") {
+      placement = ConstantPlacement::kNamedData;
+    } else {
+      return aot::invalid_argument(std::string("xnnpack: compile spec ") + kConstantsSpec + " is '" +
+                                   value + "', expected 'named_data' or 'inline'");
+    }
+  }
+  return placement;
+}
+
+}  // namespace
+
+aot::StatusOr<aot::PreprocessResult> XnnpackPartitioner::preprocess(
+    const aot::Graph& subgraph, const std::vector<aot::EmitCompileSpec>& compile_specs) const {
+  EMBER_AOT_ASSIGN_OR_RETURN(ConstantPlacement placement, placement_from(compile_specs));
+  EMBER_AOT_ASSIGN_OR_RETURN(XnnBlob blob, lower_to_xnnpack(subgraph, placement));
+  aot::PreprocessResult result;
+  result.processed = std::move(blob.bytes);
+  for (auto& [key, bytes] : blob.named_data) {
+    aot::EmitNamedData item;
+    item.key = key;
+    item.data = std::move(bytes);
+    result.named_data.push_back(std::move(item));
+  }
+  return result;
 }
 
 aot::Status register_xnnpack_recipe(aot::RecipeRegistry* registry) {
-  return registry->register_recipe("xnnpack", [](const aot::RecipeOptions&) -> aot::StatusOr<aot::Recipe> {
+  return registry->register_recipe("xnnpack", [](const aot::RecipeOptions& options) -> aot::StatusOr<aot::Recipe> {
+    EMBER_AOT_RETURN_IF_ERROR(placement_from(options.compile_specs).status());
     aot::Recipe r;
     r.name = "xnnpack";
-    r.partitioners.push_back(std::make_shared<XnnpackPartitioner>());
+    r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(options.compile_specs));
     return r;
   });
 }

@@ -3,7 +3,10 @@
 // dtype, shape and attribute checks with a reason for every refusal); preprocess()
 // lowers the subgraph with LowerContext (lower_context.h: NCHW at the delegate boundary,
 // NHWC inside, transposes only where a layout-sensitive op needs them) and serializes it
-// as an XH00 blob with the constants in the blob's constant region. Stateless.
+// as an XH00 blob. Constants go where upstream's exporter puts them: into the program's
+// named_data, keyed by the SHA-256 hex of their bytes (shared across delegate calls and
+// methods). The compile spec "xnnpack.constants" = "inline" puts them into the blob's own
+// constant region instead (the older layout; one self-contained blob per call).
 //
 //   RecipeRegistry recipes;
 //   register_builtin_recipes(&recipes);
@@ -19,19 +22,26 @@
 
 namespace ember::backends::xnnpack {
 
+// Compile spec selecting where constants go: "named_data" (default) or "inline".
+inline constexpr const char* kConstantsSpec = "xnnpack.constants";
+
 class XnnpackPartitioner final : public aot::Partitioner {
  public:
+  using aot::Partitioner::Partitioner;
   const char* name() const override { return "xnnpack"; }
   const char* backend_id() const override { return "XnnpackBackend"; }
   aot::Support supports(const aot::Node& node, const aot::Graph& graph) const override;
-  aot::StatusOr<std::vector<uint8_t>> preprocess(const aot::Graph& subgraph) const override;
+  // InvalidArgument for an unknown spec key or value.
+  aot::StatusOr<aot::PreprocessResult> preprocess(
+      const aot::Graph& subgraph, const std::vector<aot::EmitCompileSpec>& compile_specs) const override;
 };
 
-// Lowers a subgraph to an XnnpackBackend blob (what preprocess() returns with kInline).
+// Lowers a subgraph to an XnnpackBackend blob (what preprocess() returns).
 aot::StatusOr<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement);
 
 // Registers the "xnnpack" recipe: the portable pipeline with XnnpackPartitioner at
-// to_backend (everything it supports is delegated; the rest runs on portable kernels).
+// to_backend (everything it supports is delegated; the rest runs on portable kernels),
+// constructed with the recipe options' compile specs.
 aot::Status register_xnnpack_recipe(aot::RecipeRegistry* registry);
 
 }  // namespace ember::backends::xnnpack

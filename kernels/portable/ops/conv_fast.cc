@@ -100,6 +100,20 @@ void pack_weight_b(const void* ctx, int64_t p0, int64_t kc, int64_t j0, int64_t 
   }
 }
 
+void set_gemm(GemmArgs* a, int64_t m, int64_t n, const float* pa, int64_t a_rs, int64_t a_cs,
+              const float* pb, int64_t b_rs, int64_t b_cs, float* c, int64_t c_rs) {
+  a->m = m;
+  a->n = n;
+  a->a = pa;
+  a->a_rs = a_rs;
+  a->a_cs = a_cs;
+  a->b = pb;
+  a->b_rs = b_rs;
+  a->b_cs = b_cs;
+  a->c = c;
+  a->c_rs = c_rs;
+}
+
 }  // namespace
 
 void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, const float* bias,
@@ -110,6 +124,9 @@ void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, 
   const bool rows_flat = g.oh == 1 || g.os[2] == g.ow * g.os[3];
   const bool nchw = rows_flat && g.os[3] == 1;
   const bool nhwc = rows_flat && g.os[1] == 1;
+  // A 1x1 conv whose input positions are one strided run, like its output's.
+  const bool pointwise = g.kh == 1 && g.kw == 1 && g.sy == 1 && g.sx == 1 && g.py == 0 &&
+                         g.px == 0 && (g.h == 1 || g.is[2] == g.w * g.is[3]);
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       ConvPack c{&g, in + n * g.is[0] + grp * cig * g.is[1], weight + grp * cog * g.ws[0]};
@@ -117,6 +134,19 @@ void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, 
       const float* b = bias != nullptr ? bias + grp * cog : nullptr;
       GemmArgs a;
       a.k = cig * g.kh * g.kw;
+      if (pointwise && (nchw || nhwc)) {
+        // 1x1, stride 1, no padding: the input is the im2col matrix itself.
+        const float* x = c.in;
+        if (nchw) {  // C[co][j] = W[co][ci] x X[ci][j]
+          set_gemm(&a, cog, spatial, c.w, g.ws[0], g.ws[1], x, g.is[1], g.is[3], o, g.os[1]);
+          a.bias_m = b;
+        } else {  // C[j][co] = X^T[j][ci] x W^T[ci][co]
+          set_gemm(&a, spatial, cog, x, g.is[3], g.is[1], c.w, g.ws[1], g.ws[0], o, g.os[3]);
+          a.bias_n = b;
+        }
+        sgemm(a, pool);
+        continue;
+      }
       if (nchw || !nhwc) {
         a.m = cog;
         a.n = spatial;

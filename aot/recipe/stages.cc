@@ -11,6 +11,7 @@
 #include "aot/passes/out_variant_pass.h"
 #include "aot/passes/remove_asserts_pass.h"
 #include "aot/passes/scalar_to_tensor_pass.h"
+#include "aot/recipe/guard_method.h"
 
 namespace ember::aot {
 namespace {
@@ -107,8 +108,17 @@ StatusOr<StageArtifact> EmitStage::transform(const StageArtifact& previous, cons
     return Status(StatusCode::kInvalidState, "emit needs a graph from the previous stage");
   }
   EMBER_AOT_ASSIGN_OR_RETURN(EmitProgram program, lower_to_emit_program(*previous.graph, options_));
+  // The .pte also carries the input guards, as a constant method after the user's methods;
+  // the artifact's `program` keeps the lowered method only.
+  EMBER_AOT_ASSIGN_OR_RETURN(std::vector<InputGuardRecord> guards, derive_input_guards(*previous.graph));
+  if (!guards.empty()) {
+    EMBER_AOT_ASSIGN_OR_RETURN(EmitMethod m, guard_method(options_.method_name, guards));
+    program.methods.push_back(std::move(m));
+  }
   auto bytes = std::make_shared<std::vector<uint8_t>>();
-  EMBER_AOT_RETURN_IF_ERROR(write_pte(program, bytes.get()));
+  const Status written = write_pte(program, bytes.get());
+  if (!guards.empty()) program.methods.pop_back();
+  EMBER_AOT_RETURN_IF_ERROR(written);
   StageArtifact out = previous;
   out.program = std::make_shared<const EmitProgram>(std::move(program));
   out.pte = std::move(bytes);

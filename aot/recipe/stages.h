@@ -6,7 +6,10 @@
 //   TransformStage     the user's passes over the edge graph
 //   ToBackendStage     one ToBackendPass per partitioner (none for the portable recipe)
 //   ToExecutorchStage  out_variant, memory_planning -> executorch graph (planned)
-//   EmitStage          lower_to_emit_program + write_pte -> .pte bytes
+//   EmitStage          lower_to_emit_program + write_pte -> .pte bytes; the artifact's
+//                      `program` holds the lowered method, the .pte adds its input-guard
+//                      method `__ember_guards__<method>` when the inputs have dynamic-dim
+//                      minimums or equalities (guard_method.h)
 #pragma once
 
 #include <memory>

@@ -20,7 +20,8 @@ bool doubles_match(double a, double b) {
 
 // Checks every dim of `src` against the .pte's declared sizes for input i: a
 // DYNAMIC_BOUND input's sizes are per-dim upper bounds (checked one by one, not only
-// the element count), a STATIC input's sizes are exact.
+// the element count), a STATIC input's sizes are exact. The lower end of the range is
+// the MinSize guard from __ember_guards__<method> if any, else 0.
 Error check_input_dims(const MethodState* s, const Tensor& src, size_t i) {
   const fb::EValue* v = s->plan->values()->Get(flatbuffers::uoffset_t(s->inputs[i]));
   const fb::Tensor* t = v == nullptr ? nullptr : v->val_as_Tensor();
@@ -29,11 +30,12 @@ Error check_input_dims(const MethodState* s, const Tensor& src, size_t i) {
   for (size_t d = 0; d < src.dim(); ++d) {
     const int32_t bound = t->sizes()->Get(flatbuffers::uoffset_t(d));
     const int32_t given = src.size(d);
-    if (bounded && (given < 0 || given > bound)) {
+    const int32_t min = guard_min(s, i, d);
+    if (bounded && (given < min || given > bound)) {
       return fail(Error::InvalidArgument,
-                  "input %zu of method '%s': dim %zu is %d, allowed range [0, %d] (DYNAMIC_BOUND "
-                  "upper bound)",
-                  i, s->name, d, given, bound);
+                  "input %zu of method '%s': dim %zu is %d, allowed range [%d, %d] (%s)", i, s->name, d,
+                  given, min, bound,
+                  given > bound ? "DYNAMIC_BOUND upper bound" : "min from export range constraint");
     }
     if (!bounded && given != bound) {
       return fail(Error::NotSupported,
@@ -103,6 +105,9 @@ const char* Method::instruction_name(size_t i) const {
   return i < state_->num_instructions ? state_->instructions[i].name : "";
 }
 void Method::set_profile(InstructionProfile* profile) { state_->profile = profile; }
+Span<const InputGuard> Method::input_guards() const {
+  return Span<const InputGuard>(state_->guards, state_->num_guards);
+}
 
 Error Method::set_input(const EValue& value, size_t i) {
   MethodState* s = state_;

@@ -15,6 +15,7 @@
 
 #include "runtime/core/error.h"
 #include "runtime/core/evalue.h"
+#include "runtime/executor/input_guards.h"
 #include "runtime/executor/method_meta.h"
 
 namespace ember::runtime {
@@ -42,7 +43,7 @@ class Method final {
   size_t outputs_size() const;
 
   // Sets input i. Tensor: same dtype, rank and dim order, sizes within the
-  // declared bounds (a dynamic input is resized). Int/Bool/String must equal
+  // declared bounds and at least the MinSize guards (a dynamic input is resized). Int/Bool/String must equal
   // the exported value, Double within 1e-4 + 1e-5*|v|. None: no-op.
   Error set_input(const EValue& value, size_t i);
   Error set_inputs(Span<const EValue> values);
@@ -51,7 +52,8 @@ class Method final {
   // InvalidState for planned or constant outputs.
   Error set_output_data_ptr(void* buffer, size_t size, size_t i);
 
-  // Runs every instruction. Errors name the failing instruction and operator.
+  // Checks the EqualSize guards, then runs every instruction. Errors name the
+  // failing guard, or instruction and operator.
   Error execute();
 
   // The current value of input i (the exported value until set_input).
@@ -64,6 +66,9 @@ class Method final {
   // The value table (for tools and tests).
   size_t num_values() const;
   const EValue& get_value(size_t i) const;
+
+  // The input guards read from __ember_guards__<name> (empty without one).
+  Span<const InputGuard> input_guards() const;
 
   // Instructions, in execution order, with a printable name each
   // ("aten::add.out", a backend id such as "XnnpackBackend", "move", "jump_false", "free").

@@ -60,6 +60,7 @@ Error Method::execute() {
       return fail(Error::InvalidArgument, "input %zu of method '%s' was not set", i, s->name);
     }
   }
+  EMBER_TRY(check_equal_guards(s));  // needs every input, so here rather than in set_input
   if (s->temp_allocator != nullptr) s->temp_allocator->reset();
   clear_error_message();  // a kernel may fail without recording why
   uint64_t steps = 0;

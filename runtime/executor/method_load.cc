@@ -1,5 +1,5 @@
 // Program::load_method: checks the caller's memory against the method's plan,
-// then builds the method in order: values, delegates, instructions.
+// then builds the method in order: values, input guards, delegates, instructions.
 #include <cstring>
 
 #include "runtime/executor/method_state.h"
@@ -69,6 +69,7 @@ Result<Method> Program::load_method(const char* name, MemoryManager* memory,
                   options.external_data,
                   state};
   Error err = parse_values(ctx);
+  if (err == Error::Ok) err = load_input_guards(ctx);
   if (err == Error::Ok) err = init_delegates(ctx);
   if (err == Error::Ok) err = resolve_instructions(ctx);
   if (err != Error::Ok) return annotate(err, "loading method '%s'", name);

@@ -13,6 +13,7 @@
 #include "runtime/core/freeable_buffer.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/executor/flatbuffer_access.h"
+#include "runtime/executor/input_guards.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/program.h"
 #include "runtime/kernel/kernel_registry.h"
@@ -64,6 +65,8 @@ struct MethodState {
   size_t num_outputs = 0;
   bool* input_set = nullptr;
   bool* input_planned = nullptr;  // input data lives in planned memory: set_input copies
+  InputGuard* guards = nullptr;   // from __ember_guards__<name>, validated (input_guards.cc)
+  size_t num_guards = 0;
   InstructionProfile* profile = nullptr;
 };
 
@@ -87,6 +90,12 @@ Error parse_tensor(LoadContext& ctx, size_t index, const fb::Tensor* t, Tensor**
 Error init_delegates(LoadContext& ctx);
 // instruction_resolver.cc: builds state->instructions, resolving kernels.
 Error resolve_instructions(LoadContext& ctx);
+// input_guards.cc: reads __ember_guards__<method> into state->guards (after parse_values).
+Error load_input_guards(LoadContext& ctx);
+// The MinSize guard of (input, dim), 0 when there is none.
+int32_t guard_min(const MethodState* s, size_t input, size_t dim);
+// Checks every EqualSize guard against the inputs' current sizes.
+Error check_equal_guards(const MethodState* s);
 
 // Allocates `count` T from the method allocator, default-constructed, or fails
 // with MemoryAllocationFailed naming `what`.

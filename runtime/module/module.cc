@@ -92,6 +92,7 @@ Result<std::vector<std::string>> Module::method_names() {
   for (size_t i = 0; i < program_->num_methods(); ++i) {
     Result<const char*> name = program_->get_method_name(i);
     if (!name.ok()) return name.error();
+    if (is_guard_method_name(*name)) continue;  // metadata of another method (input_guards.h)
     names.emplace_back(*name);
   }
   return names;

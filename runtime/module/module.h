@@ -54,6 +54,7 @@ class Module final {
   // The loaded program (load() first).
   const Program& program() const { return *program_; }
 
+  // The program's methods in file order, without the __ember_guards__* metadata methods.
   Result<std::vector<std::string>> method_names();
   Result<MethodMeta> method_meta(const std::string& name);
 

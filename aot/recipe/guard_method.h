@@ -1,0 +1,57 @@
+// The AoT side of input guards (runtime/executor/input_guards.h, docs/dynamic_shapes.md):
+// torch.export constraints on a method's inputs that a .pte's DYNAMIC_BOUND sizes (upper
+// bounds only) cannot carry, written as a constant method `__ember_guards__<method>`.
+//
+//   derive_input_guards(graph)  user input dims that are exactly a symbol:
+//                               - the symbol's first occurrence with range min > 0
+//                                 -> MinSize (input, dim, min)
+//                               - a later occurrence of the same symbol
+//                                 -> EqualSize (input, dim, first input, first dim)
+//   guard_method(name, guards)  the constant method: Int outputs
+//                               [1, count, kind, input, dim, a, b, ...]
+//
+// Inputs are numbered like the emitted method's inputs (user inputs in signature order).
+// Derived sizes (2*s0, s0 + s1) get no guard: kernels' own shape checks cover them.
+// EmitStage appends the method after the user's methods (so method 0 stays `forward`
+// for tools that run the first method); an empty guard list writes no method.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aot/emit/emit_program.h"
+#include "aot/ir/graph.h"
+
+namespace ember::aot {
+
+inline constexpr char kGuardMethodPrefix[] = "__ember_guards__";
+inline constexpr int64_t kGuardTableVersion = 1;
+// The runtime reads at most this many records per method.
+inline constexpr size_t kMaxInputGuards = 32;
+
+struct InputGuardRecord {
+  enum Kind : int64_t { kMinSize = 1, kEqualSize = 2 };
+  int64_t kind = kMinSize;
+  int64_t input = 0;
+  int64_t dim = 0;
+  int64_t a = 0;  // kMinSize: the minimum; kEqualSize: the reference input
+  int64_t b = 0;  // kEqualSize: the reference input's dim; kMinSize: 0 (reserved)
+
+  bool operator==(const InputGuardRecord& o) const {
+    return kind == o.kind && input == o.input && dim == o.dim && a == o.a && b == o.b;
+  }
+};
+
+// The guards implied by `graph`'s user inputs and range_constraints. Errors
+// (kInvalidProgram) quote an input size that does not parse; kNotSupported when there
+// are more than kMaxInputGuards.
+StatusOr<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph);
+
+// "__ember_guards__" + method.
+std::string guard_method_name(const std::string& method);
+
+// The constant method holding `guards` for `method` (see the encoding above).
+StatusOr<EmitMethod> guard_method(const std::string& method, const std::vector<InputGuardRecord>& guards);
+
+}  // namespace ember::aot

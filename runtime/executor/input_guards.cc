@@ -1,0 +1,184 @@
+// Reading and checking input guards (see input_guards.h). load_input_guards finds
+// `__ember_guards__<method>`, checks the table's shape (only Int outputs, version,
+// count, length) and every record against the method's inputs, and keeps the records
+// in the method allocator. The checks are used by set_input (MinSize) and execute
+// (EqualSize).
+#include "runtime/executor/input_guards.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "runtime/executor/method_state.h"
+
+namespace ember::runtime {
+
+bool is_guard_method_name(const char* name) {
+  return name != nullptr && std::strncmp(name, kGuardMethodPrefix, sizeof(kGuardMethodPrefix) - 1) == 0;
+}
+
+namespace internal {
+namespace {
+
+constexpr size_t kPrefixLength = sizeof(kGuardMethodPrefix) - 1;
+
+// The plan called kGuardMethodPrefix + `method`, or null.
+const fb::ExecutionPlan* find_guard_plan(const fb::Program* program, const char* method) {
+  const auto* plans = program->execution_plan();
+  if (plans == nullptr) return nullptr;
+  for (const fb::ExecutionPlan* p : *plans) {
+    const char* name = plan_name(p);
+    if (is_guard_method_name(name) && std::strcmp(name + kPrefixLength, method) == 0) return p;
+  }
+  return nullptr;
+}
+
+// Output k of the guard plan, which must be an Int value.
+Error guard_int(const fb::ExecutionPlan* g, size_t k, int64_t* out) {
+  const int32_t index = g->outputs()->Get(flatbuffers::uoffset_t(k));
+  const size_t num_values = size_of(g->values());
+  const fb::EValue* v =
+      index >= 0 && size_t(index) < num_values ? g->values()->Get(flatbuffers::uoffset_t(index)) : nullptr;
+  const fb::Int* i = v == nullptr ? nullptr : v->val_as_Int();
+  if (i == nullptr) {
+    return fail(Error::InvalidProgram, "guard table '%s': output %zu (value %d) is not an Int value",
+                plan_name(g), k, index);
+  }
+  *out = i->int_val();
+  return Error::Ok;
+}
+
+// The declared sizes of tensor input `i` (null if input i is not a tensor).
+const flatbuffers::Vector<int32_t>* input_sizes(const MethodState* s, int64_t i) {
+  if (i < 0 || size_t(i) >= s->num_inputs) return nullptr;
+  const fb::Tensor* t = s->plan->values()->Get(flatbuffers::uoffset_t(s->inputs[i]))->val_as_Tensor();
+  return t == nullptr ? nullptr : t->sizes();
+}
+
+// Checks that (input, dim) names a dim of a tensor input.
+Error check_input_dim(const MethodState* s, const char* table, size_t r, const char* what, int64_t input,
+                      int64_t dim) {
+  const flatbuffers::Vector<int32_t>* sizes = input_sizes(s, input);
+  if (sizes == nullptr) {
+    return fail(Error::InvalidProgram,
+                "guard table '%s' record %zu: %s %lld is not a tensor input (method '%s' has %zu inputs)",
+                table, r, what, static_cast<long long>(input), s->name, s->num_inputs);
+  }
+  if (dim < 0 || size_t(dim) >= sizes->size()) {
+    return fail(Error::InvalidProgram, "guard table '%s' record %zu: %s %lld has no dim %lld (rank %u)",
+                table, r, what, static_cast<long long>(input), static_cast<long long>(dim),
+                sizes->size());
+  }
+  return Error::Ok;
+}
+
+// Validates record `r` (ints v[0..4]) and fills `out`.
+Error parse_record(const MethodState* s, const char* table, size_t r, const int64_t* v, InputGuard* out) {
+  EMBER_TRY(check_input_dim(s, table, r, "input", v[1], v[2]));
+  out->input = uint32_t(v[1]);
+  out->dim = uint32_t(v[2]);
+  if (v[0] == int64_t(InputGuardKind::MinSize)) {
+    const int32_t bound = input_sizes(s, v[1])->Get(flatbuffers::uoffset_t(v[2]));
+    if (v[3] < 0 || v[3] > bound) {
+      return fail(Error::InvalidProgram,
+                  "guard table '%s' record %zu: minimum %lld for input %lld dim %lld is outside [0, %d] "
+                  "(the dim's upper bound)",
+                  table, r, static_cast<long long>(v[3]), static_cast<long long>(v[1]),
+                  static_cast<long long>(v[2]), bound);
+    }
+    out->kind = InputGuardKind::MinSize;
+    out->a = int32_t(v[3]);
+    return Error::Ok;
+  }
+  if (v[0] == int64_t(InputGuardKind::EqualSize)) {
+    EMBER_TRY(check_input_dim(s, table, r, "reference input", v[3], v[4]));
+    if (v[1] == v[3] && v[2] == v[4]) {
+      return fail(Error::InvalidProgram, "guard table '%s' record %zu: input %lld dim %lld equals itself",
+                  table, r, static_cast<long long>(v[1]), static_cast<long long>(v[2]));
+    }
+    out->kind = InputGuardKind::EqualSize;
+    out->a = int32_t(v[3]);
+    out->b = int32_t(v[4]);
+    return Error::Ok;
+  }
+  return fail(Error::InvalidProgram, "guard table '%s' record %zu: unknown kind %lld (known: 1 min, 2 equal)",
+              table, r, static_cast<long long>(v[0]));
+}
+
+// Checks version, count and length; returns the record count in *count.
+Error check_table_header(const fb::ExecutionPlan* g, size_t* count) {
+  const char* table = plan_name(g);
+  if (size_of(g->inputs()) != 0) {
+    return fail(Error::InvalidProgram, "guard table '%s' takes %u input(s), expected none", table,
+                g->inputs()->size());
+  }
+  const size_t n = size_of(g->outputs());
+  if (n < 2) {
+    return fail(Error::InvalidProgram, "guard table '%s' is truncated: %zu value(s), need at least 2 "
+                "(version, count)", table, n);
+  }
+  int64_t version = 0, records = 0;
+  EMBER_TRY(guard_int(g, 0, &version));
+  EMBER_TRY(guard_int(g, 1, &records));
+  if (version != kGuardTableVersion) {
+    return fail(Error::InvalidProgram, "guard table '%s' has version %lld, this runtime reads version %lld",
+                table, static_cast<long long>(version), static_cast<long long>(kGuardTableVersion));
+  }
+  if (records < 0 || uint64_t(records) > kMaxInputGuards) {
+    return fail(records < 0 ? Error::InvalidProgram : Error::OutOfResources,
+                "guard table '%s' has %lld records, at most %zu are supported", table,
+                static_cast<long long>(records), kMaxInputGuards);
+  }
+  if (n != 2 + kGuardRecordInts * size_t(records)) {
+    return fail(Error::InvalidProgram, "guard table '%s' has %zu values, %lld records need %zu%s", table, n,
+                static_cast<long long>(records), 2 + kGuardRecordInts * size_t(records),
+                n < 2 + kGuardRecordInts * size_t(records) ? " (truncated)" : "");
+  }
+  *count = size_t(records);
+  return Error::Ok;
+}
+
+}  // namespace
+
+Error load_input_guards(LoadContext& ctx) {
+  MethodState* s = ctx.state;
+  const fb::ExecutionPlan* g = find_guard_plan(as_program(ctx.program.flatbuffer_root()), s->name);
+  if (g == nullptr) return Error::Ok;
+  size_t count = 0;
+  EMBER_TRY(check_table_header(g, &count));
+  EMBER_TRY(allocate_array(ctx.memory->method_allocator(), count, "input guards", &s->guards));
+  for (size_t r = 0; r < count; ++r) {
+    int64_t v[kGuardRecordInts];
+    for (size_t k = 0; k < kGuardRecordInts; ++k) EMBER_TRY(guard_int(g, 2 + r * kGuardRecordInts + k, &v[k]));
+    EMBER_TRY(parse_record(s, plan_name(g), r, v, &s->guards[r]));
+  }
+  s->num_guards = count;
+  return Error::Ok;
+}
+
+int32_t guard_min(const MethodState* s, size_t input, size_t dim) {
+  int32_t min = 0;
+  for (size_t r = 0; r < s->num_guards; ++r) {
+    const InputGuard& g = s->guards[r];
+    if (g.kind == InputGuardKind::MinSize && g.input == input && g.dim == dim && g.a > min) min = g.a;
+  }
+  return min;
+}
+
+Error check_equal_guards(const MethodState* s) {
+  for (size_t r = 0; r < s->num_guards; ++r) {
+    const InputGuard& g = s->guards[r];
+    if (g.kind != InputGuardKind::EqualSize) continue;
+    const int32_t size = s->values[s->inputs[g.input]].to_tensor().size(g.dim);
+    const int32_t other = s->values[s->inputs[g.a]].to_tensor().size(size_t(g.b));
+    if (size != other) {
+      return fail(Error::InvalidArgument,
+                  "input %u of method '%s': dim %u is %d but must equal input %d dim %d (%d) (equality "
+                  "constraint from export)",
+                  g.input, s->name, g.dim, size, g.a, g.b, other);
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace internal
+}  // namespace ember::runtime

@@ -1,0 +1,45 @@
+// Input guards: the export constraints a .pte's sizes cannot say. A DYNAMIC_BOUND
+// tensor's sizes are per-dim upper bounds only; torch.export also knows each dim's
+// minimum and which dims of different inputs are equal. Ember writes those next to a
+// method `M` as a constant method `__ember_guards__M` (no inputs, no instructions, Int
+// outputs), which upstream ExecuTorch simply never runs. Its outputs are
+//
+//   [version = 1, count, count records of 5 ints: kind, input, dim, a, b]
+//
+//   kind 1 (MinSize):   size(input, dim) >= a            (b reserved, written 0)
+//   kind 2 (EqualSize): size(input, dim) == size(a, b)   (input a, dim b: the reference)
+//
+// Program::load_method(M) reads the table when present (a bad one is an InvalidProgram /
+// OutOfResources error naming it), Method::set_input checks MinSize and Method::execute
+// checks EqualSize before the first instruction. A program without the method behaves
+// as before (upper bounds only). See docs/dynamic_shapes.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ember::runtime {
+
+// Guard methods are named kGuardMethodPrefix + the guarded method's name.
+inline constexpr char kGuardMethodPrefix[] = "__ember_guards__";
+inline constexpr int64_t kGuardTableVersion = 1;
+inline constexpr size_t kGuardRecordInts = 5;
+// At most this many records per method (more is OutOfResources at load).
+inline constexpr size_t kMaxInputGuards = 32;
+
+enum class InputGuardKind : uint8_t { MinSize = 1, EqualSize = 2 };
+
+// One validated record: indices are in range for the method's inputs and their ranks.
+struct InputGuard {
+  InputGuardKind kind = InputGuardKind::MinSize;
+  uint32_t input = 0;
+  uint32_t dim = 0;
+  int32_t a = 0;  // MinSize: the minimum; EqualSize: the reference input
+  int32_t b = 0;  // EqualSize: the reference input's dim
+};
+
+// True for "__ember_guards__<anything>": metadata, not a method users run. Tools that
+// list methods (Module::method_names, executor_runner) skip these.
+bool is_guard_method_name(const char* name);
+
+}  // namespace ember::runtime

@@ -32,6 +32,46 @@ size_t conv_out(size_t in, uint32_t pad, uint32_t kernel, uint32_t stride, uint3
   return (padded - eff) / stride + 1;
 }
 
+// The filter and bias must have exactly the shapes the conv parameters imply: XNNPACK
+// packs groups * group_output_channels * kh * kw * group_input_channels filter floats
+// from the constant without checking its dims, so a mismatch would read past it.
+Error conv_operands(uint32_t index, const NodeDesc& d, const Shape* shapes) {
+  const auto* c = static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
+  const bool depthwise = d.type == XNodeUnion::XNNDepthwiseConv2d;
+  const uint64_t out_channels = uint64_t{c->groups()} * c->group_output_channels();
+  const uint64_t in_channels = depthwise ? c->groups() : uint64_t{c->groups()} * c->group_input_channels();
+  const Shape& in = shapes[d.inputs[0]];
+  if (in.rank != 4 || in.dims[3] != in_channels) {
+    return runtime::fail(Error::InvalidArgument,
+                         "XNNPACK node %u (%s): input must be NHWC with %llu channels (groups %u)",
+                         index, node_type_name(d.type), static_cast<unsigned long long>(in_channels),
+                         c->groups());
+  }
+  const uint64_t want[4] = {depthwise ? 1 : out_channels, c->kernel_height(), c->kernel_width(),
+                            depthwise ? out_channels : c->group_input_channels()};
+  const Shape& f = shapes[d.inputs[1]];
+  bool filter_ok = f.rank == 4;
+  for (uint32_t i = 0; filter_ok && i < 4; ++i) filter_ok = f.dims[i] == want[i];
+  if (!filter_ok) {
+    return runtime::fail(Error::InvalidArgument,
+                         "XNNPACK node %u (%s): filter value %u must be [%llu, %llu, %llu, %llu] "
+                         "for the node's kernel, groups and channels",
+                         index, node_type_name(d.type), d.inputs[1],
+                         static_cast<unsigned long long>(want[0]), static_cast<unsigned long long>(want[1]),
+                         static_cast<unsigned long long>(want[2]), static_cast<unsigned long long>(want[3]));
+  }
+  if (d.num_inputs > 2 && d.inputs[2] != kInvalidId) {
+    const Shape& b = shapes[d.inputs[2]];
+    if (b.rank != 1 || b.dims[0] != out_channels) {
+      return runtime::fail(Error::InvalidArgument,
+                           "XNNPACK node %u (%s): bias value %u must be [%llu]", index,
+                           node_type_name(d.type), d.inputs[2],
+                           static_cast<unsigned long long>(out_channels));
+    }
+  }
+  return Error::Ok;
+}
+
 Error conv_shape(const NodeDesc& d, const Shape& in, Shape* out, bool transpose) {
   // Conv2d, DepthwiseConv2d and ConvTranspose2d share the _XNNNodeConv table.
   const auto* c = static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
@@ -210,15 +250,18 @@ Error infer_node_shapes(const GraphModel& m, uint32_t index, Shape* shapes) {
       if (in.rank == 0 || w.rank != 2 || in.dims[in.rank - 1] != w.dims[1]) {
         return bad(index, d, "input's last dim does not match the filter's input channels");
       }
+      if (d.num_inputs > 2 && d.inputs[2] != kInvalidId &&
+          (shapes[d.inputs[2]].rank != 1 || shapes[d.inputs[2]].dims[0] != w.dims[0])) {
+        return bad(index, d, "bias is not [output channels] (the filter's first dim)");
+      }
       out = in;
       out.dims[in.rank - 1] = w.dims[0];
       break;
     }
     case XNodeUnion::XNNConv2d: case XNodeUnion::XNNDepthwiseConv2d:
-      e = conv_shape(d, in, &out, false);
-      break;
     case XNodeUnion::XNNConvTranspose2d:
-      e = conv_shape(d, in, &out, true);
+      EMBER_TRY(conv_operands(index, d, shapes));
+      e = conv_shape(d, in, &out, d.type == XNodeUnion::XNNConvTranspose2d);
       break;
     case XNodeUnion::XNNAvgPooling2d: case XNodeUnion::XNNMaxPooling2d:
       e = pool_shape(d, in, &out);

@@ -284,5 +284,41 @@ TEST(XnnpackBackend, LegacyBlobReadsDeprecatedConstantBuffer) {
   backend_instance().destroy(handle.get());
 }
 
+// Found by xnnpack_blob_fuzz: a conv whose groups field disagrees with its filter's dims
+// made XNNPACK pack groups * out * kh * kw * in floats from a 54-float constant (a read
+// past the blob). The filter, bias and input channels must now match the parameters.
+TEST(XnnpackBackend, ConvOperandShapesMustMatchParameters) {
+  const auto conv = [](uint32_t groups, uint32_t bias_len, uint32_t in_channels) {
+    GraphBuilder g;
+    const uint32_t x = g.tensor({1, 4, 4, in_channels}, kIn, 0);
+    const uint32_t w = g.constant({3, 3, 3, 2}, std::vector<float>(54, 0.1f));
+    const uint32_t b = g.constant({bias_len}, std::vector<float>(bias_len, 0.f));
+    g.conv2d(3, 1, 2, 3, x, w, b, g.tensor({1, 4, 4, 3}, kOut, 1));
+    g.graph.xnodes.back()->xnode_union.AsXNNConv2d()->groups = groups;
+    return g;
+  };
+  EXPECT_EQ(Delegate(conv(1, 3, 2)).init_error(), Error::Ok) << runtime::last_error_message();
+  EXPECT_NE(Delegate(conv(6553601, 3, 2)).init_error(), Error::Ok);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("channels (groups 6553601)"),
+            std::string::npos) << runtime::last_error_message();
+  EXPECT_NE(Delegate(conv(2, 3, 4)).init_error(), Error::Ok);  // input fits, filter does not
+  EXPECT_NE(std::string(runtime::last_error_message()).find("filter value 1 must be [6, 3, 3, 2]"),
+            std::string::npos) << runtime::last_error_message();
+  EXPECT_NE(Delegate(conv(1, 2, 2)).init_error(), Error::Ok);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("bias value 2 must be [3]"),
+            std::string::npos) << runtime::last_error_message();
+}
+
+TEST(XnnpackBackend, FullyConnectedBiasMustMatchOutputChannels) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1, 3}, kIn, 0);
+  const uint32_t w = g.constant({2, 3}, {1, 2, 3, 0, -1, 1});
+  const uint32_t b = g.constant({1}, {0.5f});
+  g.fully_connected(x, w, b, g.tensor({1, 2}, kOut, 1));
+  EXPECT_NE(Delegate(g).init_error(), Error::Ok);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("bias is not [output channels]"),
+            std::string::npos) << runtime::last_error_message();
+}
+
 }  // namespace
 }  // namespace ember::backends::xnnpack::testing

@@ -76,6 +76,19 @@ BENCHMARK(BM_Conv)->Name("conv1x1/mbv2_expand_24to144x56x56_nhwc")->Args({24, 14
 BENCHMARK(BM_Conv)->Name("dwconv3x3/mbv2_144x56x56")->Args({144, 144, 56, 3, 1, 144, 0, 1});
 BENCHMARK(BM_Conv)->Name("dwconv3x3/mbv2_96x112x112_s2")->Args({96, 96, 112, 3, 2, 96, 0, 1});
 BENCHMARK(BM_Conv)->Name("dwconv3x3/mbv2_144x56x56_nhwc")->Args({144, 144, 56, 3, 1, 144, 1, 1});
+// MobileNetV2 at a 64x64 input (the xnnpack_aot_benchmark fixture): small planes, many channels.
+BENCHMARK(BM_Conv)->Name("dwconv3x3/mbv2_64in_32x32x32")->Args({32, 32, 32, 3, 1, 32, 0, 1});
+BENCHMARK(BM_Conv)->Name("dwconv3x3/mbv2_64in_144x16x16")->Args({144, 144, 16, 3, 1, 144, 0, 1});
+BENCHMARK(BM_Conv)->Name("dwconv3x3/mbv2_64in_96x32x32_s2")->Args({96, 96, 32, 3, 2, 96, 0, 1});
+BENCHMARK(BM_Conv)->Name("dwconv3x3/mbv2_64in_384x4x4")->Args({384, 384, 4, 3, 1, 384, 0, 1});
+BENCHMARK(BM_Conv)->Name("dwconv3x3/mbv2_64in_960x2x2")->Args({960, 960, 2, 3, 1, 960, 0, 1});
+BENCHMARK(BM_Conv)->Name("conv1x1/mbv2_64in_16to96x32x32")->Args({16, 96, 32, 1, 1, 1, 0, 1});
+BENCHMARK(BM_Conv)->Name("conv1x1/mbv2_64in_24to144x16x16")->Args({24, 144, 16, 1, 1, 1, 0, 1});
+BENCHMARK(BM_Conv)->Name("conv1x1/mbv2_64in_96to576x4x4")->Args({96, 576, 4, 1, 1, 1, 0, 1});
+BENCHMARK(BM_Conv)->Name("conv1x1/mbv2_64in_576to96x4x4")->Args({576, 96, 4, 1, 1, 1, 0, 1});
+BENCHMARK(BM_Conv)->Name("conv1x1/mbv2_64in_160to960x2x2")->Args({160, 960, 2, 1, 1, 1, 0, 1});
+BENCHMARK(BM_Conv)->Name("conv1x1/mbv2_64in_960to160x2x2")->Args({960, 160, 2, 1, 1, 1, 0, 1});
+BENCHMARK(BM_Conv)->Name("conv1x1/mbv2_64in_320to1280x2x2")->Args({320, 1280, 2, 1, 1, 1, 0, 1});
 
 // mm: {m, k, n}.
 void BM_Matmul(benchmark::State& state) {

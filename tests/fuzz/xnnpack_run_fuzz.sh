@@ -4,7 +4,8 @@
 # the separate output base that run_fuzz.sh uses (the main cache is untouched) and runs it
 # for SECONDS (default 60) on the seeds of xnnpack_write_seeds: hand-built graphs plus the
 # XnnpackBackend payloads of ../shared's .pte files when present. Exits non-zero on any
-# crash, leak, timeout or sanitizer report.
+# crash, leak, timeout or sanitizer report. The delegate bounds a plan's activations at
+# 2 GiB (shape_plan.h), so single allocations stay under -malloc_limit_mb.
 set -euo pipefail
 SECONDS_TO_RUN="${1:-60}"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -27,6 +28,6 @@ FUZZER="$(bazel --output_base="$HOME/.cache/ember-fuzz" info "${FUZZ_FLAGS[@]}" 
 
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  "$FUZZER" -max_total_time="$SECONDS_TO_RUN" -timeout=20 -rss_limit_mb=2048 -max_len=1100000 \
+  "$FUZZER" -max_total_time="$SECONDS_TO_RUN" -timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=2200 -max_len=1100000 \
   -artifact_prefix="$WORK/artifacts/" -print_final_stats=1 "$CORPUS"
 echo "fuzzing finished cleanly after ${SECONDS_TO_RUN}s (work dir $WORK)"

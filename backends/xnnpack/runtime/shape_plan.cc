@@ -25,6 +25,74 @@ ShapePlan::~ShapePlan() {
   std::free(shapes_);
 }
 
+namespace {
+
+uint64_t saturating_mul(uint64_t a, uint64_t b) {
+  return (b != 0 && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
+}
+
+// XNNPACK's convolution and pooling operators build an indirection buffer of one pointer
+// per output pixel and kernel tap; a huge kernel over a modest output asks for gigabytes.
+uint64_t indirection_bytes(const NodeDesc& d, const Shape* shapes) {
+  uint64_t taps = 0;
+  switch (d.type) {
+    case fb_xnnpack::XNodeUnion::XNNConv2d: case fb_xnnpack::XNodeUnion::XNNDepthwiseConv2d:
+    case fb_xnnpack::XNodeUnion::XNNConvTranspose2d: {
+      const auto* c = static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
+      taps = uint64_t{c->kernel_height()} * c->kernel_width();
+      break;
+    }
+    case fb_xnnpack::XNodeUnion::XNNAvgPooling2d: case fb_xnnpack::XNodeUnion::XNNMaxPooling2d: {
+      const auto* p = static_cast<const fb_xnnpack::_XNNPooling2D*>(d.node->xnode_union());
+      taps = uint64_t{p->pooling_height()} * p->pooling_width();
+      break;
+    }
+    default:
+      return 0;
+  }
+  const Shape& out = shapes[d.outputs[0]];
+  const uint64_t pixels = out.rank == 4 ? saturating_mul(out.dims[0], saturating_mul(out.dims[1], out.dims[2])) : 1;
+  return saturating_mul(saturating_mul(pixels, taps), sizeof(void*));
+}
+
+// Bytes of every activation in `shapes` and of the operators' indirection buffers,
+// overflow-checked, against kMaxValueBytes and kMaxActivationBytes. Constants were
+// checked against their data at load.
+Error check_activation_bytes(const GraphModel& m, const Shape* shapes) {
+  uint64_t total = 0;
+  for (uint32_t v = 0; v < m.num_values; ++v) {
+    if (!m.values[v].defined || m.values[v].data != nullptr) continue;
+    uint64_t bytes = datatype_size(m.values[v].datatype);
+    for (uint32_t d = 0; d < shapes[v].rank; ++d) bytes = saturating_mul(bytes, shapes[v].dims[d]);
+    if (bytes > kMaxValueBytes) {
+      return fail(Error::InvalidProgram,
+                  "XNNPACK value %u: its %u-D %s shape needs more than the delegate's %llu MiB "
+                  "limit per activation", v, shapes[v].rank, datatype_name(m.values[v].datatype),
+                  static_cast<unsigned long long>(kMaxValueBytes >> 20));
+    }
+    total += bytes;
+  }
+  for (uint32_t i = 0; i < m.num_nodes; ++i) {
+    const uint64_t bytes = m.nodes[i].runner == NodeRunner::Subgraph ? indirection_bytes(m.nodes[i], shapes) : 0;
+    if (bytes > kMaxValueBytes) {
+      return fail(Error::InvalidProgram,
+                  "XNNPACK node %u (%s): output pixels x kernel taps need more than the delegate's "
+                  "%llu MiB limit per indirection buffer", i, node_type_name(m.nodes[i].type),
+                  static_cast<unsigned long long>(kMaxValueBytes >> 20));
+    }
+    total += bytes;
+  }
+  if (total > kMaxActivationBytes) {
+    return fail(Error::InvalidProgram,
+                "XNNPACK: the activations need %llu MiB, more than the delegate's %llu MiB limit",
+                static_cast<unsigned long long>(total >> 20),
+                static_cast<unsigned long long>(kMaxActivationBytes >> 20));
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
 bool ShapePlan::matches(const GraphModel& m, const Partition& p, const Shape* inputs) const {
   for (uint32_t e = 0; e < m.num_externs; ++e) {
     const uint32_t v = p.extern_value[e];
@@ -62,6 +130,7 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
   for (uint32_t i = 0; i < m.num_nodes && err == Error::Ok; ++i) {
     err = infer_node_shapes(m, i, shapes_);
   }
+  if (err == Error::Ok) err = check_activation_bytes(m, shapes_);
   // Buffers: boundary values, and graph inputs XNNPACK reads (it may over-read
   // XNN_EXTRA_BYTES past the end, so they are copied into padded memory).
   for (uint32_t v = 0; v < m.num_values && err == Error::Ok; ++v) {

@@ -16,6 +16,13 @@
 
 namespace ember::backends::xnnpack {
 
+// Bounds on the memory one plan's activations (non-constant values) and XNNPACK's
+// conv/pooling indirection buffers may need: a graph whose shapes exceed them (a corrupt or hostile payload; no device model
+// comes near) fails at load with a named error instead of asking for gigabytes or
+// overflowing a size computation.
+constexpr uint64_t kMaxValueBytes = uint64_t{1} << 30;       // one activation or buffer
+constexpr uint64_t kMaxActivationBytes = uint64_t{1} << 31;  // all of a plan's activations
+
 class ShapePlan {
  public:
   ShapePlan() = default;

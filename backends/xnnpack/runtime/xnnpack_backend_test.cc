@@ -320,5 +320,55 @@ TEST(XnnpackBackend, FullyConnectedBiasMustMatchOutputChannels) {
             std::string::npos) << runtime::last_error_message();
 }
 
+// Found by xnnpack_blob_fuzz: a mutated dim made the plan malloc gigabytes for one boundary
+// value (and, with bigger dims, overflow the byte count). Activations are now bounded.
+TEST(XnnpackBackend, OversizedActivationsGiveNamedErrors) {
+  const auto graph = [](uint32_t rows, uint32_t cols) {
+    GraphBuilder g;
+    const uint32_t x = g.tensor({rows, cols}, kIn, 0);
+    const uint32_t t = g.tensor({cols, rows});
+    g.transpose({1, 0}, x, t);  // a delegate kernel: t is a boundary value with a buffer
+    g.node_1x1(XNodeUnion::XNNAbs, t, g.tensor({cols, rows}, kOut, 1));
+    return g;
+  };
+  EXPECT_EQ(Delegate(graph(1, 2)).init_error(), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(Delegate(graph(65536, 65536)).init_error(), Error::InvalidProgram);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("limit per activation"), std::string::npos)
+      << runtime::last_error_message();
+  EXPECT_EQ(Delegate(graph(0x7FFFFFFF, 0x7FFFFFFF)).init_error(), Error::InvalidProgram)
+      << runtime::last_error_message();
+  // Each activation under the per-value limit, together over the plan limit.
+  EXPECT_EQ(Delegate(graph(16384, 16384)).init_error(), Error::InvalidProgram);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("the activations need"), std::string::npos)
+      << runtime::last_error_message();
+}
+
+
+// Found by xnnpack_blob_fuzz: a pooling/conv kernel of millions of taps over a small output
+// made XNNPACK's setup allocate a multi-gigabyte indirection buffer. Bounded at load now.
+TEST(XnnpackBackend, HugeKernelIndirectionGivesNamedError) {
+  const auto graph = [](uint32_t size) {
+    GraphBuilder g;
+    const uint32_t x = g.tensor({1, 1, 1, 1}, kIn, 0);
+    fb_xnnpack::_XNNPooling2DT p;
+    p.padding_top = p.padding_left = size / 2;
+    p.padding_bottom = p.padding_right = size - 1 - size / 2;
+    p.pooling_height = p.pooling_width = size;
+    p.stride_height = p.stride_width = 1;
+    p.dilation_height = p.dilation_width = 1;
+    p.input_id = x;
+    p.output_id = g.tensor({1, 1, 1, 1}, kOut, 1);
+    auto n = std::make_unique<fb_xnnpack::XNodeT>();
+    n->xnode_union.type = XNodeUnion::XNNMaxPooling2d;
+    n->xnode_union.value = new fb_xnnpack::_XNNPooling2DT(std::move(p));
+    g.graph.xnodes.push_back(std::move(n));
+    return g;
+  };
+  EXPECT_EQ(Delegate(graph(3)).init_error(), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(Delegate(graph(20000)).init_error(), Error::InvalidProgram);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("limit per indirection buffer"),
+            std::string::npos) << runtime::last_error_message();
+}
+
 }  // namespace
 }  // namespace ember::backends::xnnpack::testing

@@ -25,9 +25,13 @@ constexpr size_t kPrefixLength = sizeof(kGuardMethodPrefix) - 1;
 const fb::ExecutionPlan* find_guard_plan(const fb::Program* program, const char* method) {
   const auto* plans = program->execution_plan();
   if (plans == nullptr) return nullptr;
+  const std::string_view prefix(kGuardMethodPrefix, kPrefixLength);
   for (const fb::ExecutionPlan* p : *plans) {
-    const char* name = plan_name(p);
-    if (is_guard_method_name(name) && std::strcmp(name + kPrefixLength, method) == 0) return p;
+    const std::string_view name(plan_name(p));
+    if (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix &&
+        name.substr(prefix.size()) == method) {
+      return p;
+    }
   }
   return nullptr;
 }

@@ -88,6 +88,25 @@ Error assign_stages(const GraphModel& m, uint32_t* stage_of, uint32_t* num_stage
   return Error::Ok;
 }
 
+// A subgraph node's output that no node reads and that is no graph output still needs
+// memory: this XNNPACK gives unconsumed values no workspace, so setup would see a null
+// pointer (found by xnnpack_blob_fuzz). They get a delegate buffer like boundary values.
+void mark_unread_outputs(const GraphModel& m, uint32_t* scratch, Partition* p) {
+  uint32_t* read = scratch;
+  for (uint32_t v = 0; v < m.num_values; ++v) read[v] = 0;
+  for (uint32_t i = 0; i < m.num_nodes; ++i) {
+    for (uint32_t k = 0; k < m.nodes[i].num_inputs; ++k) {
+      if (m.nodes[i].inputs[k] != kInvalidId) read[m.nodes[i].inputs[k]] = 1;
+    }
+  }
+  for (uint32_t i = 0; i < m.num_nodes; ++i) {
+    const NodeDesc& d = m.nodes[i];
+    for (uint32_t k = 0; d.runner == NodeRunner::Subgraph && k < d.num_outputs; ++k) {
+      if (read[d.outputs[k]] == 0 && m.values[d.outputs[k]].flags == 0) p->boundary[d.outputs[k]] = true;
+    }
+  }
+}
+
 }  // namespace
 
 Error build_partition(const GraphModel& m, runtime::MemoryAllocator* a, Partition* p) {
@@ -127,6 +146,7 @@ Error build_partition(const GraphModel& m, runtime::MemoryAllocator* a, Partitio
       }
     }
   }
+  mark_unread_outputs(m, producer, p);
   // External lists of subgraph stages: non-constant values they touch that are
   // graph externals or boundary values.
   uint32_t* mark = producer;  // reuse: last stage that listed the value

@@ -370,5 +370,21 @@ TEST(XnnpackBackend, HugeKernelIndirectionGivesNamedError) {
             std::string::npos) << runtime::last_error_message();
 }
 
+// Found by xnnpack_blob_fuzz: an XNNPACK node whose output nobody reads got no memory
+// from this XNNPACK, and setup aborted on the null pointer. It now gets a delegate buffer.
+TEST(XnnpackBackend, UnreadNodeOutputStillRuns) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({3}, kIn, 0);
+  g.node_1x1(XNodeUnion::XNNAbs, x, g.tensor({3}));  // result never read
+  g.node_2x1(XNodeUnion::XNNAdd, x, x, g.tensor({3}, kOut, 1));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor in({3}, {1.f, -2.f, 3.f}), out({3});
+  ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(out.f()[0], 2.f);
+  EXPECT_EQ(out.f()[1], -4.f);
+  EXPECT_EQ(out.f()[2], 6.f);
+}
+
 }  // namespace
 }  // namespace ember::backends::xnnpack::testing

@@ -19,7 +19,9 @@ std::vector<std::unique_ptr<Stage>> ExportSession::stages_for(const Recipe& reci
     for (auto& s : recipe.pre_edge_stages()) stages.push_back(std::move(s));  // e.g. quantize
   }
   stages.push_back(std::make_unique<ToEdgeStage>());                        // core ATen, checked
-  stages.push_back(std::make_unique<TransformStage>(options.user_passes));  // user passes
+  std::vector<std::shared_ptr<const Pass>> passes = recipe.transform_passes;
+  passes.insert(passes.end(), options.user_passes.begin(), options.user_passes.end());
+  stages.push_back(std::make_unique<TransformStage>(std::move(passes)));  // recipe + user passes
   stages.push_back(std::make_unique<ToBackendStage>(recipe.partitioners));  // delegate calls
   stages.push_back(std::make_unique<ToExecutorchStage>(options.memory_planner));  // out + plan
   stages.push_back(std::make_unique<EmitStage>());                          // -> .pte bytes

@@ -52,7 +52,7 @@ TEST(ExportSessionTest, StagesInOrderWithArtifacts) {
   auto exec = session->print("to_executorch");
   ASSERT_TRUE(exec.is_ok());
   EXPECT_NE(exec->find("aten::addmm.out"), std::string::npos);
-  EXPECT_EQ(session->memory_report().arena_size, 5120u);  // see pte_summary_test
+  EXPECT_EQ(session->memory_report().arena_size, 1024u);  // see pte_summary_test
   EXPECT_EQ(session->print("nope").status().code(), StatusCode::kNotFound);
 
   std::string dir = ::testing::TempDir() + "/session_dump";

@@ -1,6 +1,9 @@
 // RecipeRegistry and the built-in "portable" recipe.
 #include "aot/recipe/recipe.h"
 
+#include "aot/passes/fold_batch_norm_pass.h"
+#include "aot/passes/fold_constant_permute_pass.h"
+
 namespace ember::aot {
 
 Status RecipeRegistry::register_recipe(const std::string& name, RecipeFactory factory) {
@@ -31,6 +34,8 @@ Status register_builtin_recipes(RecipeRegistry* registry) {
   return registry->register_recipe("portable", [](const RecipeOptions&) -> StatusOr<Recipe> {
     Recipe r;
     r.name = "portable";
+    r.transform_passes.push_back(std::make_shared<FoldBatchNormPass>());
+    r.transform_passes.push_back(std::make_shared<FoldConstantPermutePass>());
     return r;
   });
 }

@@ -30,6 +30,8 @@ struct RecipeOptions {
 struct Recipe {
   std::string name;
   std::vector<std::shared_ptr<const Partitioner>> partitioners;
+  // Graph optimisations the transform stage runs before the user's passes.
+  std::vector<std::shared_ptr<const Pass>> transform_passes;
   // Stages run between load and to_edge (e.g. quantize); built fresh per session.
   std::function<std::vector<std::unique_ptr<Stage>>()> pre_edge_stages;
 };
@@ -48,7 +50,9 @@ class RecipeRegistry {
   std::vector<std::pair<std::string, RecipeFactory>> entries_;
 };
 
-// Registers "portable" (no partitioners: every op runs on the portable kernels).
+// Registers "portable" (no partitioners: every op runs on the portable kernels; the
+// transform stage folds inference batch norms into convolutions and permutes of constant
+// weights into the constants, see aot/passes/fold_*_pass.h).
 Status register_builtin_recipes(RecipeRegistry* registry);
 
 }  // namespace ember::aot

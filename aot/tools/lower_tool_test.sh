@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 for stage in load to_edge transform to_backend to_executorch emit; do
   grep -q "^\[${stage} *\] *[0-9.]* ms$" "${TEST_TMPDIR}/out.txt" || fail "no progress line for ${stage}"
 done
-grep -q "memory plan (greedy): arena 5120 B, lower bound 5120 B" "${TEST_TMPDIR}/out.txt" || fail "memory plan line"
+grep -q "memory plan (greedy): arena 1024 B, lower bound 1024 B" "${TEST_TMPDIR}/out.txt" || fail "memory plan line"
 [ "$(head -c 8 "$OUT" | tail -c 4)" = "ET12" ] || fail "output is not a .pte"
 [ -f "${TEST_TMPDIR}/dump/01_to_edge.txt" ] || fail "no stage dump"
 

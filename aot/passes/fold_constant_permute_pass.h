@@ -1,0 +1,22 @@
+// FoldConstantPermutePass: permutes constant tensors ahead of time instead of at every run.
+//
+// Before: %wt : f32[3, 4] = aten::permute.default(self=%w, dims=[1, 0])   (%w : f32[4, 3] constant)
+//         %y = aten::addmm.default(self=%b, mat1=%x, mat2=%wt)
+// After:  %y = aten::addmm.default(self=%b, mat1=%x, mat2=%w)            (%w : f32[3, 4], bytes permuted)
+// This is the weight transpose that linear decomposes into. The constant's bytes are rewritten
+// in the permuted order and its spec takes the permute's output shape (contiguous); uses of the
+// permute's output then read the constant directly. Applies only when the permute's input is a
+// static constant that no other node (or graph output) uses; everything else is left as is.
+#pragma once
+
+#include "aot/passes/pass.h"
+
+namespace ember::aot {
+
+class FoldConstantPermutePass final : public Pass {
+ public:
+  const char* name() const override { return "fold_constant_permute"; }
+  Status run(Graph& graph) const override;
+};
+
+}  // namespace ember::aot

@@ -1,0 +1,161 @@
+// FoldBatchNormPass and FoldConstantPermutePass on hand-made graphs. Expected constants are
+// worked out by hand: with var + eps chosen as perfect squares, s = gamma / sqrt(var + eps),
+// w' = w * s and b' = (b - mean) * s + beta are exact in float.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "aot/ir/printer.h"
+#include "aot/ir/verifier.h"
+#include "aot/passes/fold_batch_norm_pass.h"
+#include "aot/passes/fold_constant_permute_pass.h"
+#include "aot/passes/testing/graph_builder.h"
+
+namespace ember::aot {
+namespace {
+
+using testing::GraphBuilder;
+
+std::string body(const Graph& g) {
+  std::string out;
+  for (const Node& n : g.nodes()) out += print_node(g, n, false) + "\n";
+  return out;
+}
+
+std::vector<float> floats(const Graph& g, const std::string& name) {
+  const TensorSpec& s = g.value(g.find_value(name)).tensor;
+  std::vector<float> out(s.constant->bytes.size() / 4);
+  std::memcpy(out.data(), s.constant->bytes.data(), s.constant->bytes.size());
+  return out;
+}
+
+std::vector<NamedArgument> conv_extra() {
+  return {{"stride", Argument::int_list({1, 1}), false},
+          {"padding", Argument::int_list({0, 0}), false},
+          {"dilation", Argument::int_list({1, 1}), false},
+          {"transposed", Argument::boolean(false), false},
+          {"output_padding", Argument::int_list({0, 0}), false},
+          {"groups", Argument::integer(1), false}};
+}
+
+// x[1,1,2,2] -> conv (2 output channels, 1x1, weight {2, 3}, bias `bias`) -> batch norm.
+// Returns the batch norm's main output; `conv_out` gets the conv's.
+ValueId conv_bn(GraphBuilder& b, ValueId x, ValueId bias, ValueId* conv_out) {
+  ValueId w = b.parameter("w", {2, 1, 1, 1}, {2.f, 3.f});
+  ValueId gamma = b.parameter("gamma", {2}, {1.f, 2.f});
+  ValueId beta = b.parameter("beta", {2}, {0.5f, -1.f});
+  ValueId mean = b.parameter("mean", {2}, {1.f, 4.f}, InputKind::kBuffer);
+  ValueId var = b.parameter("var", {2}, {3.f, 0.f}, InputKind::kBuffer);  // + eps 1: 4, 1
+  std::vector<NamedArgument> extra = conv_extra();
+  extra.insert(extra.begin(), {"bias", bias == kNoValue ? Argument::none() : Argument::tensor(bias), false});
+  ValueId c = b.op("aten::convolution.default", {{"input", x}, {"weight", w}}, "conv", {1, 2, 2, 2},
+                   extra);
+  *conv_out = c;
+  ValueId y = b.op("aten::_native_batch_norm_legit_no_training.default",
+                   {{"input", c}, {"weight", gamma}, {"bias", beta}, {"running_mean", mean},
+                    {"running_var", var}},
+                   "bn", {1, 2, 2, 2},
+                   {{"momentum", Argument::floating(0.1), false},
+                    {"eps", Argument::floating(1.0), false}});
+  Graph& g = b.graph();
+  for (const char* name : {"bn_unused_1", "bn_unused_2"}) {
+    ValueId u = g.add_value({name, ValueKind::kTensor, contiguous_spec(ScalarType::kFloat, static_sizes({0})), {}, ""}).value();
+    g.nodes().back().outputs.push_back(Argument::tensor(u));
+  }
+  return y;
+}
+
+TEST(FoldBatchNormPassTest, FoldsIntoBiaslessConvThroughBeta) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 1, 2, 2});
+  ValueId c;
+  ValueId y = conv_bn(b, x, kNoValue, &c);
+  b.output(b.op("aten::relu.default", {{"self", y}}, "relu", {1, 2, 2, 2}));
+  Graph g = b.take();
+  ASSERT_TRUE(FoldBatchNormPass().run(g).is_ok());
+  EXPECT_EQ(body(g),
+            "%conv : f32[1, 2, 2, 2] = aten::convolution.default(input=%x, weight=%w, bias=%beta, "
+            "stride=[1, 1], padding=[0, 0], dilation=[1, 1], transposed=False, "
+            "output_padding=[0, 0], groups=1)\n"
+            "%relu : f32[1, 2, 2, 2] = aten::relu.default(self=%conv)\n");
+  // s = {1/2, 2/1}; w' = {2 * 0.5, 3 * 2}; b' = (0 - mean) * s + beta = {0, -9}.
+  EXPECT_EQ(floats(g, "w"), (std::vector<float>{1.f, 6.f}));
+  EXPECT_EQ(floats(g, "beta"), (std::vector<float>{0.f, -9.f}));
+  EXPECT_TRUE(verify_graph(g).is_ok());
+}
+
+TEST(FoldBatchNormPassTest, FoldsIntoConvBias) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 1, 2, 2});
+  ValueId cb = b.parameter("cb", {2}, {1.f, -1.f});
+  ValueId c;
+  b.output(conv_bn(b, x, cb, &c));
+  Graph g = b.take();
+  ASSERT_TRUE(FoldBatchNormPass().run(g).is_ok());
+  ASSERT_EQ(g.nodes().size(), 1u);
+  EXPECT_EQ(tensor_of(g.outputs()[0]), c);
+  // b' = (b - mean) * s + beta = {(1 - 1) * 0.5 + 0.5, (-1 - 4) * 2 - 1}.
+  EXPECT_EQ(floats(g, "cb"), (std::vector<float>{0.5f, -11.f}));
+  EXPECT_EQ(floats(g, "beta"), (std::vector<float>{0.5f, -1.f}));  // untouched
+  EXPECT_EQ(floats(g, "w"), (std::vector<float>{1.f, 6.f}));
+}
+
+TEST(FoldBatchNormPassTest, KeepsBatchNormWhenConvOutputIsAlsoUsed) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 1, 2, 2});
+  ValueId c;
+  ValueId y = conv_bn(b, x, kNoValue, &c);
+  b.output(y);
+  b.output(c);
+  Graph g = b.take();
+  const std::string before = body(g);
+  ASSERT_TRUE(FoldBatchNormPass().run(g).is_ok());
+  EXPECT_EQ(body(g), before);
+  EXPECT_EQ(floats(g, "w"), (std::vector<float>{2.f, 3.f}));
+}
+
+TEST(FoldConstantPermutePassTest, TransposesWeightOfAddmm) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {2, 3}, {1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
+  ValueId x = b.input("x", {1, 3});
+  ValueId t = b.op("aten::permute.default", {{"self", w}}, "permute", {3, 2},
+                   {{"dims", Argument::int_list({1, 0}), false}});
+  b.output(b.op("aten::mm.default", {{"self", x}, {"mat2", t}}, "mm", {1, 2}));
+  Graph g = b.take();
+  ASSERT_TRUE(FoldConstantPermutePass().run(g).is_ok());
+  EXPECT_EQ(body(g), "%mm : f32[1, 2] = aten::mm.default(self=%x, mat2=%w)\n");
+  EXPECT_EQ(g.value(w).tensor.to_string(), "f32[3, 2]");
+  EXPECT_EQ(floats(g, "w"), (std::vector<float>{1.f, 4.f, 2.f, 5.f, 3.f, 6.f}));
+  EXPECT_TRUE(verify_graph(g).is_ok());
+}
+
+TEST(FoldConstantPermutePassTest, Rank3AndNegativeDims) {
+  GraphBuilder b;
+  // in[x, y, z] = 4x + 2y + z; dims [2, 0, 1]: out[a, b, c] = in[b, c, a] = 4b + 2c + a.
+  ValueId w = b.parameter("w", {2, 2, 2}, {0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f});
+  ValueId t = b.op("aten::permute.default", {{"self", w}}, "permute", {2, 2, 2},
+                   {{"dims", Argument::int_list({-1, 0, 1}), false}});
+  b.output(b.op("aten::neg.default", {{"self", t}}, "neg", {2, 2, 2}));
+  Graph g = b.take();
+  ASSERT_TRUE(FoldConstantPermutePass().run(g).is_ok());
+  EXPECT_EQ(floats(g, "w"), (std::vector<float>{0.f, 2.f, 4.f, 6.f, 1.f, 3.f, 5.f, 7.f}));
+}
+
+TEST(FoldConstantPermutePassTest, KeepsSharedConstantsAndInputs) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {2, 3}, {1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
+  ValueId x = b.input("x", {2, 3});
+  ValueId t = b.op("aten::permute.default", {{"self", w}}, "permute", {3, 2},
+                   {{"dims", Argument::int_list({1, 0}), false}});
+  ValueId u = b.op("aten::permute.default", {{"self", x}}, "permute_x", {3, 2},
+                   {{"dims", Argument::int_list({1, 0}), false}});
+  b.output(b.op("aten::add.Tensor", {{"self", t}, {"other", u}}, "add", {3, 2}));
+  b.output(b.op("aten::neg.default", {{"self", w}}, "neg", {2, 3}));
+  Graph g = b.take();
+  const std::string before = body(g);
+  ASSERT_TRUE(FoldConstantPermutePass().run(g).is_ok());
+  EXPECT_EQ(body(g), before);
+}
+
+}  // namespace
+}  // namespace ember::aot

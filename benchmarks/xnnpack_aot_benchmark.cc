@@ -7,7 +7,9 @@
 //                      the boundary NCHW->NHWC transpose is dropped (the input is fed as
 //                      NHWC), which is what a hand-written XNNPACK user would do;
 //   Ember_Portable  -- the "portable" recipe (no delegate).
-// Models: MobileNetV2 (large fixture; skipped when absent) and the conv-bn-relu fixture.
+// Models: MobileNetV2 at 64x64 and 224x224, ResNet-18 at 112x112 (large fixtures written by
+// tools/fixtures/generate_pt2.py --large-out; each row is skipped when its file is absent)
+// and the conv-bn-relu fixture.
 //   bazel run -c opt //benchmarks:xnnpack_aot_benchmark
 #include <benchmark/benchmark.h>
 #include <xnnpack.h>
@@ -161,6 +163,14 @@ void run_direct(benchmark::State& state, const std::string& model, bool setup_ea
         st = xnn_define_add2(sub, lo, hi, ids[c->input1_id()], ids[c->input2_id()], ids[c->output_id()], 0);
         break;
       }
+      case fb::XNodeUnion::XNNMaxPooling2d: {
+        const auto* c = static_cast<const fb::_XNNPooling2D*>(n->xnode_union());
+        st = xnn_define_max_pooling_2d(sub, c->padding_top(), c->padding_right(), c->padding_bottom(),
+                                       c->padding_left(), c->pooling_height(), c->pooling_width(),
+                                       c->stride_height(), c->stride_width(), c->dilation_height(),
+                                       c->dilation_width(), lo, hi, ids[c->input_id()], ids[c->output_id()], 0);
+        break;
+      }
       case fb::XNodeUnion::XNNGlobalAvgPooling2d: {
         const auto* c = static_cast<const fb::_XNNNode1x1*>(n->xnode_union());
         st = xnn_define_global_average_pooling_2d(sub, lo, hi, ids[c->input_id()], ids[c->output_id()], 0);
@@ -196,6 +206,12 @@ void BM_MobileNetV2_Direct_Xnnpack(benchmark::State& s) { run_direct(s, "mobilen
 // its external pointers each execute does: how much of Ember's overhead that is.
 void BM_MobileNetV2_Direct_Xnnpack_SetupEachRun(benchmark::State& s) { run_direct(s, "mobilenet_v2", true); }
 void BM_MobileNetV2_Ember_Portable(benchmark::State& s) { run_ember(s, "mobilenet_v2", "portable"); }
+void BM_MobileNetV2_224_Ember_Xnnpack(benchmark::State& s) { run_ember(s, "mobilenet_v2_224", "xnnpack"); }
+void BM_MobileNetV2_224_Direct_Xnnpack(benchmark::State& s) { run_direct(s, "mobilenet_v2_224"); }
+void BM_MobileNetV2_224_Ember_Portable(benchmark::State& s) { run_ember(s, "mobilenet_v2_224", "portable"); }
+void BM_ResNet18_Ember_Xnnpack(benchmark::State& s) { run_ember(s, "resnet18", "xnnpack"); }
+void BM_ResNet18_Direct_Xnnpack(benchmark::State& s) { run_direct(s, "resnet18"); }
+void BM_ResNet18_Ember_Portable(benchmark::State& s) { run_ember(s, "resnet18", "portable"); }
 void BM_ConvBnRelu_Ember_Xnnpack(benchmark::State& s) { run_ember(s, "conv_bn_relu", "xnnpack"); }
 void BM_ConvBnRelu_Direct_Xnnpack(benchmark::State& s) { run_direct(s, "conv_bn_relu"); }
 void BM_ConvBnRelu_Ember_Portable(benchmark::State& s) { run_ember(s, "conv_bn_relu", "portable"); }
@@ -204,6 +220,12 @@ BENCHMARK(BM_MobileNetV2_Ember_Xnnpack)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MobileNetV2_Direct_Xnnpack)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MobileNetV2_Direct_Xnnpack_SetupEachRun)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MobileNetV2_Ember_Portable)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MobileNetV2_224_Ember_Xnnpack)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MobileNetV2_224_Direct_Xnnpack)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MobileNetV2_224_Ember_Portable)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ResNet18_Ember_Xnnpack)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ResNet18_Direct_Xnnpack)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ResNet18_Ember_Portable)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ConvBnRelu_Ember_Xnnpack)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ConvBnRelu_Direct_Xnnpack)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ConvBnRelu_Ember_Portable)->Unit(benchmark::kMicrosecond);

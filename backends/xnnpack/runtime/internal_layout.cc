@@ -37,8 +37,110 @@ void copy_row(const uint8_t* src, size_t step, size_t n, size_t elem, uint8_t* d
 
 }  // namespace
 
+namespace {
+
+// A transpose with size-1 dims dropped and input-adjacent dims that stay adjacent in the
+// output merged: NCHW -> NHWC becomes [N, C, HW] -> [N, HW, C], i.e. batched 2-D.
+struct Collapsed {
+  uint32_t rank = 0;
+  size_t dims[kMaxDims] = {};    // input order
+  uint32_t perm[kMaxDims] = {};  // output dim -> input dim
+};
+
+Collapsed collapse(const fb_xnnpack::XNNStaticTranspose* t, const Shape& in) {
+  int32_t kept[kMaxDims];
+  uint32_t n = 0, order[kMaxDims], m = 0;
+  for (uint32_t i = 0; i < in.rank; ++i) kept[i] = in.dims[i] == 1 ? -1 : int32_t(n++);
+  for (uint32_t o = 0; o < in.rank; ++o) {
+    const int32_t k = kept[t->perm()->Get(o)];
+    if (k >= 0) order[m++] = uint32_t(k);  // output order of the kept input dims
+  }
+  // Groups of output-consecutive dims that are also input-consecutive.
+  uint32_t first[kMaxDims], last[kMaxDims], g = 0;
+  for (uint32_t k = 0; k < m; ++k) {
+    if (g > 0 && order[k] == last[g - 1] + 1) {
+      last[g - 1] = order[k];
+    } else {
+      first[g] = last[g] = order[k];
+      ++g;
+    }
+  }
+  size_t kept_dims[kMaxDims];
+  for (uint32_t i = 0, j = 0; i < in.rank; ++i) {
+    if (kept[i] >= 0) kept_dims[j++] = in.dims[i];
+  }
+  Collapsed c;
+  c.rank = g;
+  for (uint32_t a = 0; a < g; ++a) {
+    uint32_t pos = 0;  // input position of group a: groups that start before it
+    for (uint32_t b = 0; b < g; ++b) pos += first[b] < first[a] ? 1 : 0;
+    c.perm[a] = pos;
+    size_t d = 1;
+    for (uint32_t k = first[a]; k <= last[a]; ++k) d *= kept_dims[k];
+    c.dims[pos] = d;
+  }
+  return c;
+}
+
+// dst[c][r] = src[r][c] for `batch` matrices of rows x cols.
+template <typename T>
+void transpose_2d(const T* src, size_t batch, size_t rows, size_t cols, T* dst) {
+  constexpr size_t kTile = 16;
+  for (size_t b = 0; b < batch; ++b, src += rows * cols, dst += rows * cols) {
+    if (rows <= 8) {  // few source rows (NCHW -> NHWC with few channels): write contiguously
+      for (size_t c = 0; c < cols; ++c) {
+        for (size_t r = 0; r < rows; ++r) dst[c * rows + r] = src[r * cols + c];
+      }
+      continue;
+    }
+    for (size_t r0 = 0; r0 < rows; r0 += kTile) {
+      const size_t r1 = r0 + kTile < rows ? r0 + kTile : rows;
+      for (size_t c0 = 0; c0 < cols; c0 += kTile) {
+        const size_t c1 = c0 + kTile < cols ? c0 + kTile : cols;
+        for (size_t r = r0; r < r1; ++r) {
+          for (size_t c = c0; c < c1; ++c) dst[c * rows + r] = src[r * cols + c];
+        }
+      }
+    }
+  }
+}
+
+// The fast paths of run_transpose; false when the collapsed form has none.
+bool transpose_fast(const Collapsed& c, size_t elem, const void* src, void* dst) {
+  size_t numel = 1;
+  for (uint32_t i = 0; i < c.rank; ++i) numel *= c.dims[i];
+  if (c.rank <= 1) {
+    std::memcpy(dst, src, numel * elem);
+    return true;
+  }
+  size_t batch = 1;
+  if (c.rank == 3 && c.perm[0] == 0 && c.perm[1] == 2 && c.perm[2] == 1) {
+    batch = c.dims[0];
+  } else if (c.rank != 2) {
+    return false;
+  }
+  const size_t rows = c.dims[c.rank - 2], cols = c.dims[c.rank - 1];
+  switch (elem) {
+    case 4:
+      transpose_2d(static_cast<const uint32_t*>(src), batch, rows, cols, static_cast<uint32_t*>(dst));
+      return true;
+    case 2:
+      transpose_2d(static_cast<const uint16_t*>(src), batch, rows, cols, static_cast<uint16_t*>(dst));
+      return true;
+    case 1:
+      transpose_2d(static_cast<const uint8_t*>(src), batch, rows, cols, static_cast<uint8_t*>(dst));
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void run_transpose(const fb_xnnpack::XNNStaticTranspose* t, const Shape& in, size_t elem,
                    const void* src, void* dst) {
+  if (in.numel() == 0) return;
+  if (transpose_fast(collapse(t, in), elem, src, dst)) return;
   size_t in_strides[kMaxDims], src_step[kMaxDims], out_dims[kMaxDims], idx[kMaxDims] = {};
   row_major_strides(in, in_strides);
   const uint32_t rank = in.rank;
@@ -48,13 +150,9 @@ void run_transpose(const fb_xnnpack::XNNStaticTranspose* t, const Shape& in, siz
   }
   const auto* s = static_cast<const uint8_t*>(src);
   auto* d = static_cast<uint8_t*>(dst);
-  if (rank == 0) {
-    std::memcpy(d, s, elem);
-    return;
-  }
   // One output row (innermost output dim) at a time; an odometer over the rest.
   const size_t row = out_dims[rank - 1];
-  const size_t rows = row == 0 ? 0 : in.numel() / row;
+  const size_t rows = in.numel() / row;
   size_t offset = 0;  // element offset into src of the current row's first element
   for (size_t r = 0; r < rows; ++r) {
     copy_row(s + offset * elem, src_step[rank - 1], row, elem, d + r * row * elem);

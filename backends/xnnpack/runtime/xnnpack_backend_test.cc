@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -384,6 +385,43 @@ TEST(XnnpackBackend, UnreadNodeOutputStillRuns) {
   EXPECT_EQ(out.f()[0], 2.f);
   EXPECT_EQ(out.f()[1], -4.f);
   EXPECT_EQ(out.f()[2], 6.f);
+}
+
+// The delegate's transpose (fast batched 2-D paths after merging dims, and the general
+// odometer) against the definition out[o] = in[i] with i[perm[k]] = o[k], for all 24
+// permutations of rank-4 shapes with and without size-1 dims.
+TEST(XnnpackBackend, TransposeEveryPermutationOfRank4) {
+  const std::vector<std::vector<uint32_t>> shapes = {{2, 3, 4, 5}, {1, 3, 1, 5}, {2, 1, 4, 1}, {1, 3, 20, 20}};
+  for (const auto& dims : shapes) {
+    std::vector<uint32_t> perm = {0, 1, 2, 3};
+    do {
+      SCOPED_TRACE(::testing::PrintToString(dims) + " perm " + ::testing::PrintToString(perm));
+      std::vector<uint32_t> out_dims(4);
+      for (int k = 0; k < 4; ++k) out_dims[k] = dims[perm[k]];
+      GraphBuilder g;
+      const uint32_t x = g.tensor(dims, kIn, 0);
+      g.transpose(perm, x, g.tensor(out_dims, kOut, 1));
+      Delegate d(g);
+      ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+      const size_t n = size_t(dims[0]) * dims[1] * dims[2] * dims[3];
+      std::vector<float> xv(n);
+      for (size_t i = 0; i < n; ++i) xv[i] = float(i);
+      HeapTensor in(std::vector<int32_t>(dims.begin(), dims.end()), xv);
+      HeapTensor out(std::vector<int32_t>(out_dims.begin(), out_dims.end()));
+      ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+      size_t o = 0;
+      uint32_t oi[4];
+      for (oi[0] = 0; oi[0] < out_dims[0]; ++oi[0])
+        for (oi[1] = 0; oi[1] < out_dims[1]; ++oi[1])
+          for (oi[2] = 0; oi[2] < out_dims[2]; ++oi[2])
+            for (oi[3] = 0; oi[3] < out_dims[3]; ++oi[3], ++o) {
+              uint32_t ii[4];
+              for (int k = 0; k < 4; ++k) ii[perm[k]] = oi[k];
+              const size_t src = ((size_t(ii[0]) * dims[1] + ii[1]) * dims[2] + ii[2]) * dims[3] + ii[3];
+              ASSERT_EQ(out.f()[o], xv[src]) << "output element " << o;
+            }
+    } while (std::next_permutation(perm.begin(), perm.end()));
+  }
 }
 
 }  // namespace

@@ -136,22 +136,23 @@ inline T int_pow(T base, T exp) {
   return result;
 }
 
-// max/min that propagate NaN.
+// max/min that propagate NaN (a NaN `a` wins, else a NaN `b` since no comparison with it
+// holds; ties give b). Written as one select so loops over them vectorise.
 template <typename T>
 inline T nan_max(T a, T b) {
   if constexpr (std::is_floating_point<T>::value) {
-    if (std::isnan(a)) return a;
-    if (std::isnan(b)) return b;
+    return (a > b || a != a) ? a : b;
+  } else {
+    return a > b ? a : b;
   }
-  return a > b ? a : b;
 }
 template <typename T>
 inline T nan_min(T a, T b) {
   if constexpr (std::is_floating_point<T>::value) {
-    if (std::isnan(a)) return a;
-    if (std::isnan(b)) return b;
+    return (a < b || a != a) ? a : b;
+  } else {
+    return a < b ? a : b;
   }
-  return a < b ? a : b;
 }
 
 template <typename T>

@@ -54,6 +54,11 @@ Error check_identifier(const uint8_t* fb, size_t fb_size) {
 
 Error read_quant(const fb_xnnpack::XNNQuantizedTensorValue* q, uint32_t id,
                  const ConstantSource& src, GraphModel* m, ValueInfo* v) {
+  // The verifier accepts a union whose type is set but whose table is absent.
+  if (q->quant_params_type() != fb_xnnpack::XNNQuantParams::NONE && q->quant_params() == nullptr) {
+    return fail(Error::InvalidProgram, "XNNPACK value %u: %s quant_params without their table", id,
+                fb_xnnpack::EnumNameXNNQuantParams(q->quant_params_type()));
+  }
   switch (q->quant_params_type()) {
     case fb_xnnpack::XNNQuantParams::PerTensorQuant: {
       const auto* p = q->quant_params_as_PerTensorQuant();

@@ -195,5 +195,37 @@ TEST(GraphReader, GarbageNeverCrashes) {
   SUCCEED();
 }
 
+// Found by xnnpack_blob_fuzz: a quantized value whose quant_params union has a type but no
+// table passes the FlatBuffer verifier; reading its scale dereferenced null.
+TEST(GraphReader, QuantParamsTypeWithoutTableIsNamed) {
+  flatbuffers::FlatBufferBuilder fbb;
+  const auto dims = fbb.CreateVector<uint32_t>({2});
+  fb_xnnpack::XNNTensorValueBuilder tb(fbb);
+  tb.add_datatype(XNNDatatype::xnn_datatype_qint8);
+  tb.add_num_dims(1);
+  tb.add_dims(dims);
+  tb.add_external_id(0);
+  tb.add_flags(kIn);
+  const auto tensor = tb.Finish();
+  fb_xnnpack::XNNQuantizedTensorValueBuilder qb(fbb);
+  qb.add_tensor_value(tensor);
+  qb.add_quant_params_type(fb_xnnpack::XNNQuantParams::PerTensorQuant);  // no add_quant_params
+  const auto quantized = qb.Finish();
+  fb_xnnpack::XValueBuilder vb(fbb);
+  vb.add_xvalue_union_type(fb_xnnpack::XValueUnion::XNNQuantizedTensorValue);
+  vb.add_xvalue_union(quantized.Union());
+  const auto value = vb.Finish();
+  const auto values = fbb.CreateVector(std::vector<flatbuffers::Offset<fb_xnnpack::XValue>>{value});
+  fb_xnnpack::XNNGraphBuilder gb(fbb);
+  gb.add_xvalues(values);
+  gb.add_num_externs(1);
+  fbb.Finish(gb.Finish(), "XN01");
+  const std::vector<uint8_t> blob(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  const InitResult r = init(blob);
+  EXPECT_EQ(r.error, Error::InvalidProgram) << r.message;
+  EXPECT_NE(r.message.find("PerTensorQuant quant_params without their table"), std::string::npos)
+      << r.message;
+}
+
 }  // namespace
 }  // namespace ember::backends::xnnpack::testing

@@ -92,5 +92,35 @@ TEST(Sgemm, BlockedMatchesReference) {
   check({5, 40, 33, true, true, 2.0f, 0.5f, true, true});  // strided A: blocked path
 }
 
+// Products that overflow to +inf and -inf must sum to NaN (as separately rounded products
+// do in PyTorch), on every path: fused multiply-adds alone would give inf.
+TEST(Sgemm, OverflowingProductsGiveNan) {
+  for (int64_t m : {1, 8}) {
+    for (int64_t n : {1, 5, 40}) {
+      const int64_t k = 2;
+      std::vector<float> a(size_t(m * k)), b(size_t(k * n)), c(size_t(m * n), 0.0f);
+      for (int64_t i = 0; i < m; ++i) a[size_t(i * k)] = a[size_t(i * k + 1)] = 3e38f;
+      for (int64_t j = 0; j < n; ++j) {
+        b[size_t(j)] = 10.0f;
+        b[size_t(n + j)] = -10.0f;
+      }
+      GemmArgs g;
+      g.m = m;
+      g.n = n;
+      g.k = k;
+      g.a = a.data();
+      g.a_rs = k;
+      g.a_cs = 1;
+      g.b = b.data();
+      g.b_rs = n;
+      g.b_cs = 1;
+      g.c = c.data();
+      g.c_rs = n;
+      sgemm(g, nullptr);
+      for (float v : c) ASSERT_TRUE(std::isnan(v)) << "m=" << m << " n=" << n << " got " << v;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ember::kernels::portable

@@ -5,6 +5,8 @@
 #include "kernels/portable/util/gemm.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace ember::kernels::portable {
 
@@ -42,10 +44,23 @@ float recompute(const GemmArgs& g, int64_t i, int64_t j) {
   return v;
 }
 
+// Whether any of c[0 .. n) is infinite: an integer count over the bit patterns (exponent
+// all ones, mantissa zero), which the compiler vectorises.
+bool any_inf(const float* c, int64_t n) {
+  uint32_t count = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    uint32_t bits;
+    std::memcpy(&bits, c + j, sizeof(bits));
+    count += (bits & 0x7fffffffu) == 0x7f800000u ? 1u : 0u;
+  }
+  return count != 0;
+}
+
 void fix_overflows(const GemmArgs& g) {
   if (g.beta != 0.0f) return;
   for (int64_t i = 0; i < g.m; ++i) {
     float* c = g.c + i * g.c_rs;
+    if (!any_inf(c, g.n)) continue;
     for (int64_t j = 0; j < g.n; ++j) {
       if (std::isinf(c[j])) c[j] = recompute(g, i, j);
     }

@@ -301,7 +301,17 @@ Error infer_node_shapes(const GraphModel& m, uint32_t index, Shape* shapes) {
     case XNodeUnion::XNNConcatenate5:
       e = layout_shape(d, shapes, &out);
       break;
-    default:  // unary nodes and PReLU keep the input shape
+    case XNodeUnion::XNNPReLU: {
+      // XNNPACK copies input-channels slope floats from the slope's static data.
+      const uint32_t slope = d.inputs[1];
+      if (m.values[slope].data == nullptr || in.rank == 0 ||
+          shapes[slope].numel() != in.dims[in.rank - 1]) {
+        return bad(index, d, "slope is not a constant with one value per input channel");
+      }
+      out = in;
+      break;
+    }
+    default:  // unary nodes keep the input shape
       out = in;
       break;
   }

@@ -424,5 +424,33 @@ TEST(XnnpackBackend, TransposeEveryPermutationOfRank4) {
   }
 }
 
+// Found by xnnpack_blob_fuzz: a PReLU whose slope was an activation (no static data) made
+// XNNPACK copy the slope from a null pointer; a slope of the wrong length overreads.
+TEST(XnnpackBackend, PReluSlopeMustBeConstantPerChannel) {
+  const auto prelu = [](bool constant_slope, uint32_t slope_len) {
+    GraphBuilder g;
+    const uint32_t x = g.tensor({1, 2, 2, 3}, kIn, 0);
+    const uint32_t s = constant_slope ? g.constant({slope_len}, std::vector<float>(slope_len, 0.5f))
+                                      : g.tensor({slope_len}, kIn, 2);
+    g.node_2x1(XNodeUnion::XNNPReLU, x, s, g.tensor({1, 2, 2, 3}, kOut, 1));
+    return g;
+  };
+  {
+    Delegate d(prelu(true, 3));
+    ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+    HeapTensor in({1, 2, 2, 3}, {-2, 4, -6, 1, 1, 1, 1, 1, 1, 1, 1, -1}), out({1, 2, 2, 3});
+    ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+    EXPECT_EQ(out.f()[0], -1.f);
+    EXPECT_EQ(out.f()[1], 4.f);
+    EXPECT_EQ(out.f()[2], -3.f);
+    EXPECT_EQ(out.f()[11], -0.5f);
+  }
+  for (const auto& [constant, len] : {std::pair<bool, uint32_t>{false, 3}, {true, 2}}) {
+    EXPECT_EQ(Delegate(prelu(constant, len)).init_error(), Error::InvalidArgument);
+    EXPECT_NE(std::string(runtime::last_error_message()).find("slope is not a constant"), std::string::npos)
+        << runtime::last_error_message();
+  }
+}
+
 }  // namespace
 }  // namespace ember::backends::xnnpack::testing

@@ -17,7 +17,7 @@ constexpr int64_t kMaxPadded = 128 * 128;  // floats in the padded-plane buffer
 
 // The output rows of one channel from its padded plane (row length pw).
 template <int64_t S>
-void dw3x3_plane(const float* pad, int64_t pw, const float* w, float b, int64_t oh, int64_t ow,
+inline __attribute__((always_inline)) void dw3x3_plane(const float* pad, int64_t pw, const float* w, float b, int64_t oh, int64_t ow,
                  int64_t sy, int64_t sx_rt, float* out, int64_t os_row) {
   const int64_t sx = S > 0 ? S : sx_rt;
   const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6],
@@ -44,8 +44,9 @@ bool dw3x3_applies(const ConvGeometry& g) {
          g.ws[3] == 1 && g.ws[2] == 3 && (g.h + 2 * g.py) * (g.w + 2 * g.px) <= kMaxPadded;
 }
 
-void dw3x3(const ConvGeometry& g, const float* in, const float* weight, const float* bias,
-           float* out) {
+inline __attribute__((always_inline)) void dw3x3_body(const ConvGeometry& g, const float* in,
+                                                      const float* weight, const float* bias,
+                                                      float* out) {
   alignas(64) float pad[kMaxPadded];
   const int64_t ph = g.h + 2 * g.py, pw = g.w + 2 * g.px;
   for (int64_t q = 0; q < ph * pw; ++q) pad[q] = 0.0f;  // borders stay zero
@@ -71,11 +72,36 @@ void dw3x3(const ConvGeometry& g, const float* in, const float* weight, const fl
   }
 }
 
+void dw3x3(const ConvGeometry& g, const float* in, const float* weight, const float* bias,
+           float* out) {
+  dw3x3_body(g, in, weight, bias, out);
+}
+
+#if defined(__x86_64__)
+// The same loops compiled for AVX2 (eight lanes; no FMA, so products round separately as
+// in the baseline build), picked for stride 1 when the CPU has it.
+__attribute__((target("avx2"))) void dw3x3_avx2(const ConvGeometry& g, const float* in,
+                                                const float* weight, const float* bias,
+                                                float* out) {
+  dw3x3_body(g, in, weight, bias, out);
+}
+#endif
+
+void dw3x3_best(const ConvGeometry& g, const float* in, const float* weight, const float* bias,
+                float* out) {
+#if defined(__x86_64__)
+  // Stride 2 reads every other input column, which AVX2 does not speed up.
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2 && g.sx == 1) return dw3x3_avx2(g, in, weight, bias, out);
+#endif
+  dw3x3(g, in, weight, bias, out);
+}
+
 }  // namespace
 
 void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out) {
-  if (dw3x3_applies(g)) return dw3x3(g, in, weight, bias, out);
+  if (dw3x3_applies(g)) return dw3x3_best(g, in, weight, bias, out);
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t c = 0; c < g.c_out; ++c) {
       const float* pi = in + n * g.is[0] + c * g.is[1];

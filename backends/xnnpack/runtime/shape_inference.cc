@@ -25,7 +25,7 @@ Error broadcast(const Shape& a, const Shape& b, Shape* out) {
   return Error::Ok;
 }
 
-size_t conv_out(size_t in, uint32_t pad, uint32_t kernel, uint32_t stride, uint32_t dilation) {
+size_t conv_out(size_t in, size_t pad, uint32_t kernel, uint32_t stride, uint32_t dilation) {
   const size_t eff = (size_t(kernel) - 1) * (dilation == 0 ? 1 : dilation) + 1;
   const size_t padded = in + pad;
   if (padded < eff || stride == 0) return 0;
@@ -77,15 +77,17 @@ Error conv_shape(const NodeDesc& d, const Shape& in, Shape* out, bool transpose)
   const auto* c = static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
   if (in.rank != 4) return Error::InvalidArgument;
   *out = in;
-  const uint32_t ph = c->padding_top() + c->padding_bottom();
-  const uint32_t pw = c->padding_left() + c->padding_right();
+  // Padding sums in size_t as XNNPACK computes them (uint32 would wrap and disagree).
+  const size_t ph = size_t{c->padding_top()} + c->padding_bottom();
+  const size_t pw = size_t{c->padding_left()} + c->padding_right();
   if (!transpose) {
     out->dims[1] = conv_out(in.dims[1], ph, c->kernel_height(), c->subsampling_height(),
                             c->dilation_height());
     out->dims[2] = conv_out(in.dims[2], pw, c->kernel_width(), c->subsampling_width(),
                             c->dilation_width());
   } else {
-    const auto up = [](size_t i, uint32_t s, uint32_t adj, uint32_t k, uint32_t dil, uint32_t p) {
+    const auto up = [](size_t i, uint32_t s, uint32_t adj, uint32_t k, uint32_t dil, size_t p) {
+      if (i == 0 || k == 0) return size_t{0};
       const size_t full = s * (i - 1) + adj + (size_t(k) - 1) * (dil == 0 ? 1 : dil) + 1;
       return full > p ? full - p : 0;
     };
@@ -102,9 +104,9 @@ Error pool_shape(const NodeDesc& d, const Shape& in, Shape* out) {
   const auto* p = static_cast<const fb_xnnpack::_XNNPooling2D*>(d.node->xnode_union());
   if (in.rank != 4) return Error::InvalidArgument;
   *out = in;
-  out->dims[1] = conv_out(in.dims[1], p->padding_top() + p->padding_bottom(), p->pooling_height(),
+  out->dims[1] = conv_out(in.dims[1], size_t{p->padding_top()} + p->padding_bottom(), p->pooling_height(),
                           p->stride_height(), p->dilation_height());
-  out->dims[2] = conv_out(in.dims[2], p->padding_left() + p->padding_right(), p->pooling_width(),
+  out->dims[2] = conv_out(in.dims[2], size_t{p->padding_left()} + p->padding_right(), p->pooling_width(),
                           p->stride_width(), p->dilation_width());
   return (out->dims[1] == 0 || out->dims[2] == 0) ? Error::InvalidArgument : Error::Ok;
 }
@@ -270,9 +272,9 @@ Error infer_node_shapes(const GraphModel& m, uint32_t index, Shape* shapes) {
       const auto* p = d.node->xnode_union_as_XNNArgMaxPooling2d();
       if (in.rank != 4) return bad(index, d, "input is not 4-D");
       out = in;
-      out.dims[1] = conv_out(in.dims[1], p->padding_top() + p->padding_bottom(),
+      out.dims[1] = conv_out(in.dims[1], size_t{p->padding_top()} + p->padding_bottom(),
                              p->pooling_height(), p->pooling_height(), 1);
-      out.dims[2] = conv_out(in.dims[2], p->padding_left() + p->padding_right(),
+      out.dims[2] = conv_out(in.dims[2], size_t{p->padding_left()} + p->padding_right(),
                              p->pooling_width(), p->pooling_width(), 1);
       shapes[d.outputs[1]] = out;
       break;

@@ -452,5 +452,20 @@ TEST(XnnpackBackend, PReluSlopeMustBeConstantPerChannel) {
   }
 }
 
+// Found by xnnpack_blob_fuzz: padding_top 1 + padding_bottom 0xFFFFFFFF wrapped to 0 in
+// uint32, so the delegate planned a 4-row output while XNNPACK (size_t) computed millions of
+// rows. Paddings now add in size_t; this one needs a multi-gigabyte indirection buffer.
+TEST(XnnpackBackend, ConvPaddingSumDoesNotWrap) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1, 4, 4, 2}, kIn, 0);
+  const uint32_t w = g.constant({3, 3, 3, 2}, std::vector<float>(54, 0.1f));
+  const uint32_t b = g.constant({3}, {0.f, 0.f, 0.f});
+  g.conv2d(3, 1, 2, 3, x, w, b, g.tensor({1, 4, 4, 3}, kOut, 1));
+  g.graph.xnodes.back()->xnode_union.AsXNNConv2d()->padding_bottom = 0xFFFFFFFFu;
+  EXPECT_EQ(Delegate(g).init_error(), Error::InvalidProgram);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("limit per"), std::string::npos)
+      << runtime::last_error_message();
+}
+
 }  // namespace
 }  // namespace ember::backends::xnnpack::testing

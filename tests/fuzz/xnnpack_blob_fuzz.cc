@@ -35,12 +35,13 @@ void run(ember::runtime::DelegateHandle* handle) {
     const auto& info = model.values[v];
     if (!info.defined || info.external_id == kInvalidId || info.external_id >= model.num_externs) continue;
     std::vector<int32_t> sizes;
-    size_t numel = 1;
+    size_t numel = 1, nonzero = 1;  // the product of nonzero dims bounds the int32 strides
     for (uint32_t d = 0; d < info.rank; ++d) {
       if (info.dims[d] > kMaxRunElements) return;
       sizes.push_back(static_cast<int32_t>(info.dims[d]));
       numel *= info.dims[d];
-      if (numel > kMaxRunElements) return;
+      nonzero *= info.dims[d] == 0 ? 1 : info.dims[d];
+      if (nonzero > kMaxRunElements) return;
     }
     total += numel;
     if (total > kMaxRunElements) return;

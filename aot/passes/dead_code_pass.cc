@@ -7,7 +7,7 @@ namespace ember::aot {
 
 Status DeadCodePass::run(Graph& graph) const {
   std::vector<int32_t> uses = use_counts(graph);
-  std::vector<bool> keep(graph.nodes().size(), true);
+  std::vector<bool> drop(graph.nodes().size(), false);
   for (size_t i = graph.nodes().size(); i-- > 0;) {
     const Node& n = graph.nodes()[i];
     bool has_output = false;
@@ -19,17 +19,12 @@ Status DeadCodePass::run(Graph& graph) const {
       });
     }
     if (!has_output || used) continue;
-    keep[i] = false;
+    drop[i] = true;
     for (const NamedArgument& in : n.inputs) {
       for_each_value(in.arg, [&](ValueId v) { --uses[static_cast<size_t>(v)]; });
     }
   }
-  std::vector<Node> kept;
-  kept.reserve(graph.nodes().size());
-  for (size_t i = 0; i < graph.nodes().size(); ++i) {
-    if (keep[i]) kept.push_back(std::move(graph.nodes()[i]));
-  }
-  graph.nodes() = std::move(kept);
+  remove_nodes(graph, drop);
   return Status::ok();
 }
 

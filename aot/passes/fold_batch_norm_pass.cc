@@ -125,12 +125,7 @@ Status FoldBatchNormPass::run(Graph& graph) const {
       drop[i] = try_fold(graph, i, producer, uses);
     }
   }
-  std::vector<Node> kept;
-  kept.reserve(graph.nodes().size());
-  for (size_t i = 0; i < graph.nodes().size(); ++i) {
-    if (!drop[i]) kept.push_back(std::move(graph.nodes()[i]));
-  }
-  graph.nodes() = std::move(kept);
+  remove_nodes(graph, drop);
   return Status::ok();
 }
 

@@ -86,12 +86,7 @@ Status FoldConstantPermutePass::run(Graph& graph) const {
   const std::vector<int32_t> uses = use_counts(graph);
   std::vector<bool> drop(graph.nodes().size(), false);
   for (size_t i = 0; i < graph.nodes().size(); ++i) drop[i] = try_fold(graph, graph.nodes()[i], uses);
-  std::vector<Node> kept;
-  kept.reserve(graph.nodes().size());
-  for (size_t i = 0; i < graph.nodes().size(); ++i) {
-    if (!drop[i]) kept.push_back(std::move(graph.nodes()[i]));
-  }
-  graph.nodes() = std::move(kept);
+  remove_nodes(graph, drop);
   return Status::ok();
 }
 

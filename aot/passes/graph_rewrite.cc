@@ -95,6 +95,15 @@ std::vector<int32_t> use_counts(const Graph& graph) {
   return uses;
 }
 
+void remove_nodes(Graph& graph, const std::vector<bool>& drop) {
+  std::vector<Node> kept;
+  kept.reserve(graph.nodes().size());
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    if (i >= drop.size() || !drop[i]) kept.push_back(std::move(graph.nodes()[i]));
+  }
+  graph.nodes() = std::move(kept);
+}
+
 StatusOr<std::vector<Argument>> bound_arguments(const Node& node, const OpSchema** schema) {
   const OpSchema* s = builtin_op_schemas().find(node.op);
   if (s == nullptr) {

@@ -1,6 +1,6 @@
 // Small helpers every rewriting pass needs: fresh value names, new tensor values with
 // contiguous layout, new op nodes that keep the origin's provenance (name prefix, stack
-// trace), replacing the uses of one value by another, use counts, and reading a node's
+// trace), replacing the uses of one value by another, use counts, removing nodes, and reading a node's
 // arguments through its schema (defaults filled in).
 #pragma once
 
@@ -34,6 +34,9 @@ void replace_uses(Graph& graph, ValueId from, ValueId to, size_t first_node = 0)
 
 // Number of uses of each value (node inputs and graph outputs).
 std::vector<int32_t> use_counts(const Graph& graph);
+
+// Removes the nodes whose entry in `drop` (one per node) is true, keeping the others' order.
+void remove_nodes(Graph& graph, const std::vector<bool>& drop);
 
 // Calls fn(ValueId) for every value referenced by `arg`.
 template <typename Fn>

@@ -104,19 +104,7 @@ TEST(Sgemm, OverflowingProductsGiveNan) {
         b[size_t(j)] = 10.0f;
         b[size_t(n + j)] = -10.0f;
       }
-      GemmArgs g;
-      g.m = m;
-      g.n = n;
-      g.k = k;
-      g.a = a.data();
-      g.a_rs = k;
-      g.a_cs = 1;
-      g.b = b.data();
-      g.b_rs = n;
-      g.b_cs = 1;
-      g.c = c.data();
-      g.c_rs = n;
-      sgemm(g, nullptr);
+      sgemm(row_major_gemm(m, n, k, a.data(), b.data(), c.data()), nullptr);
       for (float v : c) ASSERT_TRUE(std::isnan(v)) << "m=" << m << " n=" << n << " got " << v;
     }
   }

@@ -39,18 +39,7 @@ void check_variant(void (*run)(const GemmArgs&)) {
   const float b[6] = {7, 8, 9, 10, 11, 12};
   const float bias[2] = {10, 20};
   float c[4] = {1, 1, 1, 1};
-  GemmArgs g;
-  g.m = 2;
-  g.n = 2;
-  g.k = 3;
-  g.a = a;
-  g.a_rs = 3;
-  g.a_cs = 1;
-  g.b = b;
-  g.b_rs = 2;
-  g.b_cs = 1;
-  g.c = c;
-  g.c_rs = 2;
+  GemmArgs g = row_major_gemm(2, 2, 3, a, b, c);
   g.alpha = 2;
   g.beta = 1;
   g.bias_m = bias;
@@ -77,19 +66,7 @@ TEST(GemmTest, MultiBlockProduct) {
   for (int64_t p = 0; p < k; ++p) {
     for (int64_t j = 0; j < n; ++j) b[p * n + j] = float(j);
   }
-  GemmArgs g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.a = a.data();
-  g.a_rs = k;
-  g.a_cs = 1;
-  g.b = b.data();
-  g.b_rs = n;
-  g.b_cs = 1;
-  g.c = c.data();
-  g.c_rs = n;
-  sgemm(g, nullptr);
+  sgemm(row_major_gemm(m, n, k, a.data(), b.data(), c.data()), nullptr);
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) ASSERT_EQ(c[i * n + j], float(k * j)) << i << "," << j;
   }

@@ -12,6 +12,7 @@
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/program.h"
 #include "runtime/loader/buffer_data_loader.h"
+#include "tests/runtime/method_fixture.h"
 #include "tests/runtime/program_builder.h"
 #include "tests/runtime/test_kernels.h"
 
@@ -48,27 +49,8 @@ std::unique_ptr<fbs::ProgramT> dynamic_add_program() {
 // [1, 2]: input 0 dim 0 >= 1; input 1 dim 0 == input 0 dim 0.
 const std::vector<int64_t> kValid = {1, 2, 1, 0, 0, 1, 0, 2, 1, 0, 0, 0};
 
-class GuardTableTest : public ::testing::Test {
+class GuardTableTest : public MethodFixture {
  protected:
-  void SetUp() override {
-    ASSERT_EQ(register_test_kernels(kernels_), Error::Ok);
-    options_.kernels = &kernels_;
-    options_.backends = &backends_;
-  }
-
-  runtime::Result<runtime::Method> load(const fbs::ProgramT& program) {
-    bytes_ = std::make_unique<AlignedBytes>(serialize(program));
-    loader_ = std::make_unique<runtime::BufferDataLoader>(bytes_->data(), bytes_->size());
-    auto p = runtime::Program::load(loader_.get());
-    if (!p.ok()) return p.error();
-    program_ = std::make_unique<runtime::Program>(std::move(*p));
-    spans_[0] = runtime::Span<uint8_t>(arena_, sizeof(arena_));
-    planned_ = runtime::HierarchicalAllocator(runtime::Span<runtime::Span<uint8_t>>(spans_, 1));
-    method_allocator_ = runtime::MemoryAllocator(pool_, sizeof(pool_));
-    memory_ = std::make_unique<runtime::MemoryManager>(&method_allocator_, &planned_);
-    return program_->load_method("forward", memory_.get(), options_);
-  }
-
   // Loads the add program with a guard method of `ints`.
   runtime::Result<runtime::Method> load_with_guards(const std::vector<int64_t>& ints,
                                                     const std::string& name = "__ember_guards__forward") {
@@ -86,19 +68,6 @@ class GuardTableTest : public ::testing::Test {
     EXPECT_NE(msg.find(part), std::string::npos) << msg;
     EXPECT_NE(msg.find("loading method 'forward'"), std::string::npos) << msg;
   }
-
-  runtime::FixedKernelRegistry<16> kernels_;
-  runtime::BackendRegistry backends_;
-  runtime::MethodLoadOptions options_;
-  std::unique_ptr<AlignedBytes> bytes_;
-  std::unique_ptr<runtime::BufferDataLoader> loader_;
-  std::unique_ptr<runtime::Program> program_;
-  runtime::Span<uint8_t> spans_[1];
-  runtime::HierarchicalAllocator planned_;
-  runtime::MemoryAllocator method_allocator_;
-  std::unique_ptr<runtime::MemoryManager> memory_;
-  alignas(16) uint8_t arena_[256] = {};
-  alignas(16) uint8_t pool_[16384];
 };
 
 // A float[n] tensor over `data`.

@@ -1,36 +1,16 @@
 // Input guards keep the runtime allocation-free: loading a method whose program has a
 // guard table, set_input (min checked) and execute (equality checked, then the add) make
-// no operator new call, and a rejected input allocates nothing either. The binary counts
-// operator new only while armed; the table lives in the caller's method allocator.
-// (tests/runtime/zero_alloc_test also counts malloc, for programs without guards.)
+// no heap allocation, and a rejected input allocates nothing either. The binary counts
+// allocations only while armed (//tests/support:allocation_counter); the table lives in
+// the caller's method allocator.
 #include <gtest/gtest.h>
-
-#include <atomic>
-#include <cstdlib>
-#include <new>
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/program.h"
 #include "runtime/loader/buffer_data_loader.h"
 #include "tests/runtime/program_builder.h"
 #include "tests/runtime/test_kernels.h"
-
-namespace {
-std::atomic<bool> g_armed{false};
-std::atomic<long> g_news{0};
-}  // namespace
-
-void* operator new(size_t n) {
-  if (g_armed.load(std::memory_order_relaxed)) g_news.fetch_add(1);
-  void* p = std::malloc(n == 0 ? 1 : n);
-  if (p == nullptr) std::abort();
-  return p;
-}
-void* operator new[](size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
+#include "tests/support/allocation_counter.h"
 
 namespace ember::testing {
 namespace {
@@ -73,8 +53,7 @@ TEST(GuardZeroAllocTest, LoadSetInputExecuteWithGuards) {
   runtime::Tensor t2(runtime::ScalarType::Float, 1, &two, &order, &stride, data);
   runtime::BufferDataLoader loader(bytes.data(), bytes.size());
 
-  g_news = 0;
-  g_armed = true;
+  AllocationCounter::arm();
   auto p = runtime::Program::load(&loader);
   Error load_error = p.ok() ? Error::Ok : p.error();
   Error set0 = Error::Internal, set1 = Error::Internal, bad = Error::Internal, run = Error::Internal;
@@ -91,14 +70,14 @@ TEST(GuardZeroAllocTest, LoadSetInputExecuteWithGuards) {
       run = method->execute();
     }
   }
-  g_armed = false;
+  const long news = AllocationCounter::disarm();
   ASSERT_EQ(load_error, Error::Ok) << runtime::last_error_message();
   EXPECT_EQ(num_guards, 2u);
   EXPECT_EQ(set0, Error::Ok);
   EXPECT_EQ(set1, Error::Ok);
   EXPECT_EQ(bad, Error::InvalidArgument);
   EXPECT_EQ(run, Error::Ok);
-  EXPECT_EQ(g_news.load(), 0) << "operator new calls while loading/running a method with guards";
+  EXPECT_EQ(news, 0) << "heap allocations while loading/running a method with guards";
 }
 
 }  // namespace

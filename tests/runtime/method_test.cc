@@ -10,6 +10,7 @@
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/program.h"
 #include "runtime/loader/buffer_data_loader.h"
+#include "tests/runtime/method_fixture.h"
 #include "tests/runtime/program_builder.h"
 #include "tests/runtime/test_kernels.h"
 
@@ -47,28 +48,8 @@ std::unique_ptr<fbs::EValueT> bool_value(bool b) {
   return e;
 }
 
-class MethodTest : public ::testing::Test {
+class MethodTest : public MethodFixture {
  protected:
-  void SetUp() override {
-    ASSERT_EQ(register_test_kernels(kernels_), Error::Ok);
-    options_.kernels = &kernels_;
-    options_.backends = &backends_;
-  }
-
-  // Loads `program` into this fixture; returns the method.
-  runtime::Result<runtime::Method> load(const fbs::ProgramT& program) {
-    bytes_ = std::make_unique<AlignedBytes>(serialize(program));
-    loader_ = std::make_unique<runtime::BufferDataLoader>(bytes_->data(), bytes_->size());
-    auto p = runtime::Program::load(loader_.get());
-    if (!p.ok()) return p.error();
-    program_ = std::make_unique<runtime::Program>(std::move(*p));
-    spans_[0] = runtime::Span<uint8_t>(arena_, sizeof(arena_));
-    planned_ = runtime::HierarchicalAllocator(runtime::Span<runtime::Span<uint8_t>>(spans_, 1));
-    method_allocator_ = runtime::MemoryAllocator(pool_, sizeof(pool_));
-    memory_ = std::make_unique<runtime::MemoryManager>(&method_allocator_, &planned_);
-    return program_->load_method("forward", memory_.get(), options_);
-  }
-
   // cond (Bool[1] tensor input, unplanned) ? 10 : 20, via jumps and moves.
   std::unique_ptr<fbs::ProgramT> branch_program() {
     auto program = make_add_program();
@@ -90,19 +71,6 @@ class MethodTest : public ::testing::Test {
     instructions.push_back(move_call(2, 3));
     return program;
   }
-
-  runtime::FixedKernelRegistry<16> kernels_;
-  runtime::BackendRegistry backends_;
-  runtime::MethodLoadOptions options_;
-  std::unique_ptr<AlignedBytes> bytes_;
-  std::unique_ptr<runtime::BufferDataLoader> loader_;
-  std::unique_ptr<runtime::Program> program_;
-  runtime::Span<uint8_t> spans_[1];
-  runtime::HierarchicalAllocator planned_;
-  runtime::MemoryAllocator method_allocator_;
-  std::unique_ptr<runtime::MemoryManager> memory_;
-  alignas(16) uint8_t arena_[256] = {};
-  alignas(16) uint8_t pool_[16384];
 };
 
 TEST_F(MethodTest, JumpFalseAndMoveTakeBothBranches) {

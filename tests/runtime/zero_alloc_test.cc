@@ -4,12 +4,8 @@
 // that are only armed around the measured region. The caller supplies all
 // memory: the program bytes, a method pool, the planned arena, a temp pool.
 #include <gtest/gtest.h>
-#include <malloc.h>
 
-#include <atomic>
 #include <cstdlib>
-#include <new>
-
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -21,65 +17,8 @@
 #include "tests/runtime/program_builder.h"
 #include "tests/runtime/reference_case.h"
 #include "tests/runtime/test_kernels.h"
+#include "tests/support/allocation_counter.h"
 #include "tests/support/shared_fixtures.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define EMBER_COUNT_MALLOC 0  // ASan owns malloc; count operator new only
-#else
-#define EMBER_COUNT_MALLOC 1
-#endif
-
-namespace {
-std::atomic<bool> g_armed{false};
-std::atomic<long> g_allocations{0};
-void count() {
-  if (g_armed.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-}
-}  // namespace
-
-#if EMBER_COUNT_MALLOC
-extern "C" {
-void* __libc_malloc(size_t);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void* __libc_memalign(size_t, size_t);
-void __libc_free(void*);
-void* malloc(size_t n) {
-  count();
-  return __libc_malloc(n);
-}
-void* calloc(size_t n, size_t m) {
-  count();
-  return __libc_calloc(n, m);
-}
-void* realloc(void* p, size_t n) {
-  count();
-  return __libc_realloc(p, n);
-}
-void* aligned_alloc(size_t a, size_t n) {
-  count();
-  return __libc_memalign(a, n);
-}
-int posix_memalign(void** out, size_t a, size_t n) {
-  count();
-  *out = __libc_memalign(a, n);
-  return *out == nullptr ? 12 : 0;
-}
-void free(void* p) { __libc_free(p); }
-}
-#endif
-
-void* operator new(size_t n) {
-  count();
-  void* p = std::malloc(n == 0 ? 1 : n);
-  if (p == nullptr) std::abort();
-  return p;
-}
-void* operator new[](size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
 
 namespace ember::testing {
 namespace {
@@ -102,8 +41,7 @@ long count_allocations(const AlignedBytes& bytes, const runtime::KernelRegistry&
   int32_t strides[2][1];
   runtime::Tensor a(runtime::ScalarType::Float, 1, sizes[0], order[0], strides[0], a_data);
   runtime::Tensor b(runtime::ScalarType::Float, 1, sizes[1], order[1], strides[1], b_data);
-  g_allocations = 0;
-  g_armed = true;
+  AllocationCounter::arm();
   {
     runtime::BufferDataLoader loader(bytes.data(), bytes.size());
     auto program = runtime::Program::load(&loader);
@@ -122,19 +60,17 @@ long count_allocations(const AlignedBytes& bytes, const runtime::KernelRegistry&
     EXPECT_TRUE(result.is_tensor());
     for (int i = 0; i < n; ++i) out[i] = result.to_tensor().const_data_ptr<float>()[i];
   }
-  g_armed = false;
-  return g_allocations.load();
+  return AllocationCounter::disarm();
 }
 
 TEST(ZeroAllocTest, CountingInterposerSeesAllocations) {
-  g_allocations = 0;
-  g_armed = true;
+  AllocationCounter::arm();
   void* p = std::malloc(16);
   int* q = new int(3);
-  g_armed = false;
+  const long n = AllocationCounter::disarm();
   std::free(p);
   delete q;
-  EXPECT_GE(g_allocations.load(), EMBER_COUNT_MALLOC ? 2 : 1);
+  EXPECT_GE(n, AllocationCounter::counts_malloc() ? 2 : 1);
 }
 
 TEST(ZeroAllocTest, LoadAndRunBuiltProgram) {
@@ -207,8 +143,7 @@ TEST(ZeroAllocTest, UpstreamProgramsWithPortableKernels) {
       for (auto& a : arenas) spans.emplace_back(a.data(), a.size());
     }
     std::vector<std::string> diffs;
-    g_allocations = 0;
-    g_armed = true;
+    AllocationCounter::arm();
     {
       runtime::BufferDataLoader loader(bytes.data(), bytes.size());
       auto program = runtime::Program::load(&loader);
@@ -221,14 +156,13 @@ TEST(ZeroAllocTest, UpstreamProgramsWithPortableKernels) {
       if (method.ok()) {
         for (size_t i = 0; i < inputs.values.size(); ++i) EXPECT_EQ(method->set_input(inputs.values[i], i), Error::Ok);
         EXPECT_EQ(method->execute(), Error::Ok) << id << ": " << runtime::last_error_message();
-        g_armed = false;  // comparing outputs may allocate (strings)
+        AllocationCounter::disarm();  // comparing outputs may allocate (strings)
         for (const auto& o : c["outputs"]) {
           EXPECT_EQ(compare_output(o, method->get_output(o["index"].get<size_t>()), dir), "") << id;
         }
       }
     }
-    g_armed = false;
-    EXPECT_EQ(g_allocations.load(), 0) << id;
+    EXPECT_EQ(AllocationCounter::disarm(), 0) << id;
     ++checked;
   }
   EXPECT_EQ(checked, 4);

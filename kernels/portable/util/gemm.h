@@ -43,6 +43,23 @@ struct GemmArgs {
   const float* bias_n = nullptr;
 };
 
+// Args for contiguous row-major C[m,n] = A[m,k] * B[k,n] (alpha 1, beta 0, no bias).
+inline GemmArgs row_major_gemm(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
+  GemmArgs g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = a;
+  g.a_rs = k;
+  g.a_cs = 1;
+  g.b = b;
+  g.b_rs = n;
+  g.b_cs = 1;
+  g.c = c;
+  g.c_rs = n;
+  return g;
+}
+
 void sgemm(const GemmArgs& args, runtime::ThreadPool* pool);
 
 // The implementations sgemm picks from (exposed for tests and benchmarks).

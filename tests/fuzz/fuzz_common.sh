@@ -1,0 +1,36 @@
+#!/bin/bash
+# Sourced by the run_*fuzz.sh scripts: builds a libFuzzer target with clang + ASan/UBSan in
+# a separate Bazel output base (~/.cache/ember-fuzz; the main cache and the checkout's
+# bazel-* symlinks are untouched) and runs it on a seed corpus.
+#
+#   source tests/fuzz/fuzz_common.sh
+#   fuzz_workdir ember-demo-fuzz          # sets WORK, CORPUS (created) and ARTIFACTS
+#   bazel run //tests/fuzz:demo_write_seeds -- "$CORPUS" >/dev/null
+#   run_fuzzer demo_bytecode_fuzz SECONDS -rss_limit_mb=2048 -max_len=65536
+# Exits non-zero on any crash, leak, timeout or sanitizer report.
+
+fuzz_workdir() {
+  WORK="$(mktemp -d "/tmp/$1.XXXXXX")"
+  CORPUS="$WORK/corpus"
+  ARTIFACTS="$WORK/artifacts"
+  mkdir -p "$CORPUS" "$ARTIFACTS"
+}
+
+# run_fuzzer TARGET SECONDS [libFuzzer flags...]
+run_fuzzer() {
+  local target="$1" seconds="$2"
+  shift 2
+  echo "seed corpus: $(ls "$CORPUS" | wc -l) files"
+  local flags=(-c dbg --repo_env=CC=clang --repo_env=CXX=clang++)
+  bazel --output_base="$HOME/.cache/ember-fuzz" build --symlink_prefix=/ "${flags[@]}" \
+    --copt=-fsanitize=fuzzer-no-link,address,undefined --copt=-fno-sanitize-recover=undefined \
+    --linkopt=-fsanitize=address,undefined --linkopt=-fsanitize-link-c++-runtime \
+    "//tests/fuzz:$target"
+  local fuzzer
+  fuzzer="$(bazel --output_base="$HOME/.cache/ember-fuzz" info "${flags[@]}" bazel-bin 2>/dev/null)/tests/fuzz/$target"
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$fuzzer" -max_total_time="$seconds" -timeout=20 "$@" \
+    -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 "$CORPUS"
+  echo "fuzzing finished cleanly after ${seconds}s (work dir $WORK)"
+}

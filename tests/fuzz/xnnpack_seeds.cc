@@ -64,21 +64,6 @@ GraphBuilder conv_pool() {
   return g;
 }
 
-// XNNPACK add -> delegate transpose, concatenate, slice, tanh -> XNNPACK multiply.
-GraphBuilder internal_chain() {
-  GraphBuilder g;
-  const uint32_t x = g.tensor({2, 3}, kIn, 0);
-  const uint32_t a = g.tensor({2, 3}), t = g.tensor({3, 2}), cat = g.tensor({3, 4});
-  const uint32_t s = g.tensor({2, 3}), u = g.tensor({2, 3});
-  g.node_2x1(XNodeUnion::XNNAdd, x, x, a);
-  g.transpose({1, 0}, a, t);
-  g.concat(1, {t, t}, cat);
-  g.slice({1, 1}, {2, 3}, cat, s);
-  g.node_1x1(XNodeUnion::XNNTanh, s, u);
-  g.node_2x1(XNodeUnion::XNNMultiply, u, u, g.tensor({2, 3}, kOut, 1));
-  return g;
-}
-
 GraphBuilder batch_matmul() {
   GraphBuilder g;
   const uint32_t a = g.tensor({2, 1, 2}, kIn, 0), b = g.tensor({2, 2, 1}, kIn, 1);
@@ -112,7 +97,7 @@ std::vector<std::pair<std::string, std::vector<uint8_t>>> xnnpack_seed_blobs() {
       {"add_bare", add_self().blob(/*header=*/false)},
       {"fully_connected_named", fully_connected_named().blob()},
       {"conv_pool", conv_pool().blob()},
-      {"internal_chain", internal_chain().blob()},
+      {"internal_chain", backends::xnnpack::testing::internal_chain_graph().blob()},
       {"batch_matmul", batch_matmul().blob()},
       {"quantized_conv", quantized_conv().blob()},
   };

@@ -245,4 +245,18 @@ HeapTensor::HeapTensor(std::vector<int32_t> s, std::vector<float> values, std::v
   value = runtime::EValue(&tensor);
 }
 
+GraphBuilder internal_chain_graph() {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({2, 3}, kIn, 0);
+  const uint32_t a = g.tensor({2, 3}), t = g.tensor({3, 2}), cat = g.tensor({3, 4});
+  const uint32_t s = g.tensor({2, 3}), u = g.tensor({2, 3});
+  g.node_2x1(XNodeUnion::XNNAdd, x, x, a);
+  g.transpose({1, 0}, a, t);
+  g.concat(1, {t, t}, cat);
+  g.slice({1, 1}, {2, 3}, cat, s);
+  g.node_1x1(XNodeUnion::XNNTanh, s, u);
+  g.node_2x1(XNodeUnion::XNNMultiply, u, u, g.tensor({2, 3}, kOut, 1));
+  return g;
+}
+
 }  // namespace ember::backends::xnnpack::testing

@@ -86,16 +86,7 @@ TEST(XnnpackBackend, FullyConnectedFromNamedData) {
 TEST(XnnpackBackend, InternalKernelsBetweenStages) {
   // a = x + x (XNNPACK) -> t = transpose(a) (delegate) -> cat(t, t) axis 1 ->
   // s = slice(cat) -> u = tanh(s) -> out = u * u (XNNPACK).
-  GraphBuilder g;
-  const uint32_t x = g.tensor({2, 3}, kIn, 0);
-  const uint32_t a = g.tensor({2, 3}), t = g.tensor({3, 2}), cat = g.tensor({3, 4});
-  const uint32_t s = g.tensor({2, 3}), u = g.tensor({2, 3});
-  g.node_2x1(XNodeUnion::XNNAdd, x, x, a);
-  g.transpose({1, 0}, a, t);
-  g.concat(1, {t, t}, cat);
-  g.slice({1, 1}, {2, 3}, cat, s);
-  g.node_1x1(XNodeUnion::XNNTanh, s, u);
-  g.node_2x1(XNodeUnion::XNNMultiply, u, u, g.tensor({2, 3}, kOut, 1));
+  GraphBuilder g = internal_chain_graph();
   Delegate d(g);
   ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
   const std::vector<float> xv = {0.1f, 0.2f, 0.3f, -0.1f, -0.2f, -0.3f};

@@ -80,5 +80,14 @@ TEST(GuardZeroAllocTest, LoadSetInputExecuteWithGuards) {
   EXPECT_EQ(news, 0) << "heap allocations while loading/running a method with guards";
 }
 
+// The counter must see an allocation, or the test above proves nothing.
+TEST(GuardZeroAllocTest, CounterSeesOperatorNew) {
+  AllocationCounter::arm();
+  int* q = new int(3);
+  const long n = AllocationCounter::disarm();
+  delete q;
+  EXPECT_GE(n, 1);
+}
+
 }  // namespace
 }  // namespace ember::testing

@@ -1,7 +1,9 @@
 // Counts heap allocations made while armed, for the runtime's zero-allocation tests.
 // Linking //tests/support:allocation_counter replaces operator new/delete and, outside
 // AddressSanitizer builds (which own malloc), malloc/calloc/realloc/aligned_alloc/
-// posix_memalign with counting versions; they count only between arm and disarm.
+// posix_memalign with counting versions; they count only between arm and disarm. The test
+// must be `linkstatic = True` so the executable holds the interposers and they win over a
+// sanitizer runtime's (a shared test library would lose to libasan's operator new).
 //
 //   AllocationCounter::arm();
 //   method->execute();

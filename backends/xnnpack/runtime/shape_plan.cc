@@ -91,6 +91,24 @@ Error check_activation_bytes(const GraphModel& m, const Shape* shapes) {
   return Error::Ok;
 }
 
+// This XNNPACK gives a value with no elements no memory and then asserts on the null
+// pointer in setup (found by xnnpack_blob_fuzz: a batch-0 input through a convolution),
+// so XNNPACK-run nodes must not touch empty tensors.
+Error check_no_empty_values(const GraphModel& m, const Shape* shapes) {
+  for (uint32_t i = 0; i < m.num_nodes; ++i) {
+    const NodeDesc& d = m.nodes[i];
+    if (d.runner != NodeRunner::Subgraph) continue;
+    for (uint32_t k = 0; k < d.num_inputs + d.num_outputs; ++k) {
+      const uint32_t v = k < d.num_inputs ? d.inputs[k] : d.outputs[k - d.num_inputs];
+      if (v == kInvalidId || shapes[v].numel() != 0) continue;
+      return fail(Error::NotSupported,
+                  "XNNPACK node %u (%s): value %u has no elements; this XNNPACK cannot run "
+                  "empty tensors", i, node_type_name(d.type), v);
+    }
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
 bool ShapePlan::matches(const GraphModel& m, const Partition& p, const Shape* inputs) const {
@@ -131,6 +149,7 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     err = infer_node_shapes(m, i, shapes_);
   }
   if (err == Error::Ok) err = check_activation_bytes(m, shapes_);
+  if (err == Error::Ok) err = check_no_empty_values(m, shapes_);
   // Buffers: boundary values, and graph inputs XNNPACK reads (it may over-read
   // XNN_EXTRA_BYTES past the end, so they are copied into padded memory).
   for (uint32_t v = 0; v < m.num_values && err == Error::Ok; ++v) {

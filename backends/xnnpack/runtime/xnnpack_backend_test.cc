@@ -378,6 +378,27 @@ TEST(XnnpackBackend, UnreadNodeOutputStillRuns) {
   EXPECT_EQ(out.f()[2], 6.f);
 }
 
+// A batch-0 input through a convolution: this XNNPACK would assert on the empty output's
+// null pointer in setup (fuzz-found), so the delegate refuses it by name.
+TEST(XnnpackBackend, EmptyTensorThroughXnnpackIsANamedError) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({0, 4, 4, 2}, kIn, 0);
+  const uint32_t w = g.constant({3, 3, 3, 2}, std::vector<float>(54, 0.5f));
+  const uint32_t b = g.constant({3}, {0.f, 1.f, 2.f});
+  const uint32_t y = g.tensor({0, 4, 4, 3});
+  g.conv2d(3, 1, 2, 3, x, w, b, y);
+  g.node_1x1(XNodeUnion::XNNAbs, y, g.tensor({0, 4, 4, 3}, kOut, 1));
+  Delegate d(g);
+  Error err = d.init_error();
+  if (err == Error::Ok) {
+    HeapTensor in({0, 4, 4, 2}, {}), out({0, 4, 4, 3});
+    err = d.run({&in, &out});
+  }
+  EXPECT_EQ(err, Error::NotSupported);
+  const std::string msg = runtime::last_error_message();
+  EXPECT_NE(msg.find("has no elements; this XNNPACK cannot run empty tensors"), std::string::npos) << msg;
+}
+
 // The delegate's transpose (fast batched 2-D paths after merging dims, and the general
 // odometer) against the definition out[o] = in[i] with i[perm[k]] = o[k], for all 24
 // permutations of rank-4 shapes with and without size-1 dims.

@@ -7,6 +7,8 @@
 #   fuzz_workdir ember-demo-fuzz          # sets WORK, CORPUS (created) and ARTIFACTS
 #   bazel run //tests/fuzz:demo_write_seeds -- "$CORPUS" >/dev/null
 #   run_fuzzer demo_bytecode_fuzz SECONDS -rss_limit_mb=2048 -max_len=65536
+# EMBER_FUZZ_SEED fixes libFuzzer's seed (CI uses 1; unset or 0: a random seed) and
+# EMBER_FUZZ_MAX_RUNS caps the number of inputs (unset: only the time limit).
 # Exits non-zero on any crash, leak, timeout or sanitizer report.
 
 fuzz_workdir() {
@@ -30,7 +32,8 @@ run_fuzzer() {
   fuzzer="$(bazel --output_base="$HOME/.cache/ember-fuzz" info "${flags[@]}" bazel-bin 2>/dev/null)/tests/fuzz/$target"
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$fuzzer" -max_total_time="$seconds" -timeout=20 "$@" \
+    "$fuzzer" -max_total_time="$seconds" -timeout=20 -seed="${EMBER_FUZZ_SEED:-0}" \
+    -runs="${EMBER_FUZZ_MAX_RUNS:--1}" "$@" \
     -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 "$CORPUS"
-  echo "fuzzing finished cleanly after ${seconds}s (work dir $WORK)"
+  echo "fuzzing finished cleanly (limit ${seconds}s; work dir $WORK)"
 }

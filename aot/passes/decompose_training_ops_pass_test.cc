@@ -13,12 +13,7 @@ namespace ember::aot {
 namespace {
 
 using testing::GraphBuilder;
-
-std::string body(const Graph& g) {
-  std::string out;
-  for (const Node& n : g.nodes()) out += print_node(g, n, false) + "\n";
-  return out;
-}
+using testing::print_body;
 
 TEST(DecomposeTrainingOpsPassTest, LinearBecomesPermuteAddmm) {
   GraphBuilder b;
@@ -29,7 +24,7 @@ TEST(DecomposeTrainingOpsPassTest, LinearBecomesPermuteAddmm) {
   b.output(y);
   Graph g = b.take();
   ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
-  EXPECT_EQ(body(g),
+  EXPECT_EQ(print_body(g),
             "%permute : f32[3, 4] = aten::permute.default(self=%w, dims=[1, 0])\n"
             "%linear : f32[2, 4] = aten::addmm.default(self=%b, mat1=%x, mat2=%permute)\n");
   EXPECT_TRUE(verify_graph(g).is_ok());
@@ -42,7 +37,7 @@ TEST(DecomposeTrainingOpsPassTest, Rank3LinearIsViewedTo2d) {
   b.output(b.op("aten::linear.default", {{"input", x}, {"weight", w}}, "linear", {2, 5, 4}));
   Graph g = b.take();
   ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
-  EXPECT_EQ(body(g),
+  EXPECT_EQ(print_body(g),
             "%permute : f32[3, 4] = aten::permute.default(self=%w, dims=[1, 0])\n"
             "%view : f32[10, 3] = aten::view.default(self=%x, size=[10, 3])\n"
             "%mm : f32[10, 4] = aten::mm.default(self=%view, mat2=%permute)\n"
@@ -58,7 +53,7 @@ TEST(DecomposeTrainingOpsPassTest, Relu6AndDropout) {
   b.output(b.op("aten::neg.default", {{"self", d}}, "neg", {4}));
   Graph g = b.take();
   ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
-  EXPECT_EQ(body(g),
+  EXPECT_EQ(print_body(g),
             "%relu6 : f32[4] = aten::hardtanh.default(self=%x, min_val=0.0, max_val=6.0)\n"
             "%neg : f32[4] = aten::neg.default(self=%relu6)\n");
 }
@@ -70,7 +65,7 @@ TEST(DecomposeTrainingOpsPassTest, DropoutOfInputAsOutputBecomesClone) {
                 {{"p", Argument::floating(0.5), false}, {"train", Argument::boolean(false), false}}));
   Graph g = b.take();
   ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
-  EXPECT_EQ(body(g), "%dropout : f32[4] = aten::clone.default(self=%x)\n");
+  EXPECT_EQ(print_body(g), "%dropout : f32[4] = aten::clone.default(self=%x)\n");
 }
 
 TEST(DecomposeTrainingOpsPassTest, Conv2dGetsConvolutionDefaults) {
@@ -81,7 +76,7 @@ TEST(DecomposeTrainingOpsPassTest, Conv2dGetsConvolutionDefaults) {
                 {{"stride", Argument::int_list({2}), false}}));
   Graph g = b.take();
   ASSERT_TRUE(DecomposeTrainingOpsPass().run(g).is_ok());
-  EXPECT_EQ(body(g),
+  EXPECT_EQ(print_body(g),
             "%conv2d : f32[1, 2, 3, 3] = aten::convolution.default(input=%x, weight=%w, bias=None, "
             "stride=[2, 2], padding=[0, 0], dilation=[1, 1], transposed=False, output_padding=[0, 0], "
             "groups=1)\n");

@@ -15,12 +15,7 @@ namespace ember::aot {
 namespace {
 
 using testing::GraphBuilder;
-
-std::string body(const Graph& g) {
-  std::string out;
-  for (const Node& n : g.nodes()) out += print_node(g, n, false) + "\n";
-  return out;
-}
+using testing::print_body;
 
 std::vector<float> floats(const Graph& g, const std::string& name) {
   const TensorSpec& s = g.value(g.find_value(name)).tensor;
@@ -73,7 +68,7 @@ TEST(FoldBatchNormPassTest, FoldsIntoBiaslessConvThroughBeta) {
   b.output(b.op("aten::relu.default", {{"self", y}}, "relu", {1, 2, 2, 2}));
   Graph g = b.take();
   ASSERT_TRUE(FoldBatchNormPass().run(g).is_ok());
-  EXPECT_EQ(body(g),
+  EXPECT_EQ(print_body(g),
             "%conv : f32[1, 2, 2, 2] = aten::convolution.default(input=%x, weight=%w, bias=%beta, "
             "stride=[1, 1], padding=[0, 0], dilation=[1, 1], transposed=False, "
             "output_padding=[0, 0], groups=1)\n"
@@ -108,9 +103,9 @@ TEST(FoldBatchNormPassTest, KeepsBatchNormWhenConvOutputIsAlsoUsed) {
   b.output(y);
   b.output(c);
   Graph g = b.take();
-  const std::string before = body(g);
+  const std::string before = print_body(g);
   ASSERT_TRUE(FoldBatchNormPass().run(g).is_ok());
-  EXPECT_EQ(body(g), before);
+  EXPECT_EQ(print_body(g), before);
   EXPECT_EQ(floats(g, "w"), (std::vector<float>{2.f, 3.f}));
 }
 
@@ -123,7 +118,7 @@ TEST(FoldConstantPermutePassTest, TransposesWeightOfAddmm) {
   b.output(b.op("aten::mm.default", {{"self", x}, {"mat2", t}}, "mm", {1, 2}));
   Graph g = b.take();
   ASSERT_TRUE(FoldConstantPermutePass().run(g).is_ok());
-  EXPECT_EQ(body(g), "%mm : f32[1, 2] = aten::mm.default(self=%x, mat2=%w)\n");
+  EXPECT_EQ(print_body(g), "%mm : f32[1, 2] = aten::mm.default(self=%x, mat2=%w)\n");
   EXPECT_EQ(g.value(w).tensor.to_string(), "f32[3, 2]");
   EXPECT_EQ(floats(g, "w"), (std::vector<float>{1.f, 4.f, 2.f, 5.f, 3.f, 6.f}));
   EXPECT_TRUE(verify_graph(g).is_ok());
@@ -152,9 +147,9 @@ TEST(FoldConstantPermutePassTest, KeepsSharedConstantsAndInputs) {
   b.output(b.op("aten::add.Tensor", {{"self", t}, {"other", u}}, "add", {3, 2}));
   b.output(b.op("aten::neg.default", {{"self", w}}, "neg", {2, 3}));
   Graph g = b.take();
-  const std::string before = body(g);
+  const std::string before = print_body(g);
   ASSERT_TRUE(FoldConstantPermutePass().run(g).is_ok());
-  EXPECT_EQ(body(g), before);
+  EXPECT_EQ(print_body(g), before);
 }
 
 }  // namespace

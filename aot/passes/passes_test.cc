@@ -20,12 +20,7 @@ namespace ember::aot {
 namespace {
 
 using testing::GraphBuilder;
-
-std::string body(const Graph& g) {
-  std::string out;
-  for (const Node& n : g.nodes()) out += print_node(g, n, false) + "\n";
-  return out;
-}
+using testing::print_body;
 
 TEST(FunctionalizePassTest, InPlaceOpBecomesFunctionalAndLaterReadsSeeIt) {
   GraphBuilder b;
@@ -35,7 +30,7 @@ TEST(FunctionalizePassTest, InPlaceOpBecomesFunctionalAndLaterReadsSeeIt) {
   b.output(b.op("aten::add.Tensor", {{"self", n}, {"other", x}}, "add", {4}));
   Graph g = b.take();
   ASSERT_TRUE(FunctionalizePass().run(g).is_ok());
-  EXPECT_EQ(body(g),
+  EXPECT_EQ(print_body(g),
             "%neg : f32[4] = aten::neg.default(self=%x)\n"
             "%relu_ : f32[4] = aten::relu.default(self=%neg)\n"
             "%add : f32[4] = aten::add.Tensor(self=%relu_, other=%x)\n");
@@ -111,7 +106,7 @@ TEST(DeadCodePassTest, RemovesUnusedChains) {
   b.output(b.op("aten::relu.default", {{"self", x}}, "relu", {3}));
   Graph g = b.take();
   ASSERT_TRUE(DeadCodePass().run(g).is_ok());
-  EXPECT_EQ(body(g), "%relu : f32[3] = aten::relu.default(self=%x)\n");
+  EXPECT_EQ(print_body(g), "%relu : f32[3] = aten::relu.default(self=%x)\n");
 }
 
 TEST(OutVariantPassTest, FillsDefaultsAndRenames) {
@@ -124,7 +119,7 @@ TEST(OutVariantPassTest, FillsDefaultsAndRenames) {
                 {{"fill_value", Argument::floating(1.0), false}}));
   Graph g = b.take();
   ASSERT_TRUE(OutVariantPass().run(g).is_ok());
-  EXPECT_EQ(body(g),
+  EXPECT_EQ(print_body(g),
             "%add : f32[3] = aten::add.out(self=%x, other=%x, alpha=1)\n"
             "%view : f32[1, 3] = aten::view_copy.out(self=%add, size=[1, 3])\n"
             // dtype/layout/device/pin_memory dropped: full_like.out(self, fill_value, *, memory_format, out)

@@ -10,15 +10,12 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "tests/support/shared_fixtures.h"
+
 namespace ember::aot {
 namespace {
 
-std::string fixture(const std::string& name) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* ws = std::getenv("TEST_WORKSPACE");
-  std::string base = srcdir && ws ? std::string(srcdir) + "/" + ws + "/" : "";
-  return base + "tests/fixtures/pt2/" + name;
-}
+using ember::testing::committed_pt2_fixture;
 
 RecipeRegistry recipes() {
   RecipeRegistry r;
@@ -30,8 +27,8 @@ TEST(ExportSessionTest, StagesInOrderWithArtifacts) {
   std::vector<std::string> done;
   SessionOptions so;
   so.on_stage_done = [&](const Stage& s) { done.push_back(s.name()); };
-  auto session = ExportSession::create(recipes(), "portable", fixture("mlp.training_ir.torch2_6.pt2"), {},
-                                       std::move(so));
+  auto session = ExportSession::create(recipes(), "portable",
+                                       committed_pt2_fixture("mlp.training_ir.torch2_6.pt2"), {}, std::move(so));
   ASSERT_TRUE(session.is_ok()) << session.status().to_string();
   ASSERT_TRUE(session->run_until("to_edge").is_ok());
   EXPECT_EQ(done, (std::vector<std::string>{"load", "to_edge"}));
@@ -73,8 +70,8 @@ TEST(ExportSessionTest, RunMethodUsesTheRunner) {
     if (method != "forward") return not_found(method);
     return in;
   };
-  auto session = ExportSession::create(recipes(), "portable", fixture("mlp.core_aten.torch2_6.pt2"), {},
-                                       std::move(so));
+  auto session = ExportSession::create(recipes(), "portable",
+                                       committed_pt2_fixture("mlp.core_aten.torch2_6.pt2"), {}, std::move(so));
   ASSERT_TRUE(session.is_ok());
   ASSERT_TRUE(session->run().is_ok());
   HostTensor t;
@@ -87,7 +84,7 @@ TEST(ExportSessionTest, RunMethodUsesTheRunner) {
 }
 
 TEST(ExportSessionTest, NamedErrors) {
-  auto unknown = ExportSession::create(recipes(), "tpu", fixture("mlp.core_aten.torch2_6.pt2"));
+  auto unknown = ExportSession::create(recipes(), "tpu", committed_pt2_fixture("mlp.core_aten.torch2_6.pt2"));
   ASSERT_FALSE(unknown.is_ok());
   EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
   EXPECT_NE(unknown.status().message().find("known: portable"), std::string::npos);

@@ -12,20 +12,17 @@
 
 #include "aot/frontend/pt2_reader.h"
 
+#include "tests/support/shared_fixtures.h"
+
 namespace ember::aot {
 namespace {
 
+using ember::testing::committed_pt2_fixture;
+
 using R = InputGuardRecord;
 
-std::string fixture(const std::string& name) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* ws = std::getenv("TEST_WORKSPACE");
-  std::string base = srcdir && ws ? std::string(srcdir) + "/" + ws + "/" : "";
-  return base + "tests/fixtures/pt2/" + name;
-}
-
 std::vector<R> guards_of_fixture(const std::string& name) {
-  auto g = read_pt2_file(fixture(name));
+  auto g = read_pt2_file(committed_pt2_fixture(name));
   EXPECT_TRUE(g.is_ok()) << g.status().to_string();
   if (!g.is_ok()) return {};
   auto guards = derive_input_guards(*g);

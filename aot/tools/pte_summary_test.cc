@@ -11,20 +11,18 @@
 
 #include "aot/recipe/export_session.h"
 
+#include "tests/support/shared_fixtures.h"
+
 namespace ember::aot {
 namespace {
 
-std::string fixture(const std::string& name) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* ws = std::getenv("TEST_WORKSPACE");
-  std::string base = srcdir && ws ? std::string(srcdir) + "/" + ws + "/" : "";
-  return base + "tests/fixtures/pt2/" + name;
-}
+using ember::testing::committed_pt2_fixture;
 
 TEST(PteSummaryTest, LoweredMlp) {
   RecipeRegistry recipes;
   ASSERT_TRUE(register_builtin_recipes(&recipes).is_ok());
-  auto session = ExportSession::create(recipes, "portable", fixture("mlp.core_aten.torch2_6.pt2"));
+  auto session =
+      ExportSession::create(recipes, "portable", committed_pt2_fixture("mlp.core_aten.torch2_6.pt2"));
   ASSERT_TRUE(session.is_ok()) << session.status().to_string();
   ASSERT_TRUE(session->run().is_ok());
   auto s = summarize_pte(*session->pte());

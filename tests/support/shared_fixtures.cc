@@ -23,6 +23,13 @@ std::string parent(const std::string& path) {
 
 }  // namespace
 
+std::string committed_pt2_fixture(const std::string& name) {
+  const char* srcdir = getenv("TEST_SRCDIR");
+  const char* ws = getenv("TEST_WORKSPACE");
+  const std::string base = srcdir && ws ? std::string(srcdir) + "/" + ws + "/" : "";
+  return base + "tests/fixtures/pt2/" + name;
+}
+
 std::string shared_dir() {
   if (const char* env = getenv("EMBER_SHARED_DIR"); env != nullptr && *env != '\0') {
     return is_dir(env) ? std::string(env) : std::string();

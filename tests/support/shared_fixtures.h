@@ -22,6 +22,10 @@ const char* skip_message();
 // Reads a whole file; returns false if it cannot be read.
 bool read_file(const std::string& path, std::vector<uint8_t>* out);
 
+// Path of a committed .pt2 fixture, tests/fixtures/pt2/<name>, inside the test's runfiles
+// (the test lists "//tests/fixtures:pt2" in its data).
+std::string committed_pt2_fixture(const std::string& name);
+
 // Names (not paths) of the regular files in `dir` that end with `suffix`, sorted.
 std::vector<std::string> list_files(const std::string& dir, const std::string& suffix);
 

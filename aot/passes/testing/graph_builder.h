@@ -6,6 +6,7 @@
 //   ValueId y = b.op("aten::linear.default", {{"input", x}, {"weight", w}}, "linear", {2, 4});
 //   b.output(y);
 //   Graph g = b.take();
+//   EXPECT_EQ(print_body(g), "...");   // one line per node, no source locations
 #pragma once
 
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "aot/ir/graph.h"
+#include "aot/ir/printer.h"
 #include "aot/passes/graph_rewrite.h"
 
 namespace ember::aot::testing {
@@ -81,5 +83,12 @@ class GraphBuilder {
   }
   Graph g_;
 };
+
+// The graph's nodes, one print_node line each, without source locations.
+inline std::string print_body(const Graph& g) {
+  std::string out;
+  for (const Node& n : g.nodes()) out += print_node(g, n, false) + "\n";
+  return out;
+}
 
 }  // namespace ember::aot::testing

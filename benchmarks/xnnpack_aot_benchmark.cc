@@ -18,7 +18,7 @@
 #include <memory>
 #include <string>
 
-#include "aot/lowering/emit_lowering.h"
+#include "aot/emit/emit_graph.h"
 #include "aot/recipe/export_session.h"
 #include "backends/xnnpack/aot/xnn_graph_builder.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"

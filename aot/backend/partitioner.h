@@ -26,7 +26,7 @@
 //       return Support::no("only add");
 //     }
 //     StatusOr<PreprocessResult> preprocess(const Graph& sub,
-//                                           const std::vector<EmitCompileSpec>& specs) const override;
+//                                           const std::vector<CompileSpec>& specs) const override;
 //   };
 #pragma once
 
@@ -35,7 +35,7 @@
 #include <utility>
 #include <vector>
 
-#include "aot/emit/emit_program.h"
+#include "aot/backend/backend_data.h"
 #include "aot/ir/graph.h"
 
 namespace ember::aot {
@@ -49,13 +49,13 @@ struct Support {
 
 struct PreprocessResult {
   std::vector<uint8_t> processed;          // the blob the runtime backend's init receives
-  std::vector<EmitNamedData> named_data;   // program-level data the blob refers to by key
+  std::vector<NamedData> named_data;   // program-level data the blob refers to by key
 };
 
 class Partitioner {
  public:
   Partitioner() = default;
-  explicit Partitioner(std::vector<EmitCompileSpec> compile_specs)
+  explicit Partitioner(std::vector<CompileSpec> compile_specs)
       : compile_specs_(std::move(compile_specs)) {}
   virtual ~Partitioner() = default;
   // Short name used by recipes and reports ("xnnpack").
@@ -66,14 +66,14 @@ class Partitioner {
   virtual Support supports(const Node& node, const Graph& graph) const = 0;
   // Compiles a subgraph of supported nodes into the backend's blob (and named data).
   virtual StatusOr<PreprocessResult> preprocess(
-      const Graph& subgraph, const std::vector<EmitCompileSpec>& compile_specs) const = 0;
+      const Graph& subgraph, const std::vector<CompileSpec>& compile_specs) const = 0;
   // The most nodes one delegate call may hold (0 = no limit).
   virtual size_t max_nodes_per_partition() const { return 0; }
   // The specs the to_backend stage passes to preprocess() and writes into the program.
-  const std::vector<EmitCompileSpec>& compile_specs() const { return compile_specs_; }
+  const std::vector<CompileSpec>& compile_specs() const { return compile_specs_; }
 
  private:
-  std::vector<EmitCompileSpec> compile_specs_;
+  std::vector<CompileSpec> compile_specs_;
 };
 
 // What happened to each node.

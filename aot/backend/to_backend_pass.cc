@@ -3,8 +3,8 @@
 
 #include <map>
 
-#include "aot/lowering/delegate_metadata.h"
-#include "aot/passes/graph_rewrite.h"
+#include "aot/backend/delegate_metadata.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 

@@ -5,9 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "aot/lowering/emit_lowering.h"
-#include "aot/passes/memory_planning_pass.h"
-#include "aot/passes/testing/graph_builder.h"
+#include "aot/backend/delegate_metadata.h"
+#include "aot/ir/testing/graph_builder.h"
 
 namespace ember::aot {
 namespace {
@@ -23,7 +22,7 @@ class AddMulPartitioner final : public Partitioner {
     return Support::no("only add and mul");
   }
   StatusOr<PreprocessResult> preprocess(const Graph& sub,
-                                        const std::vector<EmitCompileSpec>&) const override {
+                                        const std::vector<CompileSpec>&) const override {
     // Blob: node count, input count, output count.
     PreprocessResult r;
     r.processed = {static_cast<uint8_t>(sub.nodes().size()), static_cast<uint8_t>(sub.inputs().size()),
@@ -71,66 +70,11 @@ TEST(ToBackendPassTest, GroupsConsecutiveSupportedNodes) {
 
 // One node per partition; every blob refers to the same named data "w" and to a
 // per-partition key; the compile specs given at construction go into every delegate.
-class NamedDataPartitioner final : public Partitioner {
- public:
-  using Partitioner::Partitioner;
-  const char* name() const override { return "named"; }
-  const char* backend_id() const override { return "NamedBackend"; }
-  Support supports(const Node&, const Graph&) const override { return Support::yes(); }
-  size_t max_nodes_per_partition() const override { return 1; }
-  StatusOr<PreprocessResult> preprocess(const Graph& sub,
-                                        const std::vector<EmitCompileSpec>& specs) const override {
-    PreprocessResult r;
-    r.processed = {static_cast<uint8_t>(specs.size())};
-    EmitNamedData shared;
-    shared.key = "w";
-    shared.data = {1, 2, 3, 4};
-    EmitNamedData own;
-    own.key = sub.nodes()[0].name;
-    own.data = {9};
-    r.named_data = {shared, own};
-    return r;
-  }
-};
-
-Graph add_then_mul() {
-  GraphBuilder b;
-  ValueId x = b.input("x", {2});
-  ValueId a = b.op("aten::add.Tensor", {{"self", x}, {"other", x}}, "add", {2});
-  ValueId m = b.op("aten::mul.Tensor", {{"self", a}, {"other", x}}, "mul", {2});
-  b.output(m);
-  return b.take();
-}
-
-TEST(ToBackendPassTest, CompileSpecsAndNamedDataReachTheProgram) {
-  Graph g = add_then_mul();
-  NamedDataPartitioner part({{"mode", {'f', 'a', 's', 't'}}});
-  ASSERT_TRUE(ToBackendPass(&part).run(g).is_ok());
-  ASSERT_EQ(g.nodes().size(), 2u);
-  ASSERT_TRUE(MemoryPlanningPass().run(g).is_ok());
-  auto program = lower_to_emit_program(g);
-  ASSERT_TRUE(program.is_ok()) << program.status().to_string();
-  const EmitMethod& m = program.value().methods[0];
-  ASSERT_EQ(m.delegates.size(), 2u);
-  for (const EmitDelegate& d : m.delegates) {
-    EXPECT_EQ(d.processed, std::vector<uint8_t>{1});  // preprocess saw the one spec
-    ASSERT_EQ(d.compile_specs.size(), 1u);
-    EXPECT_EQ(d.compile_specs[0].key, "mode");
-    EXPECT_EQ(d.compile_specs[0].value, (std::vector<uint8_t>{'f', 'a', 's', 't'}));
-  }
-  // "w" once, then one key per call.
-  const auto& named = program.value().named_data;
-  ASSERT_EQ(named.size(), 3u);
-  EXPECT_EQ(named[0].key, "w");
-  EXPECT_EQ(named[1].key, "add");
-  EXPECT_EQ(named[2].key, "mul");
-}
-
 TEST(ToBackendPassTest, SameNamedKeyWithDifferentBytesIsAnError) {
-  std::vector<EmitNamedData> into(1);
+  std::vector<NamedData> into(1);
   into[0].key = "k";
   into[0].data = {1};
-  std::vector<EmitNamedData> more(1);
+  std::vector<NamedData> more(1);
   more[0].key = "k";
   more[0].data = {2};
   Status s = add_named_data(more, &into);
@@ -142,7 +86,7 @@ TEST(ToBackendPassTest, SameNamedKeyWithDifferentBytesIsAnError) {
 }
 
 TEST(ToBackendPassTest, TruncatedNamedDataMetadataIsRejected) {
-  std::vector<EmitNamedData> items(1);
+  std::vector<NamedData> items(1);
   items[0].key = "weights";
   items[0].data = {1, 2, 3};
   const std::string text = encode_named_data(items);

@@ -22,6 +22,8 @@
 // (aot/planning) gives memory_id / memory_offset and non_const_buffer_sizes.
 #pragma once
 
+#include "aot/backend/backend_data.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -118,15 +120,10 @@ struct EmitInstruction {
   static EmitInstruction free(int32_t value_index);
 };
 
-struct EmitCompileSpec {
-  std::string key;
-  std::vector<uint8_t> value;
-};
-
 struct EmitDelegate {
   std::string id;                  // backend name registered at run time
   std::vector<uint8_t> processed;  // the preprocessed blob
-  std::vector<EmitCompileSpec> compile_specs;
+  std::vector<CompileSpec> compile_specs;
 };
 
 struct EmitMethod {
@@ -145,19 +142,13 @@ struct EmitMethod {
   std::string encoded_out_str;
 };
 
-struct EmitNamedData {
-  std::string key;
-  std::vector<uint8_t> data;
-  uint32_t alignment = 16;  // power of two; the segment is aligned to lcm(128, this)
-};
-
 struct EmitProgram {
   // Written in this order. Upstream sorts methods by name and appends constant
   // getters after them; the lowering step decides the order.
   std::vector<EmitMethod> methods;
   std::vector<std::vector<uint8_t>> constants;     // EmitTensor::constant_index
   std::vector<std::vector<uint8_t>> mutable_data;  // EmitTensor::mutable_data_index
-  std::vector<EmitNamedData> named_data;
+  std::vector<NamedData> named_data;
 };
 
 }  // namespace ember::aot

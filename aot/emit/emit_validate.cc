@@ -205,7 +205,7 @@ Status validate_emit_program(const EmitProgram& program) {
     Status s = check_method(program, method);
     if (!s.is_ok()) return s.annotate("method " + method.name);
   }
-  for (const EmitNamedData& item : program.named_data) {
+  for (const NamedData& item : program.named_data) {
     if (item.key.empty()) return invalid_program("a named data entry has an empty key");
   }
   return Status();

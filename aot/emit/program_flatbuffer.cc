@@ -108,7 +108,7 @@ Offset<fb::Instruction> build_instruction(FlatBufferBuilder& b, const EmitInstru
 Offset<fb::BackendDelegate> build_delegate(FlatBufferBuilder& b, const EmitDelegate& d,
                                            const DelegateRef& ref) {
   std::vector<Offset<fb::CompileSpec>> specs;
-  for (const EmitCompileSpec& spec : d.compile_specs) {
+  for (const CompileSpec& spec : d.compile_specs) {
     specs.push_back(fb::CreateCompileSpec(b, b.CreateString(spec.key), b.CreateVector(spec.value)));
   }
   auto id = b.CreateString(d.id);

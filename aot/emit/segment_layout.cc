@@ -102,7 +102,7 @@ Status lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment
   std::map<Sha256Digest, size_t> by_digest;
   std::map<std::string, Sha256Digest> by_key;
   std::vector<std::pair<std::string, size_t>> entries;
-  for (const EmitNamedData& item : program.named_data) {
+  for (const NamedData& item : program.named_data) {
     if (!is_power_of_two(item.alignment)) {
       return invalid_argument("named data '" + item.key + "': alignment " +
                               std::to_string(item.alignment) + " is not a power of two");

@@ -1,7 +1,7 @@
 // DeadCodePass (see dead_code_pass.h).
 #include "aot/passes/dead_code_pass.h"
 
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 

@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "aot/passes/decompositions.h"
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 namespace {

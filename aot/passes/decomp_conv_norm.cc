@@ -10,7 +10,7 @@
 //   dropout(x, p, train=False)     -> x (alias)
 //   relu6(x)                       -> hardtanh(x, 0, 6)
 #include "aot/passes/decompositions.h"
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 namespace {

@@ -5,7 +5,7 @@
 //                        view + bmm + view (equal-rank N-D with equal batch dims)
 //   t(x)              -> permute(x, [1, 0]) (rank 2), alias (rank < 2)
 #include "aot/passes/decompositions.h"
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 namespace {

@@ -4,7 +4,7 @@
 //   to.dtype(x, t) -> _to_copy(x, dtype=t)
 //   sum.default(x) -> sum.dim_IntList(x, None)
 #include "aot/passes/decompositions.h"
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 namespace {

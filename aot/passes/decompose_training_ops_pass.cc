@@ -2,7 +2,7 @@
 #include "aot/passes/decompose_training_ops_pass.h"
 
 #include "aot/passes/decompositions.h"
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 namespace {

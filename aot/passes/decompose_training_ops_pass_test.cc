@@ -7,7 +7,7 @@
 
 #include "aot/ir/printer.h"
 #include "aot/ir/verifier.h"
-#include "aot/passes/testing/graph_builder.h"
+#include "aot/ir/testing/graph_builder.h"
 
 namespace ember::aot {
 namespace {

@@ -1,7 +1,7 @@
 // The decomposition table and the helpers shared by the decomp_*.cc rule files.
 #include "aot/passes/decompositions.h"
 
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 

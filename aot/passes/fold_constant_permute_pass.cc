@@ -4,7 +4,7 @@
 #include <cstring>
 #include <memory>
 
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 

@@ -9,7 +9,7 @@
 #include "aot/ir/verifier.h"
 #include "aot/passes/fold_batch_norm_pass.h"
 #include "aot/passes/fold_constant_permute_pass.h"
-#include "aot/passes/testing/graph_builder.h"
+#include "aot/ir/testing/graph_builder.h"
 
 namespace ember::aot {
 namespace {

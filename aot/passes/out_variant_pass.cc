@@ -2,7 +2,7 @@
 #include "aot/passes/out_variant_pass.h"
 
 #include "aot/ir/op_schema.h"
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 namespace {

@@ -1,6 +1,6 @@
 // Unit tests of the smaller passes on hand-made graphs (expected results by hand):
 // FunctionalizePass, OpSetCheckPass, ScalarToTensorPass, RemoveAssertsPass, DeadCodePass,
-// OutVariantPass, MemoryPlanningPass, and the PassPipeline hooks.
+// OutVariantPass and the PassPipeline hooks (MemoryPlanningPass: aot/planning).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -9,12 +9,11 @@
 #include "aot/ir/printer.h"
 #include "aot/passes/dead_code_pass.h"
 #include "aot/passes/functionalize_pass.h"
-#include "aot/passes/memory_planning_pass.h"
 #include "aot/passes/op_set_check_pass.h"
 #include "aot/passes/out_variant_pass.h"
 #include "aot/passes/pipeline.h"
 #include "aot/passes/scalar_to_tensor_pass.h"
-#include "aot/passes/testing/graph_builder.h"
+#include "aot/ir/testing/graph_builder.h"
 
 namespace ember::aot {
 namespace {
@@ -125,31 +124,6 @@ TEST(OutVariantPassTest, FillsDefaultsAndRenames) {
             // dtype/layout/device/pin_memory dropped: full_like.out(self, fill_value, *, memory_format, out)
             "%full : f32[1, 3] = aten::full_like.out(self=%view, fill_value=1.0, memory_format=None)\n");
   EXPECT_TRUE(is_out_variant_node(g.nodes()[0]));
-}
-
-TEST(MemoryPlanningPassTest, ChainReusesMemoryAndReportsLowerBound) {
-  GraphBuilder b;
-  ValueId x = b.input("x", {16});                                   // 64 B
-  ValueId a = b.op("aten::neg.default", {{"self", x}}, "a", {16});  // node 0
-  ValueId c = b.op("aten::neg.default", {{"self", a}}, "c", {16});  // node 1
-  ValueId d = b.op("aten::neg.default", {{"self", c}}, "d", {16});  // node 2
-  b.output(d);
-  Graph g = b.take();
-  MemoryPlanReport report;
-  ASSERT_TRUE(MemoryPlanningPass("greedy", &report).run(g).is_ok());
-  // Live sets: node 0 {x, a}, node 1 {a, c}, node 2 {c, d}: bound 128 B; x and c can share.
-  EXPECT_EQ(report.lower_bound, 128u);
-  EXPECT_EQ(report.arena_size, 128u);
-  EXPECT_EQ(report.planned_tensors, 4u);
-  EXPECT_EQ(g.value(x).tensor.lifetime_begin, 0);
-  EXPECT_EQ(g.value(x).tensor.lifetime_end, 0);
-  EXPECT_EQ(g.value(d).tensor.lifetime_end, 2);
-  EXPECT_EQ(g.value(a).tensor.mem_id, 1);
-  EXPECT_NE(g.value(a).tensor.mem_offset, g.value(c).tensor.mem_offset);
-  MemoryPlanReport naive;
-  ASSERT_TRUE(MemoryPlanningPass("naive", &naive).run(g).is_ok());
-  EXPECT_EQ(naive.arena_size, 256u);
-  EXPECT_EQ(MemoryPlanningPass("nope").run(g).code(), StatusCode::kNotFound);
 }
 
 class FailingPass final : public Pass {

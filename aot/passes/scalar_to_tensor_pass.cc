@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "aot/ir/op_schema.h"
-#include "aot/passes/graph_rewrite.h"
+#include "aot/ir/graph_rewrite.h"
 
 namespace ember::aot {
 namespace {

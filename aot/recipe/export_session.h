@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "aot/recipe/recipe.h"
-#include "aot/recipe/host_tensor.h"
+#include "aot/ir/host_tensor.h"
 #include "aot/recipe/stage.h"
 
 namespace ember::aot {

@@ -24,7 +24,7 @@ namespace ember::aot {
 struct RecipeOptions {
   std::string memory_planner = "greedy";                 // --memory-planner
   std::vector<std::shared_ptr<const Pass>> user_passes;  // the transform stage
-  std::vector<EmitCompileSpec> compile_specs;             // --compile_spec, for the partitioners
+  std::vector<CompileSpec> compile_specs;             // --compile_spec, for the partitioners
 };
 
 struct Recipe {

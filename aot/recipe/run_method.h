@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "aot/ir/status.h"
-#include "aot/recipe/host_tensor.h"
+#include "aot/ir/host_tensor.h"
 
 namespace ember::runtime {
 class BackendRegistry;

@@ -17,7 +17,7 @@
 #include "aot/backend/partitioner.h"
 #include "aot/emit/emit_program.h"
 #include "aot/ir/graph.h"
-#include "aot/passes/memory_planning_pass.h"
+#include "aot/planning/memory_planning_pass.h"
 #include "aot/passes/pipeline.h"
 
 namespace ember::aot {

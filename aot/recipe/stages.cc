@@ -11,7 +11,7 @@
 #include "aot/passes/out_variant_pass.h"
 #include "aot/passes/remove_asserts_pass.h"
 #include "aot/passes/scalar_to_tensor_pass.h"
-#include "aot/recipe/guard_method.h"
+#include "aot/emit/guard_method.h"
 
 namespace ember::aot {
 namespace {
@@ -107,7 +107,7 @@ StatusOr<StageArtifact> EmitStage::transform(const StageArtifact& previous, cons
   if (previous.graph == nullptr) {
     return Status(StatusCode::kInvalidState, "emit needs a graph from the previous stage");
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(EmitProgram program, lower_to_emit_program(*previous.graph, options_));
+  EMBER_AOT_ASSIGN_OR_RETURN(EmitProgram program, emit_graph(*previous.graph, options_));
   // The .pte also carries the input guards, as a constant method after the user's methods;
   // the artifact's `program` keeps the lowered method only.
   EMBER_AOT_ASSIGN_OR_RETURN(std::vector<InputGuardRecord> guards, derive_input_guards(*previous.graph));

@@ -6,7 +6,7 @@
 //   TransformStage     the user's passes over the edge graph
 //   ToBackendStage     one ToBackendPass per partitioner (none for the portable recipe)
 //   ToExecutorchStage  out_variant, memory_planning -> executorch graph (planned)
-//   EmitStage          lower_to_emit_program + write_pte -> .pte bytes; the artifact's
+//   EmitStage          emit_graph + write_pte -> .pte bytes; the artifact's
 //                      `program` holds the lowered method, the .pte adds its input-guard
 //                      method `__ember_guards__<method>` when the inputs have dynamic-dim
 //                      minimums or equalities (guard_method.h)
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "aot/backend/partitioner.h"
-#include "aot/lowering/emit_lowering.h"
+#include "aot/emit/emit_graph.h"
 #include "aot/recipe/stage.h"
 
 namespace ember::aot {
@@ -89,14 +89,14 @@ class ToExecutorchStage final : public Stage {
 
 class EmitStage final : public Stage {
  public:
-  explicit EmitStage(EmitLoweringOptions options = {}) : options_(std::move(options)) {}
+  explicit EmitStage(EmitGraphOptions options = {}) : options_(std::move(options)) {}
   const char* name() const override { return "emit"; }
 
  protected:
   StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
 
  private:
-  EmitLoweringOptions options_;
+  EmitGraphOptions options_;
 };
 
 }  // namespace ember::aot

@@ -23,7 +23,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "aot/delegation/lower_flags.h"
+#include "aot/tools/lower_flags.h"
 #include "aot/recipe/export_session.h"
 #include "backends/demo/aot/demo_partitioner.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"

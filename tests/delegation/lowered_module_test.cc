@@ -3,7 +3,7 @@
 // own .pte and run; then called twice from a larger graph whose non-lowerable part (two
 // adds with a 0.3 bias) runs on the portable kernels. Expected values come from tables:
 // sin(pi/6) = 0.5, sin(pi/2) = 1, sin(0.5) = 0.479425538604203, sin(1) = 0.841470984807897.
-#include "aot/delegation/lowered_module.h"
+#include "aot/backend/lowered_module.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "aot/delegation/method_compiler.h"
+#include "aot/emit/method_compiler.h"
 #include "aot/emit/pte_writer.h"
 #include "backends/demo/aot/demo_partitioner.h"
 #include "runtime/core/diagnostics.h"
@@ -59,7 +59,7 @@ TEST(TutorialLoweredModule, PrintsSavesAndRunsOnItsOwn) {
       << text;
   EXPECT_NE(text.find("aten::sin.default"), std::string::npos) << text;
 
-  auto pte = lowered->to_pte();
+  auto pte = aot::lowered_module_pte(*lowered);
   ASSERT_TRUE(pte.is_ok()) << pte.status().to_string();
   const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/lowered_sin.pte";
   {
@@ -77,7 +77,7 @@ TEST(TutorialLoweredModule, PrintsSavesAndRunsOnItsOwn) {
 TEST(TutorialLoweredModule, CompileSpecReachesTheBackend) {
   auto lowered = lower_sin(3);  // max_numel 3 < the 4 elements of x: DemoBackend refuses
   ASSERT_TRUE(lowered.is_ok());
-  auto pte = lowered->to_pte();
+  auto pte = aot::lowered_module_pte(*lowered);
   ASSERT_TRUE(pte.is_ok());
   runtime::Module module(pte->data(), pte->size());
   runtime::Module::Options options;
@@ -149,7 +149,7 @@ TEST(TutorialLoweredModule, CallLoweredChecksInputs) {
 }
 
 TEST(CompileSpecs, EncodeDecodeRoundTripAndRejectTruncation) {
-  std::vector<aot::EmitCompileSpec> specs = {{"a", {1, 2, 3}}, {"max_numel", {}}};
+  std::vector<aot::CompileSpec> specs = {{"a", {1, 2, 3}}, {"max_numel", {}}};
   const std::string text = aot::encode_compile_specs(specs);
   auto back = aot::decode_compile_specs(text);
   ASSERT_TRUE(back.is_ok());

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "aot/delegation/method_compiler.h"
-#include "aot/delegation/multi_method.h"
+#include "aot/emit/method_compiler.h"
+#include "aot/recipe/multi_method.h"
 #include "aot/emit/pte_writer.h"
 #include "backends/demo/aot/demo_partitioner.h"
 #include "runtime/module/module.h"

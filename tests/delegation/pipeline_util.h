@@ -10,7 +10,7 @@
 #include "aot/backend/partitioner.h"
 #include "aot/passes/pass.h"
 #include "aot/recipe/export_session.h"
-#include "aot/recipe/host_tensor.h"
+#include "aot/ir/host_tensor.h"
 #include "runtime/backend/backend_registry.h"
 
 namespace ember::testing {

@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "aot/delegation/pass_registry.h"
-#include "aot/delegation/replace_relu_with_sigmoid_pass.h"
+#include "aot/passes/pass_registry.h"
+#include "aot/passes/replace_relu_with_sigmoid_pass.h"
 #include "aot/ir/printer.h"
 #include "aot/passes/pipeline.h"
 #include "backends/demo/aot/demo_partitioner.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "aot/recipe/export_session.h"
-#include "aot/recipe/host_tensor.h"
+#include "aot/ir/host_tensor.h"
 #include "aot/recipe/run_method.h"
 #include "runtime/backend/backend_registry.h"
 #include "tests/e2e/fixture_corpus.h"

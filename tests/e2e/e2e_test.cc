@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <map>
 
-#include "aot/pte_check/pte_check.h"
+#include "aot/tools/pte_check/pte_check.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "tests/e2e/fixture_corpus.h"

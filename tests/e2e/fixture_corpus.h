@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "aot/recipe/host_tensor.h"
+#include "aot/ir/host_tensor.h"
 
 namespace ember::testing {
 

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "aot/emit/pte_writer.h"
-#include "aot/pte_check/pte_check.h"
+#include "aot/tools/pte_check/pte_check.h"
 #include "schema/program_generated.h"
 #include "tests/emit/test_programs.h"
 

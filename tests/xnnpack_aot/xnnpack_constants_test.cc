@@ -10,7 +10,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "aot/delegation/lower_flags.h"
+#include "aot/tools/lower_flags.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "aot/tools/pte_summary.h"

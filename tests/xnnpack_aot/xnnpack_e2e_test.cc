@@ -7,7 +7,7 @@
 
 #include <cstdio>
 
-#include "aot/pte_check/pte_check.h"
+#include "aot/tools/pte_check/pte_check.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"

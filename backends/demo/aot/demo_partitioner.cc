@@ -19,7 +19,7 @@ aot::Support DemoPartitioner::supports(const aot::Node& node, const aot::Graph& 
 
 // The demo compiler takes no specs; they still reach DemoBackend::init through the program.
 aot::StatusOr<aot::PreprocessResult> DemoPartitioner::preprocess(
-    const aot::Graph& subgraph, const std::vector<aot::EmitCompileSpec>&) const {
+    const aot::Graph& subgraph, const std::vector<aot::CompileSpec>&) const {
   aot::PreprocessResult result;
   EMBER_AOT_ASSIGN_OR_RETURN(result.processed, compile_subgraph(subgraph));
   return result;

@@ -22,14 +22,14 @@ class DemoPartitioner final : public aot::Partitioner {
   // `ops`: short names ("add", "mm", "relu", ...) to accept; empty = every demo op.
   // `compile_specs` go into every delegate (DemoBackend knows max_numel).
   explicit DemoPartitioner(std::vector<std::string> ops = {},
-                           std::vector<aot::EmitCompileSpec> compile_specs = {})
+                           std::vector<aot::CompileSpec> compile_specs = {})
       : aot::Partitioner(std::move(compile_specs)), ops_(std::move(ops)) {}
 
   const char* name() const override { return "demo"; }
   const char* backend_id() const override { return "DemoBackend"; }
   aot::Support supports(const aot::Node& node, const aot::Graph& graph) const override;
   aot::StatusOr<aot::PreprocessResult> preprocess(
-      const aot::Graph& subgraph, const std::vector<aot::EmitCompileSpec>& compile_specs) const override;
+      const aot::Graph& subgraph, const std::vector<aot::CompileSpec>& compile_specs) const override;
 
  private:
   std::vector<std::string> ops_;

@@ -18,9 +18,9 @@ aot::StatusOr<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlac
 
 namespace {
 
-aot::StatusOr<ConstantPlacement> placement_from(const std::vector<aot::EmitCompileSpec>& specs) {
+aot::StatusOr<ConstantPlacement> placement_from(const std::vector<aot::CompileSpec>& specs) {
   ConstantPlacement placement = ConstantPlacement::kNamedData;
-  for (const aot::EmitCompileSpec& spec : specs) {
+  for (const aot::CompileSpec& spec : specs) {
     const std::string value(spec.value.begin(), spec.value.end());
     if (spec.key != kConstantsSpec) {
       return aot::invalid_argument("xnnpack: unknown compile spec '" + spec.key + "' (known: " +
@@ -41,13 +41,13 @@ aot::StatusOr<ConstantPlacement> placement_from(const std::vector<aot::EmitCompi
 }  // namespace
 
 aot::StatusOr<aot::PreprocessResult> XnnpackPartitioner::preprocess(
-    const aot::Graph& subgraph, const std::vector<aot::EmitCompileSpec>& compile_specs) const {
+    const aot::Graph& subgraph, const std::vector<aot::CompileSpec>& compile_specs) const {
   EMBER_AOT_ASSIGN_OR_RETURN(ConstantPlacement placement, placement_from(compile_specs));
   EMBER_AOT_ASSIGN_OR_RETURN(XnnBlob blob, lower_to_xnnpack(subgraph, placement));
   aot::PreprocessResult result;
   result.processed = std::move(blob.bytes);
   for (auto& [key, bytes] : blob.named_data) {
-    aot::EmitNamedData item;
+    aot::NamedData item;
     item.key = key;
     item.data = std::move(bytes);
     result.named_data.push_back(std::move(item));

@@ -33,7 +33,7 @@ class XnnpackPartitioner final : public aot::Partitioner {
   aot::Support supports(const aot::Node& node, const aot::Graph& graph) const override;
   // InvalidArgument for an unknown spec key or value.
   aot::StatusOr<aot::PreprocessResult> preprocess(
-      const aot::Graph& subgraph, const std::vector<aot::EmitCompileSpec>& compile_specs) const override;
+      const aot::Graph& subgraph, const std::vector<aot::CompileSpec>& compile_specs) const override;
 };
 
 // Lowers a subgraph to an XnnpackBackend blob (what preprocess() returns).

@@ -1,0 +1,337 @@
+// emit_graph (see emit_graph.h).
+#include "aot/emit/emit_graph.h"
+
+#include <algorithm>
+#include <map>
+
+#include "aot/ir/op_schema.h"
+#include "aot/ir/graph_rewrite.h"
+#include "aot/planning/memory_planning_pass.h"
+#include "aot/passes/out_variant_pass.h"
+
+namespace ember::aot {
+
+StatusOr<EmitOperator> prim_operator_for(const std::string& t) {
+  static const std::map<std::string, std::string> kOps = {
+      {"_operator.add", "add"},        {"_operator.sub", "sub"},
+      {"_operator.mul", "mul"},        {"_operator.floordiv", "floordiv"},
+      {"_operator.truediv", "truediv"}, {"_operator.mod", "mod"},
+      {"_operator.neg", "neg"},        {"_operator.eq", "eq"},
+      {"_operator.gt", "gt"},          {"_operator.lt", "lt"},
+      {"_operator.ge", "ge"},          {"_operator.le", "le"},
+      {"torch.sym_max", "sym_max"},    {"torch.sym_min", "sym_min"},
+      {"torch.sym_float", "sym_float"}, {"torch.sym_int", "sym_int"},
+      {"torch.sym_not", "sym_not"},    {"torch.sym_ite", "sym_ite"},
+      {"math.ceil", "ceil"},           {"math.trunc", "trunc"},
+  };
+  auto it = kOps.find(t);
+  if (it == kOps.end()) return not_supported("scalar op '" + t + "' has no executorch_prim kernel");
+  return EmitOperator{"executorch_prim::" + it->second, "Scalar"};
+}
+
+namespace {
+
+constexpr int64_t kAlign = 16;
+
+int64_t align_up(int64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+class MethodEmitter {
+ public:
+  MethodEmitter(const Graph& g, EmitProgram* prog) : g_(g), prog_(prog), index_(g.num_values(), -1) {
+    for (auto& [buffer, value] : mutated_buffers(g)) mutable_.push_back(buffer);
+  }
+
+  StatusOr<EmitMethod> run(const std::string& name) {
+    m_.name = name;
+    EMBER_AOT_RETURN_IF_ERROR(emit_inputs());
+    for (const Node& n : g_.nodes()) EMBER_AOT_RETURN_IF_ERROR_CTX(emit_node(n), n.describe());
+    EMBER_AOT_RETURN_IF_ERROR(emit_writebacks());
+    EMBER_AOT_RETURN_IF_ERROR(emit_outputs());
+    m_.non_const_buffer_sizes = {0};
+    if (arena_ > 0) m_.non_const_buffer_sizes.push_back(arena_);
+    return std::move(m_);
+  }
+
+ private:
+  int32_t push(EmitValue v) {
+    m_.values.push_back(std::move(v));
+    return static_cast<int32_t>(m_.values.size() - 1);
+  }
+
+  bool is_mutable(ValueId v) const {
+    return std::find(mutable_.begin(), mutable_.end(), v) != mutable_.end();
+  }
+
+  StatusOr<EmitTensor> make_tensor(ValueId id) {
+    const TensorSpec& s = g_.value(id).tensor;
+    EmitTensor t;
+    t.scalar_type = static_cast<int8_t>(s.dtype);
+    for (const SymInt& d : s.sizes) {
+      int64_t v = d.is_static ? d.value : (d.range.max ? *d.range.max : -1);
+      if (v < 0 || v > INT32_MAX) {
+        return not_supported("value '" + g_.value(id).name + "' " + s.to_string() +
+                             ": size without a usable upper bound");
+      }
+      if (!d.is_static) t.dynamism = EmitDynamism::kDynamicBound;
+      t.sizes.push_back(static_cast<int32_t>(v));
+    }
+    for (size_t k = 0; k < s.sizes.size(); ++k) t.dim_order.push_back(static_cast<uint8_t>(k));
+    bool mutable_buffer = is_mutable(id);
+    if (s.constant != nullptr && !mutable_buffer) {
+      prog_->constants.push_back(s.constant->bytes);
+      t.constant_index = static_cast<int32_t>(prog_->constants.size() - 1);
+      return t;
+    }
+    if (s.mem_id >= 1) {
+      t.memory_id = static_cast<uint32_t>(s.mem_id);
+      t.memory_offset = static_cast<uint64_t>(s.mem_offset);
+      arena_ = std::max(arena_, s.mem_offset + align_up(upper_bound_nbytes(s)));
+    }
+    if (mutable_buffer && s.constant != nullptr) {
+      if (t.memory_id == 0) return invalid_program("mutable buffer '" + g_.value(id).name + "' is not planned");
+      prog_->mutable_data.push_back(s.constant->bytes);
+      t.mutable_data_index = static_cast<int32_t>(prog_->mutable_data.size() - 1);
+    }
+    return t;
+  }
+
+  StatusOr<int32_t> value_ref(ValueId id) {
+    if (!g_.valid_id(id)) return invalid_program("value id " + std::to_string(id) + " out of range");
+    int32_t& slot = index_[static_cast<size_t>(id)];
+    if (slot >= 0) return slot;
+    const Value& v = g_.value(id);
+    switch (v.kind) {
+      case ValueKind::kTensor: {
+        EMBER_AOT_ASSIGN_OR_RETURN(EmitTensor t, make_tensor(id));
+        slot = push(EmitValue::of_tensor(std::move(t)));
+        break;
+      }
+      case ValueKind::kSymInt: slot = push(EmitValue::of_int(v.sym.hint.value_or(v.sym.value))); break;
+      case ValueKind::kSymFloat: slot = push(EmitValue::of_double(0.0)); break;
+      case ValueKind::kSymBool: slot = push(EmitValue::of_bool(false)); break;
+      case ValueKind::kNone: slot = push(EmitValue::none()); break;
+      case ValueKind::kCustomObj:
+        return not_supported("value '" + v.name + "' is a TorchBind object");
+    }
+    return slot;
+  }
+
+  int32_t placeholder_tensor() {
+    EmitTensor t;
+    t.scalar_type = 0;  // BYTE
+    t.sizes = {0};
+    t.dim_order = {0};
+    return push(EmitValue::of_tensor(std::move(t)));
+  }
+
+  StatusOr<int32_t> int_element(const Argument& a, size_t k) {
+    if (k < a.values.size() && a.values[k] != kNoValue) return value_ref(a.values[k]);
+    return push(EmitValue::of_int(a.ints[k]));
+  }
+
+  StatusOr<int32_t> emit_arg(const Argument& a, bool plain_tensor) {
+    switch (a.kind) {
+      case ArgKind::kNone: return plain_tensor ? placeholder_tensor() : push(EmitValue::none());
+      case ArgKind::kTensor:
+      case ArgKind::kCustomObj: return value_ref(a.values[0]);
+      case ArgKind::kTensorList:
+      case ArgKind::kOptionalTensorList: {
+        std::vector<int64_t> items;
+        for (ValueId v : a.values) {
+          if (v == kNoValue) {
+            items.push_back(-1);
+            continue;
+          }
+          EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, value_ref(v));
+          items.push_back(idx);
+        }
+        return push(EmitValue::of_list(a.kind == ArgKind::kTensorList ? EmitValueKind::kTensorList
+                                                                       : EmitValueKind::kOptionalTensorList,
+                                       std::move(items)));
+      }
+      case ArgKind::kInt: return push(EmitValue::of_int(a.i));
+      case ArgKind::kFloat: return push(EmitValue::of_double(a.f));
+      case ArgKind::kBool: return push(EmitValue::of_bool(a.b));
+      case ArgKind::kString: return push(EmitValue::of_string(a.s));
+      case ArgKind::kScalarType: return push(EmitValue::of_int(static_cast<int64_t>(a.dtype)));
+      case ArgKind::kLayout: return push(EmitValue::of_int(0));
+      case ArgKind::kMemoryFormat: {
+        if (a.i != 1 && a.i != 4) {
+          return not_supported("memory format code " + std::to_string(a.i) +
+                               " (only contiguous_format and preserve_format can be emitted)");
+        }
+        return push(EmitValue::of_int(a.i == 1 ? 0 : 1));
+      }
+      case ArgKind::kDevice: return push(EmitValue::none());
+      case ArgKind::kIntList:
+      case ArgKind::kSymIntList: {
+        std::vector<int64_t> items;
+        for (size_t k = 0; k < a.ints.size(); ++k) {
+          EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, int_element(a, k));
+          items.push_back(idx);
+        }
+        return push(EmitValue::of_list(EmitValueKind::kIntList, std::move(items)));
+      }
+      case ArgKind::kFloatList: return push(EmitValue::of_doubles(a.floats));
+      case ArgKind::kBoolList: {
+        std::vector<bool> b;
+        for (int64_t v : a.ints) b.push_back(v != 0);
+        return push(EmitValue::of_bools(std::move(b)));
+      }
+      case ArgKind::kSymInt:
+        return a.values.empty() ? push(EmitValue::of_int(a.i)) : value_ref(a.values[0]);
+      case ArgKind::kSymFloat:
+        return a.values.empty() ? push(EmitValue::of_double(a.f)) : value_ref(a.values[0]);
+      case ArgKind::kSymBool:
+        return a.values.empty() ? push(EmitValue::of_bool(a.b)) : value_ref(a.values[0]);
+      case ArgKind::kStringList:
+      case ArgKind::kOperator:
+        break;
+    }
+    return not_supported(std::string("cannot emit an argument of kind ") + to_string(a.kind));
+  }
+
+  int32_t operator_index(const std::string& name, const std::string& overload) {
+    std::string ov = overload == "default" ? "" : overload;
+    for (size_t k = 0; k < m_.operators.size(); ++k) {
+      if (m_.operators[k].name == name && m_.operators[k].overload == ov) return static_cast<int32_t>(k);
+    }
+    m_.operators.push_back({name, ov});
+    return static_cast<int32_t>(m_.operators.size() - 1);
+  }
+
+  Status emit_inputs() {
+    const GraphSignature& sig = g_.signature();
+    for (size_t i = 0; i < g_.inputs().size(); ++i) {
+      bool user = i >= sig.inputs.size() || sig.inputs[i].kind == InputKind::kUserInput;
+      if (!user) continue;
+      const Argument& in = g_.inputs()[i];
+      if (in.kind != ArgKind::kTensor) {
+        return not_supported("user input " + std::to_string(i) + " is " + to_string(in.kind) +
+                             "; only tensor inputs can be emitted");
+      }
+      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, value_ref(in.values[0]));
+      m_.inputs.push_back(idx);
+    }
+    return Status::ok();
+  }
+
+  Status emit_outputs() {
+    const GraphSignature& sig = g_.signature();
+    for (size_t i = 0; i < g_.outputs().size(); ++i) {
+      if (i < sig.outputs.size() && sig.outputs[i].kind != OutputKind::kUserOutput &&
+          sig.outputs[i].kind != OutputKind::kLossOutput) {
+        continue;
+      }
+      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, emit_arg(g_.outputs()[i], false));
+      m_.outputs.push_back(idx);
+    }
+    return Status::ok();
+  }
+
+  Status emit_writebacks() {
+    for (auto& [buffer, value] : mutated_buffers(g_)) {
+      EMBER_AOT_ASSIGN_OR_RETURN(int32_t b, value_ref(buffer));
+      EMBER_AOT_ASSIGN_OR_RETURN(int32_t v, value_ref(value));
+      int32_t nb = push(EmitValue::of_bool(false));
+      m_.instructions.push_back(
+          EmitInstruction::kernel(operator_index("aten::copy", "out"), {b, v, nb, b, b}));
+    }
+    return Status::ok();
+  }
+
+  bool plain_tensor_arg(const Node& n, const std::string& arg_name) {
+    auto it = n.metadata.find(kOutVariantKey);
+    if (it == n.metadata.end()) return false;
+    const OpSchema* s = builtin_op_schemas().find(it->second);
+    if (s == nullptr) return false;
+    int k = s->arg_index(arg_name);
+    if (k < 0) return false;
+    const SchemaType& t = s->args[static_cast<size_t>(k)].type;
+    return t.base == BaseType::kTensor && !t.optional && !t.list;
+  }
+
+  Status emit_node(const Node& n) {
+    std::vector<int32_t> args;
+    for (const NamedArgument& in : n.inputs) {
+      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, emit_arg(in.arg, plain_tensor_arg(n, in.name)));
+      args.push_back(idx);
+    }
+    if (n.metadata.count(kDelegateBackendKey) != 0) return emit_delegate(n, std::move(args));
+    std::vector<int32_t> outs;
+    for (const Argument& o : n.outputs) {
+      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, emit_arg(o, false));
+      outs.push_back(idx);
+    }
+    int32_t op;
+    if (n.kind == NodeKind::kSymbolic) {
+      EMBER_AOT_ASSIGN_OR_RETURN(EmitOperator prim, prim_operator_for(n.op.name));
+      op = operator_index(prim.name, prim.overload);
+    } else {
+      bool out_variant = is_out_variant_node(n);
+      bool sym = n.op.ns == "aten" && (n.op.name == "sym_size" || n.op.name == "sym_numel");
+      if (!out_variant && !sym) {
+        return not_supported("op is not in out-variant form; run the to_executorch stage first");
+      }
+      op = operator_index(n.op.ns + "::" + n.op.name, n.op.overload);
+    }
+    if (outs.empty()) return invalid_program("node has no outputs");
+    bool out_variant = n.kind == NodeKind::kOp && is_out_variant_node(n);
+    if (out_variant) {
+      args.insert(args.end(), outs.begin(), outs.end());
+      if (outs.size() == 1) {
+        args.push_back(outs[0]);
+      } else {
+        args.push_back(push(EmitValue::of_list(EmitValueKind::kTensorList,
+                                               std::vector<int64_t>(outs.begin(), outs.end()))));
+      }
+    } else {
+      args.push_back(outs[0]);
+    }
+    m_.instructions.push_back(EmitInstruction::kernel(op, std::move(args)));
+    return Status::ok();
+  }
+
+  Status emit_delegate(const Node& n, std::vector<int32_t> args) {
+    for (const Argument& o : n.outputs) {
+      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, emit_arg(o, false));
+      args.push_back(idx);
+    }
+    EmitDelegate d;
+    d.id = n.metadata.at(kDelegateBackendKey);
+    auto blob = n.metadata.find(kDelegateBlobKey);
+    if (blob != n.metadata.end()) d.processed.assign(blob->second.begin(), blob->second.end());
+    auto specs = n.metadata.find(kDelegateCompileSpecsKey);
+    if (specs != n.metadata.end()) {
+      EMBER_AOT_ASSIGN_OR_RETURN(d.compile_specs, decode_compile_specs(specs->second));
+    }
+    auto named = n.metadata.find(kDelegateNamedDataKey);
+    if (named != n.metadata.end()) {
+      EMBER_AOT_ASSIGN_OR_RETURN(std::vector<NamedData> items, decode_named_data(named->second));
+      EMBER_AOT_RETURN_IF_ERROR_CTX(add_named_data(std::move(items), &prog_->named_data), n.name);
+    }
+    m_.delegates.push_back(std::move(d));
+    m_.instructions.push_back(
+        EmitInstruction::delegate(static_cast<int32_t>(m_.delegates.size() - 1), std::move(args)));
+    return Status::ok();
+  }
+
+  const Graph& g_;
+  EmitProgram* prog_;
+  EmitMethod m_;
+  std::vector<int32_t> index_;
+  std::vector<ValueId> mutable_;
+  int64_t arena_ = 0;
+};
+
+}  // namespace
+
+StatusOr<EmitProgram> emit_graph(const Graph& graph, const EmitGraphOptions& options) {
+  EmitProgram program;
+  MethodEmitter emitter(graph, &program);
+  EMBER_AOT_ASSIGN_OR_RETURN(EmitMethod method, emitter.run(options.method_name));
+  program.methods.push_back(std::move(method));
+  return program;
+}
+
+}  // namespace ember::aot

@@ -1,0 +1,55 @@
+// From an edge graph (possibly with delegate-call nodes) to an EmitProgram, and from
+// several methods to one program: the pieces behind multi-method programs
+// (lower --method encode=enc.pt2 --method decode=dec.pt2) and constant methods.
+//
+//   auto enc = compile_method(encode_graph, "encode");      // to_executorch + emit lowering
+//   auto dec = compile_method(decode_graph, "decode");
+//   auto vocab = constant_method("get_vocab_size", {ConstantValue::of_int(32000)});
+//   auto prog = merge_programs({*enc, *dec, vocab});         // one program, three methods
+//   write_pte(*prog, &bytes);
+//
+// compile_method runs the to_executorch passes (out variants, memory planning with
+// `planner`), emit_graph. merge_programs concatenates
+// the methods (names must be unique; they are written sorted by name, as upstream does)
+// and renumbers each method's constant / mutable-data indices into the merged tables.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aot/backend/lowered_module.h"
+#include "aot/emit/emit_program.h"
+#include "aot/ir/graph.h"
+#include "aot/ir/host_tensor.h"
+
+namespace ember::aot {
+
+StatusOr<EmitProgram> compile_method(Graph graph, const std::string& name,
+                                     const std::string& planner = "greedy");
+
+// One output of a constant method.
+struct ConstantValue {
+  enum class Kind { kInt, kDouble, kBool, kTensor } kind = Kind::kInt;
+  int64_t i = 0;
+  double d = 0;
+  bool b = false;
+  HostTensor tensor;
+  static ConstantValue of_int(int64_t v);
+  static ConstantValue of_double(double v);
+  static ConstantValue of_bool(bool v);
+  static ConstantValue of_tensor(HostTensor t);
+};
+
+// A method with no inputs and no instructions whose outputs are `values`.
+StatusOr<EmitProgram> constant_method(const std::string& name,
+                                      const std::vector<ConstantValue>& values);
+
+// A standalone .pte of `module`: method `method` takes the original graph's user inputs and
+// returns its outputs through one DelegateCall.
+StatusOr<std::vector<uint8_t>> lowered_module_pte(const LoweredModule& module,
+                                                  const std::string& method = "forward");
+
+// InvalidArgument naming a duplicate method name or an empty list.
+StatusOr<EmitProgram> merge_programs(std::vector<EmitProgram> programs);
+
+}  // namespace ember::aot

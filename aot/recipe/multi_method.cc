@@ -1,0 +1,39 @@
+// parse_method_flag and lower_methods (see multi_method.h).
+#include "aot/recipe/multi_method.h"
+
+#include "aot/emit/method_compiler.h"
+#include "aot/recipe/export_session.h"
+
+namespace ember::aot {
+
+StatusOr<MethodSource> parse_method_flag(const std::string& flag) {
+  const size_t eq = flag.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == flag.size()) {
+    return invalid_argument("--method '" + flag + "': expected NAME=FILE.pt2");
+  }
+  return MethodSource{flag.substr(0, eq), flag.substr(eq + 1)};
+}
+
+StatusOr<EmitProgram> lower_methods(const RecipeRegistry& recipes, const std::string& recipe,
+                                    const std::vector<MethodSource>& methods,
+                                    const RecipeOptions& options, std::vector<EmitProgram> extra) {
+  std::vector<EmitProgram> programs;
+  for (const MethodSource& m : methods) {
+    const std::string where = "method '" + m.name + "' (" + m.pt2_path + ")";
+    auto session = ExportSession::create(recipes, recipe, m.pt2_path, options);
+    if (!session.is_ok()) return session.take_status().annotate(where);
+    Status st = session->run();
+    if (!st.is_ok()) return st.annotate(where);
+    const StageArtifact& art = session->last_artifact();
+    if (art.program == nullptr || art.program->methods.size() != 1) {
+      return Status(StatusCode::kInternal, where + ": the session emitted no single method");
+    }
+    EmitProgram p = *art.program;
+    p.methods[0].name = m.name;
+    programs.push_back(std::move(p));
+  }
+  for (EmitProgram& p : extra) programs.push_back(std::move(p));
+  return merge_programs(std::move(programs));
+}
+
+}  // namespace ember::aot

@@ -1,0 +1,33 @@
+// Helpers for the lower tool's repeatable flags and its multi-method mode:
+//
+//   lower --recipe demo --pass replace_relu_with_sigmoid model.pt2 -o model.pte
+//   lower --method encode=enc.pt2 --method decode=dec.pt2 -o prog.pte
+//
+// gflags keeps only the last value of a repeated flag, so take_repeated_flag() removes
+// every "--NAME VALUE" / "--NAME=VALUE" from argv (before gflags parses the rest) and
+// returns the values in order.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aot/passes/pass_registry.h"
+#include "aot/recipe/recipe.h"
+
+namespace ember::aot {
+
+std::vector<std::string> take_repeated_flag(int* argc, char** argv, const std::string& name);
+
+// Appends registry.create(name) for every name to options->user_passes.
+Status add_user_passes(const PassRegistry& registry, const std::vector<std::string>& names,
+                       RecipeOptions* options);
+
+// Lowers every "NAME=FILE.pt2" with `recipe` into one program and writes it to `out_path`.
+// Returns the number of bytes written.
+StatusOr<size_t> write_multi_method_program(const RecipeRegistry& recipes,
+                                            const std::string& recipe,
+                                            const std::vector<std::string>& method_flags,
+                                            const RecipeOptions& options,
+                                            const std::string& out_path);
+
+}  // namespace ember::aot

@@ -51,12 +51,12 @@ void BM_LowerMobileNetV2(benchmark::State& state) {
     return;
   }
   RecipeRegistry recipes;
-  if (!register_builtin_recipes(&recipes).is_ok()) return state.SkipWithError("recipes");
+  if (register_builtin_recipes(&recipes) != Error::Ok) return state.SkipWithError("recipes");
   size_t bytes = 0;
   for (auto _ : state) {
     auto session = ExportSession::create(recipes, "portable", path);
-    Status st = session.is_ok() ? session->run() : session.status();
-    if (!st.is_ok()) return state.SkipWithError(st.to_string().c_str());
+    Error st = session.ok() ? session->run() : session.error();
+    if (st != Error::Ok) return state.SkipWithError(format_error(st).c_str());
     bytes = session->pte()->size();
     benchmark::DoNotOptimize(bytes);
   }
@@ -72,17 +72,17 @@ void BM_LowerMobileNetV2FromGraph(benchmark::State& state) {
     return;
   }
   auto graph = read_pt2_file(path);
-  if (!graph.is_ok()) return state.SkipWithError(graph.status().to_string().c_str());
+  if (!graph.ok()) return state.SkipWithError(format_error(graph.error()).c_str());
   StageArtifact loaded;
-  loaded.graph = std::make_shared<const Graph>(std::move(graph).value());
+  loaded.graph = std::make_shared<const Graph>(std::move(graph.get()));
   for (auto _ : state) {
     ToEdgeStage edge;
     ToExecutorchStage exec;
     EmitStage emit;
-    Status st = edge.run(loaded, {});
-    if (st.is_ok()) st = exec.run(edge.artifact(), {});
-    if (st.is_ok()) st = emit.run(exec.artifact(), {});
-    if (!st.is_ok()) return state.SkipWithError(st.to_string().c_str());
+    Error st = edge.run(loaded, {});
+    if (st == Error::Ok) st = exec.run(edge.artifact(), {});
+    if (st == Error::Ok) st = emit.run(exec.artifact(), {});
+    if (st != Error::Ok) return state.SkipWithError(format_error(st).c_str());
     benchmark::DoNotOptimize(emit.artifact().pte->size());
   }
   state.counters["peak_rss_mb"] = peak_rss_mb();

@@ -34,6 +34,7 @@ namespace {
 
 namespace fb = fb_xnnpack;
 using ember::aot::HostTensor;
+using ember::runtime::Error;
 
 const ember::testing::Fixture* find_fixture(const std::string& model) {
   static const std::vector<ember::testing::Fixture> all = ember::testing::list_fixtures();
@@ -49,9 +50,9 @@ std::unique_ptr<ember::aot::ExportSession> lower(const std::string& pt2, const s
   (void)ember::aot::register_builtin_recipes(&recipes);
   (void)ember::backends::xnnpack::register_xnnpack_recipe(&recipes);
   auto s = ember::aot::ExportSession::create(recipes, recipe, pt2, {}, {});
-  if (!s.is_ok()) return nullptr;
-  auto session = std::make_unique<ember::aot::ExportSession>(std::move(s).value());
-  if (!(until.empty() ? session->run() : session->run_until(until)).is_ok()) return nullptr;
+  if (!s.ok()) return nullptr;
+  auto session = std::make_unique<ember::aot::ExportSession>(std::move(s.get()));
+  if (((until.empty() ? session->run() : session->run_until(until)) != Error::Ok)) return nullptr;
   return session;
 }
 
@@ -102,7 +103,7 @@ void run_direct(benchmark::State& state, const std::string& model, bool setup_ea
     }
   }
   auto h = ember::backends::xnnpack::parse_xnn_header(blob);
-  if (!h.is_ok() || xnn_initialize(nullptr) != xnn_status_success) return state.SkipWithError("blob/init");
+  if (!h.ok() || xnn_initialize(nullptr) != xnn_status_success) return state.SkipWithError("blob/init");
   const fb::XNNGraph* g = fb::GetXNNGraph(blob.data() + h->flatbuffer_offset);
   const uint8_t* consts = blob.data() + h->constant_data_offset;
   xnn_subgraph_t sub = nullptr;

@@ -36,7 +36,7 @@ std::string encode_records(const std::vector<Record>& records) {
   return out;
 }
 
-StatusOr<std::vector<Record>> decode_records(const std::string& text, const char* what) {
+Result<std::vector<Record>> decode_records(const std::string& text, const char* what) {
   auto bad = [what] {
     return invalid_program(std::string("malformed ") + what + " metadata on a delegate call");
   };
@@ -66,8 +66,8 @@ std::string encode_compile_specs(const std::vector<CompileSpec>& specs) {
   return encode_records(records);
 }
 
-StatusOr<std::vector<CompileSpec>> decode_compile_specs(const std::string& text) {
-  EMBER_AOT_ASSIGN_OR_RETURN(std::vector<Record> records, decode_records(text, "compile-spec"));
+Result<std::vector<CompileSpec>> decode_compile_specs(const std::string& text) {
+  EMBER_ASSIGN_OR_RETURN(std::vector<Record> records, decode_records(text, "compile-spec"));
   std::vector<CompileSpec> specs;
   for (Record& r : records) specs.push_back({std::move(r.key), std::move(r.value)});
   return specs;
@@ -79,8 +79,8 @@ std::string encode_named_data(const std::vector<NamedData>& items) {
   return encode_records(records);
 }
 
-StatusOr<std::vector<NamedData>> decode_named_data(const std::string& text) {
-  EMBER_AOT_ASSIGN_OR_RETURN(std::vector<Record> records, decode_records(text, "named-data"));
+Result<std::vector<NamedData>> decode_named_data(const std::string& text) {
+  EMBER_ASSIGN_OR_RETURN(std::vector<Record> records, decode_records(text, "named-data"));
   std::vector<NamedData> items;
   for (Record& r : records) {
     NamedData d;
@@ -91,7 +91,7 @@ StatusOr<std::vector<NamedData>> decode_named_data(const std::string& text) {
   return items;
 }
 
-Status add_named_data(std::vector<NamedData> items, std::vector<NamedData>* into) {
+Error add_named_data(std::vector<NamedData> items, std::vector<NamedData>* into) {
   for (NamedData& item : items) {
     bool present = false;
     for (const NamedData& have : *into) {
@@ -105,7 +105,7 @@ Status add_named_data(std::vector<NamedData> items, std::vector<NamedData>* into
     }
     if (!present) into->push_back(std::move(item));
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "aot/backend/backend_data.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -26,15 +26,15 @@ inline constexpr const char* kDelegateCompileSpecsKey = "ember.delegate.compile_
 inline constexpr const char* kDelegateNamedDataKey = "ember.delegate.named_data";
 
 std::string encode_compile_specs(const std::vector<CompileSpec>& specs);
-StatusOr<std::vector<CompileSpec>> decode_compile_specs(const std::string& text);
+Result<std::vector<CompileSpec>> decode_compile_specs(const std::string& text);
 
 // Named data keeps its alignment only as the default (16, what upstream's XNNPACK
 // exporter uses); backends needing another alignment are not known yet.
 std::string encode_named_data(const std::vector<NamedData>& items);
-StatusOr<std::vector<NamedData>> decode_named_data(const std::string& text);
+Result<std::vector<NamedData>> decode_named_data(const std::string& text);
 
 // Adds `items` to `into`, skipping a key already present with the same bytes;
 // InvalidProgram when a key is already present with different bytes.
-Status add_named_data(std::vector<NamedData> items, std::vector<NamedData>* into);
+Error add_named_data(std::vector<NamedData> items, std::vector<NamedData>* into);
 
 }  // namespace ember::aot

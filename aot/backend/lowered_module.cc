@@ -23,7 +23,7 @@ std::string LoweredModule::to_string() const {
   return out + "])\noriginal:\n" + print_graph(original);
 }
 
-StatusOr<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend,
+Result<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend,
                                    std::vector<CompileSpec> compile_specs) {
   for (const Node& n : edge.nodes()) {
     Support s = backend.supports(n, edge);
@@ -34,7 +34,7 @@ StatusOr<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend
   }
   LoweredModule m;
   m.backend_id = backend.backend_id();
-  EMBER_AOT_ASSIGN_OR_RETURN(PreprocessResult result, backend.preprocess(edge, compile_specs));
+  EMBER_ASSIGN_OR_RETURN(PreprocessResult result, backend.preprocess(edge, compile_specs));
   m.processed = std::move(result.processed);
   m.named_data = std::move(result.named_data);
   m.compile_specs = std::move(compile_specs);
@@ -42,7 +42,7 @@ StatusOr<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend
   return m;
 }
 
-StatusOr<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& module,
+Result<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& module,
                                             const std::vector<ValueId>& inputs) {
   const Graph& o = module.original;
   size_t expected = 0;
@@ -69,7 +69,7 @@ StatusOr<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& m
     Value v = o.value(out.values[0]);
     v.name = fresh_value_name(graph, "lowered_" + v.name);
     v.tensor.constant = nullptr;
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, graph.add_value(std::move(v)));
+    EMBER_ASSIGN_OR_RETURN(ValueId id, graph.add_value(std::move(v)));
     outputs.push_back(Argument::tensor(id));
     result.push_back(id);
   }
@@ -88,21 +88,21 @@ StatusOr<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& m
 }
 
 
-StatusOr<Graph> LoweredModule::standalone_graph() const {
+Result<Graph> LoweredModule::standalone_graph() const {
   Graph g;
   g.info() = original.info();
   std::vector<ValueId> ins;
   for (size_t i = 0; i < original.inputs().size(); ++i) {
     const Argument& in = original.inputs()[i];
     if (is_constant_input(original, in)) continue;
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId v, g.add_value(original.value(in.values[0])));
+    EMBER_ASSIGN_OR_RETURN(ValueId v, g.add_value(original.value(in.values[0])));
     g.inputs().push_back(Argument::tensor(v));
     InputSpec spec = i < original.signature().inputs.size() ? original.signature().inputs[i] : InputSpec{};
     spec.kind = InputKind::kUserInput;
     g.signature().inputs.push_back(spec);
     ins.push_back(v);
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(std::vector<ValueId> outs, call_lowered(g, *this, ins));
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> outs, call_lowered(g, *this, ins));
   for (ValueId v : outs) {
     g.outputs().push_back(Argument::tensor(v));
     g.signature().outputs.push_back({OutputKind::kUserOutput, g.value(v).name, ""});

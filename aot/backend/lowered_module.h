@@ -34,17 +34,17 @@ struct LoweredModule {
   std::string to_string() const;
   // A standalone graph that takes the original's user inputs and returns its outputs
   // through one delegate-call node (lowered_module_pte() in aot/emit writes it as a .pte).
-  StatusOr<Graph> standalone_graph() const;
+  Result<Graph> standalone_graph() const;
 };
 
 // Lowers all of `edge` with `backend.preprocess` (every op node must be supported:
 // NotSupported names the first one that is not, with the backend's reason).
-StatusOr<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend,
+Result<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend,
                                    std::vector<CompileSpec> compile_specs = {});
 
 // Appends to `graph` a delegate-call node running `module` on `inputs` (one per user
 // input of the original, in order, with matching specs); returns the new output values.
-StatusOr<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& module,
+Result<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& module,
                                             const std::vector<ValueId>& inputs);
 
 }  // namespace ember::aot

@@ -25,7 +25,7 @@
 //       if (n.op.name == "add") return Support::yes();
 //       return Support::no("only add");
 //     }
-//     StatusOr<PreprocessResult> preprocess(const Graph& sub,
+//     Result<PreprocessResult> preprocess(const Graph& sub,
 //                                           const std::vector<CompileSpec>& specs) const override;
 //   };
 #pragma once
@@ -65,7 +65,7 @@ class Partitioner {
   // Whether the backend can run `node` (an op node of the edge graph `graph`).
   virtual Support supports(const Node& node, const Graph& graph) const = 0;
   // Compiles a subgraph of supported nodes into the backend's blob (and named data).
-  virtual StatusOr<PreprocessResult> preprocess(
+  virtual Result<PreprocessResult> preprocess(
       const Graph& subgraph, const std::vector<CompileSpec>& compile_specs) const = 0;
   // The most nodes one delegate call may hold (0 = no limit).
   virtual size_t max_nodes_per_partition() const { return 0; }

@@ -33,16 +33,16 @@ std::string DelegationReport::summary() const {
   return out;
 }
 
-StatusOr<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
+Result<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
                                  std::vector<ValueId>* inputs, std::vector<ValueId>* outputs) {
   Graph sub;
   sub.info() = graph.info();
   sub.range_constraints() = graph.range_constraints();
   std::map<ValueId, ValueId> remap;
-  auto map_value = [&](ValueId v) -> StatusOr<ValueId> {
+  auto map_value = [&](ValueId v) -> Result<ValueId> {
     auto it = remap.find(v);
     if (it != remap.end()) return it->second;
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, sub.add_value(graph.value(v)));
+    EMBER_ASSIGN_OR_RETURN(ValueId id, sub.add_value(graph.value(v)));
     remap[v] = id;
     return id;
   };
@@ -58,7 +58,7 @@ StatusOr<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
       for (ValueId& v : in.arg.values) {
         if (v == kNoValue) continue;
         bool known = remap.count(v) != 0;
-        EMBER_AOT_ASSIGN_OR_RETURN(ValueId mapped, map_value(v));
+        EMBER_ASSIGN_OR_RETURN(ValueId mapped, map_value(v));
         if (!inside[static_cast<size_t>(v)] && !known) {
           const Value& val = graph.value(v);
           bool constant = val.kind == ValueKind::kTensor && val.tensor.constant != nullptr;
@@ -75,7 +75,7 @@ StatusOr<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
     for (Argument& o : n.outputs) {
       for (ValueId& v : o.values) {
         if (v == kNoValue) continue;
-        EMBER_AOT_ASSIGN_OR_RETURN(v, map_value(v));
+        EMBER_ASSIGN_OR_RETURN(v, map_value(v));
       }
     }
     sub.nodes().push_back(std::move(n));
@@ -102,17 +102,17 @@ StatusOr<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
   return sub;
 }
 
-Status ToBackendPass::run(Graph& graph) const {
+Error ToBackendPass::run(Graph& graph) const {
   if (partitioner_ == nullptr) return invalid_argument("to_backend: no partitioner");
   std::vector<Node> result;
   size_t run_begin = 0;
   int32_t partitions = report_ != nullptr ? report_->num_partitions : 0;
   std::vector<size_t> entry_of(graph.nodes().size(), SIZE_MAX);
-  auto flush = [&](size_t begin, size_t end) -> Status {
-    if (begin == end) return Status::ok();
+  auto flush = [&](size_t begin, size_t end) -> Error {
+    if (begin == end) return Error::Ok;
     std::vector<ValueId> ins, outs;
-    EMBER_AOT_ASSIGN_OR_RETURN(Graph sub, extract_subgraph(graph, begin, end, &ins, &outs));
-    EMBER_AOT_ASSIGN_OR_RETURN(PreprocessResult pre,
+    EMBER_ASSIGN_OR_RETURN(Graph sub, extract_subgraph(graph, begin, end, &ins, &outs));
+    EMBER_ASSIGN_OR_RETURN(PreprocessResult pre,
                                partitioner_->preprocess(sub, partitioner_->compile_specs()));
     std::vector<NamedArgument> inputs;
     for (ValueId v : ins) inputs.push_back({"", Argument::tensor(v), false});
@@ -136,7 +136,7 @@ Status ToBackendPass::run(Graph& graph) const {
       }
     }
     ++partitions;
-    return Status::ok();
+    return Error::Ok;
   };
   size_t limit = partitioner_->max_nodes_per_partition();
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
@@ -149,7 +149,7 @@ Status ToBackendPass::run(Graph& graph) const {
                                   s.supported, s.reason, -1});
     }
     if (s.supported && (limit == 0 || i - run_begin < limit)) continue;
-    EMBER_AOT_RETURN_IF_ERROR(flush(run_begin, i));
+    EMBER_TRY(flush(run_begin, i));
     if (s.supported) {  // the run was full: start a new one here
       run_begin = i;
       continue;
@@ -157,10 +157,10 @@ Status ToBackendPass::run(Graph& graph) const {
     result.push_back(n);
     run_begin = i + 1;
   }
-  EMBER_AOT_RETURN_IF_ERROR(flush(run_begin, graph.nodes().size()));
+  EMBER_TRY(flush(run_begin, graph.nodes().size()));
   graph.nodes() = std::move(result);
   if (report_ != nullptr) report_->num_partitions = partitions;
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -19,7 +19,7 @@ class ToBackendPass final : public Pass {
   ToBackendPass(const Partitioner* partitioner, DelegationReport* report = nullptr)
       : partitioner_(partitioner), report_(report) {}
   const char* name() const override { return "to_backend"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 
  private:
   const Partitioner* partitioner_;
@@ -28,7 +28,7 @@ class ToBackendPass final : public Pass {
 
 // Builds the subgraph of graph.nodes()[begin, end) (see partitioner.h); `inputs` and
 // `outputs` receive the outer values it reads (non-constant ones) and defines for later use.
-StatusOr<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
+Result<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
                                  std::vector<ValueId>* inputs, std::vector<ValueId>* outputs);
 
 }  // namespace ember::aot

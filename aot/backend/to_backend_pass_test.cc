@@ -21,7 +21,7 @@ class AddMulPartitioner final : public Partitioner {
     if (n.op.name == "add" || n.op.name == "mul") return Support::yes();
     return Support::no("only add and mul");
   }
-  StatusOr<PreprocessResult> preprocess(const Graph& sub,
+  Result<PreprocessResult> preprocess(const Graph& sub,
                                         const std::vector<CompileSpec>&) const override {
     // Blob: node count, input count, output count.
     PreprocessResult r;
@@ -43,7 +43,7 @@ TEST(ToBackendPassTest, GroupsConsecutiveSupportedNodes) {
   Graph g = b.take();
   AddMulPartitioner part;
   DelegationReport report;
-  ASSERT_TRUE(ToBackendPass(&part, &report).run(g).is_ok());
+  ASSERT_EQ(ToBackendPass(&part, &report).run(g), Error::Ok);
   ASSERT_EQ(g.nodes().size(), 3u);
   const Node& call = g.nodes()[0];
   EXPECT_EQ(call.op.qualified(), "ember::delegate_call.AddMulBackend");
@@ -77,11 +77,11 @@ TEST(ToBackendPassTest, SameNamedKeyWithDifferentBytesIsAnError) {
   std::vector<NamedData> more(1);
   more[0].key = "k";
   more[0].data = {2};
-  Status s = add_named_data(more, &into);
-  EXPECT_EQ(s.code(), StatusCode::kInvalidProgram);
-  EXPECT_NE(s.message().find("named data key 'k' holds different bytes"), std::string::npos) << s.message();
+  Error s = add_named_data(more, &into);
+  EXPECT_EQ(s, Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("named data key 'k' holds different bytes"), std::string::npos) << std::string(last_error_message());
   more[0].data = {1};
-  EXPECT_TRUE(add_named_data(more, &into).is_ok());
+  EXPECT_EQ(add_named_data(more, &into), Error::Ok);
   EXPECT_EQ(into.size(), 1u);
 }
 
@@ -91,10 +91,10 @@ TEST(ToBackendPassTest, TruncatedNamedDataMetadataIsRejected) {
   items[0].data = {1, 2, 3};
   const std::string text = encode_named_data(items);
   auto back = decode_named_data(text);
-  ASSERT_TRUE(back.is_ok());
-  EXPECT_EQ(back.value()[0].data, items[0].data);
-  for (size_t n = 0; n < text.size(); ++n) EXPECT_FALSE(decode_named_data(text.substr(0, n)).is_ok()) << n;
-  EXPECT_FALSE(decode_named_data(text + "x").is_ok());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back.get()[0].data, items[0].data);
+  for (size_t n = 0; n < text.size(); ++n) EXPECT_FALSE(decode_named_data(text.substr(0, n)).ok()) << n;
+  EXPECT_FALSE(decode_named_data(text + "x").ok());
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 
 namespace ember::aot {
 
-StatusOr<EmitOperator> prim_operator_for(const std::string& t) {
+Result<EmitOperator> prim_operator_for(const std::string& t) {
   static const std::map<std::string, std::string> kOps = {
       {"_operator.add", "add"},        {"_operator.sub", "sub"},
       {"_operator.mul", "mul"},        {"_operator.floordiv", "floordiv"},
@@ -41,12 +41,12 @@ class MethodEmitter {
     for (auto& [buffer, value] : mutated_buffers(g)) mutable_.push_back(buffer);
   }
 
-  StatusOr<EmitMethod> run(const std::string& name) {
+  Result<EmitMethod> run(const std::string& name) {
     m_.name = name;
-    EMBER_AOT_RETURN_IF_ERROR(emit_inputs());
-    for (const Node& n : g_.nodes()) EMBER_AOT_RETURN_IF_ERROR_CTX(emit_node(n), n.describe());
-    EMBER_AOT_RETURN_IF_ERROR(emit_writebacks());
-    EMBER_AOT_RETURN_IF_ERROR(emit_outputs());
+    EMBER_TRY(emit_inputs());
+    for (const Node& n : g_.nodes()) EMBER_TRY_CONTEXT(emit_node(n), n.describe());
+    EMBER_TRY(emit_writebacks());
+    EMBER_TRY(emit_outputs());
     m_.non_const_buffer_sizes = {0};
     if (arena_ > 0) m_.non_const_buffer_sizes.push_back(arena_);
     return std::move(m_);
@@ -62,7 +62,7 @@ class MethodEmitter {
     return std::find(mutable_.begin(), mutable_.end(), v) != mutable_.end();
   }
 
-  StatusOr<EmitTensor> make_tensor(ValueId id) {
+  Result<EmitTensor> make_tensor(ValueId id) {
     const TensorSpec& s = g_.value(id).tensor;
     EmitTensor t;
     t.scalar_type = static_cast<int8_t>(s.dtype);
@@ -95,14 +95,14 @@ class MethodEmitter {
     return t;
   }
 
-  StatusOr<int32_t> value_ref(ValueId id) {
+  Result<int32_t> value_ref(ValueId id) {
     if (!g_.valid_id(id)) return invalid_program("value id " + std::to_string(id) + " out of range");
     int32_t& slot = index_[static_cast<size_t>(id)];
     if (slot >= 0) return slot;
     const Value& v = g_.value(id);
     switch (v.kind) {
       case ValueKind::kTensor: {
-        EMBER_AOT_ASSIGN_OR_RETURN(EmitTensor t, make_tensor(id));
+        EMBER_ASSIGN_OR_RETURN(EmitTensor t, make_tensor(id));
         slot = push(EmitValue::of_tensor(std::move(t)));
         break;
       }
@@ -124,12 +124,12 @@ class MethodEmitter {
     return push(EmitValue::of_tensor(std::move(t)));
   }
 
-  StatusOr<int32_t> int_element(const Argument& a, size_t k) {
+  Result<int32_t> int_element(const Argument& a, size_t k) {
     if (k < a.values.size() && a.values[k] != kNoValue) return value_ref(a.values[k]);
     return push(EmitValue::of_int(a.ints[k]));
   }
 
-  StatusOr<int32_t> emit_arg(const Argument& a, bool plain_tensor) {
+  Result<int32_t> emit_arg(const Argument& a, bool plain_tensor) {
     switch (a.kind) {
       case ArgKind::kNone: return plain_tensor ? placeholder_tensor() : push(EmitValue::none());
       case ArgKind::kTensor:
@@ -142,7 +142,7 @@ class MethodEmitter {
             items.push_back(-1);
             continue;
           }
-          EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, value_ref(v));
+          EMBER_ASSIGN_OR_RETURN(int32_t idx, value_ref(v));
           items.push_back(idx);
         }
         return push(EmitValue::of_list(a.kind == ArgKind::kTensorList ? EmitValueKind::kTensorList
@@ -167,7 +167,7 @@ class MethodEmitter {
       case ArgKind::kSymIntList: {
         std::vector<int64_t> items;
         for (size_t k = 0; k < a.ints.size(); ++k) {
-          EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, int_element(a, k));
+          EMBER_ASSIGN_OR_RETURN(int32_t idx, int_element(a, k));
           items.push_back(idx);
         }
         return push(EmitValue::of_list(EmitValueKind::kIntList, std::move(items)));
@@ -200,7 +200,7 @@ class MethodEmitter {
     return static_cast<int32_t>(m_.operators.size() - 1);
   }
 
-  Status emit_inputs() {
+  Error emit_inputs() {
     const GraphSignature& sig = g_.signature();
     for (size_t i = 0; i < g_.inputs().size(); ++i) {
       bool user = i >= sig.inputs.size() || sig.inputs[i].kind == InputKind::kUserInput;
@@ -210,34 +210,34 @@ class MethodEmitter {
         return not_supported("user input " + std::to_string(i) + " is " + to_string(in.kind) +
                              "; only tensor inputs can be emitted");
       }
-      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, value_ref(in.values[0]));
+      EMBER_ASSIGN_OR_RETURN(int32_t idx, value_ref(in.values[0]));
       m_.inputs.push_back(idx);
     }
-    return Status::ok();
+    return Error::Ok;
   }
 
-  Status emit_outputs() {
+  Error emit_outputs() {
     const GraphSignature& sig = g_.signature();
     for (size_t i = 0; i < g_.outputs().size(); ++i) {
       if (i < sig.outputs.size() && sig.outputs[i].kind != OutputKind::kUserOutput &&
           sig.outputs[i].kind != OutputKind::kLossOutput) {
         continue;
       }
-      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, emit_arg(g_.outputs()[i], false));
+      EMBER_ASSIGN_OR_RETURN(int32_t idx, emit_arg(g_.outputs()[i], false));
       m_.outputs.push_back(idx);
     }
-    return Status::ok();
+    return Error::Ok;
   }
 
-  Status emit_writebacks() {
+  Error emit_writebacks() {
     for (auto& [buffer, value] : mutated_buffers(g_)) {
-      EMBER_AOT_ASSIGN_OR_RETURN(int32_t b, value_ref(buffer));
-      EMBER_AOT_ASSIGN_OR_RETURN(int32_t v, value_ref(value));
+      EMBER_ASSIGN_OR_RETURN(int32_t b, value_ref(buffer));
+      EMBER_ASSIGN_OR_RETURN(int32_t v, value_ref(value));
       int32_t nb = push(EmitValue::of_bool(false));
       m_.instructions.push_back(
           EmitInstruction::kernel(operator_index("aten::copy", "out"), {b, v, nb, b, b}));
     }
-    return Status::ok();
+    return Error::Ok;
   }
 
   bool plain_tensor_arg(const Node& n, const std::string& arg_name) {
@@ -251,21 +251,21 @@ class MethodEmitter {
     return t.base == BaseType::kTensor && !t.optional && !t.list;
   }
 
-  Status emit_node(const Node& n) {
+  Error emit_node(const Node& n) {
     std::vector<int32_t> args;
     for (const NamedArgument& in : n.inputs) {
-      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, emit_arg(in.arg, plain_tensor_arg(n, in.name)));
+      EMBER_ASSIGN_OR_RETURN(int32_t idx, emit_arg(in.arg, plain_tensor_arg(n, in.name)));
       args.push_back(idx);
     }
     if (n.metadata.count(kDelegateBackendKey) != 0) return emit_delegate(n, std::move(args));
     std::vector<int32_t> outs;
     for (const Argument& o : n.outputs) {
-      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, emit_arg(o, false));
+      EMBER_ASSIGN_OR_RETURN(int32_t idx, emit_arg(o, false));
       outs.push_back(idx);
     }
     int32_t op;
     if (n.kind == NodeKind::kSymbolic) {
-      EMBER_AOT_ASSIGN_OR_RETURN(EmitOperator prim, prim_operator_for(n.op.name));
+      EMBER_ASSIGN_OR_RETURN(EmitOperator prim, prim_operator_for(n.op.name));
       op = operator_index(prim.name, prim.overload);
     } else {
       bool out_variant = is_out_variant_node(n);
@@ -289,12 +289,12 @@ class MethodEmitter {
       args.push_back(outs[0]);
     }
     m_.instructions.push_back(EmitInstruction::kernel(op, std::move(args)));
-    return Status::ok();
+    return Error::Ok;
   }
 
-  Status emit_delegate(const Node& n, std::vector<int32_t> args) {
+  Error emit_delegate(const Node& n, std::vector<int32_t> args) {
     for (const Argument& o : n.outputs) {
-      EMBER_AOT_ASSIGN_OR_RETURN(int32_t idx, emit_arg(o, false));
+      EMBER_ASSIGN_OR_RETURN(int32_t idx, emit_arg(o, false));
       args.push_back(idx);
     }
     EmitDelegate d;
@@ -303,17 +303,17 @@ class MethodEmitter {
     if (blob != n.metadata.end()) d.processed.assign(blob->second.begin(), blob->second.end());
     auto specs = n.metadata.find(kDelegateCompileSpecsKey);
     if (specs != n.metadata.end()) {
-      EMBER_AOT_ASSIGN_OR_RETURN(d.compile_specs, decode_compile_specs(specs->second));
+      EMBER_ASSIGN_OR_RETURN(d.compile_specs, decode_compile_specs(specs->second));
     }
     auto named = n.metadata.find(kDelegateNamedDataKey);
     if (named != n.metadata.end()) {
-      EMBER_AOT_ASSIGN_OR_RETURN(std::vector<NamedData> items, decode_named_data(named->second));
-      EMBER_AOT_RETURN_IF_ERROR_CTX(add_named_data(std::move(items), &prog_->named_data), n.name);
+      EMBER_ASSIGN_OR_RETURN(std::vector<NamedData> items, decode_named_data(named->second));
+      EMBER_TRY_CONTEXT(add_named_data(std::move(items), &prog_->named_data), n.name);
     }
     m_.delegates.push_back(std::move(d));
     m_.instructions.push_back(
         EmitInstruction::delegate(static_cast<int32_t>(m_.delegates.size() - 1), std::move(args)));
-    return Status::ok();
+    return Error::Ok;
   }
 
   const Graph& g_;
@@ -326,10 +326,10 @@ class MethodEmitter {
 
 }  // namespace
 
-StatusOr<EmitProgram> emit_graph(const Graph& graph, const EmitGraphOptions& options) {
+Result<EmitProgram> emit_graph(const Graph& graph, const EmitGraphOptions& options) {
   EmitProgram program;
   MethodEmitter emitter(graph, &program);
-  EMBER_AOT_ASSIGN_OR_RETURN(EmitMethod method, emitter.run(options.method_name));
+  EMBER_ASSIGN_OR_RETURN(EmitMethod method, emitter.run(options.method_name));
   program.methods.push_back(std::move(method));
   return program;
 }

@@ -35,11 +35,11 @@ struct EmitGraphOptions {
   std::string method_name = "forward";
 };
 
-StatusOr<EmitProgram> emit_graph(const Graph& graph,
+Result<EmitProgram> emit_graph(const Graph& graph,
                                             const EmitGraphOptions& options = {});
 
 // The executorch_prim op for a Python scalar node target ("_operator.mul" -> {"executorch_prim::mul",
 // "Scalar"}); NotSupported naming the target otherwise.
-StatusOr<EmitOperator> prim_operator_for(const std::string& symbolic_target);
+Result<EmitOperator> prim_operator_for(const std::string& symbolic_target);
 
 }  // namespace ember::aot

@@ -18,8 +18,8 @@ namespace {
 
 using testing::GraphBuilder;
 
-Status to_executorch(Graph& g) {
-  EMBER_AOT_RETURN_IF_ERROR(OutVariantPass().run(g));
+Error to_executorch(Graph& g) {
+  EMBER_TRY(OutVariantPass().run(g));
   return MemoryPlanningPass().run(g);
 }
 
@@ -29,9 +29,9 @@ TEST(EmitGraphTest, AddOutArgumentLayout) {
   ValueId y = b.input("y", {2, 2});
   b.output(b.op("aten::add.Tensor", {{"self", x}, {"other", y}}, "add", {2, 2}));
   Graph g = b.take();
-  ASSERT_TRUE(to_executorch(g).is_ok());
+  ASSERT_EQ(to_executorch(g), Error::Ok);
   auto p = emit_graph(g);
-  ASSERT_TRUE(p.is_ok()) << p.status().to_string();
+  ASSERT_TRUE(p.ok()) << format_error(p.error());
   const EmitMethod& m = p->methods[0];
   ASSERT_EQ(m.operators.size(), 1u);
   EXPECT_EQ(m.operators[0].name, "aten::add");
@@ -50,7 +50,7 @@ TEST(EmitGraphTest, AddOutArgumentLayout) {
   // x, y and the output are all live at the one instruction: 3 x 16 B.
   EXPECT_EQ(m.non_const_buffer_sizes, (std::vector<int64_t>{0, 48}));
   std::vector<uint8_t> bytes;
-  ASSERT_TRUE(write_pte(p.value(), &bytes).is_ok());
+  ASSERT_EQ(write_pte(p.get(), &bytes), Error::Ok);
 }
 
 TEST(EmitGraphTest, MutatedBufferIsPlannedWithInitialDataAndWrittenBack) {
@@ -60,10 +60,10 @@ TEST(EmitGraphTest, MutatedBufferIsPlannedWithInitialDataAndWrittenBack) {
   ValueId a = b.op("aten::add_.Tensor", {{"self", s}, {"other", x}}, "add_", {1});
   b.output(b.op("aten::mul.Tensor", {{"self", a}, {"other", x}}, "mul", {1}));
   Graph g = b.take();
-  ASSERT_TRUE(FunctionalizePass().run(g).is_ok());
-  ASSERT_TRUE(to_executorch(g).is_ok());
+  ASSERT_EQ(FunctionalizePass().run(g), Error::Ok);
+  ASSERT_EQ(to_executorch(g), Error::Ok);
   auto p = emit_graph(g);
-  ASSERT_TRUE(p.is_ok()) << p.status().to_string();
+  ASSERT_TRUE(p.ok()) << format_error(p.error());
   const EmitMethod& m = p->methods[0];
   EXPECT_EQ(m.inputs.size(), 1u);   // only x
   EXPECT_EQ(m.outputs.size(), 1u);  // only mul: the mutation stays inside
@@ -79,7 +79,7 @@ TEST(EmitGraphTest, MutatedBufferIsPlannedWithInitialDataAndWrittenBack) {
   EXPECT_GE(buffer.memory_id, 1u);
   EXPECT_EQ(last.args[3], last.args[0]);  // out = the buffer itself
   std::vector<uint8_t> bytes;
-  ASSERT_TRUE(write_pte(p.value(), &bytes).is_ok());
+  ASSERT_EQ(write_pte(p.get(), &bytes), Error::Ok);
 }
 
 TEST(EmitGraphTest, FunctionalOpsAreRejected) {
@@ -88,8 +88,8 @@ TEST(EmitGraphTest, FunctionalOpsAreRejected) {
   b.output(b.op("aten::relu.default", {{"self", x}}, "relu", {2}));
   Graph g = b.take();
   auto p = emit_graph(g);
-  ASSERT_FALSE(p.is_ok());
-  EXPECT_NE(p.status().message().find("to_executorch"), std::string::npos) << p.status().message();
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(std::string(last_error_message()).find("to_executorch"), std::string::npos) << std::string(last_error_message());
 }
 
 // A partitioner that takes one node per partition and adds named data: one key shared by
@@ -101,7 +101,7 @@ class NamedDataPartitioner final : public Partitioner {
   const char* backend_id() const override { return "NamedBackend"; }
   Support supports(const Node&, const Graph&) const override { return Support::yes(); }
   size_t max_nodes_per_partition() const override { return 1; }
-  StatusOr<PreprocessResult> preprocess(const Graph& sub,
+  Result<PreprocessResult> preprocess(const Graph& sub,
                                         const std::vector<CompileSpec>& specs) const override {
     PreprocessResult r;
     r.processed = {static_cast<uint8_t>(specs.size())};
@@ -123,12 +123,12 @@ TEST(EmitGraphTest, DelegateCompileSpecsAndNamedDataReachTheProgram) {
   b.output(b.op("aten::mul.Tensor", {{"self", a}, {"other", x}}, "mul", {2}));
   Graph g = b.take();
   NamedDataPartitioner part({{"mode", {'f', 'a', 's', 't'}}});
-  ASSERT_TRUE(ToBackendPass(&part).run(g).is_ok());
+  ASSERT_EQ(ToBackendPass(&part).run(g), Error::Ok);
   ASSERT_EQ(g.nodes().size(), 2u);
-  ASSERT_TRUE(MemoryPlanningPass().run(g).is_ok());
+  ASSERT_EQ(MemoryPlanningPass().run(g), Error::Ok);
   auto program = emit_graph(g);
-  ASSERT_TRUE(program.is_ok()) << program.status().to_string();
-  const EmitMethod& m = program.value().methods[0];
+  ASSERT_TRUE(program.ok()) << format_error(program.error());
+  const EmitMethod& m = program.get().methods[0];
   ASSERT_EQ(m.delegates.size(), 2u);
   for (const EmitDelegate& d : m.delegates) {
     EXPECT_EQ(d.processed, std::vector<uint8_t>{1});  // preprocess saw the one spec
@@ -137,7 +137,7 @@ TEST(EmitGraphTest, DelegateCompileSpecsAndNamedDataReachTheProgram) {
     EXPECT_EQ(d.compile_specs[0].value, (std::vector<uint8_t>{'f', 'a', 's', 't'}));
   }
   // "w" once, then one key per call.
-  const auto& named = program.value().named_data;
+  const auto& named = program.get().named_data;
   ASSERT_EQ(named.size(), 3u);
   EXPECT_EQ(named[0].key, "w");
   EXPECT_EQ(named[1].key, "add");

@@ -15,12 +15,12 @@ constexpr size_t kMaxRank = 16;
 std::string value_at(size_t i) { return "value " + std::to_string(i); }
 
 // dtype, rank, dim_order and dynamism.
-Status check_tensor_shape(const EmitTensor& t) {
+Error check_tensor_shape(const EmitTensor& t) {
   if (pte_element_size(t.scalar_type) == 0) {
     return invalid_program("unknown scalar_type " + std::to_string(t.scalar_type));
   }
   if (t.sizes.size() > kMaxRank) {
-    return Status(StatusCode::kNotSupported,
+    return fail(Error::NotSupported,
                   "rank " + std::to_string(t.sizes.size()) + " exceeds the runtime's limit of 16");
   }
   if (t.dim_order.size() != t.sizes.size()) {
@@ -32,15 +32,15 @@ Status check_tensor_shape(const EmitTensor& t) {
     return invalid_program("dim_order is not a permutation of [0, rank)");
   }
   if (t.dynamism == EmitDynamism::kDynamicUnbound) {
-    return Status(StatusCode::kNotSupported,
+    return fail(Error::NotSupported,
                   "DYNAMIC_UNBOUND tensors are rejected by the runtime; give upper bounds");
   }
-  return Status();
+  return Error::Ok;
 }
 
 // Where the tensor's data comes from: constant, mutable initial data, external
 // name, planned bytes inside their buffer.
-Status check_tensor_data(const EmitProgram& program, const EmitMethod& method,
+Error check_tensor_data(const EmitProgram& program, const EmitMethod& method,
                          const EmitTensor& t) {
   uint64_t nbytes = 0;
   if (!pte_tensor_nbytes(t.scalar_type, t.sizes, &nbytes)) {
@@ -89,10 +89,10 @@ Status check_tensor_data(const EmitProgram& program, const EmitMethod& method,
                              " bytes");
     }
   }
-  return Status();
+  return Error::Ok;
 }
 
-Status check_list(const EmitMethod& method, size_t self, const EmitValue& v) {
+Error check_list(const EmitMethod& method, size_t self, const EmitValue& v) {
   EmitValueKind want =
       v.kind == EmitValueKind::kIntList ? EmitValueKind::kInt : EmitValueKind::kTensor;
   const char* want_name = want == EmitValueKind::kInt ? "Int" : "Tensor";
@@ -110,48 +110,48 @@ Status check_list(const EmitMethod& method, size_t self, const EmitValue& v) {
                              ") must be a " + want_name + " value");
     }
   }
-  return Status();
+  return Error::Ok;
 }
 
-Status check_index(int64_t idx, size_t count, const std::string& what) {
+Error check_index(int64_t idx, size_t count, const std::string& what) {
   if (idx < 0 || static_cast<uint64_t>(idx) >= count) {
     return invalid_program(what + " " + std::to_string(idx) + " out of range [0, " +
                            std::to_string(count) + ")");
   }
-  return Status();
+  return Error::Ok;
 }
 
-Status check_instruction(const EmitMethod& method, const EmitInstruction& in) {
+Error check_instruction(const EmitMethod& method, const EmitInstruction& in) {
   size_t n_values = method.values.size();
   switch (in.kind) {
     case EmitInstructionKind::kKernelCall:
-      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, method.operators.size(), "op_index"));
+      EMBER_TRY(check_index(in.index, method.operators.size(), "op_index"));
       break;
     case EmitInstructionKind::kDelegateCall:
-      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, method.delegates.size(), "delegate_index"));
+      EMBER_TRY(check_index(in.index, method.delegates.size(), "delegate_index"));
       break;
     case EmitInstructionKind::kMoveCall:
-      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, n_values, "move_from"));
-      EMBER_AOT_RETURN_IF_ERROR(check_index(in.target, n_values, "move_to"));
+      EMBER_TRY(check_index(in.index, n_values, "move_from"));
+      EMBER_TRY(check_index(in.target, n_values, "move_to"));
       break;
     case EmitInstructionKind::kJumpFalseCall:
-      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, n_values, "cond_value_index"));
-      EMBER_AOT_RETURN_IF_ERROR(
+      EMBER_TRY(check_index(in.index, n_values, "cond_value_index"));
+      EMBER_TRY(
           check_index(in.target, method.instructions.size(), "destination_instruction"));
       break;
     case EmitInstructionKind::kFreeCall:
-      EMBER_AOT_RETURN_IF_ERROR(check_index(in.index, n_values, "value_index"));
+      EMBER_TRY(check_index(in.index, n_values, "value_index"));
       if (method.values[in.index].kind != EmitValueKind::kTensor) {
         return invalid_program("FreeCall of value " + std::to_string(in.index) +
                                ", which is not a Tensor");
       }
       break;
   }
-  for (int32_t arg : in.args) EMBER_AOT_RETURN_IF_ERROR(check_index(arg, n_values, "arg value"));
-  return Status();
+  for (int32_t arg : in.args) EMBER_TRY(check_index(arg, n_values, "arg value"));
+  return Error::Ok;
 }
 
-Status check_method(const EmitProgram& program, const EmitMethod& method) {
+Error check_method(const EmitProgram& program, const EmitMethod& method) {
   const std::vector<int64_t>& buffers = method.non_const_buffer_sizes;
   if (buffers.empty() || buffers[0] != 0) {
     return invalid_program("non_const_buffer_sizes must start with the placeholder 0");
@@ -161,21 +161,21 @@ Status check_method(const EmitProgram& program, const EmitMethod& method) {
   }
   for (size_t i = 0; i < method.values.size(); ++i) {
     const EmitValue& v = method.values[i];
-    Status s;
+    Error s = Error::Ok;
     if (v.kind == EmitValueKind::kTensor) {
       s = check_tensor_shape(v.tensor);
-      if (s.is_ok()) s = check_tensor_data(program, method, v.tensor);
+      if (s == Error::Ok) s = check_tensor_data(program, method, v.tensor);
     }
     if (v.kind == EmitValueKind::kIntList || v.kind == EmitValueKind::kTensorList ||
         v.kind == EmitValueKind::kOptionalTensorList) {
       s = check_list(method, i, v);
     }
-    if (!s.is_ok()) return s.annotate(value_at(i));
+    if (s != Error::Ok) return annotate(s, value_at(i));
   }
   for (int32_t in : method.inputs)
-    EMBER_AOT_RETURN_IF_ERROR(check_index(in, method.values.size(), "input value"));
+    EMBER_TRY(check_index(in, method.values.size(), "input value"));
   for (int32_t out : method.outputs)
-    EMBER_AOT_RETURN_IF_ERROR(check_index(out, method.values.size(), "output value"));
+    EMBER_TRY(check_index(out, method.values.size(), "output value"));
   for (size_t k = 0; k < method.operators.size(); ++k) {
     if (method.operators[k].name.empty()) {
       return invalid_program("operator " + std::to_string(k) + " has an empty name");
@@ -187,28 +187,28 @@ Status check_method(const EmitProgram& program, const EmitMethod& method) {
     }
   }
   for (size_t k = 0; k < method.instructions.size(); ++k) {
-    Status s = check_instruction(method, method.instructions[k]);
-    if (!s.is_ok()) return s.annotate("instruction " + std::to_string(k));
+    Error s = check_instruction(method, method.instructions[k]);
+    if (s != Error::Ok) return annotate(s, "instruction " + std::to_string(k));
   }
-  return Status();
+  return Error::Ok;
 }
 
 }  // namespace
 
-Status validate_emit_program(const EmitProgram& program) {
+Error validate_emit_program(const EmitProgram& program) {
   std::set<std::string> names;
   for (const EmitMethod& method : program.methods) {
     if (method.name.empty()) return invalid_program("a method has an empty name");
     if (!names.insert(method.name).second) {
       return invalid_program("method name '" + method.name + "' is used twice");
     }
-    Status s = check_method(program, method);
-    if (!s.is_ok()) return s.annotate("method " + method.name);
+    Error s = check_method(program, method);
+    if (s != Error::Ok) return annotate(s, "method " + method.name);
   }
   for (const NamedData& item : program.named_data) {
     if (item.key.empty()) return invalid_program("a named data entry has an empty key");
   }
-  return Status();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

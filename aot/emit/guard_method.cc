@@ -31,7 +31,7 @@ std::vector<const Value*> user_tensor_inputs(const Graph& graph) {
 
 }  // namespace
 
-StatusOr<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) {
+Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) {
   std::vector<InputGuardRecord> guards;
   std::map<std::string, std::pair<int64_t, int64_t>> first_seen;  // symbol -> (input, dim)
   const std::vector<const Value*> inputs = user_tensor_inputs(graph);
@@ -40,9 +40,9 @@ StatusOr<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) 
     const std::vector<SymInt>& sizes = inputs[k]->tensor.sizes;
     for (size_t d = 0; d < sizes.size(); ++d) {
       if (sizes[d].is_static) continue;
-      StatusOr<SymExpr> e = parse_sym_expr(sizes[d].expr);
-      if (!e.is_ok()) {
-        return e.take_status().annotate("input " + std::to_string(k) + " ('" + inputs[k]->name +
+      Result<SymExpr> e = parse_sym_expr(sizes[d].expr);
+      if (!e.ok()) {
+        return annotate(e.error(), "input " + std::to_string(k) + " ('" + inputs[k]->name +
                                         "') dim " + std::to_string(d));
       }
       if (e->kind != SymExpr::Kind::kSymbol) continue;
@@ -67,13 +67,13 @@ StatusOr<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) 
 
 std::string guard_method_name(const std::string& method) { return kGuardMethodPrefix + method; }
 
-StatusOr<EmitMethod> guard_method(const std::string& method, const std::vector<InputGuardRecord>& guards) {
+Result<EmitMethod> guard_method(const std::string& method, const std::vector<InputGuardRecord>& guards) {
   std::vector<ConstantValue> ints = {ConstantValue::of_int(kGuardTableVersion),
                                      ConstantValue::of_int(static_cast<int64_t>(guards.size()))};
   for (const InputGuardRecord& g : guards) {
     for (int64_t v : {g.kind, g.input, g.dim, g.a, g.b}) ints.push_back(ConstantValue::of_int(v));
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(EmitProgram p, constant_method(guard_method_name(method), ints));
+  EMBER_ASSIGN_OR_RETURN(EmitProgram p, constant_method(guard_method_name(method), ints));
   return std::move(p.methods[0]);
 }
 

@@ -46,12 +46,12 @@ struct InputGuardRecord {
 // The guards implied by `graph`'s user inputs and range_constraints. Errors
 // (kInvalidProgram) quote an input size that does not parse; kNotSupported when there
 // are more than kMaxInputGuards.
-StatusOr<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph);
+Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph);
 
 // "__ember_guards__" + method.
 std::string guard_method_name(const std::string& method);
 
 // The constant method holding `guards` for `method` (see the encoding above).
-StatusOr<EmitMethod> guard_method(const std::string& method, const std::vector<InputGuardRecord>& guards);
+Result<EmitMethod> guard_method(const std::string& method, const std::vector<InputGuardRecord>& guards);
 
 }  // namespace ember::aot

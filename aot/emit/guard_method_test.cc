@@ -23,11 +23,11 @@ using R = InputGuardRecord;
 
 std::vector<R> guards_of_fixture(const std::string& name) {
   auto g = read_pt2_file(committed_pt2_fixture(name));
-  EXPECT_TRUE(g.is_ok()) << g.status().to_string();
-  if (!g.is_ok()) return {};
+  EXPECT_TRUE(g.ok()) << format_error(g.error());
+  if (!g.ok()) return {};
   auto guards = derive_input_guards(*g);
-  EXPECT_TRUE(guards.is_ok()) << guards.status().to_string();
-  return guards.is_ok() ? *guards : std::vector<R>{};
+  EXPECT_TRUE(guards.ok()) << format_error(guards.error());
+  return guards.ok() ? *guards : std::vector<R>{};
 }
 
 TEST(GuardMethodTest, SharedBatchGivesEqualityAndEverySymbolItsMin) {
@@ -83,7 +83,7 @@ TEST(GuardMethodTest, DerivedSizesOpenMinAndParametersAreSkipped) {
   g.range_constraints()["s0"] = SymRange{3, 8};
   g.range_constraints()["s1"] = SymRange{std::nullopt, 8};
   auto guards = derive_input_guards(g);
-  ASSERT_TRUE(guards.is_ok()) << guards.status().to_string();
+  ASSERT_TRUE(guards.ok()) << format_error(guards.error());
   // 2*s0 gets nothing; s1 (open min) only its equality; s0 first appears as input 1 dim 1.
   const std::vector<R> want = {{R::kEqualSize, 1, 0, 0, 1}, {R::kMinSize, 1, 1, 3, 0}};
   EXPECT_EQ(*guards, want);
@@ -98,24 +98,24 @@ TEST(GuardMethodTest, MoreGuardsThanTheRuntimeReadsIsNamed) {
   Graph g = graph_with_inputs({dims});
   for (int d = 0; d < 33; ++d) g.range_constraints()["s" + std::to_string(d)] = SymRange{1, 4};
   auto guards = derive_input_guards(g);
-  ASSERT_FALSE(guards.is_ok());
-  EXPECT_EQ(guards.status().code(), StatusCode::kNotSupported);
-  EXPECT_NE(guards.status().message().find("33 dynamic-shape guards"), std::string::npos)
-      << guards.status().to_string();
-  EXPECT_NE(guards.status().message().find("at most 32"), std::string::npos);
+  ASSERT_FALSE(guards.ok());
+  EXPECT_EQ(guards.error(), Error::NotSupported);
+  EXPECT_NE(std::string(last_error_message()).find("33 dynamic-shape guards"), std::string::npos)
+      << format_error(guards.error());
+  EXPECT_NE(std::string(last_error_message()).find("at most 32"), std::string::npos);
 }
 
 TEST(GuardMethodTest, UnparsableSizeNamesTheInput) {
   Graph g = graph_with_inputs({{symbolic("Mul(", "?")}});
   auto guards = derive_input_guards(g);
-  ASSERT_FALSE(guards.is_ok());
-  EXPECT_NE(guards.status().to_string().find("input 0 ('x0') dim 0"), std::string::npos)
-      << guards.status().to_string();
+  ASSERT_FALSE(guards.ok());
+  EXPECT_NE(format_error(guards.error()).find("input 0 ('x0') dim 0"), std::string::npos)
+      << format_error(guards.error());
 }
 
 TEST(GuardMethodTest, EncodingIsVersionCountRecords) {
   auto m = guard_method("forward", {{R::kMinSize, 0, 1, 2, 0}, {R::kEqualSize, 1, 0, 0, 0}});
-  ASSERT_TRUE(m.is_ok()) << m.status().to_string();
+  ASSERT_TRUE(m.ok()) << format_error(m.error());
   EXPECT_EQ(m->name, "__ember_guards__forward");
   EXPECT_TRUE(m->inputs.empty());
   EXPECT_TRUE(m->instructions.empty());

@@ -13,17 +13,17 @@
 
 namespace ember::aot {
 
-StatusOr<EmitProgram> compile_method(Graph graph, const std::string& name,
+Result<EmitProgram> compile_method(Graph graph, const std::string& name,
                                      const std::string& planner) {
   PassPipeline p("to_executorch");
   p.add(std::make_unique<OutVariantPass>());
   p.add(std::make_unique<MemoryPlanningPass>(planner));
-  EMBER_AOT_RETURN_IF_ERROR_CTX(p.run(graph), "method '" + name + "'");
+  EMBER_TRY_CONTEXT(p.run(graph), "method '" + name + "'");
   EmitGraphOptions options;
   options.method_name = name;
-  EMBER_AOT_ASSIGN_OR_RETURN(EmitProgram program, emit_graph(graph, options));
+  EMBER_ASSIGN_OR_RETURN(EmitProgram program, emit_graph(graph, options));
   if (program.methods.size() != 1) {
-    return Status(StatusCode::kInternal, "lowering produced " +
+    return fail(Error::Internal, "lowering produced " +
                                              std::to_string(program.methods.size()) + " methods");
   }
   return program;
@@ -54,7 +54,7 @@ ConstantValue ConstantValue::of_tensor(HostTensor t) {
   return c;
 }
 
-StatusOr<EmitProgram> constant_method(const std::string& name,
+Result<EmitProgram> constant_method(const std::string& name,
                                       const std::vector<ConstantValue>& values) {
   if (values.empty()) return invalid_argument("constant method '" + name + "' returns nothing");
   EmitProgram program;
@@ -91,7 +91,7 @@ StatusOr<EmitProgram> constant_method(const std::string& name,
   return program;
 }
 
-StatusOr<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {
+Result<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {
   if (programs.empty()) return invalid_argument("merge_programs: no methods");
   EmitProgram merged;
   std::set<std::string> names;
@@ -100,7 +100,7 @@ StatusOr<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {
     const int32_t mutable_base = static_cast<int32_t>(merged.mutable_data.size());
     for (auto& c : p.constants) merged.constants.push_back(std::move(c));
     for (auto& d : p.mutable_data) merged.mutable_data.push_back(std::move(d));
-    EMBER_AOT_RETURN_IF_ERROR_CTX(add_named_data(std::move(p.named_data), &merged.named_data),
+    EMBER_TRY_CONTEXT(add_named_data(std::move(p.named_data), &merged.named_data),
                                   "merge_programs");
     for (EmitMethod& m : p.methods) {
       if (!names.insert(m.name).second) {
@@ -119,11 +119,11 @@ StatusOr<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {
   return merged;
 }
 
-StatusOr<std::vector<uint8_t>> lowered_module_pte(const LoweredModule& module, const std::string& method) {
-  EMBER_AOT_ASSIGN_OR_RETURN(Graph g, module.standalone_graph());
-  EMBER_AOT_ASSIGN_OR_RETURN(EmitProgram program, compile_method(std::move(g), method));
+Result<std::vector<uint8_t>> lowered_module_pte(const LoweredModule& module, const std::string& method) {
+  EMBER_ASSIGN_OR_RETURN(Graph g, module.standalone_graph());
+  EMBER_ASSIGN_OR_RETURN(EmitProgram program, compile_method(std::move(g), method));
   std::vector<uint8_t> bytes;
-  EMBER_AOT_RETURN_IF_ERROR(write_pte(program, &bytes));
+  EMBER_TRY(write_pte(program, &bytes));
   return bytes;
 }
 

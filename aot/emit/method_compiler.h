@@ -24,7 +24,7 @@
 
 namespace ember::aot {
 
-StatusOr<EmitProgram> compile_method(Graph graph, const std::string& name,
+Result<EmitProgram> compile_method(Graph graph, const std::string& name,
                                      const std::string& planner = "greedy");
 
 // One output of a constant method.
@@ -41,15 +41,15 @@ struct ConstantValue {
 };
 
 // A method with no inputs and no instructions whose outputs are `values`.
-StatusOr<EmitProgram> constant_method(const std::string& name,
+Result<EmitProgram> constant_method(const std::string& name,
                                       const std::vector<ConstantValue>& values);
 
 // A standalone .pte of `module`: method `method` takes the original graph's user inputs and
 // returns its outputs through one DelegateCall.
-StatusOr<std::vector<uint8_t>> lowered_module_pte(const LoweredModule& module,
+Result<std::vector<uint8_t>> lowered_module_pte(const LoweredModule& module,
                                                   const std::string& method = "forward");
 
 // InvalidArgument naming a duplicate method name or an empty list.
-StatusOr<EmitProgram> merge_programs(std::vector<EmitProgram> programs);
+Result<EmitProgram> merge_programs(std::vector<EmitProgram> programs);
 
 }  // namespace ember::aot

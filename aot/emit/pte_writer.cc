@@ -52,33 +52,33 @@ void assemble_with_header(const std::vector<uint8_t>& flatbuffer, const SegmentL
 
 }  // namespace
 
-Status write_pte(const EmitProgram& program, std::vector<uint8_t>* out,
+Error write_pte(const EmitProgram& program, std::vector<uint8_t>* out,
                  const EmitOptions& options) {
   out->clear();
-  EMBER_AOT_RETURN_IF_ERROR(validate_emit_program(program));
+  EMBER_TRY(validate_emit_program(program));
   SegmentLayout layout;
-  EMBER_AOT_RETURN_IF_ERROR(lay_out_segments(program, options, &layout));
+  EMBER_TRY(lay_out_segments(program, options, &layout));
   // FlatBuffers cannot address past 2 GiB; inline blobs are the only large part.
   uint64_t inline_bytes = 0;
   for (const std::vector<uint8_t>* blob : layout.inline_blobs) inline_bytes += blob->size();
   if (inline_bytes > kMaxInlineBytes) {
-    return Status(StatusCode::kNotSupported,
+    return fail(Error::NotSupported,
                   std::to_string(inline_bytes) +
                       " bytes of INLINE delegate data do not fit a FlatBuffer; "
                       "set extract_delegate_segments");
   }
   std::vector<uint8_t> flatbuffer = build_program_flatbuffer(program, layout);
   if (flatbuffer.size() > UINT32_MAX - 64) {
-    return Status(StatusCode::kNotSupported, "the program FlatBuffer is " +
+    return fail(Error::NotSupported, "the program FlatBuffer is " +
                                                  std::to_string(flatbuffer.size()) +
                                                  " bytes, more than a 32-bit offset can address");
   }
   if (layout.region.empty()) {
     *out = std::move(flatbuffer);  // no segment data: no extended header
-    return Status();
+    return Error::Ok;
   }
   assemble_with_header(flatbuffer, layout, options.segment_alignment, out);
-  return Status();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

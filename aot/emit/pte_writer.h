@@ -19,14 +19,14 @@
 // The output is deterministic: the same EmitProgram gives byte-identical bytes.
 // The program is validated first (indices, list element kinds and order, memory
 // ids and offsets inside the planned buffers, dim_order, ranks); a bad program
-// returns an InvalidProgram/NotSupported Status naming the method and value.
+// returns an InvalidProgram/NotSupported Error naming the method and value.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "aot/emit/emit_program.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -37,10 +37,10 @@ struct EmitOptions {
 };
 
 // Replaces *out with the file bytes. On error *out is left empty.
-Status write_pte(const EmitProgram& program, std::vector<uint8_t>* out,
+Error write_pte(const EmitProgram& program, std::vector<uint8_t>* out,
                  const EmitOptions& options = EmitOptions());
 
 // Checks the program description without writing it (write_pte calls this).
-Status validate_emit_program(const EmitProgram& program);
+Error validate_emit_program(const EmitProgram& program);
 
 }  // namespace ember::aot

@@ -91,7 +91,7 @@ void lay_out_delegates(const EmitProgram& program, const EmitOptions& options,
   }
 }
 
-Status lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment,
+Error lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment,
                           SegmentLayout* layout) {
   // Unique buffers in first-appearance order, each with the largest alignment asked.
   struct Unique {
@@ -135,7 +135,7 @@ Status lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment
   for (const auto& [key, unique] : entries) {
     layout->named_data.push_back({key, segment_of_unique[unique]});
   }
-  return Status();
+  return Error::Ok;
 }
 
 void number_external_tensors(const EmitProgram& program, SegmentLayout* layout) {
@@ -150,7 +150,7 @@ void number_external_tensors(const EmitProgram& program, SegmentLayout* layout) 
 
 }  // namespace
 
-Status lay_out_segments(const EmitProgram& program, const EmitOptions& options,
+Error lay_out_segments(const EmitProgram& program, const EmitOptions& options,
                         SegmentLayout* layout) {
   if (!is_power_of_two(options.segment_alignment) ||
       !is_power_of_two(options.constant_tensor_alignment)) {

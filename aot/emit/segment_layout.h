@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "aot/emit/emit_program.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -56,7 +56,7 @@ struct SegmentLayout {
 
 // Fills *layout from the program. Fails on conflicting named-data keys or bad
 // alignments.
-Status lay_out_segments(const EmitProgram& program, const EmitOptions& options,
+Error lay_out_segments(const EmitProgram& program, const EmitOptions& options,
                         SegmentLayout* layout);
 
 }  // namespace ember::aot

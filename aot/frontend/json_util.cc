@@ -49,7 +49,7 @@ const char* type_name(const Json& j) { return j.type_name(); }
 
 }  // namespace
 
-StatusOr<Json> parse_json(const std::string& text, const std::string& what) {
+Result<Json> parse_json(const std::string& text, const std::string& what) {
   try {
     return Json::parse(quote_non_finite(text));
   } catch (const std::exception& e) {
@@ -64,7 +64,7 @@ const Json* json_field(const Json& j, const char* key) {
   return &*it;
 }
 
-StatusOr<const Json*> json_require(const Json& j, const char* key, const std::string& what) {
+Result<const Json*> json_require(const Json& j, const char* key, const std::string& what) {
   if (!j.is_object()) {
     return invalid_program(what + ": expected an object, got " + std::string(type_name(j)));
   }
@@ -73,63 +73,63 @@ StatusOr<const Json*> json_require(const Json& j, const char* key, const std::st
   return f;
 }
 
-Status json_int(const Json& j, const std::string& what, int64_t* out) {
+Error json_int(const Json& j, const std::string& what, int64_t* out) {
   if (j.is_number_integer() && !j.is_number_unsigned()) {
     *out = j.get<int64_t>();
-    return Status::ok();
+    return Error::Ok;
   }
   if (j.is_number_unsigned()) {
     uint64_t u = j.get<uint64_t>();
     if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
       *out = static_cast<int64_t>(u);
-      return Status::ok();
+      return Error::Ok;
     }
     return invalid_program(what + ": integer " + std::to_string(u) + " does not fit in int64");
   }
   return invalid_program(what + ": expected an integer, got " + std::string(type_name(j)));
 }
 
-Status json_double(const Json& j, const std::string& what, double* out) {
+Error json_double(const Json& j, const std::string& what, double* out) {
   if (j.is_number()) {
     *out = j.get<double>();
-    return Status::ok();
+    return Error::Ok;
   }
   if (j.is_string()) {
     const std::string& s = j.get_ref<const std::string&>();
     if (s == "Infinity" || s == "inf") {
       *out = std::numeric_limits<double>::infinity();
-      return Status::ok();
+      return Error::Ok;
     }
     if (s == "-Infinity" || s == "-inf") {
       *out = -std::numeric_limits<double>::infinity();
-      return Status::ok();
+      return Error::Ok;
     }
     if (s == "NaN" || s == "nan") {
       *out = std::numeric_limits<double>::quiet_NaN();
-      return Status::ok();
+      return Error::Ok;
     }
     return invalid_program(what + ": expected a number, got string '" + s + "'");
   }
   return invalid_program(what + ": expected a number, got " + std::string(type_name(j)));
 }
 
-Status json_bool(const Json& j, const std::string& what, bool* out) {
+Error json_bool(const Json& j, const std::string& what, bool* out) {
   if (!j.is_boolean()) {
     return invalid_program(what + ": expected a bool, got " + std::string(type_name(j)));
   }
   *out = j.get<bool>();
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status json_string(const Json& j, const std::string& what, std::string* out) {
+Error json_string(const Json& j, const std::string& what, std::string* out) {
   if (!j.is_string()) {
     return invalid_program(what + ": expected a string, got " + std::string(type_name(j)));
   }
   *out = j.get<std::string>();
-  return Status::ok();
+  return Error::Ok;
 }
 
-StatusOr<std::pair<std::string, const Json*>> json_union(const Json& j, const std::string& what) {
+Result<std::pair<std::string, const Json*>> json_union(const Json& j, const std::string& what) {
   if (!j.is_object()) {
     return invalid_program(what + ": expected a union object, got " + std::string(type_name(j)));
   }

@@ -1,7 +1,7 @@
 // JSON helpers for the .pt2 reader: lenient parsing, typed non-throwing accessors and
 // torch.export union handling.
 //
-// nlohmann::json throws; everything here catches at the boundary and returns Status.
+// nlohmann::json throws; everything here catches at the boundary and returns Error.
 // parse_json() accepts non-finite floats written as bare tokens (Infinity, -Infinity,
 // NaN; torch <= 2.7) by rewriting them into the string form current torch writes
 // ("Infinity", ...), which get_double() accepts. Objects keep file order (ordered_json).
@@ -14,30 +14,30 @@
 #include <string>
 #include <utility>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
 using Json = nlohmann::ordered_json;
 
 // Parses `text`; errors are kInvalidProgram naming `what` and the byte offset.
-StatusOr<Json> parse_json(const std::string& text, const std::string& what);
+Result<Json> parse_json(const std::string& text, const std::string& what);
 
 // Member `key` of object `j`, or nullptr if `j` is not an object, lacks the key, or the
 // value is null (the three are the same for optional fields).
 const Json* json_field(const Json& j, const char* key);
 
 // Typed reads of `j`; `what` names the field in error messages (kInvalidProgram).
-Status json_int(const Json& j, const std::string& what, int64_t* out);
-Status json_double(const Json& j, const std::string& what,
+Error json_int(const Json& j, const std::string& what, int64_t* out);
+Error json_double(const Json& j, const std::string& what,
                    double* out);  // numbers or "NaN"/"Infinity"/"-Infinity"
-Status json_bool(const Json& j, const std::string& what, bool* out);
-Status json_string(const Json& j, const std::string& what, std::string* out);
+Error json_bool(const Json& j, const std::string& what, bool* out);
+Error json_string(const Json& j, const std::string& what, std::string* out);
 // Required member: missing/null is kInvalidProgram "<what>: missing '<key>'".
-StatusOr<const Json*> json_require(const Json& j, const char* key, const std::string& what);
+Result<const Json*> json_require(const Json& j, const char* key, const std::string& what);
 
 // The active variant of a union: (variant name, value). A union whose keys are all null
 // resolves to its "as_none" variant if it has one (torch 2.2 writes as_none: null).
-StatusOr<std::pair<std::string, const Json*>> json_union(const Json& j, const std::string& what);
+Result<std::pair<std::string, const Json*>> json_union(const Json& j, const std::string& what);
 
 }  // namespace ember::aot

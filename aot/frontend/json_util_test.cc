@@ -12,19 +12,19 @@ TEST(JsonUtilTest, NonFiniteFloatsBothWays) {
   auto j = parse_json(R"({"a": Infinity, "b": -Infinity, "c": NaN, "d": "Infinity", "e": "NaN",
                           "s": "NaN inside Infinity string", "f": 1e-05})",
                       "t");
-  ASSERT_TRUE(j.is_ok()) << j.status().to_string();
+  ASSERT_TRUE(j.ok()) << format_error(j.error());
   double v = 0;
-  ASSERT_TRUE(json_double((*j)["a"], "a", &v).is_ok());
+  ASSERT_EQ(json_double((*j)["a"], "a", &v), Error::Ok);
   EXPECT_TRUE(std::isinf(v) && v > 0);
-  ASSERT_TRUE(json_double((*j)["b"], "b", &v).is_ok());
+  ASSERT_EQ(json_double((*j)["b"], "b", &v), Error::Ok);
   EXPECT_TRUE(std::isinf(v) && v < 0);
-  ASSERT_TRUE(json_double((*j)["c"], "c", &v).is_ok());
+  ASSERT_EQ(json_double((*j)["c"], "c", &v), Error::Ok);
   EXPECT_TRUE(std::isnan(v));
-  ASSERT_TRUE(json_double((*j)["d"], "d", &v).is_ok());
+  ASSERT_EQ(json_double((*j)["d"], "d", &v), Error::Ok);
   EXPECT_TRUE(std::isinf(v));
   EXPECT_EQ((*j)["s"].get<std::string>(), "NaN inside Infinity string");
-  EXPECT_FALSE(json_double((*j)["s"], "s", &v).is_ok());
-  ASSERT_TRUE(json_double((*j)["f"], "f", &v).is_ok());
+  EXPECT_NE(json_double((*j)["s"], "s", &v), Error::Ok);
+  ASSERT_EQ(json_double((*j)["f"], "f", &v), Error::Ok);
   EXPECT_EQ(v, 1e-05);
 }
 
@@ -32,64 +32,64 @@ TEST(JsonUtilTest, Int64Exactness) {
   auto j = parse_json(
       R"({"end": 9223372036854775807, "neg": -9223372036854775808, "big": 9223372036854775808})",
       "t");
-  ASSERT_TRUE(j.is_ok());
+  ASSERT_TRUE(j.ok());
   int64_t v = 0;
-  ASSERT_TRUE(json_int((*j)["end"], "end", &v).is_ok());
+  ASSERT_EQ(json_int((*j)["end"], "end", &v), Error::Ok);
   EXPECT_EQ(v, INT64_MAX);
-  ASSERT_TRUE(json_int((*j)["neg"], "neg", &v).is_ok());
+  ASSERT_EQ(json_int((*j)["neg"], "neg", &v), Error::Ok);
   EXPECT_EQ(v, INT64_MIN);
-  Status s = json_int((*j)["big"], "big", &v);
-  EXPECT_FALSE(s.is_ok());
-  EXPECT_NE(s.message().find("does not fit"), std::string::npos);
+  Error s = json_int((*j)["big"], "big", &v);
+  EXPECT_NE(s, Error::Ok);
+  EXPECT_NE(std::string(last_error_message()).find("does not fit"), std::string::npos);
 }
 
 TEST(JsonUtilTest, Unions) {
   auto one = parse_json(R"({"as_tensor": {"name": "x"}})", "t");
-  ASSERT_TRUE(one.is_ok());
+  ASSERT_TRUE(one.ok());
   auto v = json_union(*one, "u");
-  ASSERT_TRUE(v.is_ok());
+  ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->first, "as_tensor");
   // torch 2.2: every variant present, unused ones null.
   auto old = parse_json(R"({"as_none": null, "as_tensor": null, "as_int": 3})", "t");
-  ASSERT_TRUE(old.is_ok());
+  ASSERT_TRUE(old.ok());
   auto ov = json_union(*old, "u");
-  ASSERT_TRUE(ov.is_ok());
+  ASSERT_TRUE(ov.ok());
   EXPECT_EQ(ov->first, "as_int");
   auto none = parse_json(R"({"as_none": null, "as_tensor": null})", "t");
-  ASSERT_TRUE(none.is_ok());
+  ASSERT_TRUE(none.ok());
   auto nv = json_union(*none, "u");
-  ASSERT_TRUE(nv.is_ok());
+  ASSERT_TRUE(nv.ok());
   EXPECT_EQ(nv->first, "as_none");
   for (const char* bad :
        {R"({"as_int": 1, "as_float": 2.0})", R"({"as_tensor": null})", "[1]", "3"}) {
     auto b = parse_json(bad, "t");
-    ASSERT_TRUE(b.is_ok());
-    EXPECT_FALSE(json_union(*b, "u").is_ok()) << bad;
+    ASSERT_TRUE(b.ok());
+    EXPECT_FALSE(json_union(*b, "u").ok()) << bad;
   }
 }
 
 TEST(JsonUtilTest, ErrorsNameTheField) {
   auto j = parse_json(R"({"a": "x", "n": null})", "t");
-  ASSERT_TRUE(j.is_ok());
+  ASSERT_TRUE(j.ok());
   int64_t v;
-  Status s = json_int((*j)["a"], "node 3.dim", &v);
-  EXPECT_EQ(s.message(), "node 3.dim: expected an integer, got string");
+  EXPECT_EQ(json_int((*j)["a"], "node 3.dim", &v), Error::InvalidProgram);
+  EXPECT_EQ(std::string(last_error_message()), "node 3.dim: expected an integer, got string");
   EXPECT_EQ(json_field(*j, "n"), nullptr);
   EXPECT_EQ(json_field(*j, "zz"), nullptr);
   auto missing = json_require(*j, "zz", "graph");
-  ASSERT_FALSE(missing.is_ok());
-  EXPECT_EQ(missing.status().message(), "graph: missing 'zz'");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(std::string(last_error_message()), "graph: missing 'zz'");
   auto bad = parse_json("{\"a\": [1, 2", "model.json");
-  ASSERT_FALSE(bad.is_ok());
-  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidProgram);
-  EXPECT_NE(bad.status().message().find("model.json: malformed JSON"), std::string::npos);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("model.json: malformed JSON"), std::string::npos);
 }
 
 TEST(JsonUtilTest, DeepNestingDoesNotCrash) {
   std::string deep(100000, '[');
   deep += std::string(100000, ']');
   auto j = parse_json(deep, "deep.json");
-  EXPECT_TRUE(j.is_ok() || j.status().code() == StatusCode::kInvalidProgram);
+  EXPECT_TRUE(j.ok() || j.error() == Error::InvalidProgram);
 }
 
 }  // namespace

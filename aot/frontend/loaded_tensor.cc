@@ -12,7 +12,7 @@ constexpr uint64_t kMaxExpansion = 64;  // tensor bytes per storage byte beyond 
 
 }  // namespace
 
-StatusOr<std::vector<uint8_t>> contiguous_bytes(const LoadedTensor& t, const std::string& what) {
+Result<std::vector<uint8_t>> contiguous_bytes(const LoadedTensor& t, const std::string& what) {
   size_t elem = element_size(t.dtype);
   if (elem == 0) return invalid_data(what + ": tensor has no element type");
   if (t.sizes.size() != t.strides.size()) {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "aot/ir/scalar_type.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -32,6 +32,6 @@ using TensorMap = std::map<std::string, LoadedTensor>;
 // Elements of `t` in C-contiguous order. kInvalidExternalData (naming `what`) if sizes
 // or strides are negative, the view reaches outside the storage, sizes overflow, or the
 // result would be implausibly large (over 16 GiB, or over 256 MiB and 64x the storage).
-StatusOr<std::vector<uint8_t>> contiguous_bytes(const LoadedTensor& t, const std::string& what);
+Result<std::vector<uint8_t>> contiguous_bytes(const LoadedTensor& t, const std::string& what);
 
 }  // namespace ember::aot

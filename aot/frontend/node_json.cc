@@ -4,13 +4,13 @@
 namespace ember::aot {
 namespace {
 
-StatusOr<ValueId> lookup(const Graph& g, const Json& j, const char* key, const std::string& what) {
+Result<ValueId> lookup(const Graph& g, const Json& j, const char* key, const std::string& what) {
   std::string name;
   if (j.is_string()) {
     name = j.get<std::string>();
   } else {
-    EMBER_AOT_ASSIGN_OR_RETURN(const Json* n, json_require(j, key, what));
-    EMBER_AOT_RETURN_IF_ERROR(json_string(*n, what + "." + key, &name));
+    EMBER_ASSIGN_OR_RETURN(const Json* n, json_require(j, key, what));
+    EMBER_TRY(json_string(*n, what + "." + key, &name));
   }
   ValueId id = g.find_value(name);
   if (id == kNoValue) {
@@ -20,18 +20,18 @@ StatusOr<ValueId> lookup(const Graph& g, const Json& j, const char* key, const s
   return id;
 }
 
-Status need_array(const Json& j, const std::string& what) {
-  return j.is_array() ? Status::ok() : invalid_program(what + ": expected a list");
+Error need_array(const Json& j, const std::string& what) {
+  return j.is_array() ? Error::Ok : invalid_program(what + ": expected a list");
 }
 
 // {"as_name": v} | {"as_int": n} (and as_float / as_bool for SymFloat / SymBool).
-Status decode_sym_scalar(const Json& j, Graph& g, const char* literal, const std::string& what,
+Error decode_sym_scalar(const Json& j, Graph& g, const char* literal, const std::string& what,
                          Argument* a, size_t slot) {
-  EMBER_AOT_ASSIGN_OR_RETURN(auto v, json_union(j, what));
+  EMBER_ASSIGN_OR_RETURN(auto v, json_union(j, what));
   if (v.first == "as_name") {
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, lookup(g, *v.second, "name", what));
+    EMBER_ASSIGN_OR_RETURN(ValueId id, lookup(g, *v.second, "name", what));
     a->values[slot] = id;
-    return Status::ok();
+    return Error::Ok;
   }
   if (v.first != literal) return invalid_program(what + ": unexpected variant '" + v.first + "'");
   if (a->kind == ArgKind::kSymFloat) return json_double(*v.second, what, &a->f);
@@ -39,64 +39,64 @@ Status decode_sym_scalar(const Json& j, Graph& g, const char* literal, const std
   return json_int(*v.second, what, &a->ints[slot]);
 }
 
-Status decode_list(const std::string& kind, const Json& v, Graph& g, const std::string& what,
+Error decode_list(const std::string& kind, const Json& v, Graph& g, const std::string& what,
                    Argument* a) {
-  EMBER_AOT_RETURN_IF_ERROR(need_array(v, what));
+  EMBER_TRY(need_array(v, what));
   for (size_t i = 0; i < v.size(); ++i) {
     std::string w = what + "[" + std::to_string(i) + "]";
     const Json& e = v[i];
     if (kind == "as_ints") {
       a->kind = ArgKind::kIntList;
       int64_t x;
-      EMBER_AOT_RETURN_IF_ERROR(json_int(e, w, &x));
+      EMBER_TRY(json_int(e, w, &x));
       a->ints.push_back(x);
     } else if (kind == "as_floats") {
       a->kind = ArgKind::kFloatList;
       double x;
-      EMBER_AOT_RETURN_IF_ERROR(json_double(e, w, &x));
+      EMBER_TRY(json_double(e, w, &x));
       a->floats.push_back(x);
     } else if (kind == "as_bools") {
       a->kind = ArgKind::kBoolList;
       bool x;
-      EMBER_AOT_RETURN_IF_ERROR(json_bool(e, w, &x));
+      EMBER_TRY(json_bool(e, w, &x));
       a->ints.push_back(x);
     } else if (kind == "as_strings") {
       a->kind = ArgKind::kStringList;
       std::string x;
-      EMBER_AOT_RETURN_IF_ERROR(json_string(e, w, &x));
+      EMBER_TRY(json_string(e, w, &x));
       a->strings.push_back(x);
     } else if (kind == "as_tensors") {
       a->kind = ArgKind::kTensorList;
-      EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, lookup(g, e, "name", w));
+      EMBER_ASSIGN_OR_RETURN(ValueId id, lookup(g, e, "name", w));
       a->values.push_back(id);
     } else if (kind == "as_sym_ints") {
       a->kind = ArgKind::kSymIntList;
       a->ints.push_back(0);
       a->values.push_back(kNoValue);
-      EMBER_AOT_RETURN_IF_ERROR(decode_sym_scalar(e, g, "as_int", w, a, i));
+      EMBER_TRY(decode_sym_scalar(e, g, "as_int", w, a, i));
     } else {  // as_optional_tensors
       a->kind = ArgKind::kOptionalTensorList;
-      EMBER_AOT_ASSIGN_OR_RETURN(auto ev, json_union(e, w));
+      EMBER_ASSIGN_OR_RETURN(auto ev, json_union(e, w));
       if (ev.first == "as_none") {
         a->values.push_back(kNoValue);
       } else if (ev.first == "as_tensor") {
-        EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, lookup(g, *ev.second, "name", w));
+        EMBER_ASSIGN_OR_RETURN(ValueId id, lookup(g, *ev.second, "name", w));
         a->values.push_back(id);
       } else {
         return invalid_program(w + ": unexpected variant '" + ev.first + "'");
       }
     }
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status decode_enum(const std::string& kind, const Json& v, const std::string& what, Argument* a) {
-  EMBER_AOT_RETURN_IF_ERROR(json_int(v, what, &a->i));
+Error decode_enum(const std::string& kind, const Json& v, const std::string& what, Argument* a) {
+  EMBER_TRY(json_int(v, what, &a->i));
   if (kind == "as_scalar_type") {
     a->kind = ArgKind::kScalarType;
     auto t = pt2_scalar_type(a->i);
-    if (!t.is_ok()) return t.take_status().annotate(what);
-    a->dtype = t.value();
+    if (!t.ok()) return annotate(t.error(), what);
+    a->dtype = t.get();
   } else if (kind == "as_memory_format") {
     a->kind = ArgKind::kMemoryFormat;
     if (a->i < 0 || a->i > 4)
@@ -104,44 +104,44 @@ Status decode_enum(const std::string& kind, const Json& v, const std::string& wh
   } else {
     a->kind = ArgKind::kLayout;
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 // Literal variants (scalars, enums, devices); *handled = false for the rest.
-Status decode_literal(const std::string& kind, const Json& v, const std::string& w, Argument* out,
+Error decode_literal(const std::string& kind, const Json& v, const std::string& w, Argument* out,
                       bool* handled) {
   Argument& a = *out;
   if (kind == "as_int") {
     a.kind = ArgKind::kInt;
-    EMBER_AOT_RETURN_IF_ERROR(json_int(v, w, &a.i));
+    EMBER_TRY(json_int(v, w, &a.i));
   } else if (kind == "as_float") {
     a.kind = ArgKind::kFloat;
-    EMBER_AOT_RETURN_IF_ERROR(json_double(v, w, &a.f));
+    EMBER_TRY(json_double(v, w, &a.f));
   } else if (kind == "as_bool") {
     a.kind = ArgKind::kBool;
-    EMBER_AOT_RETURN_IF_ERROR(json_bool(v, w, &a.b));
+    EMBER_TRY(json_bool(v, w, &a.b));
   } else if (kind == "as_string") {
     a.kind = ArgKind::kString;
-    EMBER_AOT_RETURN_IF_ERROR(json_string(v, w, &a.s));
+    EMBER_TRY(json_string(v, w, &a.s));
   } else if (kind == "as_scalar_type" || kind == "as_memory_format" || kind == "as_layout") {
-    EMBER_AOT_RETURN_IF_ERROR(decode_enum(kind, v, w, &a));
+    EMBER_TRY(decode_enum(kind, v, w, &a));
   } else if (kind == "as_device") {
     a.kind = ArgKind::kDevice;
     a.i = -1;
-    EMBER_AOT_ASSIGN_OR_RETURN(const Json* type, json_require(v, "type", w));
-    EMBER_AOT_RETURN_IF_ERROR(json_string(*type, w + ".type", &a.s));
+    EMBER_ASSIGN_OR_RETURN(const Json* type, json_require(v, "type", w));
+    EMBER_TRY(json_string(*type, w + ".type", &a.s));
     if (const Json* index = json_field(v, "index"))
-      EMBER_AOT_RETURN_IF_ERROR(json_int(*index, w + ".index", &a.i));
+      EMBER_TRY(json_int(*index, w + ".index", &a.i));
   } else {
     *handled = false;
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace
 
-StatusOr<Argument> decode_argument(const Json& j, Graph& g, const std::string& what) {
-  EMBER_AOT_ASSIGN_OR_RETURN(auto variant, json_union(j, what));
+Result<Argument> decode_argument(const Json& j, Graph& g, const std::string& what) {
+  EMBER_ASSIGN_OR_RETURN(auto variant, json_union(j, what));
   const std::string& kind = variant.first;
   const Json& v = *variant.second;
   std::string w = what + "." + kind;
@@ -149,20 +149,20 @@ StatusOr<Argument> decode_argument(const Json& j, Graph& g, const std::string& w
   if (kind == "as_none") return a;
   if (kind == "as_tensor" || kind == "as_optional_tensor") {
     if (kind == "as_optional_tensor") {
-      EMBER_AOT_ASSIGN_OR_RETURN(auto inner, json_union(v, w));
+      EMBER_ASSIGN_OR_RETURN(auto inner, json_union(v, w));
       if (inner.first == "as_none") return a;
-      EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, lookup(g, *inner.second, "name", w));
+      EMBER_ASSIGN_OR_RETURN(ValueId id, lookup(g, *inner.second, "name", w));
       return Argument::tensor(id);
     }
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, lookup(g, v, "name", w));
+    EMBER_ASSIGN_OR_RETURN(ValueId id, lookup(g, v, "name", w));
     return Argument::tensor(id);
   }
   bool handled = true;
-  EMBER_AOT_RETURN_IF_ERROR(decode_literal(kind, v, w, &a, &handled));
+  EMBER_TRY(decode_literal(kind, v, w, &a, &handled));
   if (handled) return a;
   if (kind == "as_ints" || kind == "as_floats" || kind == "as_bools" || kind == "as_strings" ||
       kind == "as_tensors" || kind == "as_sym_ints" || kind == "as_optional_tensors") {
-    EMBER_AOT_RETURN_IF_ERROR(decode_list(kind, v, g, w, &a));
+    EMBER_TRY(decode_list(kind, v, g, w, &a));
     if (v.empty()) {  // an empty list keeps the kind its variant names
       a.kind = kind == "as_ints"       ? ArgKind::kIntList
                : kind == "as_floats"   ? ArgKind::kFloatList
@@ -181,17 +181,17 @@ StatusOr<Argument> decode_argument(const Json& j, Graph& g, const std::string& w
     const char* literal = kind == "as_sym_int"     ? "as_int"
                           : kind == "as_sym_float" ? "as_float"
                                                    : "as_bool";
-    EMBER_AOT_RETURN_IF_ERROR(decode_sym_scalar(v, g, literal, w, &a, 0));
+    EMBER_TRY(decode_sym_scalar(v, g, literal, w, &a, 0));
     if (a.values[0] == kNoValue) a.values.clear();
     a.i = a.ints[0];
     a.ints.clear();
   } else if (kind == "as_custom_obj") {
     a.kind = ArgKind::kCustomObj;
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId id, lookup(g, v, "name", w));
+    EMBER_ASSIGN_OR_RETURN(ValueId id, lookup(g, v, "name", w));
     a.values = {id};
   } else if (kind == "as_operator") {
     a.kind = ArgKind::kOperator;
-    EMBER_AOT_RETURN_IF_ERROR(json_string(v, w, &a.s));
+    EMBER_TRY(json_string(v, w, &a.s));
   } else if (kind == "as_graph" || kind == "as_sym_floats" || kind == "as_sym_bools" ||
              kind == "as_complex" || kind == "as_nested_tensors" || kind == "as_int_lists" ||
              kind == "as_float_lists" || kind == "as_string_to_argument") {
@@ -203,14 +203,14 @@ StatusOr<Argument> decode_argument(const Json& j, Graph& g, const std::string& w
   return a;
 }
 
-StatusOr<Node> decode_node(const Json& j, Graph& g, size_t index) {
+Result<Node> decode_node(const Json& j, Graph& g, size_t index) {
   std::string what = "node " + std::to_string(index);
   Node n;
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* target, json_require(j, "target", what));
-  EMBER_AOT_RETURN_IF_ERROR(json_string(*target, what + ".target", &n.target));
+  EMBER_ASSIGN_OR_RETURN(const Json* target, json_require(j, "target", what));
+  EMBER_TRY(json_string(*target, what + ".target", &n.target));
   what += " (" + n.target + ")";
   auto parsed = parse_node_target(n.target);
-  if (!parsed.is_ok()) return parsed.take_status().annotate(what);
+  if (!parsed.ok()) return annotate(parsed.error(), what);
   n.kind = parsed->first;
   n.op = parsed->second;
   if (const Json* meta = json_field(j, "metadata")) {
@@ -222,29 +222,29 @@ StatusOr<Node> decode_node(const Json& j, Graph& g, size_t index) {
     if (st != n.metadata.end()) n.stack_trace = st->second;
   }
   if (const Json* name = json_field(j, "name"))
-    EMBER_AOT_RETURN_IF_ERROR(json_string(*name, what + ".name", &n.name));
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* inputs, json_require(j, "inputs", what));
-  EMBER_AOT_RETURN_IF_ERROR(need_array(*inputs, what + ".inputs"));
+    EMBER_TRY(json_string(*name, what + ".name", &n.name));
+  EMBER_ASSIGN_OR_RETURN(const Json* inputs, json_require(j, "inputs", what));
+  EMBER_TRY(need_array(*inputs, what + ".inputs"));
   for (size_t i = 0; i < inputs->size(); ++i) {
     const Json& in = (*inputs)[i];
     std::string w = what + ".inputs[" + std::to_string(i) + "]";
     NamedArgument na;
     if (const Json* name = json_field(in, "name"))
-      EMBER_AOT_RETURN_IF_ERROR(json_string(*name, w + ".name", &na.name));
+      EMBER_TRY(json_string(*name, w + ".name", &na.name));
     w = what + " argument '" + na.name + "'";
-    EMBER_AOT_ASSIGN_OR_RETURN(const Json* arg, json_require(in, "arg", w));
-    EMBER_AOT_ASSIGN_OR_RETURN(na.arg, decode_argument(*arg, g, w));
+    EMBER_ASSIGN_OR_RETURN(const Json* arg, json_require(in, "arg", w));
+    EMBER_ASSIGN_OR_RETURN(na.arg, decode_argument(*arg, g, w));
     if (const Json* kind = json_field(in, "kind")) {
       int64_t k;
-      EMBER_AOT_RETURN_IF_ERROR(json_int(*kind, w + ".kind", &k));
+      EMBER_TRY(json_int(*kind, w + ".kind", &k));
       na.keyword = k == 2;
     }
     n.inputs.push_back(std::move(na));
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* outputs, json_require(j, "outputs", what));
-  EMBER_AOT_RETURN_IF_ERROR(need_array(*outputs, what + ".outputs"));
+  EMBER_ASSIGN_OR_RETURN(const Json* outputs, json_require(j, "outputs", what));
+  EMBER_TRY(need_array(*outputs, what + ".outputs"));
   for (size_t i = 0; i < outputs->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(
+    EMBER_ASSIGN_OR_RETURN(
         Argument out,
         decode_argument((*outputs)[i], g, what + ".outputs[" + std::to_string(i) + "]"));
     n.outputs.push_back(std::move(out));

@@ -14,8 +14,8 @@
 
 namespace ember::aot {
 
-StatusOr<Argument> decode_argument(const Json& j, Graph& graph, const std::string& what);
+Result<Argument> decode_argument(const Json& j, Graph& graph, const std::string& what);
 // Decodes node `index` of the graph JSON (target, inputs, outputs, metadata, name).
-StatusOr<Node> decode_node(const Json& j, Graph& graph, size_t index);
+Result<Node> decode_node(const Json& j, Graph& graph, size_t index);
 
 }  // namespace ember::aot

@@ -8,19 +8,19 @@
 namespace ember::aot {
 namespace {
 
-Status decode_version(const Json& root, ProgramInfo* info) {
+Error decode_version(const Json& root, ProgramInfo* info) {
   const Json* v = json_field(root, "schema_version");
   if (v == nullptr) return invalid_program("missing 'schema_version'");
   if (v->is_number_integer()) {  // torch 2.1 / 2.2: a plain int
     int64_t major;
-    EMBER_AOT_RETURN_IF_ERROR(json_int(*v, "schema_version", &major));
+    EMBER_TRY(json_int(*v, "schema_version", &major));
     info->schema_major = static_cast<int>(major);
   } else {
     int64_t major = 0, minor = 0;
-    EMBER_AOT_ASSIGN_OR_RETURN(const Json* mj, json_require(*v, "major", "schema_version"));
-    EMBER_AOT_RETURN_IF_ERROR(json_int(*mj, "schema_version.major", &major));
+    EMBER_ASSIGN_OR_RETURN(const Json* mj, json_require(*v, "major", "schema_version"));
+    EMBER_TRY(json_int(*mj, "schema_version.major", &major));
     if (const Json* mn = json_field(*v, "minor"))
-      EMBER_AOT_RETURN_IF_ERROR(json_int(*mn, "schema_version.minor", &minor));
+      EMBER_TRY(json_int(*mn, "schema_version.minor", &minor));
     info->schema_major = static_cast<int>(major);
     info->schema_minor = static_cast<int>(minor);
   }
@@ -29,19 +29,19 @@ Status decode_version(const Json& root, ProgramInfo* info) {
                          std::to_string(info->schema_minor) + " (supported: 2 .. 8.x)");
   }
   if (const Json* t = json_field(root, "torch_version"))
-    EMBER_AOT_RETURN_IF_ERROR(json_string(*t, "torch_version", &info->torch_version));
+    EMBER_TRY(json_string(*t, "torch_version", &info->torch_version));
   if (const Json* d = json_field(root, "dialect"))
-    EMBER_AOT_RETURN_IF_ERROR(json_string(*d, "dialect", &info->dialect));
+    EMBER_TRY(json_string(*d, "dialect", &info->dialect));
   if (const Json* ver = json_field(root, "verifiers")) {
     if (ver->is_array() && !ver->empty() && (*ver)[0].is_string())
       info->dialect = (*ver)[0].get<std::string>();
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status decode_ranges(const Json& root, RangeMap* ranges) {
+Error decode_ranges(const Json& root, RangeMap* ranges) {
   const Json* rc = json_field(root, "range_constraints");
-  if (rc == nullptr) return Status::ok();
+  if (rc == nullptr) return Error::Ok;
   if (!rc->is_object()) return invalid_program("range_constraints: expected an object");
   for (auto it = rc->begin(); it != rc->end(); ++it) {
     std::string w = "range_constraints['" + it.key() + "']";
@@ -50,11 +50,11 @@ Status decode_ranges(const Json& root, RangeMap* ranges) {
       const Json* b = json_field(*it, side == 0 ? "min_val" : "max_val");
       if (b == nullptr) continue;  // null = unbounded
       double d;
-      EMBER_AOT_RETURN_IF_ERROR(json_double(*b, w, &d));
+      EMBER_TRY(json_double(*b, w, &d));
       if (!(d > -9.2e18 && d < 9.2e18)) continue;  // +-inf / huge = unbounded
       int64_t v;
       if (b->is_number_integer()) {
-        EMBER_AOT_RETURN_IF_ERROR(json_int(*b, w, &v));
+        EMBER_TRY(json_int(*b, w, &v));
       } else {
         v = static_cast<int64_t>(d);
       }
@@ -62,18 +62,18 @@ Status decode_ranges(const Json& root, RangeMap* ranges) {
     }
     (*ranges)[it.key()] = r;
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
+Error add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
   if (const Json* tv = json_field(graph_json, "tensor_values")) {
     if (!tv->is_object()) return invalid_program("tensor_values: expected an object");
     for (auto it = tv->begin(); it != tv->end(); ++it) {
       Value v;
       v.name = it.key();
-      EMBER_AOT_ASSIGN_OR_RETURN(
+      EMBER_ASSIGN_OR_RETURN(
           v.tensor, decode_tensor_meta(*it, ranges, "tensor_values['" + v.name + "']"));
-      EMBER_AOT_RETURN_IF_ERROR(g->add_value(std::move(v)).status());
+      EMBER_TRY(g->add_value(std::move(v)).error());
     }
   }
   struct SymTable {
@@ -93,59 +93,59 @@ Status add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
       v.kind = t.kind;
       std::string w = std::string(t.key) + "['" + v.name + "']";
       if (t.kind == ValueKind::kSymInt) {
-        EMBER_AOT_ASSIGN_OR_RETURN(v.sym, decode_sym_int(*it, ranges, w));
+        EMBER_ASSIGN_OR_RETURN(v.sym, decode_sym_int(*it, ranges, w));
       } else if (t.kind == ValueKind::kCustomObj) {
         if (const Json* c = json_field(*it, "class_fqn"))
-          EMBER_AOT_RETURN_IF_ERROR(json_string(*c, w, &v.class_fqn));
+          EMBER_TRY(json_string(*c, w, &v.class_fqn));
       }
-      EMBER_AOT_RETURN_IF_ERROR(g->add_value(std::move(v)).status());
+      EMBER_TRY(g->add_value(std::move(v)).error());
     }
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status decode_arg_list(const Json& graph_json, const char* key, Graph* g,
+Error decode_arg_list(const Json& graph_json, const char* key, Graph* g,
                        std::vector<Argument>* out) {
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* list, json_require(graph_json, key, "graph"));
+  EMBER_ASSIGN_OR_RETURN(const Json* list, json_require(graph_json, key, "graph"));
   if (!list->is_array()) return invalid_program(std::string("graph.") + key + ": expected a list");
   for (size_t i = 0; i < list->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(
+    EMBER_ASSIGN_OR_RETURN(
         Argument a, decode_argument((*list)[i], *g,
                                     std::string("graph.") + key + "[" + std::to_string(i) + "]"));
     out->push_back(std::move(a));
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status decode_graph(const Json& gm, Graph* g) {
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* graph_json, json_require(gm, "graph", "graph_module"));
-  EMBER_AOT_RETURN_IF_ERROR(add_values(*graph_json, g->range_constraints(), g));
-  EMBER_AOT_RETURN_IF_ERROR(decode_arg_list(*graph_json, "inputs", g, &g->inputs()));
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* nodes, json_require(*graph_json, "nodes", "graph"));
+Error decode_graph(const Json& gm, Graph* g) {
+  EMBER_ASSIGN_OR_RETURN(const Json* graph_json, json_require(gm, "graph", "graph_module"));
+  EMBER_TRY(add_values(*graph_json, g->range_constraints(), g));
+  EMBER_TRY(decode_arg_list(*graph_json, "inputs", g, &g->inputs()));
+  EMBER_ASSIGN_OR_RETURN(const Json* nodes, json_require(*graph_json, "nodes", "graph"));
   if (!nodes->is_array()) return invalid_program("graph.nodes: expected a list");
   for (size_t i = 0; i < nodes->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(Node n, decode_node((*nodes)[i], *g, i));
+    EMBER_ASSIGN_OR_RETURN(Node n, decode_node((*nodes)[i], *g, i));
     g->nodes().push_back(std::move(n));
   }
-  EMBER_AOT_RETURN_IF_ERROR(decode_arg_list(*graph_json, "outputs", g, &g->outputs()));
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* sig, json_require(gm, "signature", "graph_module"));
+  EMBER_TRY(decode_arg_list(*graph_json, "outputs", g, &g->outputs()));
+  EMBER_ASSIGN_OR_RETURN(const Json* sig, json_require(gm, "signature", "graph_module"));
   return decode_signature(*sig, *g, &g->signature());
 }
 
 }  // namespace
 
-Status decode_exported_program(const std::string& text, const std::string& what, Graph* graph) {
-  EMBER_AOT_ASSIGN_OR_RETURN(Json root, parse_json(text, what));
+Error decode_exported_program(const std::string& text, const std::string& what, Graph* graph) {
+  EMBER_ASSIGN_OR_RETURN(Json root, parse_json(text, what));
   try {
     if (!root.is_object()) return invalid_program(what + ": top level is not an object");
-    EMBER_AOT_RETURN_IF_ERROR_CTX(decode_version(root, &graph->info()), what);
-    EMBER_AOT_RETURN_IF_ERROR_CTX(decode_ranges(root, &graph->range_constraints()), what);
-    EMBER_AOT_ASSIGN_OR_RETURN(const Json* gm, json_require(root, "graph_module", what));
-    EMBER_AOT_RETURN_IF_ERROR_CTX(decode_graph(*gm, graph), what);
+    EMBER_TRY_CONTEXT(decode_version(root, &graph->info()), what);
+    EMBER_TRY_CONTEXT(decode_ranges(root, &graph->range_constraints()), what);
+    EMBER_ASSIGN_OR_RETURN(const Json* gm, json_require(root, "graph_module", what));
+    EMBER_TRY_CONTEXT(decode_graph(*gm, graph), what);
   } catch (const std::exception& e) {  // defensive: no JSON exception may escape
     return invalid_program(what + ": unexpected JSON structure: " + e.what());
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

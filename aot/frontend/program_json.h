@@ -13,6 +13,6 @@
 namespace ember::aot {
 
 // Fills `graph` (expected empty) from the program JSON text. `what` names the entry.
-Status decode_exported_program(const std::string& text, const std::string& what, Graph* graph);
+Error decode_exported_program(const std::string& text, const std::string& what, Graph* graph);
 
 }  // namespace ember::aot

@@ -33,7 +33,7 @@ class BadInputTest : public ::testing::Test {
     ASSERT_TRUE(ember::testing::read_file(dir + "/fixtures/pt2/generated/" + kArchive, &archive_));
   }
 
-  static StatusOr<Graph> read(const std::vector<uint8_t>& bytes) {
+  static Result<Graph> read(const std::vector<uint8_t>& bytes) {
     return read_pt2_buffer(bytes.data(), bytes.size(), "test.pt2");
   }
 
@@ -58,11 +58,11 @@ class BadInputTest : public ::testing::Test {
     return edit(file, legacy ? "serialized_exported_program.json" : "models/model.json", from, to);
   }
 
-  static void expect_error(const StatusOr<Graph>& g, StatusCode code, const std::string& text) {
-    ASSERT_FALSE(g.is_ok());
-    EXPECT_EQ(g.status().code(), code) << g.status().to_string();
-    EXPECT_NE(g.status().message().find(text), std::string::npos) << g.status().to_string();
-    EXPECT_EQ(g.status().message().rfind("test.pt2", 0), 0u) << "errors name the file";
+  static void expect_error(const Result<Graph>& g, Error code, const std::string& text) {
+    ASSERT_FALSE(g.ok());
+    EXPECT_EQ(g.error(), code) << format_error(g.error());
+    EXPECT_NE(std::string(last_error_message()).find(text), std::string::npos) << format_error(g.error());
+    EXPECT_EQ(std::string(last_error_message()).rfind("test.pt2", 0), 0u) << "errors name the file";
   }
 
   std::vector<uint8_t> legacy_;
@@ -70,20 +70,20 @@ class BadInputTest : public ::testing::Test {
 };
 
 TEST_F(BadInputTest, OriginalsRead) {
-  EXPECT_TRUE(read(legacy_).is_ok());
-  EXPECT_TRUE(read(archive_).is_ok());
-  EXPECT_TRUE(read(zip_all(unzip_all(legacy_))).is_ok()) << "re-packing keeps the file valid";
-  EXPECT_TRUE(read(zip_all(unzip_all(archive_))).is_ok());
+  EXPECT_TRUE(read(legacy_).ok());
+  EXPECT_TRUE(read(archive_).ok());
+  EXPECT_TRUE(read(zip_all(unzip_all(legacy_))).ok()) << "re-packing keeps the file valid";
+  EXPECT_TRUE(read(zip_all(unzip_all(archive_))).ok());
 }
 
 TEST_F(BadInputTest, EmptyAndNonZip) {
   auto g = read_pt2_buffer(nullptr, 0, "test.pt2");
-  ASSERT_FALSE(g.is_ok());
-  EXPECT_EQ(g.status().code(), StatusCode::kInvalidProgram);
-  expect_error(read(as_bytes(std::string(4096, 'x'))), StatusCode::kInvalidProgram, "zip");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error(), Error::InvalidProgram);
+  expect_error(read(as_bytes(std::string(4096, 'x'))), Error::InvalidProgram, "zip");
   auto missing = read_pt2_file("/nonexistent/model.pt2");
-  ASSERT_FALSE(missing.is_ok());
-  EXPECT_EQ(missing.status().code(), StatusCode::kAccessFailed);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error(), Error::AccessFailed);
 }
 
 TEST_F(BadInputTest, EveryTruncationIsAnError) {
@@ -92,7 +92,7 @@ TEST_F(BadInputTest, EveryTruncationIsAnError) {
     for (size_t n = 0; n < file->size(); n += (n + 200 >= file->size() ? 1 : step)) {
       std::vector<uint8_t> cut(file->begin(), file->begin() + static_cast<std::ptrdiff_t>(n));
       auto g = read(cut);
-      EXPECT_FALSE(g.is_ok()) << "truncated to " << n;
+      EXPECT_FALSE(g.ok()) << "truncated to " << n;
     }
   }
 }
@@ -105,9 +105,9 @@ TEST_F(BadInputTest, BitFlipsNeverCrash) {
     for (size_t i = 0; i < copy.size(); i += step) {
       copy[i] ^= 0x5a;
       auto g = read(copy);
-      if (!g.is_ok()) {
+      if (!g.ok()) {
         ++errors;
-        EXPECT_FALSE(g.status().message().empty());
+        EXPECT_FALSE(std::string(last_error_message()).empty());
       }
       copy[i] ^= 0x5a;
     }
@@ -117,7 +117,7 @@ TEST_F(BadInputTest, BitFlipsNeverCrash) {
 
 TEST_F(BadInputTest, NeitherLayout) {
   ZipEntries entries = {{"hello.txt", as_bytes("hi")}};
-  expect_error(read(zip_all(entries)), StatusCode::kInvalidProgram, "neither a legacy");
+  expect_error(read(zip_all(entries)), Error::InvalidProgram, "neither a legacy");
 }
 
 TEST_F(BadInputTest, MalformedJson) {
@@ -125,8 +125,8 @@ TEST_F(BadInputTest, MalformedJson) {
   std::vector<uint8_t>* json = find_entry(entries, "serialized_exported_program.json");
   ASSERT_NE(json, nullptr);
   json->resize(json->size() / 2);
-  expect_error(read(zip_all(entries)), StatusCode::kInvalidProgram, "malformed JSON");
-  expect_error(read(edit_json(archive_, "{", "[")), StatusCode::kInvalidProgram,
+  expect_error(read(zip_all(entries)), Error::InvalidProgram, "malformed JSON");
+  expect_error(read(edit_json(archive_, "{", "[")), Error::InvalidProgram,
                "models/model.json");
 }
 
@@ -135,12 +135,12 @@ TEST_F(BadInputTest, MissingWeights) {
   for (auto& e : unzip_all(legacy_)) {
     if (e.first != "serialized_state_dict.pt") no_state.push_back(e);
   }
-  expect_error(read(zip_all(no_state)), StatusCode::kNotFound, "PARAMETER 'conv.weight'");
+  expect_error(read(zip_all(no_state)), Error::NotFound, "PARAMETER 'conv.weight'");
   ZipEntries no_weight;
   for (auto& e : unzip_all(archive_)) {
     if (e.first.find("data/weights/weight_0") == std::string::npos) no_weight.push_back(e);
   }
-  expect_error(read(zip_all(no_weight)), StatusCode::kNotFound, "weight_0");
+  expect_error(read(zip_all(no_weight)), Error::NotFound, "weight_0");
 }
 
 TEST_F(BadInputTest, ShortWeightRecord) {
@@ -148,7 +148,7 @@ TEST_F(BadInputTest, ShortWeightRecord) {
   std::vector<uint8_t>* w = find_entry(entries, "data/weights/weight_0");
   ASSERT_NE(w, nullptr);
   w->resize(100);
-  expect_error(read(zip_all(entries)), StatusCode::kInvalidExternalData,
+  expect_error(read(zip_all(entries)), Error::InvalidExternalData,
                "storage holds 25 elements");
 }
 
@@ -161,33 +161,33 @@ TEST_F(BadInputTest, CorruptPickle) {
   ASSERT_NE(pkl, nullptr);
   pkl->resize(pkl->size() / 2);
   *state = zip_all(inner);
-  expect_error(read(zip_all(entries)), StatusCode::kInvalidExternalData, "pickle offset");
+  expect_error(read(zip_all(entries)), Error::InvalidExternalData, "pickle offset");
 }
 
 TEST_F(BadInputTest, WrongDtypeCodes) {
-  expect_error(read(edit_json(legacy_, "\"dtype\": 7", "\"dtype\": 99")), StatusCode::kInvalidType,
+  expect_error(read(edit_json(legacy_, "\"dtype\": 7", "\"dtype\": 99")), Error::InvalidType,
                "dtype code 99");
   // The first tensor_values entry is p_conv_weight: claim float64 while the weights are f32.
   expect_error(read(edit_json(legacy_, "\"p_conv_weight\": {\"dtype\": 7",
                               "\"p_conv_weight\": {\"dtype\": 8")),
-               StatusCode::kInvalidExternalData, "graph says f64, weights are f32");
+               Error::InvalidExternalData, "graph says f64, weights are f32");
   expect_error(read(edit_json(archive_, "\"as_int\": 8}, {\"as_int\": 3}",
                               "\"as_int\": 9}, {\"as_int\": 3}")),
-               StatusCode::kInvalidExternalData, "conv.weight");
+               Error::InvalidExternalData, "conv.weight");
 }
 
 TEST_F(BadInputTest, UnknownNodeKindsAndArguments) {
   expect_error(
       read(edit_json(legacy_, "torch.ops.aten.relu.default", "torch.ops.higher_order.cond")),
-      StatusCode::kNotSupported, "higher-order operator");
+      Error::NotSupported, "higher-order operator");
   expect_error(read(edit_json(legacy_, "torch.ops.aten.relu.default", "builtins.frobnicate")),
-               StatusCode::kInvalidProgram, "unknown node target 'builtins.frobnicate'");
-  expect_error(read(edit_json(legacy_, "\"as_ints\"", "\"as_intz\"")), StatusCode::kInvalidProgram,
+               Error::InvalidProgram, "unknown node target 'builtins.frobnicate'");
+  expect_error(read(edit_json(legacy_, "\"as_ints\"", "\"as_intz\"")), Error::InvalidProgram,
                "unknown argument kind 'as_intz'");
   expect_error(read(edit_json(legacy_, "{\"as_tensor\": {\"name\": \"convolution\"}}",
                               "{\"as_tensor\": {\"name\": \"nope\"}}")),
-               StatusCode::kInvalidProgram, "refers to 'nope'");
-  expect_error(read(edit_json(archive_, "\"major\": 8", "\"major\": 9")), StatusCode::kNotSupported,
+               Error::InvalidProgram, "refers to 'nope'");
+  expect_error(read(edit_json(archive_, "\"major\": 8", "\"major\": 9")), Error::NotSupported,
                "schema_version 9");
 }
 
@@ -196,28 +196,28 @@ TEST_F(BadInputTest, VerifierCatchesArity) {
       read(edit_json(
           legacy_,
           ", {\"as_tensor\": {\"name\": \"_native_batch_norm_legit_no_training_unused_2\"}}", "")),
-      StatusCode::kInvalidProgram, "returns 3");
+      Error::InvalidProgram, "returns 3");
   expect_error(
       read(edit_json(
           legacy_,
           "{\"name\": \"weight\", \"arg\": {\"as_tensor\": {\"name\": \"p_conv_weight\"}}}, ", "")),
-      StatusCode::kInvalidProgram, "required argument 'weight'");
+      Error::InvalidProgram, "required argument 'weight'");
 }
 
 TEST_F(BadInputTest, NonFiniteFloatsAndUnknownKeysAreAccepted) {
   for (const char* inf : {"Infinity", "\"Infinity\""}) {
     auto g = read(edit_json(legacy_, "\"as_float\": 1e-05", std::string("\"as_float\": ") + inf));
-    ASSERT_TRUE(g.is_ok()) << g.status().to_string();
+    ASSERT_TRUE(g.ok()) << format_error(g.error());
     const Node& bn = g->nodes()[1];
     ASSERT_NE(bn.find_input("eps"), nullptr);
     EXPECT_TRUE(std::isinf(bn.find_input("eps")->arg.f));
   }
   auto nan = read(edit_json(archive_, "\"as_float\": 0.1", "\"as_float\": NaN"));
-  ASSERT_TRUE(nan.is_ok()) << nan.status().to_string();
+  ASSERT_TRUE(nan.ok()) << format_error(nan.error());
   EXPECT_TRUE(std::isnan(nan->nodes()[1].find_input("momentum")->arg.f));
   auto extra =
       read(edit_json(legacy_, "{\"target\":", "{\"future_key\": [1, {\"x\": null}], \"target\":"));
-  EXPECT_TRUE(extra.is_ok()) << extra.status().to_string();
+  EXPECT_TRUE(extra.ok()) << format_error(extra.error());
 }
 
 }  // namespace

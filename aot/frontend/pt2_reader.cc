@@ -15,50 +15,50 @@ namespace {
 constexpr const char* kLegacyProgram = "serialized_exported_program.json";
 
 // Reads the first existing entry of `names` as a torch.save payload (empty map if none).
-Status read_pickled(const ZipReader& zip, const std::vector<std::string>& names, TensorMap* out) {
+Error read_pickled(const ZipReader& zip, const std::vector<std::string>& names, TensorMap* out) {
   for (const std::string& name : names) {
     if (!zip.contains(name)) continue;
-    EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, zip.read(name));
-    EMBER_AOT_ASSIGN_OR_RETURN(TensorMap m, read_torch_save(bytes, name));
+    EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, zip.read(name));
+    EMBER_ASSIGN_OR_RETURN(TensorMap m, read_torch_save(bytes, name));
     out->insert(m.begin(), m.end());
-    return Status::ok();
+    return Error::Ok;
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status read_legacy(const ZipReader& zip, const Pt2ReadOptions& options, Graph* g) {
+Error read_legacy(const ZipReader& zip, const Pt2ReadOptions& options, Graph* g) {
   g->info().layout = "legacy_zip";
-  EMBER_AOT_ASSIGN_OR_RETURN(std::string json, zip.read_text(kLegacyProgram));
-  EMBER_AOT_RETURN_IF_ERROR(decode_exported_program(json, kLegacyProgram, g));
-  if (!options.load_weights) return Status::ok();
+  EMBER_ASSIGN_OR_RETURN(std::string json, zip.read_text(kLegacyProgram));
+  EMBER_TRY(decode_exported_program(json, kLegacyProgram, g));
+  if (!options.load_weights) return Error::Ok;
   TensorMap tensors;  // torch 2.1/2.2 named the pickles *.json
-  EMBER_AOT_RETURN_IF_ERROR(
+  EMBER_TRY(
       read_pickled(zip, {"serialized_state_dict.pt", "serialized_state_dict.json"}, &tensors));
-  EMBER_AOT_RETURN_IF_ERROR(
+  EMBER_TRY(
       read_pickled(zip, {"serialized_constants.pt", "serialized_constants.json"}, &tensors));
   return attach_weights(tensors, g);
 }
 
-Status read_payload(const ZipReader& zip, const std::string& dir, const std::string& config,
+Error read_payload(const ZipReader& zip, const std::string& dir, const std::string& config,
                     const std::string& pickled, TensorMap* out) {
   if (zip.contains(dir + config)) {
-    EMBER_AOT_ASSIGN_OR_RETURN(TensorMap m, read_raw_payload(zip, dir + config, dir));
+    EMBER_ASSIGN_OR_RETURN(TensorMap m, read_raw_payload(zip, dir + config, dir));
     out->insert(m.begin(), m.end());
-    return Status::ok();
+    return Error::Ok;
   }
   return read_pickled(zip, {dir + pickled}, out);
 }
 
-Status read_archive(const ZipReader& zip, const std::string& root, const Pt2ReadOptions& options,
+Error read_archive(const ZipReader& zip, const std::string& root, const Pt2ReadOptions& options,
                     Graph* g) {
   g->info().layout = "pt2_archive";
   if (zip.contains(root + "archive_version")) {
-    EMBER_AOT_ASSIGN_OR_RETURN(std::string v, zip.read_text(root + "archive_version"));
+    EMBER_ASSIGN_OR_RETURN(std::string v, zip.read_text(root + "archive_version"));
     if (v != "0" && v != "0\n")
       return not_supported("PT2 archive_version '" + v + "' (expected 0)");
   }
   if (zip.contains(root + "byteorder")) {
-    EMBER_AOT_ASSIGN_OR_RETURN(std::string order, zip.read_text(root + "byteorder"));
+    EMBER_ASSIGN_OR_RETURN(std::string order, zip.read_text(root + "byteorder"));
     if (order != "little") return not_supported("byteorder '" + order + "' (only little-endian)");
   }
   std::string model = "model";
@@ -75,27 +75,27 @@ Status read_archive(const ZipReader& zip, const std::string& root, const Pt2Read
     if (model.empty()) return invalid_program("PT2 archive has no models/<name>.json");
   }
   std::string entry = root + "models/" + model + ".json";
-  EMBER_AOT_ASSIGN_OR_RETURN(std::string json, zip.read_text(entry));
-  EMBER_AOT_RETURN_IF_ERROR(decode_exported_program(json, entry, g));
-  if (!options.load_weights) return Status::ok();
+  EMBER_ASSIGN_OR_RETURN(std::string json, zip.read_text(entry));
+  EMBER_TRY(decode_exported_program(json, entry, g));
+  if (!options.load_weights) return Error::Ok;
   TensorMap tensors;
-  EMBER_AOT_RETURN_IF_ERROR(read_payload(zip, root + "data/weights/",
+  EMBER_TRY(read_payload(zip, root + "data/weights/",
                                          model + "_weights_config.json", model + ".pt", &tensors));
-  EMBER_AOT_RETURN_IF_ERROR(read_payload(
+  EMBER_TRY(read_payload(
       zip, root + "data/constants/", model + "_constants_config.json", model + ".pt", &tensors));
   return attach_weights(tensors, g);
 }
 
 }  // namespace
 
-StatusOr<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
+Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
                                 const Pt2ReadOptions& options) {
   auto zip = ZipReader::open(data, size, name);
-  if (!zip.is_ok()) return zip.take_status();
+  if (!zip.ok()) return zip.error();
   Graph g;
   g.info().source = name;
-  Status s;
-  const ZipReader& z = *zip.value();
+  Error s = Error::Ok;
+  const ZipReader& z = *zip.get();
   if (z.contains(kLegacyProgram)) {
     s = read_legacy(z, options, &g);
   } else {
@@ -105,26 +105,26 @@ StatusOr<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::str
       if (slash != std::string::npos) root = z.names()[0].substr(0, slash + 1);
     }
     auto format = z.read_text(root + "archive_format");
-    if (root.empty() || !format.is_ok() || format.value() != "pt2") {
+    if (root.empty() || !format.ok() || format.get() != "pt2") {
       return invalid_program(name + ": neither a legacy torch.export zip (no " + kLegacyProgram +
                              ") nor a PT2 archive (no <root>/archive_format = pt2)");
     }
     s = read_archive(z, root, options, &g);
   }
-  if (s.is_ok() && options.verify) s = verify_graph(g);
-  if (!s.is_ok()) return s.annotate(name);
+  if ((s == Error::Ok) && options.verify) s = verify_graph(g);
+  if (s != Error::Ok) return annotate(s, name);
   return g;
 }
 
-StatusOr<Graph> read_pt2_file(const std::string& path, const Pt2ReadOptions& options) {
+Result<Graph> read_pt2_file(const std::string& path, const Pt2ReadOptions& options) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return Status(StatusCode::kAccessFailed, path + ": cannot open file");
+  if (!in) return fail(Error::AccessFailed, path + ": cannot open file");
   std::streamoff size = in.tellg();
-  if (size < 0) return Status(StatusCode::kAccessFailed, path + ": cannot size file");
+  if (size < 0) return fail(Error::AccessFailed, path + ": cannot size file");
   std::vector<uint8_t> bytes(static_cast<size_t>(size));
   in.seekg(0);
   if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) {
-    return Status(StatusCode::kAccessFailed, path + ": read failed");
+    return fail(Error::AccessFailed, path + ": read failed");
   }
   return read_pt2_buffer(bytes.data(), bytes.size(), path, options);
 }

@@ -5,11 +5,11 @@
 // >= 2.8 (<root>/models/model.json, raw or pickled weights). The result is the ATen
 // graph exactly as exported (training IR or core ATen; defaults not filled in), with
 // parameters, buffers and lifted constants attached as TensorSpec constant data, the
-// signature, and the symbolic-dim range constraints. Every malformed input is a Status
+// signature, and the symbolic-dim range constraints. Every malformed input is a Error
 // naming the file, the entry and what is wrong; nothing throws.
 //
 //   auto graph = ember::aot::read_pt2_file("model.pt2");
-//   if (!graph.is_ok()) { std::cerr << graph.status().to_string(); ... }
+//   if (!graph.ok()) { std::cerr << format_error(graph.error()); ... }
 #pragma once
 
 #include <cstdint>
@@ -26,10 +26,10 @@ struct Pt2ReadOptions {
 };
 
 // Reads a .pt2 file from disk.
-StatusOr<Graph> read_pt2_file(const std::string& path, const Pt2ReadOptions& options = {});
+Result<Graph> read_pt2_file(const std::string& path, const Pt2ReadOptions& options = {});
 // Reads a .pt2 held in memory (the bytes are only borrowed during the call); `name`
 // names it in messages and in ProgramInfo::source.
-StatusOr<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
+Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
                                 const Pt2ReadOptions& options = {});
 
 }  // namespace ember::aot

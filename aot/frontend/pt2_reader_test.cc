@@ -134,11 +134,11 @@ TEST(Pt2ReaderTest, EveryGeneratedFixtureMatchesTheManifest) {
   for (auto& [key, m] : manifest["models"].items()) {
     SCOPED_TRACE(key);
     auto g = read_pt2_file(dir + "/generated/" + m["file"].get<std::string>());
-    ASSERT_TRUE(g.is_ok()) << g.status().to_string();
-    check_against_manifest(g.value(), m);
+    ASSERT_TRUE(g.ok()) << format_error(g.error());
+    check_against_manifest(g.get(), m);
     // Every exported node binds to our hand-written schemas (names, kinds, return counts).
-    Status strict = verify_graph(g.value(), VerifyOptions{nullptr, true});
-    EXPECT_TRUE(strict.is_ok()) << strict.to_string();
+    Error strict = verify_graph(g.get(), VerifyOptions{nullptr, true});
+    EXPECT_EQ(strict, Error::Ok) << format_error(strict);
     ++checked;
   }
   EXPECT_EQ(checked, 12);
@@ -148,7 +148,7 @@ TEST(Pt2ReaderTest, Torch22GithubFile) {
   std::string dir = fixture_dir();
   if (dir.empty()) GTEST_SKIP() << ember::testing::skip_message();
   auto g = read_pt2_file(dir + "/github/KladovValentin__hades-pid__exported_program.pt2");
-  ASSERT_TRUE(g.is_ok()) << g.status().to_string();
+  ASSERT_TRUE(g.ok()) << format_error(g.error());
   // Facts read by hand from the file's serialized_exported_program.json.
   EXPECT_EQ(g->info().schema_major, 2);
   EXPECT_EQ(g->info().dialect, "ATEN");
@@ -163,7 +163,7 @@ TEST(Pt2ReaderTest, Torch22GithubFile) {
                                          {"aten.view.default", 1},
                                          {"aten._log_softmax.default", 1},
                                          {"aten.squeeze.default", 1}};
-  EXPECT_EQ(op_histogram(g.value(), NodeKind::kOp), expected);
+  EXPECT_EQ(op_histogram(g.get(), NodeKind::kOp), expected);
   EXPECT_EQ(g->inputs_of_kind(InputKind::kParameter).size(), 24u);
   EXPECT_EQ(g->inputs_of_kind(InputKind::kBuffer).size(), 6u);
   const GraphSignature& sig = g->signature();
@@ -190,8 +190,8 @@ TEST(Pt2ReaderTest, Torch22GithubFile) {
   ASSERT_NE(add->find_input("other"), nullptr);
   EXPECT_EQ(add->find_input("other")->arg.kind, ArgKind::kInt);
   EXPECT_EQ(add->source_location(), "model.py:99");
-  Status strict = verify_graph(g.value(), VerifyOptions{nullptr, true});
-  EXPECT_TRUE(strict.is_ok()) << strict.to_string();
+  Error strict = verify_graph(g.get(), VerifyOptions{nullptr, true});
+  EXPECT_EQ(strict, Error::Ok) << format_error(strict);
 }
 
 // torch 2.8 archives hold a pickled data/weights/model.pt instead of raw records. Build one
@@ -217,8 +217,8 @@ TEST(Pt2ReaderTest, Torch28PickledWeightsInArchive) {
   std::vector<uint8_t> v28 = testing::zip_all(entries);
   auto raw = read_pt2_buffer(archive.data(), archive.size(), "raw.pt2");
   auto pickled = read_pt2_buffer(v28.data(), v28.size(), "v28.pt2");
-  ASSERT_TRUE(raw.is_ok()) << raw.status().to_string();
-  ASSERT_TRUE(pickled.is_ok()) << pickled.status().to_string();
+  ASSERT_TRUE(raw.ok()) << format_error(raw.error());
+  ASSERT_TRUE(pickled.ok()) << format_error(pickled.error());
   int compared = 0;
   for (InputKind kind : {InputKind::kParameter, InputKind::kBuffer}) {
     for (ValueId id : raw->inputs_of_kind(kind)) {
@@ -244,7 +244,7 @@ TEST(Pt2ReaderTest, LegacyConstantsPayload) {
   ASSERT_TRUE(
       ember::testing::read_file(dir + "/generated/conv_bn_relu.core_aten.torch2_6.pt2", &file));
   auto original = read_pt2_buffer(file.data(), file.size(), "orig.pt2");
-  ASSERT_TRUE(original.is_ok()) << original.status().to_string();
+  ASSERT_TRUE(original.ok()) << format_error(original.error());
   testing::ZipEntries entries = testing::unzip_all(file);
   std::string json =
       testing::as_text(*testing::find_entry(entries, "serialized_exported_program.json"));
@@ -264,7 +264,7 @@ TEST(Pt2ReaderTest, LegacyConstantsPayload) {
   testing::find_entry(entries, "serialized_state_dict.pt")->clear();
   std::vector<uint8_t> packed = testing::zip_all(entries);
   auto g = read_pt2_buffer(packed.data(), packed.size(), "consts.pt2");
-  ASSERT_TRUE(g.is_ok()) << g.status().to_string();
+  ASSERT_TRUE(g.ok()) << format_error(g.error());
   EXPECT_EQ(g->signature().inputs[1].kind, InputKind::kTensorConstant);
   EXPECT_EQ(g->signature().inputs[1].target, "conv.bias");
   EXPECT_FALSE(g->signature().inputs[4].persistent);

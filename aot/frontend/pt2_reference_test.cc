@@ -55,9 +55,9 @@ class Interpreter {
       EXPECT_NE(schema, nullptr) << n.op.qualified();
       if (schema == nullptr) return {};
       auto args = bind_arguments(*schema, n);
-      EXPECT_TRUE(args.is_ok()) << args.status().to_string();
-      if (!args.is_ok()) return {};
-      vals_[n.outputs[0].value()] = eval(n.op.name, args.value());
+      EXPECT_TRUE(args.ok()) << format_error(args.error());
+      if (!args.ok()) return {};
+      vals_[n.outputs[0].value()] = eval(n.op.name, args.get());
     }
     std::vector<T> out;
     for (size_t i = 0; i < g_.outputs().size(); ++i) {
@@ -187,12 +187,12 @@ TEST(Pt2ReferenceTest, ReadGraphsReproduceTorchOutputs) {
       continue;
     SCOPED_TRACE(key);
     auto g = read_pt2_file(dir + m["file"].get<std::string>());
-    ASSERT_TRUE(g.is_ok()) << g.status().to_string();
+    ASSERT_TRUE(g.ok()) << format_error(g.error());
     double atol = m["tolerance"]["atol"].get<double>(), rtol = m["tolerance"]["rtol"].get<double>();
     for (const auto& c : m["cases"]) {
       std::vector<T> inputs;
       for (const auto& d : c["inputs"]) inputs.push_back(load(dir, d));
-      std::vector<T> outputs = Interpreter(g.value()).run(inputs);
+      std::vector<T> outputs = Interpreter(g.get()).run(inputs);
       ASSERT_EQ(outputs.size(), c["outputs"].size());
       for (size_t o = 0; o < outputs.size(); ++o) {
         T ref = load(dir, c["outputs"][o]);

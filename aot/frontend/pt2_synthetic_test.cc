@@ -122,7 +122,7 @@ std::vector<float> as_floats(const ConstantData& d) {
 TEST(Pt2SyntheticTest, ArchiveWithTiedViewsConstantsAndSymInts) {
   std::vector<uint8_t> file = make_archive();
   auto g = read_pt2_buffer(file.data(), file.size(), "net.pt2");
-  ASSERT_TRUE(g.is_ok()) << g.status().to_string();
+  ASSERT_TRUE(g.ok()) << format_error(g.error());
   EXPECT_EQ(g->info().layout, "pt2_archive");
   EXPECT_EQ(g->info().schema_minor, 5);
   const Value& w = g->value(g->find_value("p_w"));
@@ -168,10 +168,10 @@ TEST(Pt2SyntheticTest, TiedViewOutsideStorageIsRejected) {
   w0->resize(20);  // 5 floats: wt's last element (index 5) is gone
   std::vector<uint8_t> bad = testing::zip_all(entries);
   auto g = read_pt2_buffer(bad.data(), bad.size(), "net.pt2");
-  ASSERT_FALSE(g.is_ok());
-  EXPECT_EQ(g.status().code(), StatusCode::kInvalidExternalData);
-  EXPECT_NE(g.status().message().find("storage holds 5 elements"), std::string::npos)
-      << g.status().to_string();
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error(), Error::InvalidExternalData);
+  EXPECT_NE(std::string(last_error_message()).find("storage holds 5 elements"), std::string::npos)
+      << format_error(g.error());
 }
 
 }  // namespace

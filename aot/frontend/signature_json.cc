@@ -38,34 +38,34 @@ constexpr OutputVariant kOutputs[] = {
 };
 
 // `arg` is either a full Argument union (user inputs/outputs) or a bare {name} object.
-Status decode_spec_arg(const Json& spec, Graph& g, const std::string& what, std::string* name,
+Error decode_spec_arg(const Json& spec, Graph& g, const std::string& what, std::string* name,
                        Argument* constant) {
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* arg, json_require(spec, "arg", what));
+  EMBER_ASSIGN_OR_RETURN(const Json* arg, json_require(spec, "arg", what));
   if (const Json* bare = json_field(*arg, "name"); bare != nullptr && bare->is_string()) {
     *name = bare->get<std::string>();
     if (g.find_value(*name) == kNoValue) {
       return invalid_program(what + ": names '" + *name + "', which is not a graph value");
     }
-    return Status::ok();
+    return Error::Ok;
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(Argument a, decode_argument(*arg, g, what));
+  EMBER_ASSIGN_OR_RETURN(Argument a, decode_argument(*arg, g, what));
   ValueId id = a.value();
   if (id != kNoValue) {
     *name = g.value(id).name;
   } else {
     *constant = std::move(a);
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status decode_target(const Json& body, const char* key, const std::string& what, std::string* out) {
-  if (key == nullptr) return Status::ok();
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* t, json_require(body, key, what));
+Error decode_target(const Json& body, const char* key, const std::string& what, std::string* out) {
+  if (key == nullptr) return Error::Ok;
+  EMBER_ASSIGN_OR_RETURN(const Json* t, json_require(body, key, what));
   return json_string(*t, what + "." + key, out);
 }
 
-StatusOr<InputSpec> decode_input(const Json& j, Graph& g, const std::string& what) {
-  EMBER_AOT_ASSIGN_OR_RETURN(auto variant, json_union(j, what));
+Result<InputSpec> decode_input(const Json& j, Graph& g, const std::string& what) {
+  EMBER_ASSIGN_OR_RETURN(auto variant, json_union(j, what));
   for (const InputVariant& v : kInputs) {
     if (variant.first != v.key) continue;
     InputSpec spec;
@@ -74,32 +74,32 @@ StatusOr<InputSpec> decode_input(const Json& j, Graph& g, const std::string& wha
     std::string w = what + "." + v.key;
     if (v.kind == InputKind::kConstantInput) {
       if (const Json* n = json_field(body, "name"))
-        EMBER_AOT_RETURN_IF_ERROR(json_string(*n, w, &spec.target));
-      EMBER_AOT_ASSIGN_OR_RETURN(const Json* value, json_require(body, "value", w));
-      EMBER_AOT_ASSIGN_OR_RETURN(spec.constant, decode_argument(*value, g, w + ".value"));
+        EMBER_TRY(json_string(*n, w, &spec.target));
+      EMBER_ASSIGN_OR_RETURN(const Json* value, json_require(body, "value", w));
+      EMBER_ASSIGN_OR_RETURN(spec.constant, decode_argument(*value, g, w + ".value"));
       return spec;
     }
-    EMBER_AOT_RETURN_IF_ERROR(decode_spec_arg(body, g, w, &spec.name, &spec.constant));
-    EMBER_AOT_RETURN_IF_ERROR(decode_target(body, v.target_key, w, &spec.target));
+    EMBER_TRY(decode_spec_arg(body, g, w, &spec.name, &spec.constant));
+    EMBER_TRY(decode_target(body, v.target_key, w, &spec.target));
     if (v.kind == InputKind::kBuffer) {
       if (const Json* p = json_field(body, "persistent"))
-        EMBER_AOT_RETURN_IF_ERROR(json_bool(*p, w + ".persistent", &spec.persistent));
+        EMBER_TRY(json_bool(*p, w + ".persistent", &spec.persistent));
     }
     return spec;
   }
   return invalid_program(what + ": unknown input spec kind '" + variant.first + "'");
 }
 
-StatusOr<OutputSpec> decode_output(const Json& j, Graph& g, const std::string& what) {
-  EMBER_AOT_ASSIGN_OR_RETURN(auto variant, json_union(j, what));
+Result<OutputSpec> decode_output(const Json& j, Graph& g, const std::string& what) {
+  EMBER_ASSIGN_OR_RETURN(auto variant, json_union(j, what));
   for (const OutputVariant& v : kOutputs) {
     if (variant.first != v.key) continue;
     OutputSpec spec;
     spec.kind = v.kind;
     std::string w = what + "." + v.key;
     Argument ignored;
-    EMBER_AOT_RETURN_IF_ERROR(decode_spec_arg(*variant.second, g, w, &spec.name, &ignored));
-    EMBER_AOT_RETURN_IF_ERROR(decode_target(*variant.second, v.target_key, w, &spec.target));
+    EMBER_TRY(decode_spec_arg(*variant.second, g, w, &spec.name, &ignored));
+    EMBER_TRY(decode_target(*variant.second, v.target_key, w, &spec.target));
     return spec;
   }
   return invalid_program(what + ": unknown output spec kind '" + variant.first + "'");
@@ -107,7 +107,7 @@ StatusOr<OutputSpec> decode_output(const Json& j, Graph& g, const std::string& w
 
 }  // namespace
 
-Status decode_signature(const Json& j, Graph& g, GraphSignature* out) {
+Error decode_signature(const Json& j, Graph& g, GraphSignature* out) {
   const Json* inputs = json_field(j, "input_specs");
   const Json* outputs = json_field(j, "output_specs");
   if (inputs == nullptr || outputs == nullptr) {
@@ -120,16 +120,16 @@ Status decode_signature(const Json& j, Graph& g, GraphSignature* out) {
     return invalid_program("signature: input_specs/output_specs must be lists");
   }
   for (size_t i = 0; i < inputs->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(
+    EMBER_ASSIGN_OR_RETURN(
         InputSpec s, decode_input((*inputs)[i], g, "input_specs[" + std::to_string(i) + "]"));
     out->inputs.push_back(std::move(s));
   }
   for (size_t i = 0; i < outputs->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(
+    EMBER_ASSIGN_OR_RETURN(
         OutputSpec s, decode_output((*outputs)[i], g, "output_specs[" + std::to_string(i) + "]"));
     out->outputs.push_back(std::move(s));
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

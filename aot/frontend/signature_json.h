@@ -7,6 +7,6 @@
 
 namespace ember::aot {
 
-Status decode_signature(const Json& j, Graph& graph, GraphSignature* out);
+Error decode_signature(const Json& j, Graph& graph, GraphSignature* out);
 
 }  // namespace ember::aot

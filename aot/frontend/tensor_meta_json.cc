@@ -4,30 +4,30 @@
 namespace ember::aot {
 namespace {
 
-Status decode_sym_list(const Json* list, const RangeMap& ranges, const std::string& what,
+Error decode_sym_list(const Json* list, const RangeMap& ranges, const std::string& what,
                        std::vector<SymInt>* out) {
   if (list == nullptr) return invalid_program(what + ": missing");
   if (!list->is_array()) return invalid_program(what + ": expected a list");
   for (size_t i = 0; i < list->size(); ++i) {
-    EMBER_AOT_ASSIGN_OR_RETURN(
+    EMBER_ASSIGN_OR_RETURN(
         SymInt s, decode_sym_int((*list)[i], ranges, what + "[" + std::to_string(i) + "]"));
     out->push_back(std::move(s));
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace
 
-StatusOr<SymInt> decode_sym_int(const Json& j, const RangeMap& ranges, const std::string& what) {
+Result<SymInt> decode_sym_int(const Json& j, const RangeMap& ranges, const std::string& what) {
   if (j.is_number_integer()) {  // bare int (old storage_offset)
     int64_t v;
-    EMBER_AOT_RETURN_IF_ERROR(json_int(j, what, &v));
+    EMBER_TRY(json_int(j, what, &v));
     return SymInt::of(v);
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(auto variant, json_union(j, what));
+  EMBER_ASSIGN_OR_RETURN(auto variant, json_union(j, what));
   if (variant.first == "as_int") {
     int64_t v;
-    EMBER_AOT_RETURN_IF_ERROR(json_int(*variant.second, what, &v));
+    EMBER_TRY(json_int(*variant.second, what, &v));
     return SymInt::of(v);
   }
   if (variant.first != "as_expr") {
@@ -39,39 +39,39 @@ StatusOr<SymInt> decode_sym_int(const Json& j, const RangeMap& ranges, const std
   if (e.is_string()) {
     s.expr = e.get<std::string>();
   } else {
-    EMBER_AOT_ASSIGN_OR_RETURN(const Json* text, json_require(e, "expr_str", what));
-    EMBER_AOT_RETURN_IF_ERROR(json_string(*text, what + ".expr_str", &s.expr));
+    EMBER_ASSIGN_OR_RETURN(const Json* text, json_require(e, "expr_str", what));
+    EMBER_TRY(json_string(*text, what + ".expr_str", &s.expr));
     if (const Json* hint = json_field(e, "hint")) {
       auto h = json_union(*hint, what + ".hint");
-      if (h.is_ok() && h->first == "as_int") {
+      if (h.ok() && h->first == "as_int") {
         int64_t v;
-        EMBER_AOT_RETURN_IF_ERROR(json_int(*h->second, what + ".hint", &v));
+        EMBER_TRY(json_int(*h->second, what + ".hint", &v));
         s.hint = v;
       }
     }
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(SymExpr expr, parse_sym_expr(s.expr));
+  EMBER_ASSIGN_OR_RETURN(SymExpr expr, parse_sym_expr(s.expr));
   if (expr.kind == SymExpr::Kind::kInteger) return SymInt::of(expr.value);
   s.text = expr.to_infix();
   s.range = expr.eval_range(ranges);
   return s;
 }
 
-StatusOr<TensorSpec> decode_tensor_meta(const Json& j, const RangeMap& ranges,
+Result<TensorSpec> decode_tensor_meta(const Json& j, const RangeMap& ranges,
                                         const std::string& what) {
   const Json* meta = &j;
   if (const Json* inner = json_field(j, "meta")) meta = inner;  // torch 2.1 TensorValue
   TensorSpec t;
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* dtype, json_require(*meta, "dtype", what));
+  EMBER_ASSIGN_OR_RETURN(const Json* dtype, json_require(*meta, "dtype", what));
   int64_t code;
-  EMBER_AOT_RETURN_IF_ERROR(json_int(*dtype, what + ".dtype", &code));
+  EMBER_TRY(json_int(*dtype, what + ".dtype", &code));
   auto st = pt2_scalar_type(code);
-  if (!st.is_ok()) return st.take_status().annotate(what);
-  t.dtype = st.value();
-  EMBER_AOT_RETURN_IF_ERROR(
+  if (!st.ok()) return annotate(st.error(), what);
+  t.dtype = st.get();
+  EMBER_TRY(
       decode_sym_list(json_field(*meta, "sizes"), ranges, what + ".sizes", &t.sizes));
   if (const Json* strides = json_field(*meta, "strides")) {
-    EMBER_AOT_RETURN_IF_ERROR(decode_sym_list(strides, ranges, what + ".strides", &t.strides));
+    EMBER_TRY(decode_sym_list(strides, ranges, what + ".strides", &t.strides));
     if (t.strides.size() != t.sizes.size()) {
       return invalid_program(what + ": " + std::to_string(t.sizes.size()) + " sizes but " +
                              std::to_string(t.strides.size()) + " strides");
@@ -86,15 +86,15 @@ StatusOr<TensorSpec> decode_tensor_meta(const Json& j, const RangeMap& ranges,
   if (t.sizes.size() > 255)
     return invalid_program(what + ": rank " + std::to_string(t.sizes.size()) + " is too large");
   if (const Json* off = json_field(*meta, "storage_offset")) {
-    EMBER_AOT_ASSIGN_OR_RETURN(SymInt o, decode_sym_int(*off, ranges, what + ".storage_offset"));
+    EMBER_ASSIGN_OR_RETURN(SymInt o, decode_sym_int(*off, ranges, what + ".storage_offset"));
     t.storage_offset = o.is_static ? o.value : 0;
   }
   if (const Json* rg = json_field(*meta, "requires_grad")) {
-    EMBER_AOT_RETURN_IF_ERROR(json_bool(*rg, what + ".requires_grad", &t.requires_grad));
+    EMBER_TRY(json_bool(*rg, what + ".requires_grad", &t.requires_grad));
   }
   if (const Json* layout = json_field(*meta, "layout")) {
     int64_t l;
-    EMBER_AOT_RETURN_IF_ERROR(json_int(*layout, what + ".layout", &l));
+    EMBER_TRY(json_int(*layout, what + ".layout", &l));
     if (l != 7)
       return not_supported(what + ": layout " + std::to_string(l) +
                            " (only strided, 7, is supported)");

@@ -19,8 +19,8 @@ namespace ember::aot {
 
 using RangeMap = std::map<std::string, SymRange>;
 
-StatusOr<SymInt> decode_sym_int(const Json& j, const RangeMap& ranges, const std::string& what);
-StatusOr<TensorSpec> decode_tensor_meta(const Json& j, const RangeMap& ranges,
+Result<SymInt> decode_sym_int(const Json& j, const RangeMap& ranges, const std::string& what);
+Result<TensorSpec> decode_tensor_meta(const Json& j, const RangeMap& ranges,
                                         const std::string& what);
 
 }  // namespace ember::aot

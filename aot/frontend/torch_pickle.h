@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "aot/ir/scalar_type.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -58,10 +58,10 @@ struct PickleResult {
 };
 
 // Unpickles `size` bytes. `what` names the stream in messages.
-StatusOr<std::unique_ptr<PickleResult>> unpickle(const uint8_t* data, size_t size,
+Result<std::unique_ptr<PickleResult>> unpickle(const uint8_t* data, size_t size,
                                                  const std::string& what);
 
 // Element type of a legacy storage class name ("torch.FloatStorage" -> kFloat).
-StatusOr<ScalarType> storage_class_dtype(const std::string& qualified_name);
+Result<ScalarType> storage_class_dtype(const std::string& qualified_name);
 
 }  // namespace ember::aot

@@ -59,8 +59,8 @@ Stream state_dict_stream() {
 TEST(TorchPickleTest, StateDictWithOneTensor) {
   Stream s = state_dict_stream();
   auto r = unpickle(s.b.data(), s.b.size(), "test");
-  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
-  const PickleValue* root = r.value()->root;
+  ASSERT_TRUE(r.ok()) << format_error(r.error());
+  const PickleValue* root = r.get()->root;
   ASSERT_EQ(root->kind, Kind::kDict);
   ASSERT_EQ(root->dict.size(), 1u);
   EXPECT_EQ(root->dict[0].first->s, "w");
@@ -82,8 +82,8 @@ TEST(TorchPickleTest, ScalarsAndContainers) {
   for (uint8_t c : {0x3f, 0xf8, 0, 0, 0, 0, 0, 0}) s.op(c);
   s.op(0x8c).op(2).op('a').op('b').op('N').op(0x88).op('e').op('.');
   auto r = unpickle(s.b.data(), s.b.size(), "test");
-  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
-  const PickleValue* list = r.value()->root;
+  ASSERT_TRUE(r.ok()) << format_error(r.error());
+  const PickleValue* list = r.get()->root;
   ASSERT_EQ(list->items.size(), 5u);
   EXPECT_EQ(list->items[0]->i, -2);
   EXPECT_EQ(list->items[1]->f, 1.5);
@@ -96,9 +96,9 @@ TEST(TorchPickleTest, EveryTruncationIsAnError) {
   Stream s = state_dict_stream();
   for (size_t n = 0; n < s.b.size(); ++n) {
     auto r = unpickle(s.b.data(), n, "test");
-    ASSERT_FALSE(r.is_ok()) << n;
-    EXPECT_NE(r.status().message().find("test: pickle offset"), std::string::npos)
-        << r.status().to_string();
+    ASSERT_FALSE(r.ok()) << n;
+    EXPECT_NE(std::string(last_error_message()).find("test: pickle offset"), std::string::npos)
+        << format_error(r.error());
   }
 }
 
@@ -106,23 +106,23 @@ TEST(TorchPickleTest, RejectsOutsideTheSubset) {
   Stream evil;
   evil.op(0x80).op(2).global("os", "system").str("rm -rf /").op(0x85).op('R').op('.');
   auto r = unpickle(evil.b.data(), evil.b.size(), "test");
-  ASSERT_FALSE(r.is_ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kNotSupported);
-  EXPECT_NE(r.status().message().find("os.system"), std::string::npos);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), Error::NotSupported);
+  EXPECT_NE(std::string(last_error_message()).find("os.system"), std::string::npos);
 
   Stream build;  // BUILD ('b') is not in the subset
   build.op(0x80).op(2).op('}').op('}').op('b').op('.');
   auto b = unpickle(build.b.data(), build.b.size(), "test");
-  ASSERT_FALSE(b.is_ok());
-  EXPECT_NE(b.status().message().find("opcode 0x62"), std::string::npos) << b.status().to_string();
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(std::string(last_error_message()).find("opcode 0x62"), std::string::npos) << format_error(b.error());
 
   Stream memo;  // BINGET of a key never stored
   memo.op(0x80).op(2).op('h').op(7).op('.');
-  EXPECT_FALSE(unpickle(memo.b.data(), memo.b.size(), "test").is_ok());
+  EXPECT_FALSE(unpickle(memo.b.data(), memo.b.size(), "test").ok());
 
   Stream empty_pop;  // TUPLE2 with one item
   empty_pop.op(0x80).op(2).op('N').op(0x86).op('.');
-  EXPECT_FALSE(unpickle(empty_pop.b.data(), empty_pop.b.size(), "test").is_ok());
+  EXPECT_FALSE(unpickle(empty_pop.b.data(), empty_pop.b.size(), "test").ok());
 
   Stream storage;  // unknown storage class
   storage.op(0x80)
@@ -137,12 +137,12 @@ TEST(TorchPickleTest, RejectsOutsideTheSubset) {
       .op('Q')
       .op('.');
   auto st = unpickle(storage.b.data(), storage.b.size(), "test");
-  ASSERT_FALSE(st.is_ok());
-  EXPECT_NE(st.status().message().find("torch.QInt8Storage"), std::string::npos);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(std::string(last_error_message()).find("torch.QInt8Storage"), std::string::npos);
 
   Stream cycle;  // a list appended to itself must not leak (arena ownership)
   cycle.op(0x80).op(2).op(']').op('q').op(0).op('h').op(0).op('a').op('.');
-  EXPECT_TRUE(unpickle(cycle.b.data(), cycle.b.size(), "test").is_ok());
+  EXPECT_TRUE(unpickle(cycle.b.data(), cycle.b.size(), "test").ok());
 }
 
 TEST(LoadedTensorTest, StridedCopyAndBounds) {
@@ -158,26 +158,26 @@ TEST(LoadedTensorTest, StridedCopyAndBounds) {
   t.strides = {3, 1};
   t.storage_offset = 1;
   auto bytes = contiguous_bytes(t, "w");
-  ASSERT_TRUE(bytes.is_ok()) << bytes.status().to_string();
+  ASSERT_TRUE(bytes.ok()) << format_error(bytes.error());
   std::vector<float> got(4);
   std::memcpy(got.data(), bytes->data(), 16);
   EXPECT_EQ(got, (std::vector<float>{11, 12, 14, 15}));
   t.storage_offset = 2;  // last element would be index 6
-  EXPECT_FALSE(contiguous_bytes(t, "w").is_ok());
+  EXPECT_FALSE(contiguous_bytes(t, "w").ok());
   t.storage_offset = 0;
   t.strides = {-3, 1};
-  EXPECT_FALSE(contiguous_bytes(t, "w").is_ok());
+  EXPECT_FALSE(contiguous_bytes(t, "w").ok());
   t.strides = {3, 1};
   t.sizes = {int64_t{1} << 62, 4};
-  EXPECT_FALSE(contiguous_bytes(t, "w").is_ok());
+  EXPECT_FALSE(contiguous_bytes(t, "w").ok());
   t.sizes = {int64_t{1} << 36};  // stride 0 repeats one element: 256 GiB from 24 bytes
   t.strides = {0};
   auto huge = contiguous_bytes(t, "w");
-  ASSERT_FALSE(huge.is_ok());
-  EXPECT_NE(huge.status().message().find("implausibly large"), std::string::npos);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(std::string(last_error_message()).find("implausibly large"), std::string::npos);
   t.sizes = {3};  // small broadcasts are fine
   auto small = contiguous_bytes(t, "w");
-  ASSERT_TRUE(small.is_ok());
+  ASSERT_TRUE(small.ok());
   EXPECT_EQ(small->size(), 12u);
 }
 

@@ -11,7 +11,7 @@ namespace {
 
 using Kind = PickleValue::Kind;
 
-StatusOr<std::string> archive_root(const ZipReader& zip, const std::string& what) {
+Result<std::string> archive_root(const ZipReader& zip, const std::string& what) {
   for (const std::string& name : zip.names()) {
     size_t slash = name.find('/');
     if (slash != std::string::npos && name.compare(slash, std::string::npos, "/data.pkl") == 0) {
@@ -23,19 +23,19 @@ StatusOr<std::string> archive_root(const ZipReader& zip, const std::string& what
 
 }  // namespace
 
-StatusOr<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::string& what) {
+Result<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::string& what) {
   TensorMap out;
   if (bytes.empty()) return out;
-  EMBER_AOT_ASSIGN_OR_RETURN(auto zip, ZipReader::open(bytes.data(), bytes.size(), what));
-  EMBER_AOT_ASSIGN_OR_RETURN(std::string root, archive_root(*zip, what));
+  EMBER_ASSIGN_OR_RETURN(auto zip, ZipReader::open(bytes.data(), bytes.size(), what));
+  EMBER_ASSIGN_OR_RETURN(std::string root, archive_root(*zip, what));
   if (zip->contains(root + "byteorder")) {
-    EMBER_AOT_ASSIGN_OR_RETURN(std::string order, zip->read_text(root + "byteorder"));
+    EMBER_ASSIGN_OR_RETURN(std::string order, zip->read_text(root + "byteorder"));
     if (order != "little") {
       return not_supported(what + ": byte order '" + order + "' (only little-endian is supported)");
     }
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> pkl, zip->read(root + "data.pkl"));
-  EMBER_AOT_ASSIGN_OR_RETURN(auto result, unpickle(pkl.data(), pkl.size(), what + ":data.pkl"));
+  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> pkl, zip->read(root + "data.pkl"));
+  EMBER_ASSIGN_OR_RETURN(auto result, unpickle(pkl.data(), pkl.size(), what + ":data.pkl"));
   const PickleValue* top = result->root;
   if (top->kind != Kind::kDict) return invalid_data(what + ": top-level object is not a dict");
   std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> storages;
@@ -48,7 +48,7 @@ StatusOr<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std
     std::string record = root + "data/" + storage.s;
     auto it = storages.find(record);
     if (it == storages.end()) {
-      EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> data, zip->read(record));
+      EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> data, zip->read(record));
       uint64_t expected = 0;
       if (__builtin_mul_overflow(static_cast<uint64_t>(storage.i), element_size(storage.dtype),
                                  &expected) ||

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "aot/frontend/loaded_tensor.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
 // `what` names the payload in messages ("serialized_state_dict.pt"). An empty payload is
 // an empty map. The top-level object must be a dict of str -> tensor.
-StatusOr<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::string& what);
+Result<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::string& what);
 
 }  // namespace ember::aot

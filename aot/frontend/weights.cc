@@ -9,23 +9,23 @@
 namespace ember::aot {
 namespace {
 
-StatusOr<LoadedTensor> raw_tensor(
+Result<LoadedTensor> raw_tensor(
     const ZipReader& zip, const std::string& fqn, const Json& entry, const std::string& dir,
     const std::string& what,
     std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>>* cache) {
   if (const Json* p = json_field(entry, "use_pickle")) {
     bool use_pickle = false;
-    EMBER_AOT_RETURN_IF_ERROR(json_bool(*p, what + ".use_pickle", &use_pickle));
+    EMBER_TRY(json_bool(*p, what + ".use_pickle", &use_pickle));
     if (use_pickle) {
       return not_supported(what + ": pickled payload for '" + fqn +
                            "' (tensor subclass or custom object) is not supported");
     }
   }
   std::string path;
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* pn, json_require(entry, "path_name", what));
-  EMBER_AOT_RETURN_IF_ERROR(json_string(*pn, what + ".path_name", &path));
-  EMBER_AOT_ASSIGN_OR_RETURN(const Json* meta, json_require(entry, "tensor_meta", what));
-  EMBER_AOT_ASSIGN_OR_RETURN(TensorSpec spec, decode_tensor_meta(*meta, {}, what + ".tensor_meta"));
+  EMBER_ASSIGN_OR_RETURN(const Json* pn, json_require(entry, "path_name", what));
+  EMBER_TRY(json_string(*pn, what + ".path_name", &path));
+  EMBER_ASSIGN_OR_RETURN(const Json* meta, json_require(entry, "tensor_meta", what));
+  EMBER_ASSIGN_OR_RETURN(TensorSpec spec, decode_tensor_meta(*meta, {}, what + ".tensor_meta"));
   LoadedTensor t;
   t.dtype = spec.dtype;
   t.storage_offset = spec.storage_offset;
@@ -46,7 +46,7 @@ StatusOr<LoadedTensor> raw_tensor(
   }
   auto it = cache->find(path);
   if (it == cache->end()) {
-    EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> data, zip.read(dir + path));
+    EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> data, zip.read(dir + path));
     it = cache->emplace(path, std::make_shared<const std::vector<uint8_t>>(std::move(data))).first;
   }
   t.storage = it->second;
@@ -74,25 +74,25 @@ bool attaches_constant(InputKind kind) {
 
 }  // namespace
 
-StatusOr<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& config_path,
+Result<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& config_path,
                                      const std::string& dir) {
-  EMBER_AOT_ASSIGN_OR_RETURN(std::string text, zip.read_text(config_path));
-  EMBER_AOT_ASSIGN_OR_RETURN(Json root, parse_json(text, config_path));
+  EMBER_ASSIGN_OR_RETURN(std::string text, zip.read_text(config_path));
+  EMBER_ASSIGN_OR_RETURN(Json root, parse_json(text, config_path));
   TensorMap out;
   std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> cache;
   try {
-    EMBER_AOT_ASSIGN_OR_RETURN(const Json* config, json_require(root, "config", config_path));
+    EMBER_ASSIGN_OR_RETURN(const Json* config, json_require(root, "config", config_path));
     if (!config->is_object()) return invalid_data(config_path + ": 'config' is not an object");
     for (auto it = config->begin(); it != config->end(); ++it) {
       std::string what = config_path + "['" + it.key() + "']";
       auto t = raw_tensor(zip, it.key(), *it, dir, what, &cache);
-      if (!t.is_ok()) {
-        Status s = t.take_status();
+      if (!t.ok()) {
+        Error s = t.error();
         // Structural problems in the config are external-data errors.
-        if (s.code() == StatusCode::kInvalidProgram) s = invalid_data(s.message());
+        if (s == Error::InvalidProgram) s = invalid_data(std::string(last_error_message()));
         return s;
       }
-      out.emplace(it.key(), std::move(t).value());
+      out.emplace(it.key(), std::move(t.get()));
     }
   } catch (const std::exception& e) {
     return invalid_data(config_path + ": unexpected JSON structure: " + e.what());
@@ -100,7 +100,7 @@ StatusOr<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& co
   return out;
 }
 
-Status attach_weights(const TensorMap& tensors, Graph* graph) {
+Error attach_weights(const TensorMap& tensors, Graph* graph) {
   const GraphSignature& sig = graph->signature();
   for (size_t i = 0; i < sig.inputs.size() && i < graph->inputs().size(); ++i) {
     const InputSpec& spec = sig.inputs[i];
@@ -129,7 +129,7 @@ Status attach_weights(const TensorMap& tensors, Graph* graph) {
         ws += (d ? ", " : "") + std::to_string(w.sizes[d]);
       return invalid_data(what + ": graph shape " + t.to_string() + ", weights shape " + ws + "]");
     }
-    EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+    EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
                                contiguous_bytes(w, what + " from " + w.origin));
     if (static_cast<int64_t>(bytes.size()) != t.static_nbytes()) {
       return invalid_data(what + ": " + std::to_string(bytes.size()) + " bytes, expected " +
@@ -148,7 +148,7 @@ Status attach_weights(const TensorMap& tensors, Graph* graph) {
     }
     t.dim_order = dim_order_from_strides(t.sizes, t.strides);
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

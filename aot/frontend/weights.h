@@ -17,12 +17,12 @@ namespace ember::aot {
 
 // Reads a PayloadConfig JSON ({"config": {fqn: {path_name, use_pickle, tensor_meta}}}) and
 // the raw storage records it names under `dir` ("<root>/data/weights/") in `zip`.
-StatusOr<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& config_path,
+Result<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& config_path,
                                      const std::string& dir);
 
 // Attaches `tensors` (FQN -> tensor) to the graph inputs that the signature marks as
 // parameters, buffers or tensor constants. Missing FQNs are kNotFound; dtype, shape or
 // byte-size mismatches kInvalidExternalData; all name the FQN and the graph value.
-Status attach_weights(const TensorMap& tensors, Graph* graph);
+Error attach_weights(const TensorMap& tensors, Graph* graph);
 
 }  // namespace ember::aot

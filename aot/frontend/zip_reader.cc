@@ -19,7 +19,7 @@ std::string libzip_message(zip_error_t* error) {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<ZipReader>> ZipReader::open(const uint8_t* data, size_t size,
+Result<std::unique_ptr<ZipReader>> ZipReader::open(const uint8_t* data, size_t size,
                                                      const std::string& what) {
   if (size < 22) {  // smaller than an end-of-central-directory record
     return invalid_program(what + ": " + std::to_string(size) +
@@ -59,14 +59,14 @@ bool ZipReader::contains(const std::string& name) const {
   return std::find(names_.begin(), names_.end(), name) != names_.end();
 }
 
-StatusOr<std::vector<uint8_t>> ZipReader::read(const std::string& name) const {
+Result<std::vector<uint8_t>> ZipReader::read(const std::string& name) const {
   zip_int64_t index = zip_name_locate(archive_, name.c_str(), 0);
   if (index < 0) return not_found(what_ + ": no entry '" + name + "'");
   zip_stat_t st;
   zip_stat_init(&st);
   if (zip_stat_index(archive_, static_cast<zip_uint64_t>(index), 0, &st) != 0 ||
       !(st.valid & ZIP_STAT_SIZE)) {
-    return Status(StatusCode::kAccessFailed, what_ + ": cannot stat entry '" + name + "'");
+    return fail(Error::AccessFailed, what_ + ": cannot stat entry '" + name + "'");
   }
   uint64_t limit = archive_size_;
   if ((st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method != ZIP_CM_STORE) {
@@ -79,7 +79,7 @@ StatusOr<std::vector<uint8_t>> ZipReader::read(const std::string& name) const {
   }
   zip_file_t* f = zip_fopen_index(archive_, static_cast<zip_uint64_t>(index), 0);
   if (f == nullptr) {
-    return Status(StatusCode::kAccessFailed,
+    return fail(Error::AccessFailed,
                   what_ + ": cannot open entry '" + name + "': " + zip_strerror(archive_));
   }
   std::vector<uint8_t> out(static_cast<size_t>(st.size));
@@ -87,15 +87,15 @@ StatusOr<std::vector<uint8_t>> ZipReader::read(const std::string& name) const {
   std::string err = got < 0 ? zip_file_strerror(f) : "";
   zip_fclose(f);
   if (got < 0 || static_cast<uint64_t>(got) != st.size) {
-    return Status(StatusCode::kAccessFailed,
+    return fail(Error::AccessFailed,
                   what_ + ": reading entry '" + name + "' gave " + std::to_string(got) + " of " +
                       std::to_string(st.size) + " bytes" + (err.empty() ? "" : " (" + err + ")"));
   }
   return out;
 }
 
-StatusOr<std::string> ZipReader::read_text(const std::string& name) const {
-  EMBER_AOT_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, read(name));
+Result<std::string> ZipReader::read_text(const std::string& name) const {
+  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, read(name));
   return std::string(bytes.begin(), bytes.end());
 }
 

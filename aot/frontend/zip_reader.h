@@ -5,7 +5,7 @@
 // Entry names are listed once at open; read() returns an entry's bytes, refusing entries
 // whose declared size is implausible for the archive (a stored entry cannot be larger
 // than the archive; compressed ones are capped) so a forged central directory cannot
-// make us allocate an arbitrary amount. All failures are Status values naming the entry.
+// make us allocate an arbitrary amount. All failures are Error values naming the entry.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 struct zip;  // libzip's archive handle
 
@@ -22,7 +22,7 @@ namespace ember::aot {
 class ZipReader {
  public:
   // Opens `size` bytes at `data` as a zip archive. `what` names it in messages.
-  static StatusOr<std::unique_ptr<ZipReader>> open(const uint8_t* data, size_t size,
+  static Result<std::unique_ptr<ZipReader>> open(const uint8_t* data, size_t size,
                                                    const std::string& what);
   ~ZipReader();
   ZipReader(const ZipReader&) = delete;
@@ -32,8 +32,8 @@ class ZipReader {
   const std::vector<std::string>& names() const { return names_; }
   bool contains(const std::string& name) const;
   // Whole contents of entry `name`; kNotFound if absent, kAccessFailed if unreadable.
-  StatusOr<std::vector<uint8_t>> read(const std::string& name) const;
-  StatusOr<std::string> read_text(const std::string& name) const;
+  Result<std::vector<uint8_t>> read(const std::string& name) const;
+  Result<std::string> read_text(const std::string& name) const;
 
  private:
   ZipReader() = default;

@@ -3,7 +3,7 @@
 
 namespace ember::aot {
 
-StatusOr<ValueId> Graph::add_value(Value value) {
+Result<ValueId> Graph::add_value(Value value) {
   if (value.name.empty()) return invalid_program("value without a name");
   auto it = by_name_.find(value.name);
   if (it != by_name_.end()) {

@@ -15,7 +15,7 @@
 #include "aot/ir/argument.h"
 #include "aot/ir/node.h"
 #include "aot/ir/signature.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 #include "aot/ir/sym_int.h"
 #include "aot/ir/value.h"
 
@@ -34,7 +34,7 @@ struct ProgramInfo {
 class Graph {
  public:
   // Adds a value; the name must be non-empty and unique (kInvalidProgram otherwise).
-  StatusOr<ValueId> add_value(Value value);
+  Result<ValueId> add_value(Value value);
   // ValueId of the value called `name`, kNoValue if none.
   ValueId find_value(const std::string& name) const;
   // Precondition: 0 <= id < num_values().

@@ -46,7 +46,7 @@ TensorSpec contiguous_spec(ScalarType dtype, std::vector<SymInt> sizes) {
   return spec;
 }
 
-StatusOr<ValueId> add_tensor_value(Graph& graph, const std::string& base, TensorSpec spec) {
+Result<ValueId> add_tensor_value(Graph& graph, const std::string& base, TensorSpec spec) {
   Value v;
   v.name = fresh_value_name(graph, base);
   v.kind = ValueKind::kTensor;
@@ -104,16 +104,16 @@ void remove_nodes(Graph& graph, const std::vector<bool>& drop) {
   graph.nodes() = std::move(kept);
 }
 
-StatusOr<std::vector<Argument>> bound_arguments(const Node& node, const OpSchema** schema) {
+Result<std::vector<Argument>> bound_arguments(const Node& node, const OpSchema** schema) {
   const OpSchema* s = builtin_op_schemas().find(node.op);
   if (s == nullptr) {
-    return Status(StatusCode::kOperatorMissing, node.describe() + ": no schema for this operator");
+    return fail(Error::OperatorMissing, node.describe() + ": no schema for this operator");
   }
   if (schema != nullptr) *schema = s;
   return bind_arguments(*s, node);
 }
 
-StatusOr<std::vector<int64_t>> static_int_list(const Argument& arg, const Node& node,
+Result<std::vector<int64_t>> static_int_list(const Argument& arg, const Node& node,
                                                const char* what) {
   if (arg.kind == ArgKind::kInt) return std::vector<int64_t>{arg.i};
   if (arg.kind != ArgKind::kIntList && arg.kind != ArgKind::kSymIntList) {

@@ -21,7 +21,7 @@ TensorSpec contiguous_spec(ScalarType dtype, std::vector<SymInt> sizes);
 std::vector<SymInt> static_sizes(const std::vector<int64_t>& sizes);
 
 // Adds a tensor value called fresh_value_name(base) with `spec`.
-StatusOr<ValueId> add_tensor_value(Graph& graph, const std::string& base, TensorSpec spec);
+Result<ValueId> add_tensor_value(Graph& graph, const std::string& base, TensorSpec spec);
 
 // An op node `ns::name.overload` with the given inputs/outputs; copies origin's stack trace
 // and metadata so error messages keep pointing at the user's source line.
@@ -48,11 +48,11 @@ void for_each_value(const Argument& arg, Fn fn) {
 
 // The node's full argument list in schema order (defaults filled in), or the error from
 // bind_arguments; NotSupported naming the node when its op has no schema.
-StatusOr<std::vector<Argument>> bound_arguments(const Node& node, const OpSchema** schema = nullptr);
+Result<std::vector<Argument>> bound_arguments(const Node& node, const OpSchema** schema = nullptr);
 
 // Static integers of an int list / SymInt list argument (an int argument gives one element).
 // NotSupported when an element is symbolic.
-StatusOr<std::vector<int64_t>> static_int_list(const Argument& arg, const Node& node,
+Result<std::vector<int64_t>> static_int_list(const Argument& arg, const Node& node,
                                                const char* what);
 
 // The tensor value of a graph output / node input; kNoValue when not a tensor argument.

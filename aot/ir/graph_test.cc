@@ -30,8 +30,8 @@ ValueId add_tensor(Graph& g, const std::string& name, std::vector<SymInt> sizes)
   v.tensor.dtype = ScalarType::kFloat;
   v.tensor.sizes = std::move(sizes);
   auto id = g.add_value(std::move(v));
-  EXPECT_TRUE(id.is_ok());
-  return id.is_ok() ? id.value() : kNoValue;
+  EXPECT_TRUE(id.ok());
+  return id.ok() ? id.get() : kNoValue;
 }
 
 Node make_node(const char* name, const char* op, const char* overload,
@@ -86,8 +86,8 @@ TEST(GraphTest, ValuesAreUniqueByName) {
   Graph g;
   Value v;
   v.name = "x";
-  ASSERT_TRUE(g.add_value(v).is_ok());
-  EXPECT_FALSE(g.add_value(v).is_ok());
+  ASSERT_TRUE(g.add_value(v).ok());
+  EXPECT_FALSE(g.add_value(v).ok());
   EXPECT_EQ(g.find_value("x"), 0);
   EXPECT_EQ(g.find_value("y"), kNoValue);
 }
@@ -130,53 +130,53 @@ TEST(PrinterTest, GoldenText) {
 }
 
 TEST(VerifierTest, AcceptsWellFormedGraph) {
-  Status s = verify_graph(small_graph(), VerifyOptions{nullptr, true});
-  EXPECT_TRUE(s.is_ok()) << s.to_string();
+  Error s = verify_graph(small_graph(), VerifyOptions{nullptr, true});
+  EXPECT_EQ(s, Error::Ok) << format_error(s);
 }
 
 TEST(VerifierTest, RejectsUseBeforeDefinition) {
   Graph g = small_graph();
   std::swap(g.nodes()[0], g.nodes()[1]);
-  Status s = verify_graph(g);
-  ASSERT_FALSE(s.is_ok());
-  EXPECT_NE(s.message().find("'permute' is used before it is defined"), std::string::npos)
-      << s.message();
-  EXPECT_NE(s.message().find("model.py:12"), std::string::npos) << s.message();
+  Error s = verify_graph(g);
+  ASSERT_NE(s, Error::Ok);
+  EXPECT_NE(std::string(last_error_message()).find("'permute' is used before it is defined"), std::string::npos)
+      << std::string(last_error_message());
+  EXPECT_NE(std::string(last_error_message()).find("model.py:12"), std::string::npos) << std::string(last_error_message());
 }
 
 TEST(VerifierTest, RejectsDoubleDefinitionAndUndefinedOutput) {
   Graph g = small_graph();
   g.nodes()[2].outputs = {Argument::tensor(g.find_value("addmm"))};
-  EXPECT_FALSE(verify_graph(g).is_ok());
+  EXPECT_NE(verify_graph(g), Error::Ok);
   Graph g2 = small_graph();
   g2.nodes().pop_back();
-  Status s = verify_graph(g2);
-  ASSERT_FALSE(s.is_ok());
-  EXPECT_NE(s.message().find("graph output 0"), std::string::npos) << s.message();
+  Error s = verify_graph(g2);
+  ASSERT_NE(s, Error::Ok);
+  EXPECT_NE(std::string(last_error_message()).find("graph output 0"), std::string::npos) << std::string(last_error_message());
 }
 
 TEST(VerifierTest, RejectsArityAndSchemaMismatch) {
   Graph g = small_graph();
   g.nodes()[2].outputs.push_back(Argument::none());
-  EXPECT_FALSE(verify_graph(g).is_ok());
+  EXPECT_NE(verify_graph(g), Error::Ok);
   Graph g2 = small_graph();
   g2.nodes()[1].inputs.pop_back();  // addmm without mat2
-  Status s = verify_graph(g2);
-  ASSERT_FALSE(s.is_ok());
-  EXPECT_NE(s.message().find("'mat2'"), std::string::npos) << s.message();
+  Error s = verify_graph(g2);
+  ASSERT_NE(s, Error::Ok);
+  EXPECT_NE(std::string(last_error_message()).find("'mat2'"), std::string::npos) << std::string(last_error_message());
   Graph g3 = small_graph();
   g3.nodes()[2].op.name = "frobnicate";
-  EXPECT_TRUE(verify_graph(g3).is_ok());
-  EXPECT_EQ(verify_graph(g3, VerifyOptions{nullptr, true}).code(), StatusCode::kOperatorMissing);
+  EXPECT_EQ(verify_graph(g3), Error::Ok);
+  EXPECT_EQ(verify_graph(g3, VerifyOptions{nullptr, true}), Error::OperatorMissing);
 }
 
 TEST(VerifierTest, RejectsBadIdsAndSignatureMismatch) {
   Graph g = small_graph();
   g.nodes()[2].inputs[0].arg = Argument::tensor(99);
-  EXPECT_FALSE(verify_graph(g).is_ok());
+  EXPECT_NE(verify_graph(g), Error::Ok);
   Graph g2 = small_graph();
   g2.signature().inputs.pop_back();
-  EXPECT_FALSE(verify_graph(g2).is_ok());
+  EXPECT_NE(verify_graph(g2), Error::Ok);
 }
 
 }  // namespace

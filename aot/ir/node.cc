@@ -64,7 +64,7 @@ std::string Node::describe() const {
   return "node '" + name + "' (" + op.qualified() + (loc.empty() ? "" : ", " + loc) + ")";
 }
 
-StatusOr<std::pair<NodeKind, OpName>> parse_node_target(const std::string& target) {
+Result<std::pair<NodeKind, OpName>> parse_node_target(const std::string& target) {
   for (const char* t : kSymbolicTargets) {
     if (target == t) return std::make_pair(NodeKind::kSymbolic, OpName{"", target, ""});
   }

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "aot/ir/argument.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -63,6 +63,6 @@ struct Node {
 // Parses a node target. "torch.ops.aten.add.Tensor" -> kOp {aten, add, Tensor};
 // "_operator.mul", "torch.sym_max", "math.trunc", ... -> kSymbolic. Higher-order ops
 // (torch.ops.higher_order.*) give kNotSupported; anything else kInvalidProgram.
-StatusOr<std::pair<NodeKind, OpName>> parse_node_target(const std::string& target);
+Result<std::pair<NodeKind, OpName>> parse_node_target(const std::string& target);
 
 }  // namespace ember::aot

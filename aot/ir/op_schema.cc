@@ -63,7 +63,7 @@ std::vector<std::string> words(const std::string& s) {
   return out;
 }
 
-StatusOr<SchemaType> parse_type(std::string t) {
+Result<SchemaType> parse_type(std::string t) {
   SchemaType type;
   if (!t.empty() && t.back() == '?') {
     type.optional = true;
@@ -90,7 +90,7 @@ StatusOr<SchemaType> parse_type(std::string t) {
   return invalid_argument("unknown type '" + t + "'");
 }
 
-StatusOr<Argument> parse_scalar_default(const SchemaType& type, const std::string& text) {
+Result<Argument> parse_scalar_default(const SchemaType& type, const std::string& text) {
   if (text == "True" || text == "False") return Argument::boolean(text == "True");
   if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
     return Argument::string(text.substr(1, text.size() - 2));
@@ -113,7 +113,7 @@ StatusOr<Argument> parse_scalar_default(const SchemaType& type, const std::strin
   return Argument::integer(v);
 }
 
-StatusOr<Argument> parse_default(const SchemaType& type, const std::string& text) {
+Result<Argument> parse_default(const SchemaType& type, const std::string& text) {
   if (text == "None") return Argument::none();
   if (!type.list) return parse_scalar_default(type, text);
   std::vector<int64_t> ints;
@@ -124,13 +124,13 @@ StatusOr<Argument> parse_default(const SchemaType& type, const std::string& text
     std::string body = text.substr(1, text.size() - 2);
     if (!trim(body).empty()) {
       for (const std::string& item : split(body, ',')) {
-        EMBER_AOT_ASSIGN_OR_RETURN(Argument a, parse_scalar_default(type, trim(item)));
+        EMBER_ASSIGN_OR_RETURN(Argument a, parse_scalar_default(type, trim(item)));
         ints.push_back(a.i);
         floats.push_back(a.f);
       }
     }
   } else {  // a scalar default repeats to the fixed list size: int[2] stride=1 -> [1, 1]
-    EMBER_AOT_ASSIGN_OR_RETURN(Argument a, parse_scalar_default(type, text));
+    EMBER_ASSIGN_OR_RETURN(Argument a, parse_scalar_default(type, text));
     int n = type.list_size > 0 ? type.list_size : 1;
     ints.assign(static_cast<size_t>(n), a.i);
     floats.assign(static_cast<size_t>(n), a.f);
@@ -144,7 +144,7 @@ StatusOr<Argument> parse_default(const SchemaType& type, const std::string& text
   return Argument::int_list(ints);
 }
 
-StatusOr<ArgSchema> parse_arg(std::string w) {
+Result<ArgSchema> parse_arg(std::string w) {
   ArgSchema arg;
   if (!w.empty() && w[0] == '*') {
     arg.kw_only = true;
@@ -161,13 +161,13 @@ StatusOr<ArgSchema> parse_arg(std::string w) {
     arg.is_mutable = true;
     type_text.pop_back();
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(arg.type, parse_type(type_text));
+  EMBER_ASSIGN_OR_RETURN(arg.type, parse_type(type_text));
   if (eq != std::string::npos) {
     arg.has_default = true;
     arg.default_text = rest.substr(eq + 1);
     auto parsed = parse_default(arg.type, arg.default_text);
-    if (!parsed.is_ok()) return parsed.take_status().annotate("argument '" + arg.name + "'");
-    arg.default_value = std::move(parsed).value();
+    if (!parsed.ok()) return annotate(parsed.error(), "argument '" + arg.name + "'");
+    arg.default_value = std::move(parsed.get());
   }
   return arg;
 }
@@ -246,10 +246,10 @@ std::string OpSchema::to_string() const {
   return s;
 }
 
-StatusOr<OpSchema> parse_op_schema_line(const std::string& line) {
+Result<OpSchema> parse_op_schema_line(const std::string& line) {
   std::vector<std::string> cols = split(line, '|');
-  auto fail = [&](const Status& s) {
-    return Status(s.code(), "schema line '" + trim(line) + "': " + s.message());
+  auto fail = [&](const Error& s) {
+    return annotate(s, "schema line '" + trim(line) + "'");
   };
   if (cols.size() != 5) return fail(invalid_argument("expected 5 '|'-separated columns"));
   OpSchema schema;
@@ -264,14 +264,14 @@ StatusOr<OpSchema> parse_op_schema_line(const std::string& line) {
   for (const std::string& w : words(cols[1])) {
     if (w == "-") continue;
     auto arg = parse_arg(w);
-    if (!arg.is_ok()) return fail(arg.status());
-    schema.args.push_back(std::move(arg).value());
+    if (!arg.ok()) return fail(arg.error());
+    schema.args.push_back(std::move(arg.get()));
   }
   for (const std::string& w : words(cols[2])) {
     if (w == "-") continue;
     auto t = parse_type(w);
-    if (!t.is_ok()) return fail(t.status());
-    schema.returns.push_back(t.value());
+    if (!t.ok()) return fail(t.error());
+    schema.returns.push_back(t.get());
   }
   std::string out = trim(cols[3]);
   schema.out_variant = out == "-" ? "" : out;
@@ -284,21 +284,21 @@ StatusOr<OpSchema> parse_op_schema_line(const std::string& line) {
   return schema;
 }
 
-Status OpSchemaRegistry::add(OpSchema schema) {
+Error OpSchemaRegistry::add(OpSchema schema) {
   std::string key = schema.op.qualified();
   if (schemas_.count(key) != 0) return invalid_argument("schema " + key + " registered twice");
   schemas_.emplace(key, std::move(schema));
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status OpSchemaRegistry::add_table(const std::string& table) {
+Error OpSchemaRegistry::add_table(const std::string& table) {
   for (const std::string& raw : split(table, '\n')) {
     std::string line = trim(raw);
     if (line.empty() || line[0] == '#') continue;
-    EMBER_AOT_ASSIGN_OR_RETURN(OpSchema schema, parse_op_schema_line(line));
-    EMBER_AOT_RETURN_IF_ERROR(add(std::move(schema)));
+    EMBER_ASSIGN_OR_RETURN(OpSchema schema, parse_op_schema_line(line));
+    EMBER_TRY(add(std::move(schema)));
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 const OpSchema* OpSchemaRegistry::find(const OpName& op) const { return find(op.qualified()); }
@@ -311,10 +311,10 @@ const OpSchema* OpSchemaRegistry::find(const std::string& qualified) const {
 namespace {
 struct Builtin {
   OpSchemaRegistry registry;
-  Status status;
+  Error status = Error::Ok;
   Builtin() {
     status = registry.add_table(builtin_op_schema_table());
-    if (!status.is_ok()) registry = OpSchemaRegistry();
+    if (status != Error::Ok) registry = OpSchemaRegistry();
   }
 };
 const Builtin& builtin() {
@@ -324,7 +324,7 @@ const Builtin& builtin() {
 }  // namespace
 
 const OpSchemaRegistry& builtin_op_schemas() { return builtin().registry; }
-Status builtin_op_schema_status() { return builtin().status; }
+Error builtin_op_schema_status() { return builtin().status; }
 
 namespace {
 
@@ -347,7 +347,7 @@ bool is_tensor_option(const std::string& name) {
 
 }  // namespace
 
-StatusOr<OpSchema> derive_out_variant_schema(const OpSchema& schema) {
+Result<OpSchema> derive_out_variant_schema(const OpSchema& schema) {
   if (schema.out_variant.empty()) {
     return not_found(schema.op.qualified() + " has no out variant");
   }
@@ -398,7 +398,7 @@ bool argument_matches(const SchemaType& type, const Argument& arg) {
   }
 }
 
-StatusOr<std::vector<Argument>> bind_arguments(const OpSchema& schema, const Node& node) {
+Result<std::vector<Argument>> bind_arguments(const OpSchema& schema, const Node& node) {
   for (const NamedArgument& in : node.inputs) {
     if (schema.arg_index(in.name) < 0) {
       return invalid_program(node.describe() + ": argument '" + in.name +

@@ -25,7 +25,7 @@
 
 #include "aot/ir/argument.h"
 #include "aot/ir/node.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -78,14 +78,14 @@ struct OpSchema {
 };
 
 // Parses one table line (format above). Errors name the line and the bad token.
-StatusOr<OpSchema> parse_op_schema_line(const std::string& line);
+Result<OpSchema> parse_op_schema_line(const std::string& line);
 
 class OpSchemaRegistry {
  public:
   // Adds a schema; a duplicate op name is kInvalidArgument.
-  Status add(OpSchema schema);
+  Error add(OpSchema schema);
   // Parses a whole table (blank lines and lines starting with '#' are skipped).
-  Status add_table(const std::string& table);
+  Error add_table(const std::string& table);
   // nullptr if unknown.
   const OpSchema* find(const OpName& op) const;
   const OpSchema* find(const std::string& qualified) const;  // "aten::add.Tensor"
@@ -99,7 +99,7 @@ class OpSchemaRegistry {
 // The built-in ATen table (parsed once on first use; a parse failure of our own table is
 // reported by builtin_op_schema_status() and leaves the registry empty).
 const OpSchemaRegistry& builtin_op_schemas();
-Status builtin_op_schema_status();
+Error builtin_op_schema_status();
 // The raw built-in table text.
 const char* builtin_op_schema_table();
 
@@ -109,7 +109,7 @@ const char* builtin_op_schema_table();
 // return) or as ATen names them for the common multi-output ops (max_pool2d_with_indices:
 // out, indices; native_batch_norm: out, save_mean, save_invstd; max.dim: max, max_values;
 // topk: values, indices; otherwise out0, out1, ...). kNotFound if there is no out variant.
-StatusOr<OpSchema> derive_out_variant_schema(const OpSchema& schema);
+Result<OpSchema> derive_out_variant_schema(const OpSchema& schema);
 
 // Whether an argument of kind `kind` may be passed for `type` (wrapped numbers are
 // accepted for Tensor, ints for float, literals for Sym types).
@@ -118,6 +118,6 @@ bool argument_matches(const SchemaType& type, const Argument& arg);
 // Full argument list of `node` in schema order with omitted defaults filled in.
 // Errors (kInvalidProgram) name the node: unknown argument names, missing required
 // arguments, argument kinds that do not fit the schema type.
-StatusOr<std::vector<Argument>> bind_arguments(const OpSchema& schema, const Node& node);
+Result<std::vector<Argument>> bind_arguments(const OpSchema& schema, const Node& node);
 
 }  // namespace ember::aot

@@ -65,11 +65,11 @@ const char* torch_name(ScalarType t) {
   return info ? info->torch_name : "undefined";
 }
 
-StatusOr<ScalarType> pt2_scalar_type(int64_t serializer_code) {
+Result<ScalarType> pt2_scalar_type(int64_t serializer_code) {
   for (const TypeInfo& info : kTypes) {
     if (info.pt2_code != 0 && info.pt2_code == serializer_code) return info.type;
   }
-  return Status(StatusCode::kInvalidType, "unknown torch.export dtype code " +
+  return fail(Error::InvalidType, "unknown torch.export dtype code " +
                                               std::to_string(serializer_code) +
                                               " (expected 1..13 or 28..35)");
 }

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -49,6 +49,6 @@ const char* torch_name(ScalarType t);
 
 // Converts a torch.export serializer dtype code (BYTE=1 ... UINT64=35) to ScalarType.
 // Unknown codes (including 0 = UNKNOWN) give kInvalidType naming the code.
-StatusOr<ScalarType> pt2_scalar_type(int64_t serializer_code);
+Result<ScalarType> pt2_scalar_type(int64_t serializer_code);
 
 }  // namespace ember::aot

@@ -24,16 +24,16 @@ class Parser {
  public:
   explicit Parser(const std::string& text) : s_(text) {}
 
-  StatusOr<SymExpr> parse() {
+  Result<SymExpr> parse() {
     SymExpr e;
-    EMBER_AOT_RETURN_IF_ERROR(expr(&e, 0));
+    EMBER_TRY(expr(&e, 0));
     skip_ws();
     if (pos_ != s_.size()) return error("unexpected trailing text");
     return e;
   }
 
  private:
-  Status error(const std::string& what) {
+  Error error(const std::string& what) {
     return invalid_program("symbolic expression '" + s_ + "': " + what + " at offset " +
                            std::to_string(pos_));
   }
@@ -59,9 +59,9 @@ class Parser {
     return e;
   }
 
-  Status expr(SymExpr* out, int depth) {
+  Error expr(SymExpr* out, int depth) {
     if (depth > kMaxDepth) return error("expression nested too deeply");
-    EMBER_AOT_RETURN_IF_ERROR(term(out, depth + 1));
+    EMBER_TRY(term(out, depth + 1));
     while (true) {
       bool minus = false;
       if (eat("+")) {
@@ -69,10 +69,10 @@ class Parser {
         eat("-");
         minus = true;
       } else {
-        return Status::ok();
+        return Error::Ok;
       }
       SymExpr rhs;
-      EMBER_AOT_RETURN_IF_ERROR(term(&rhs, depth + 1));
+      EMBER_TRY(term(&rhs, depth + 1));
       if (minus && rhs.kind == SymExpr::Kind::kInteger) {
         rhs.value = -rhs.value;
       } else if (minus) {
@@ -81,8 +81,8 @@ class Parser {
       *out = call("Add", {std::move(*out), std::move(rhs)});
     }
   }
-  Status term(SymExpr* out, int depth) {
-    EMBER_AOT_RETURN_IF_ERROR(unary(out, depth + 1));
+  Error term(SymExpr* out, int depth) {
+    EMBER_TRY(unary(out, depth + 1));
     while (true) {
       const char* op = nullptr;
       if (eat("//"))
@@ -94,39 +94,39 @@ class Parser {
       else if (eat("%"))
         op = "Mod";
       else
-        return Status::ok();
+        return Error::Ok;
       SymExpr rhs;
-      EMBER_AOT_RETURN_IF_ERROR(unary(&rhs, depth + 1));
+      EMBER_TRY(unary(&rhs, depth + 1));
       *out = call(op, {std::move(*out), std::move(rhs)});
     }
   }
-  Status unary(SymExpr* out, int depth) {
+  Error unary(SymExpr* out, int depth) {
     if (depth > kMaxDepth) return error("expression nested too deeply");
     if (eat("-")) {
       SymExpr inner;
-      EMBER_AOT_RETURN_IF_ERROR(unary(&inner, depth + 1));
+      EMBER_TRY(unary(&inner, depth + 1));
       if (inner.kind == SymExpr::Kind::kInteger) {
         inner.value = -inner.value;
         *out = inner;
       } else {
         *out = call("Mul", {integer(-1), std::move(inner)});
       }
-      return Status::ok();
+      return Error::Ok;
     }
-    EMBER_AOT_RETURN_IF_ERROR(primary(out, depth + 1));
+    EMBER_TRY(primary(out, depth + 1));
     if (eat("**")) {
       SymExpr rhs;
-      EMBER_AOT_RETURN_IF_ERROR(unary(&rhs, depth + 1));
+      EMBER_TRY(unary(&rhs, depth + 1));
       *out = call("Pow", {std::move(*out), std::move(rhs)});
     }
-    return Status::ok();
+    return Error::Ok;
   }
   static SymExpr integer(int64_t v) {
     SymExpr e;
     e.value = v;
     return e;
   }
-  Status primary(SymExpr* out, int depth) {
+  Error primary(SymExpr* out, int depth) {
     if (depth > kMaxDepth) return error("expression nested too deeply");
     skip_ws();
     if (pos_ >= s_.size()) return error("unexpected end");
@@ -139,13 +139,13 @@ class Parser {
         v = v * 10 + d;
       }
       *out = integer(v);
-      return Status::ok();
+      return Error::Ok;
     }
     if (c == '(') {
       ++pos_;
-      EMBER_AOT_RETURN_IF_ERROR(expr(out, depth + 1));
+      EMBER_TRY(expr(out, depth + 1));
       if (!eat(")")) return error("expected ')'");
-      return Status::ok();
+      return Error::Ok;
     }
     if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_')) {
       return error(std::string("unexpected character '") + c + "'");
@@ -154,7 +154,7 @@ class Parser {
     if (!eat("(")) {
       out->kind = SymExpr::Kind::kSymbol;
       out->name = name;
-      return Status::ok();
+      return Error::Ok;
     }
     return call_args(name, out, depth);
   }
@@ -166,7 +166,7 @@ class Parser {
     }
     return s_.substr(start, pos_ - start);
   }
-  Status call_args(const std::string& name, SymExpr* out, int depth) {
+  Error call_args(const std::string& name, SymExpr* out, int depth) {
     std::vector<SymExpr> args;
     std::string first_string;
     bool have_string = false;
@@ -189,32 +189,32 @@ class Parser {
         ident();
         if (eat("=")) {  // keyword argument: parse and drop the value
           SymExpr ignored;
-          EMBER_AOT_RETURN_IF_ERROR(primary(&ignored, depth + 1));
+          EMBER_TRY(primary(&ignored, depth + 1));
           continue;
         }
         pos_ = save;
       }
       SymExpr arg;
-      EMBER_AOT_RETURN_IF_ERROR(expr(&arg, depth + 1));
+      EMBER_TRY(expr(&arg, depth + 1));
       args.push_back(std::move(arg));
     }
     if (name == "Symbol") {
       if (first_string.empty()) return error("Symbol without a name");
       out->kind = SymExpr::Kind::kSymbol;
       out->name = first_string;
-      return Status::ok();
+      return Error::Ok;
     }
     if (name == "Integer") {
       if (args.size() != 1 || args[0].kind != SymExpr::Kind::kInteger) {
         return error("Integer() expects one integer");
       }
       *out = args[0];
-      return Status::ok();
+      return Error::Ok;
     }
     out->kind = SymExpr::Kind::kCall;
     out->name = name;
     out->args = std::move(args);
-    return Status::ok();
+    return Error::Ok;
   }
 
   const std::string& s_;
@@ -350,6 +350,6 @@ SymRange SymExpr::eval_range(const std::map<std::string, SymRange>& ranges) cons
   return SymRange{};
 }
 
-StatusOr<SymExpr> parse_sym_expr(const std::string& text) { return Parser(text).parse(); }
+Result<SymExpr> parse_sym_expr(const std::string& text) { return Parser(text).parse(); }
 
 }  // namespace ember::aot

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -47,7 +47,7 @@ struct SymExpr {
 };
 
 // Parses srepr or str form. Errors (kInvalidProgram) quote the text and position.
-StatusOr<SymExpr> parse_sym_expr(const std::string& text);
+Result<SymExpr> parse_sym_expr(const std::string& text);
 
 // A size, stride or scalar that is either a known integer or a symbolic expression.
 struct SymInt {

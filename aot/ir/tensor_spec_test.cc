@@ -17,17 +17,17 @@ TEST(ScalarTypeTest, Pt2CodesMapToExecuTorchCodes) {
                  Case{7, 6, 4}, Case{8, 7, 8}, Case{12, 11, 1}, Case{13, 15, 2}, Case{28, 27, 2},
                  Case{29, 24, 1}, Case{30, 23, 1}, Case{34, 28, 4}, Case{35, 29, 8}}) {
     auto t = pt2_scalar_type(c.pt2);
-    ASSERT_TRUE(t.is_ok()) << c.pt2;
-    EXPECT_EQ(static_cast<int>(t.value()), c.et) << c.pt2;
-    EXPECT_EQ(element_size(t.value()), c.size) << c.pt2;
+    ASSERT_TRUE(t.ok()) << c.pt2;
+    EXPECT_EQ(static_cast<int>(t.get()), c.et) << c.pt2;
+    EXPECT_EQ(element_size(t.get()), c.size) << c.pt2;
   }
 }
 
 TEST(ScalarTypeTest, UnknownCodesAreInvalidType) {
   for (int code : {0, 14, 27, 36, -1, 1000}) {
     auto t = pt2_scalar_type(code);
-    ASSERT_FALSE(t.is_ok()) << code;
-    EXPECT_EQ(t.status().code(), StatusCode::kInvalidType);
+    ASSERT_FALSE(t.ok()) << code;
+    EXPECT_EQ(t.error(), Error::InvalidType);
   }
 }
 

@@ -13,30 +13,30 @@ class Verifier {
     if (opts_.schemas == nullptr) opts_.schemas = &builtin_op_schemas();
   }
 
-  Status run() {
-    EMBER_AOT_RETURN_IF_ERROR(check_signature());
+  Error run() {
+    EMBER_TRY(check_signature());
     for (size_t i = 0; i < g_.inputs().size(); ++i) {
-      EMBER_AOT_RETURN_IF_ERROR_CTX(define(g_.inputs()[i]), "graph input " + std::to_string(i));
+      EMBER_TRY_CONTEXT(define(g_.inputs()[i]), "graph input " + std::to_string(i));
     }
     for (size_t i = 0; i < g_.nodes().size(); ++i) {
       const Node& n = g_.nodes()[i];
       std::string where = "node " + std::to_string(i) + ": " + n.describe();
       for (const NamedArgument& in : n.inputs) {
-        EMBER_AOT_RETURN_IF_ERROR_CTX(use(in.arg), where + ", argument '" + in.name + "'");
+        EMBER_TRY_CONTEXT(use(in.arg), where + ", argument '" + in.name + "'");
       }
-      EMBER_AOT_RETURN_IF_ERROR(check_schema(n, where));
+      EMBER_TRY(check_schema(n, where));
       for (const Argument& out : n.outputs) {
-        EMBER_AOT_RETURN_IF_ERROR_CTX(define(out), where + ", output");
+        EMBER_TRY_CONTEXT(define(out), where + ", output");
       }
     }
     for (size_t i = 0; i < g_.outputs().size(); ++i) {
-      EMBER_AOT_RETURN_IF_ERROR_CTX(use(g_.outputs()[i]), "graph output " + std::to_string(i));
+      EMBER_TRY_CONTEXT(use(g_.outputs()[i]), "graph output " + std::to_string(i));
     }
-    return Status::ok();
+    return Error::Ok;
   }
 
  private:
-  Status check_signature() {
+  Error check_signature() {
     const GraphSignature& sig = g_.signature();
     if (!sig.inputs.empty() && sig.inputs.size() != g_.inputs().size()) {
       return invalid_program("signature has " + std::to_string(sig.inputs.size()) +
@@ -48,10 +48,10 @@ class Verifier {
                              " output specs for " + std::to_string(g_.outputs().size()) +
                              " graph outputs");
     }
-    return Status::ok();
+    return Error::Ok;
   }
 
-  Status check_ref(ValueId id, ArgKind kind) {
+  Error check_ref(ValueId id, ArgKind kind) {
     if (!g_.valid_id(id))
       return invalid_program("value id " + std::to_string(id) + " is out of range");
     const Value& v = g_.value(id);
@@ -66,62 +66,62 @@ class Verifier {
       return invalid_program("value '" + v.name + "' is a " + to_string(v.kind) + ", used as " +
                              to_string(kind));
     }
-    return Status::ok();
+    return Error::Ok;
   }
 
   template <typename F>
-  Status for_each_ref(const Argument& a, F f) {
+  Error for_each_ref(const Argument& a, F f) {
     for (ValueId id : a.values) {
       if (id == kNoValue) continue;  // None in Tensor?[] / literal in SymInt[]
-      EMBER_AOT_RETURN_IF_ERROR(check_ref(id, a.kind));
-      EMBER_AOT_RETURN_IF_ERROR(f(id));
+      EMBER_TRY(check_ref(id, a.kind));
+      EMBER_TRY(f(id));
     }
-    return Status::ok();
+    return Error::Ok;
   }
 
-  Status use(const Argument& a) {
+  Error use(const Argument& a) {
     return for_each_ref(a, [&](ValueId id) {
       if (!defined_[static_cast<size_t>(id)]) {
         return invalid_program("value '" + g_.value(id).name +
                                "' is used before it is defined (graph not in topological order?)");
       }
-      return Status::ok();
+      return Error::Ok;
     });
   }
 
-  Status define(const Argument& a) {
+  Error define(const Argument& a) {
     return for_each_ref(a, [&](ValueId id) {
       if (defined_[static_cast<size_t>(id)]) {
         return invalid_program("value '" + g_.value(id).name + "' is defined twice");
       }
       defined_[static_cast<size_t>(id)] = true;
-      return Status::ok();
+      return Error::Ok;
     });
   }
 
-  Status check_schema(const Node& n, const std::string& where) {
+  Error check_schema(const Node& n, const std::string& where) {
     if (n.kind == NodeKind::kSymbolic) {
       if (n.outputs.size() != 1) {
         return invalid_program(where + ": symbolic op must have one output, has " +
                                std::to_string(n.outputs.size()));
       }
-      return Status::ok();
+      return Error::Ok;
     }
     const OpSchema* schema = opts_.schemas->find(n.op);
     if (schema == nullptr) {
-      if (!opts_.require_schemas) return Status::ok();
-      return Status(StatusCode::kOperatorMissing, where + ": no schema for operator " +
+      if (!opts_.require_schemas) return Error::Ok;
+      return fail(Error::OperatorMissing, where + ": no schema for operator " +
                                                       n.op.qualified() +
                                                       " (add it to aot/ir/op_schema_table.cc)");
     }
     auto bound = bind_arguments(*schema, n);
-    if (!bound.is_ok()) return bound.take_status();
+    if (!bound.ok()) return bound.error();
     if (n.outputs.size() != schema->returns.size()) {
       return invalid_program(where + ": has " + std::to_string(n.outputs.size()) +
                              " outputs, schema " + schema->to_string() + " returns " +
                              std::to_string(schema->returns.size()));
     }
-    return Status::ok();
+    return Error::Ok;
   }
 
   const Graph& g_;
@@ -131,7 +131,7 @@ class Verifier {
 
 }  // namespace
 
-Status verify_graph(const Graph& graph, const VerifyOptions& options) {
+Error verify_graph(const Graph& graph, const VerifyOptions& options) {
   return Verifier(graph, options).run();
 }
 

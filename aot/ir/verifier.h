@@ -11,7 +11,7 @@
 
 #include "aot/ir/graph.h"
 #include "aot/ir/op_schema.h"
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -22,6 +22,6 @@ struct VerifyOptions {
   bool require_schemas = false;
 };
 
-Status verify_graph(const Graph& graph, const VerifyOptions& options = {});
+Error verify_graph(const Graph& graph, const VerifyOptions& options = {});
 
 }  // namespace ember::aot

@@ -5,7 +5,7 @@
 
 namespace ember::aot {
 
-Status DeadCodePass::run(Graph& graph) const {
+Error DeadCodePass::run(Graph& graph) const {
   std::vector<int32_t> uses = use_counts(graph);
   std::vector<bool> drop(graph.nodes().size(), false);
   for (size_t i = graph.nodes().size(); i-- > 0;) {
@@ -25,7 +25,7 @@ Status DeadCodePass::run(Graph& graph) const {
     }
   }
   remove_nodes(graph, drop);
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -13,7 +13,7 @@ namespace ember::aot {
 class DeadCodePass final : public Pass {
  public:
   const char* name() const override { return "dead_code"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 }  // namespace ember::aot

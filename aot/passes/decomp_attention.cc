@@ -17,11 +17,11 @@ namespace {
 
 NamedArgument named(const char* name, Argument a) { return {name, std::move(a), false}; }
 
-StatusOr<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
+Result<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId q, tensor_input(node, "query"));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId k, tensor_input(node, "key"));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId v, tensor_input(node, "value"));
+  EMBER_ASSIGN_OR_RETURN(ValueId q, tensor_input(node, "query"));
+  EMBER_ASSIGN_OR_RETURN(ValueId k, tensor_input(node, "key"));
+  EMBER_ASSIGN_OR_RETURN(ValueId v, tensor_input(node, "value"));
   const Argument* dropout = input_arg(node, "dropout_p");
   const Argument* causal = input_arg(node, "is_causal");
   const Argument* mask = input_arg(node, "attn_mask");
@@ -52,45 +52,45 @@ StatusOr<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
                      ? scale_arg->f
                      : 1.0 / std::sqrt(static_cast<double>(E.value));
   ValueId out = node_output(node);
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId q3, new_tensor_like(g, q, "sdpa_q", {bh, L, E}));
-  EMBER_AOT_RETURN_IF_ERROR(append_view(g, q, q3, node, &rw));
+  EMBER_ASSIGN_OR_RETURN(ValueId q3, new_tensor_like(g, q, "sdpa_q", {bh, L, E}));
+  EMBER_TRY(append_view(g, q, q3, node, &rw));
   std::vector<SymInt> kt_sizes = ks.sizes;
   std::swap(kt_sizes[r - 2], kt_sizes[r - 1]);
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId kt, new_tensor_like(g, k, "sdpa_kt", kt_sizes));
+  EMBER_ASSIGN_OR_RETURN(ValueId kt, new_tensor_like(g, k, "sdpa_kt", kt_sizes));
   rw.nodes.push_back(make_op_node("aten", "transpose", "int",
                                   {named("self", Argument::tensor(k)),
                                    named("dim0", Argument::integer(static_cast<int64_t>(r) - 2)),
                                    named("dim1", Argument::integer(static_cast<int64_t>(r) - 1))},
                                   {Argument::tensor(kt)}, node));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId k3, new_tensor_like(g, k, "sdpa_k", {bh, E, S}));
-  EMBER_AOT_RETURN_IF_ERROR(append_view(g, kt, k3, node, &rw));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId v3, new_tensor_like(g, v, "sdpa_v", {bh, S, Ev}));
-  EMBER_AOT_RETURN_IF_ERROR(append_view(g, v, v3, node, &rw));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId s0, new_tensor_like(g, q, "sdpa_scores", {bh, L, S}));
+  EMBER_ASSIGN_OR_RETURN(ValueId k3, new_tensor_like(g, k, "sdpa_k", {bh, E, S}));
+  EMBER_TRY(append_view(g, kt, k3, node, &rw));
+  EMBER_ASSIGN_OR_RETURN(ValueId v3, new_tensor_like(g, v, "sdpa_v", {bh, S, Ev}));
+  EMBER_TRY(append_view(g, v, v3, node, &rw));
+  EMBER_ASSIGN_OR_RETURN(ValueId s0, new_tensor_like(g, q, "sdpa_scores", {bh, L, S}));
   rw.nodes.push_back(make_op_node("aten", "bmm", "default",
                                   {named("self", Argument::tensor(q3)), named("mat2", Argument::tensor(k3))},
                                   {Argument::tensor(s0)}, node));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId s1, new_tensor_like(g, q, "sdpa_scaled", {bh, L, S}));
+  EMBER_ASSIGN_OR_RETURN(ValueId s1, new_tensor_like(g, q, "sdpa_scaled", {bh, L, S}));
   rw.nodes.push_back(make_op_node("aten", "mul", "Scalar",
                                   {named("self", Argument::tensor(s0)), named("other", Argument::floating(scale))},
                                   {Argument::tensor(s1)}, node));
   if (m != kNoValue) {
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId s2, new_tensor_like(g, q, "sdpa_masked", {bh, L, S}));
+    EMBER_ASSIGN_OR_RETURN(ValueId s2, new_tensor_like(g, q, "sdpa_masked", {bh, L, S}));
     rw.nodes.push_back(make_op_node("aten", "add", "Tensor",
                                     {named("self", Argument::tensor(s1)), named("other", Argument::tensor(m))},
                                     {Argument::tensor(s2)}, node));
     s1 = s2;
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId p, new_tensor_like(g, q, "sdpa_probs", {bh, L, S}));
+  EMBER_ASSIGN_OR_RETURN(ValueId p, new_tensor_like(g, q, "sdpa_probs", {bh, L, S}));
   rw.nodes.push_back(make_op_node("aten", "_softmax", "default",
                                   {named("self", Argument::tensor(s1)), named("dim", Argument::integer(-1)),
                                    named("half_to_float", Argument::boolean(false))},
                                   {Argument::tensor(p)}, node));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId o3, new_tensor_like(g, q, "sdpa_out", {bh, L, Ev}));
+  EMBER_ASSIGN_OR_RETURN(ValueId o3, new_tensor_like(g, q, "sdpa_out", {bh, L, Ev}));
   rw.nodes.push_back(make_op_node("aten", "bmm", "default",
                                   {named("self", Argument::tensor(p)), named("mat2", Argument::tensor(v3))},
                                   {Argument::tensor(o3)}, node));
-  EMBER_AOT_RETURN_IF_ERROR(append_view(g, o3, out, node, &rw));
+  EMBER_TRY(append_view(g, o3, out, node, &rw));
   return rw;
 }
 

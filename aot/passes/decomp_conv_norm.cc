@@ -30,10 +30,10 @@ Argument expand_list(Argument a, size_t n) {
   return a;
 }
 
-StatusOr<Rewrite> convolution(Graph& g, const Node& node, size_t spatial, Argument padding) {
+Result<Rewrite> convolution(Graph& g, const Node& node, size_t spatial, Argument padding) {
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId w, tensor_input(node, "weight"));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
+  EMBER_ASSIGN_OR_RETURN(ValueId w, tensor_input(node, "weight"));
   (void)g;
   std::vector<int64_t> ones(spatial, 1);
   std::vector<int64_t> zeros(spatial, 0);
@@ -51,21 +51,21 @@ StatusOr<Rewrite> convolution(Graph& g, const Node& node, size_t spatial, Argume
   return rw;
 }
 
-StatusOr<Rewrite> decompose_conv1d(Graph& g, const Node& node) {
+Result<Rewrite> decompose_conv1d(Graph& g, const Node& node) {
   return convolution(g, node, 1, arg_or(node, "padding", Argument::int_list({0})));
 }
 
-StatusOr<Rewrite> decompose_conv2d(Graph& g, const Node& node) {
+Result<Rewrite> decompose_conv2d(Graph& g, const Node& node) {
   return convolution(g, node, 2, arg_or(node, "padding", Argument::int_list({0, 0})));
 }
 
-StatusOr<Rewrite> decompose_conv2d_padding(Graph& g, const Node& node) {
+Result<Rewrite> decompose_conv2d_padding(Graph& g, const Node& node) {
   const Argument* pad = input_arg(node, "padding");
   std::string mode = pad == nullptr ? "valid" : pad->s;
   if (mode == "valid") return convolution(g, node, 2, Argument::int_list({0, 0}));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId w, tensor_input(node, "weight"));
+  EMBER_ASSIGN_OR_RETURN(ValueId w, tensor_input(node, "weight"));
   const TensorSpec& ws = g.value(w).tensor;
-  EMBER_AOT_ASSIGN_OR_RETURN(
+  EMBER_ASSIGN_OR_RETURN(
       std::vector<int64_t> dil,
       static_int_list(expand_list(arg_or(node, "dilation", Argument::int_list({1, 1})), 2), node, "dilation"));
   std::vector<int64_t> padding;
@@ -79,18 +79,18 @@ StatusOr<Rewrite> decompose_conv2d_padding(Graph& g, const Node& node) {
   return convolution(g, node, 2, Argument::int_list(padding));
 }
 
-StatusOr<Rewrite> decompose_batch_norm(Graph& g, const Node& node) {
+Result<Rewrite> decompose_batch_norm(Graph& g, const Node& node) {
   Rewrite rw;
   const Argument* training = input_arg(node, "training");
   if (training != nullptr && training->b) {
     return not_supported(node.describe() +
                          ": batch_norm with training=True; export the model in eval() mode");
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId rm, tensor_input(node, "running_mean"));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId rv, tensor_input(node, "running_var"));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId mean, new_tensor_like(g, x, "bn_save_mean", static_sizes({0})));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId rstd, new_tensor_like(g, x, "bn_save_rstd", static_sizes({0})));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
+  EMBER_ASSIGN_OR_RETURN(ValueId rm, tensor_input(node, "running_mean"));
+  EMBER_ASSIGN_OR_RETURN(ValueId rv, tensor_input(node, "running_var"));
+  EMBER_ASSIGN_OR_RETURN(ValueId mean, new_tensor_like(g, x, "bn_save_mean", static_sizes({0})));
+  EMBER_ASSIGN_OR_RETURN(ValueId rstd, new_tensor_like(g, x, "bn_save_rstd", static_sizes({0})));
   rw.nodes.push_back(make_op_node(
       "aten", "_native_batch_norm_legit_no_training", "default",
       {named("input", Argument::tensor(x)), named("weight", arg_or(node, "weight", Argument::none())),
@@ -102,17 +102,17 @@ StatusOr<Rewrite> decompose_batch_norm(Graph& g, const Node& node) {
   return rw;
 }
 
-StatusOr<Rewrite> decompose_layer_norm(Graph& g, const Node& node) {
+Result<Rewrite> decompose_layer_norm(Graph& g, const Node& node) {
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
   const Argument* shape = input_arg(node, "normalized_shape");
   if (shape == nullptr) return invalid_program(node.describe() + ": normalized_shape is missing");
   std::vector<SymInt> stat_sizes = g.value(x).tensor.sizes;
   size_t norm = shape->ints.size();
   if (norm > stat_sizes.size()) return invalid_program(node.describe() + ": normalized_shape too long");
   for (size_t d = stat_sizes.size() - norm; d < stat_sizes.size(); ++d) stat_sizes[d] = SymInt::of(1);
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId mean, new_tensor_like(g, x, "ln_mean", stat_sizes));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId rstd, new_tensor_like(g, x, "ln_rstd", stat_sizes));
+  EMBER_ASSIGN_OR_RETURN(ValueId mean, new_tensor_like(g, x, "ln_mean", stat_sizes));
+  EMBER_ASSIGN_OR_RETURN(ValueId rstd, new_tensor_like(g, x, "ln_rstd", stat_sizes));
   rw.nodes.push_back(make_op_node(
       "aten", "native_layer_norm", "default",
       {named("input", Argument::tensor(x)), named("normalized_shape", *shape),
@@ -123,10 +123,10 @@ StatusOr<Rewrite> decompose_layer_norm(Graph& g, const Node& node) {
   return rw;
 }
 
-StatusOr<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
+Result<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
   Rewrite rw;
   (void)g;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   const Argument* size = input_arg(node, "output_size");
   if (size == nullptr) return invalid_program(node.describe() + ": output_size is missing");
   Argument full = expand_list(*size, 2);
@@ -144,21 +144,21 @@ StatusOr<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
   return rw;
 }
 
-StatusOr<Rewrite> decompose_dropout(Graph& g, const Node& node) {
+Result<Rewrite> decompose_dropout(Graph& g, const Node& node) {
   (void)g;
   const Argument* train = input_arg(node, "train");
   if (train != nullptr && train->kind == ArgKind::kBool && train->b) {
     return not_supported(node.describe() + ": dropout with train=True; export in eval() mode");
   }
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(rw.alias_of, tensor_input(node, "input"));
+  EMBER_ASSIGN_OR_RETURN(rw.alias_of, tensor_input(node, "input"));
   return rw;
 }
 
-StatusOr<Rewrite> decompose_relu6(Graph& g, const Node& node) {
+Result<Rewrite> decompose_relu6(Graph& g, const Node& node) {
   (void)g;
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   rw.nodes.push_back(make_op_node("aten", "hardtanh", "default",
                                   {named("self", Argument::tensor(x)),
                                    named("min_val", Argument::floating(0.0)),

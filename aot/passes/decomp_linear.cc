@@ -13,9 +13,9 @@ namespace {
 NamedArgument named(const char* name, Argument a) { return {name, std::move(a), false}; }
 
 // permute(w, [1, 0]) appended to rw; returns the transposed value.
-StatusOr<ValueId> transpose2d(Graph& g, ValueId w, const Node& origin, Rewrite* rw) {
+Result<ValueId> transpose2d(Graph& g, ValueId w, const Node& origin, Rewrite* rw) {
   const TensorSpec& ws = g.value(w).tensor;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId wt, new_tensor_like(g, w, "permute", {ws.sizes[1], ws.sizes[0]}));
+  EMBER_ASSIGN_OR_RETURN(ValueId wt, new_tensor_like(g, w, "permute", {ws.sizes[1], ws.sizes[0]}));
   rw->nodes.push_back(make_op_node("aten", "permute", "default",
                                    {named("self", Argument::tensor(w)),
                                     named("dims", Argument::int_list({1, 0}))},
@@ -41,7 +41,7 @@ void append_mm(ValueId a, ValueId b, ValueId bias, ValueId out, const Node& orig
 
 // The product of all dims but the last: static, or a fresh symbol (viewed as -1) whose
 // range is the product of the dims' ranges.
-StatusOr<SymInt> leading_product(const TensorSpec& xs, const std::string& name, const Node& origin) {
+Result<SymInt> leading_product(const TensorSpec& xs, const std::string& name, const Node& origin) {
   SymInt rows = SymInt::of(1);
   int64_t max = 1, hint = 1;
   std::string text;
@@ -68,50 +68,50 @@ StatusOr<SymInt> leading_product(const TensorSpec& xs, const std::string& name, 
 }
 
 // x [..., K] @ w2 [K, N] (+ bias) -> out [..., N]; views around the mm for rank > 2.
-Status append_nd_by_2d(Graph& g, ValueId x, ValueId w2, ValueId bias, ValueId out,
+Error append_nd_by_2d(Graph& g, ValueId x, ValueId w2, ValueId bias, ValueId out,
                        const Node& origin, Rewrite* rw) {
   const TensorSpec xs = g.value(x).tensor;
   if (xs.rank() == 2) {
     append_mm(x, w2, bias, out, origin, rw);
-    return Status::ok();
+    return Error::Ok;
   }
   if (xs.rank() < 2) {
     return not_supported(origin.describe() + ": input of rank " + std::to_string(xs.rank()) +
                          " is not supported");
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(SymInt rows, leading_product(xs, g.value(x).name, origin));
+  EMBER_ASSIGN_OR_RETURN(SymInt rows, leading_product(xs, g.value(x).name, origin));
   SymInt n = g.value(w2).tensor.sizes[1];
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x2, new_tensor_like(g, x, "view", {rows, xs.sizes.back()}));
-  EMBER_AOT_RETURN_IF_ERROR(append_view(g, x, x2, origin, rw));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId y2, new_tensor_like(g, out, "mm", {rows, n}));
+  EMBER_ASSIGN_OR_RETURN(ValueId x2, new_tensor_like(g, x, "view", {rows, xs.sizes.back()}));
+  EMBER_TRY(append_view(g, x, x2, origin, rw));
+  EMBER_ASSIGN_OR_RETURN(ValueId y2, new_tensor_like(g, out, "mm", {rows, n}));
   append_mm(x2, w2, bias, y2, origin, rw);
   return append_view(g, y2, out, origin, rw);
 }
 
-StatusOr<Rewrite> decompose_linear(Graph& g, const Node& node) {
+Result<Rewrite> decompose_linear(Graph& g, const Node& node) {
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId w, tensor_input(node, "weight"));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
+  EMBER_ASSIGN_OR_RETURN(ValueId w, tensor_input(node, "weight"));
   const Argument* bias = input_arg(node, "bias");
   ValueId b = bias == nullptr ? kNoValue : tensor_of(*bias);
   if (g.value(w).tensor.rank() != 2) {
     return invalid_program(node.describe() + ": weight " + g.value(w).tensor.to_string() +
                            " must be 2-D");
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId wt, transpose2d(g, w, node, &rw));
-  EMBER_AOT_RETURN_IF_ERROR(append_nd_by_2d(g, x, wt, b, node_output(node), node, &rw));
+  EMBER_ASSIGN_OR_RETURN(ValueId wt, transpose2d(g, w, node, &rw));
+  EMBER_TRY(append_nd_by_2d(g, x, wt, b, node_output(node), node, &rw));
   return rw;
 }
 
-StatusOr<Rewrite> decompose_matmul(Graph& g, const Node& node) {
+Result<Rewrite> decompose_matmul(Graph& g, const Node& node) {
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId a, tensor_input(node, "self"));
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId b, tensor_input(node, "other"));
+  EMBER_ASSIGN_OR_RETURN(ValueId a, tensor_input(node, "self"));
+  EMBER_ASSIGN_OR_RETURN(ValueId b, tensor_input(node, "other"));
   ValueId out = node_output(node);
   const TensorSpec as = g.value(a).tensor;
   const TensorSpec bs = g.value(b).tensor;
   if (bs.rank() == 2 && as.rank() >= 2) {
-    EMBER_AOT_RETURN_IF_ERROR(append_nd_by_2d(g, a, b, kNoValue, out, node, &rw));
+    EMBER_TRY(append_nd_by_2d(g, a, b, kNoValue, out, node, &rw));
     return rw;
   }
   if (as.rank() == 3 && bs.rank() == 3) {
@@ -130,25 +130,25 @@ StatusOr<Rewrite> decompose_matmul(Graph& g, const Node& node) {
       batch *= as.sizes[d].value;
     }
     size_t r = as.rank();
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId a3, new_tensor_like(g, a, "view", {SymInt::of(batch), as.sizes[r - 2], as.sizes[r - 1]}));
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId b3, new_tensor_like(g, b, "view", {SymInt::of(batch), bs.sizes[r - 2], bs.sizes[r - 1]}));
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId o3, new_tensor_like(g, out, "bmm", {SymInt::of(batch), as.sizes[r - 2], bs.sizes[r - 1]}));
-    EMBER_AOT_RETURN_IF_ERROR(append_view(g, a, a3, node, &rw));
-    EMBER_AOT_RETURN_IF_ERROR(append_view(g, b, b3, node, &rw));
+    EMBER_ASSIGN_OR_RETURN(ValueId a3, new_tensor_like(g, a, "view", {SymInt::of(batch), as.sizes[r - 2], as.sizes[r - 1]}));
+    EMBER_ASSIGN_OR_RETURN(ValueId b3, new_tensor_like(g, b, "view", {SymInt::of(batch), bs.sizes[r - 2], bs.sizes[r - 1]}));
+    EMBER_ASSIGN_OR_RETURN(ValueId o3, new_tensor_like(g, out, "bmm", {SymInt::of(batch), as.sizes[r - 2], bs.sizes[r - 1]}));
+    EMBER_TRY(append_view(g, a, a3, node, &rw));
+    EMBER_TRY(append_view(g, b, b3, node, &rw));
     rw.nodes.push_back(make_op_node("aten", "bmm", "default",
                                     {named("self", Argument::tensor(a3)),
                                      named("mat2", Argument::tensor(b3))},
                                     {Argument::tensor(o3)}, node));
-    EMBER_AOT_RETURN_IF_ERROR(append_view(g, o3, out, node, &rw));
+    EMBER_TRY(append_view(g, o3, out, node, &rw));
     return rw;
   }
   return not_supported(node.describe() + ": matmul of " + as.to_string() + " and " +
                        bs.to_string() + " is not supported");
 }
 
-StatusOr<Rewrite> decompose_t(Graph& g, const Node& node) {
+Result<Rewrite> decompose_t(Graph& g, const Node& node) {
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   if (g.value(x).tensor.rank() < 2) {
     rw.alias_of = x;
     return rw;

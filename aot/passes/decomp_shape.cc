@@ -11,10 +11,10 @@ namespace {
 
 NamedArgument named(const char* name, Argument a) { return {name, std::move(a), false}; }
 
-StatusOr<Rewrite> decompose_to_view(Graph& g, const Node& node) {
+Result<Rewrite> decompose_to_view(Graph& g, const Node& node) {
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
-  EMBER_AOT_RETURN_IF_ERROR(append_view(g, x, node_output(node), node, &rw));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_TRY(append_view(g, x, node_output(node), node, &rw));
   return rw;
 }
 
@@ -25,9 +25,9 @@ bool is_identity(const std::vector<uint8_t>& order) {
   return true;
 }
 
-StatusOr<Rewrite> decompose_contiguous(Graph& g, const Node& node) {
+Result<Rewrite> decompose_contiguous(Graph& g, const Node& node) {
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   if (is_identity(g.value(x).tensor.dim_order)) {
     rw.alias_of = x;
     return rw;
@@ -41,10 +41,10 @@ StatusOr<Rewrite> decompose_contiguous(Graph& g, const Node& node) {
   return rw;
 }
 
-StatusOr<Rewrite> decompose_to_dtype(Graph& g, const Node& node) {
+Result<Rewrite> decompose_to_dtype(Graph& g, const Node& node) {
   (void)g;
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   const Argument* dtype = input_arg(node, "dtype");
   if (dtype == nullptr) return invalid_program(node.describe() + ": dtype is missing");
   rw.nodes.push_back(make_op_node("aten", "_to_copy", "default",
@@ -53,10 +53,10 @@ StatusOr<Rewrite> decompose_to_dtype(Graph& g, const Node& node) {
   return rw;
 }
 
-StatusOr<Rewrite> decompose_sum(Graph& g, const Node& node) {
+Result<Rewrite> decompose_sum(Graph& g, const Node& node) {
   (void)g;
   Rewrite rw;
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   std::vector<NamedArgument> inputs = {named("self", Argument::tensor(x)),
                                        named("dim", Argument::none())};
   const Argument* dtype = input_arg(node, "dtype");

@@ -23,7 +23,7 @@ bool is_graph_output(const Graph& g, ValueId v) {
 
 }  // namespace
 
-Status DecomposeTrainingOpsPass::run(Graph& graph) const {
+Error DecomposeTrainingOpsPass::run(Graph& graph) const {
   const DecompositionTable& table = training_ir_decompositions();
   std::vector<Node> old = std::move(graph.nodes());
   graph.nodes().clear();
@@ -42,7 +42,7 @@ Status DecomposeTrainingOpsPass::run(Graph& graph) const {
       graph.nodes().push_back(std::move(node));
       continue;
     }
-    EMBER_AOT_ASSIGN_OR_RETURN(Rewrite rw, rule->second(graph, node));
+    EMBER_ASSIGN_OR_RETURN(Rewrite rw, rule->second(graph, node));
     if (rw.alias_of == kNoValue) {
       for (Node& n : rw.nodes) graph.nodes().push_back(std::move(n));
       continue;
@@ -61,7 +61,7 @@ Status DecomposeTrainingOpsPass::run(Graph& graph) const {
       }
     }
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -17,7 +17,7 @@ namespace ember::aot {
 class DecomposeTrainingOpsPass final : public Pass {
  public:
   const char* name() const override { return "decompose_training_ops"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 }  // namespace ember::aot

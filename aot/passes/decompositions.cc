@@ -27,7 +27,7 @@ const Argument* input_arg(const Node& node, const char* name) {
   return a == nullptr ? nullptr : &a->arg;
 }
 
-StatusOr<ValueId> tensor_input(const Node& node, const char* name) {
+Result<ValueId> tensor_input(const Node& node, const char* name) {
   const Argument* a = input_arg(node, name);
   if (a == nullptr || tensor_of(*a) == kNoValue) {
     return invalid_program(node.describe() + ": argument '" + name + "' must be a tensor");
@@ -35,13 +35,13 @@ StatusOr<ValueId> tensor_input(const Node& node, const char* name) {
   return tensor_of(*a);
 }
 
-StatusOr<ValueId> new_tensor_like(Graph& graph, ValueId like, const std::string& base,
+Result<ValueId> new_tensor_like(Graph& graph, ValueId like, const std::string& base,
                                   std::vector<SymInt> sizes) {
   ScalarType dtype = graph.value(like).tensor.dtype;
   return add_tensor_value(graph, base, contiguous_spec(dtype, std::move(sizes)));
 }
 
-Status append_view(Graph& graph, ValueId input, ValueId out, const Node& origin, Rewrite* rw) {
+Error append_view(Graph& graph, ValueId input, ValueId out, const Node& origin, Rewrite* rw) {
   std::vector<SymInt> in_sizes = graph.value(input).tensor.sizes;
   std::vector<SymInt> out_sizes = graph.value(out).tensor.sizes;
   Argument size;
@@ -68,7 +68,7 @@ Status append_view(Graph& graph, ValueId input, ValueId out, const Node& origin,
     sym.name = fresh_value_name(graph, "sym_size_int");
     sym.kind = ValueKind::kSymInt;
     sym.sym = s;
-    EMBER_AOT_ASSIGN_OR_RETURN(ValueId sid, graph.add_value(std::move(sym)));
+    EMBER_ASSIGN_OR_RETURN(ValueId sid, graph.add_value(std::move(sym)));
     Argument out_arg;
     out_arg.kind = ArgKind::kSymInt;
     out_arg.values = {sid};
@@ -89,7 +89,7 @@ Status append_view(Graph& graph, ValueId input, ValueId out, const Node& origin,
                                    {{"self", Argument::tensor(input), false},
                                     {"size", size, false}},
                                    {Argument::tensor(out)}, origin));
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -19,7 +19,7 @@ struct Rewrite {
   ValueId alias_of = kNoValue;    // when set: nodes is empty and out aliases this input
 };
 
-using DecompositionFn = StatusOr<Rewrite> (*)(Graph& graph, const Node& node);
+using DecompositionFn = Result<Rewrite> (*)(Graph& graph, const Node& node);
 using DecompositionTable = std::map<std::string, DecompositionFn>;
 
 // The built-in table (linear/matmul, conv/norm/pool/activation, shape ops, attention).
@@ -38,13 +38,13 @@ ValueId node_output(const Node& node, size_t k = 0);
 // Adds nodes to `rw` that compute view(input, sizes of `out`) into `out`. Static sizes are
 // literals; a symbolic size equal to an input dim becomes an aten::sym_size.int node; one
 // remaining symbolic size becomes -1. NotSupported when that is not enough.
-Status append_view(Graph& graph, ValueId input, ValueId out, const Node& origin, Rewrite* rw);
+Error append_view(Graph& graph, ValueId input, ValueId out, const Node& origin, Rewrite* rw);
 // A new contiguous tensor value shaped `sizes` with the dtype of `like`.
-StatusOr<ValueId> new_tensor_like(Graph& graph, ValueId like, const std::string& base,
+Result<ValueId> new_tensor_like(Graph& graph, ValueId like, const std::string& base,
                                   std::vector<SymInt> sizes);
 // The node's input called `name` or nullptr.
 const Argument* input_arg(const Node& node, const char* name);
 // The tensor value of the node's input `name`; InvalidProgram naming the node if absent.
-StatusOr<ValueId> tensor_input(const Node& node, const char* name);
+Result<ValueId> tensor_input(const Node& node, const char* name);
 
 }  // namespace ember::aot

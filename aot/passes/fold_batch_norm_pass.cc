@@ -44,8 +44,8 @@ bool try_fold(Graph& g, size_t bn_index, const std::vector<int>& producer,
               const std::vector<int32_t>& uses) {
   const Node& bn = g.nodes()[bn_index];
   auto bn_args = bound_arguments(bn);
-  if (!bn_args.is_ok() || bn.outputs.size() != 3) return false;
-  const std::vector<Argument>& ba = bn_args.value();
+  if (!bn_args.ok() || bn.outputs.size() != 3) return false;
+  const std::vector<Argument>& ba = bn_args.get();
   const ValueId conv_out = optional_tensor(ba[0]);
   if (conv_out == kNoValue || producer[size_t(conv_out)] < 0 || uses[size_t(conv_out)] != 1) {
     return false;
@@ -57,8 +57,8 @@ bool try_fold(Graph& g, size_t bn_index, const std::vector<int>& producer,
   Node& conv = g.nodes()[size_t(producer[size_t(conv_out)])];
   if (!is_op(conv, "convolution")) return false;
   auto conv_args = bound_arguments(conv);
-  if (!conv_args.is_ok()) return false;
-  const std::vector<Argument>& ca = conv_args.value();
+  if (!conv_args.ok()) return false;
+  const std::vector<Argument>& ca = conv_args.get();
   if (ca[6].kind != ArgKind::kBool || ca[6].b) return false;  // transposed
   const ValueId w = optional_tensor(ca[1]), b = optional_tensor(ca[2]);
   if (w == kNoValue || uses[size_t(w)] != 1) return false;
@@ -111,7 +111,7 @@ bool try_fold(Graph& g, size_t bn_index, const std::vector<int>& producer,
 
 }  // namespace
 
-Status FoldBatchNormPass::run(Graph& graph) const {
+Error FoldBatchNormPass::run(Graph& graph) const {
   std::vector<int> producer(graph.num_values(), -1);
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
     for (const Argument& out : graph.nodes()[i].outputs) {
@@ -126,7 +126,7 @@ Status FoldBatchNormPass::run(Graph& graph) const {
     }
   }
   remove_nodes(graph, drop);
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -23,7 +23,7 @@ namespace ember::aot {
 class FoldBatchNormPass final : public Pass {
  public:
   const char* name() const override { return "fold_batch_norm"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 }  // namespace ember::aot

@@ -82,12 +82,12 @@ bool try_fold(Graph& g, const Node& n, const std::vector<int32_t>& uses) {
 
 }  // namespace
 
-Status FoldConstantPermutePass::run(Graph& graph) const {
+Error FoldConstantPermutePass::run(Graph& graph) const {
   const std::vector<int32_t> uses = use_counts(graph);
   std::vector<bool> drop(graph.nodes().size(), false);
   for (size_t i = 0; i < graph.nodes().size(); ++i) drop[i] = try_fold(graph, graph.nodes()[i], uses);
   remove_nodes(graph, drop);
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -16,7 +16,7 @@ namespace ember::aot {
 class FoldConstantPermutePass final : public Pass {
  public:
   const char* name() const override { return "fold_constant_permute"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 }  // namespace ember::aot

@@ -54,7 +54,7 @@ ValueId conv_bn(GraphBuilder& b, ValueId x, ValueId bias, ValueId* conv_out) {
                     {"eps", Argument::floating(1.0), false}});
   Graph& g = b.graph();
   for (const char* name : {"bn_unused_1", "bn_unused_2"}) {
-    ValueId u = g.add_value({name, ValueKind::kTensor, contiguous_spec(ScalarType::kFloat, static_sizes({0})), {}, ""}).value();
+    ValueId u = g.add_value({name, ValueKind::kTensor, contiguous_spec(ScalarType::kFloat, static_sizes({0})), {}, ""}).get();
     g.nodes().back().outputs.push_back(Argument::tensor(u));
   }
   return y;
@@ -67,7 +67,7 @@ TEST(FoldBatchNormPassTest, FoldsIntoBiaslessConvThroughBeta) {
   ValueId y = conv_bn(b, x, kNoValue, &c);
   b.output(b.op("aten::relu.default", {{"self", y}}, "relu", {1, 2, 2, 2}));
   Graph g = b.take();
-  ASSERT_TRUE(FoldBatchNormPass().run(g).is_ok());
+  ASSERT_EQ(FoldBatchNormPass().run(g), Error::Ok);
   EXPECT_EQ(print_body(g),
             "%conv : f32[1, 2, 2, 2] = aten::convolution.default(input=%x, weight=%w, bias=%beta, "
             "stride=[1, 1], padding=[0, 0], dilation=[1, 1], transposed=False, "
@@ -76,7 +76,7 @@ TEST(FoldBatchNormPassTest, FoldsIntoBiaslessConvThroughBeta) {
   // s = {1/2, 2/1}; w' = {2 * 0.5, 3 * 2}; b' = (0 - mean) * s + beta = {0, -9}.
   EXPECT_EQ(floats(g, "w"), (std::vector<float>{1.f, 6.f}));
   EXPECT_EQ(floats(g, "beta"), (std::vector<float>{0.f, -9.f}));
-  EXPECT_TRUE(verify_graph(g).is_ok());
+  EXPECT_EQ(verify_graph(g), Error::Ok);
 }
 
 TEST(FoldBatchNormPassTest, FoldsIntoConvBias) {
@@ -86,7 +86,7 @@ TEST(FoldBatchNormPassTest, FoldsIntoConvBias) {
   ValueId c;
   b.output(conv_bn(b, x, cb, &c));
   Graph g = b.take();
-  ASSERT_TRUE(FoldBatchNormPass().run(g).is_ok());
+  ASSERT_EQ(FoldBatchNormPass().run(g), Error::Ok);
   ASSERT_EQ(g.nodes().size(), 1u);
   EXPECT_EQ(tensor_of(g.outputs()[0]), c);
   // b' = (b - mean) * s + beta = {(1 - 1) * 0.5 + 0.5, (-1 - 4) * 2 - 1}.
@@ -104,7 +104,7 @@ TEST(FoldBatchNormPassTest, KeepsBatchNormWhenConvOutputIsAlsoUsed) {
   b.output(c);
   Graph g = b.take();
   const std::string before = print_body(g);
-  ASSERT_TRUE(FoldBatchNormPass().run(g).is_ok());
+  ASSERT_EQ(FoldBatchNormPass().run(g), Error::Ok);
   EXPECT_EQ(print_body(g), before);
   EXPECT_EQ(floats(g, "w"), (std::vector<float>{2.f, 3.f}));
 }
@@ -117,11 +117,11 @@ TEST(FoldConstantPermutePassTest, TransposesWeightOfAddmm) {
                    {{"dims", Argument::int_list({1, 0}), false}});
   b.output(b.op("aten::mm.default", {{"self", x}, {"mat2", t}}, "mm", {1, 2}));
   Graph g = b.take();
-  ASSERT_TRUE(FoldConstantPermutePass().run(g).is_ok());
+  ASSERT_EQ(FoldConstantPermutePass().run(g), Error::Ok);
   EXPECT_EQ(print_body(g), "%mm : f32[1, 2] = aten::mm.default(self=%x, mat2=%w)\n");
   EXPECT_EQ(g.value(w).tensor.to_string(), "f32[3, 2]");
   EXPECT_EQ(floats(g, "w"), (std::vector<float>{1.f, 4.f, 2.f, 5.f, 3.f, 6.f}));
-  EXPECT_TRUE(verify_graph(g).is_ok());
+  EXPECT_EQ(verify_graph(g), Error::Ok);
 }
 
 TEST(FoldConstantPermutePassTest, Rank3AndNegativeDims) {
@@ -132,7 +132,7 @@ TEST(FoldConstantPermutePassTest, Rank3AndNegativeDims) {
                    {{"dims", Argument::int_list({-1, 0, 1}), false}});
   b.output(b.op("aten::neg.default", {{"self", t}}, "neg", {2, 2, 2}));
   Graph g = b.take();
-  ASSERT_TRUE(FoldConstantPermutePass().run(g).is_ok());
+  ASSERT_EQ(FoldConstantPermutePass().run(g), Error::Ok);
   EXPECT_EQ(floats(g, "w"), (std::vector<float>{0.f, 2.f, 4.f, 6.f, 1.f, 3.f, 5.f, 7.f}));
 }
 
@@ -148,7 +148,7 @@ TEST(FoldConstantPermutePassTest, KeepsSharedConstantsAndInputs) {
   b.output(b.op("aten::neg.default", {{"self", w}}, "neg", {2, 3}));
   Graph g = b.take();
   const std::string before = print_body(g);
-  ASSERT_TRUE(FoldConstantPermutePass().run(g).is_ok());
+  ASSERT_EQ(FoldConstantPermutePass().run(g), Error::Ok);
   EXPECT_EQ(print_body(g), before);
 }
 

@@ -38,7 +38,7 @@ bool record_buffer_mutation(Graph& graph, ValueId buffer, ValueId value) {
 
 }  // namespace
 
-Status FunctionalizePass::run(Graph& graph) const {
+Error FunctionalizePass::run(Graph& graph) const {
   std::vector<bool> is_input(graph.num_values(), false);
   for (const Argument& in : graph.inputs()) {
     for_each_value(in, [&](ValueId v) { is_input[static_cast<size_t>(v)] = true; });
@@ -71,7 +71,7 @@ Status FunctionalizePass::run(Graph& graph) const {
     n.target = "torch.ops." + functional.ns + "." + functional.name + "." + functional.overload;
     replace_uses(graph, mutated, result, i + 1);
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -17,7 +17,7 @@ namespace ember::aot {
 class FunctionalizePass final : public Pass {
  public:
   const char* name() const override { return "functionalize"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 }  // namespace ember::aot

@@ -34,7 +34,7 @@ std::string suggestion(const Node& node) {
 
 }  // namespace
 
-Status OpSetCheckPass::run(Graph& graph) const {
+Error OpSetCheckPass::run(Graph& graph) const {
   std::string report;
   size_t count = 0;
   for (const Node& n : graph.nodes()) {
@@ -42,8 +42,8 @@ Status OpSetCheckPass::run(Graph& graph) const {
     ++count;
     report += "\n  " + n.describe() + ": " + suggestion(n);
   }
-  if (count == 0) return Status::ok();
-  return Status(StatusCode::kOperatorMissing,
+  if (count == 0) return Error::Ok;
+  return fail(Error::OperatorMissing,
                 std::to_string(count) + " node(s) outside the core ATen op set:" + report);
 }
 

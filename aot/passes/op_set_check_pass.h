@@ -15,7 +15,7 @@ namespace ember::aot {
 class OpSetCheckPass final : public Pass {
  public:
   const char* name() const override { return "op_set_check"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 // True when `node` is in the edge op set described above.

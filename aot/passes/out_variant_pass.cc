@@ -13,11 +13,11 @@ bool is_tensor_option(const std::string& name) {
   return name == "dtype" || name == "layout" || name == "device" || name == "pin_memory";
 }
 
-StatusOr<OpName> parse_out_name(const std::string& qualified, const Node& node) {
+Result<OpName> parse_out_name(const std::string& qualified, const Node& node) {
   size_t colons = qualified.find("::");
   size_t dot = qualified.rfind('.');
   if (colons == std::string::npos || dot == std::string::npos || dot < colons) {
-    return Status(StatusCode::kInternal,
+    return fail(Error::Internal,
                   node.describe() + ": malformed out variant '" + qualified + "' in the schema table");
   }
   return OpName{qualified.substr(0, colons), qualified.substr(colons + 2, dot - colons - 2),
@@ -30,17 +30,17 @@ bool is_sym_op(const Node& n) {
 
 }  // namespace
 
-Status OutVariantPass::run(Graph& graph) const {
+Error OutVariantPass::run(Graph& graph) const {
   for (Node& n : graph.nodes()) {
     if (n.kind != NodeKind::kOp || n.op.ns == "ember" || is_sym_op(n) || is_out_variant_node(n)) {
       continue;  // symbolic ops, delegate calls and converted nodes stay as they are
     }
     const OpSchema* schema = nullptr;
-    EMBER_AOT_ASSIGN_OR_RETURN(std::vector<Argument> args, bound_arguments(n, &schema));
+    EMBER_ASSIGN_OR_RETURN(std::vector<Argument> args, bound_arguments(n, &schema));
     if (schema->out_variant.empty()) {
       return not_supported(n.describe() + ": no out variant; OpSetCheckPass should have rejected it");
     }
-    EMBER_AOT_ASSIGN_OR_RETURN(OpName out_name, parse_out_name(schema->out_variant, n));
+    EMBER_ASSIGN_OR_RETURN(OpName out_name, parse_out_name(schema->out_variant, n));
     bool factory = has_arg(*schema, "layout") || has_arg(*schema, "device");
     std::vector<NamedArgument> inputs;
     for (size_t k = 0; k < schema->args.size(); ++k) {
@@ -53,7 +53,7 @@ Status OutVariantPass::run(Graph& graph) const {
     n.target = "torch.ops." + out_name.ns + "." + out_name.name + "." + out_name.overload;
     n.metadata[kOutVariantKey] = schema->op.qualified();
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

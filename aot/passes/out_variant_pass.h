@@ -20,7 +20,7 @@ inline constexpr const char* kOutVariantKey = "ember.out_variant";
 class OutVariantPass final : public Pass {
  public:
   const char* name() const override { return "out_variant"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 // Whether the node was converted by OutVariantPass.

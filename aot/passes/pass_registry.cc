@@ -5,16 +5,16 @@
 
 namespace ember::aot {
 
-Status PassRegistry::register_pass(const std::string& name, PassFactory factory) {
+Error PassRegistry::register_pass(const std::string& name, PassFactory factory) {
   if (name.empty() || !factory) return invalid_argument("a pass needs a name and a factory");
   for (const auto& e : entries_) {
     if (e.first == name) return invalid_argument("pass '" + name + "' is already registered");
   }
   entries_.emplace_back(name, std::move(factory));
-  return Status::ok();
+  return Error::Ok;
 }
 
-StatusOr<std::shared_ptr<const Pass>> PassRegistry::create(const std::string& name) const {
+Result<std::shared_ptr<const Pass>> PassRegistry::create(const std::string& name) const {
   for (const auto& e : entries_) {
     if (e.first == name) return e.second();
   }
@@ -30,7 +30,7 @@ std::vector<std::string> PassRegistry::names() const {
   return out;
 }
 
-Status register_example_passes(PassRegistry* registry) {
+Error register_example_passes(PassRegistry* registry) {
   return registry->register_pass("replace_relu_with_sigmoid", [] {
     return std::make_shared<const ReplaceReluWithSigmoidPass>();
   });

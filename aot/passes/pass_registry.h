@@ -7,7 +7,7 @@
 //   register_example_passes(&passes);
 //   RecipeOptions options;
 //   for (const std::string& name : FLAGS_pass) {
-//     EMBER_AOT_ASSIGN_OR_RETURN(auto pass, passes.create(name));
+//     EMBER_ASSIGN_OR_RETURN(auto pass, passes.create(name));
 //     options.user_passes.push_back(std::move(pass));      // run by the transform stage
 //   }
 #pragma once
@@ -26,8 +26,8 @@ using PassFactory = std::function<std::shared_ptr<const Pass>()>;
 
 class PassRegistry {
  public:
-  Status register_pass(const std::string& name, PassFactory factory);
-  StatusOr<std::shared_ptr<const Pass>> create(const std::string& name) const;
+  Error register_pass(const std::string& name, PassFactory factory);
+  Result<std::shared_ptr<const Pass>> create(const std::string& name) const;
   std::vector<std::string> names() const;
 
  private:
@@ -35,6 +35,6 @@ class PassRegistry {
 };
 
 // Registers the documented example passes: "replace_relu_with_sigmoid".
-Status register_example_passes(PassRegistry* registry);
+Error register_example_passes(PassRegistry* registry);
 
 }  // namespace ember::aot

@@ -28,7 +28,7 @@ TEST(FunctionalizePassTest, InPlaceOpBecomesFunctionalAndLaterReadsSeeIt) {
   b.op("aten::relu_.default", {{"self", n}}, "relu_", {4});
   b.output(b.op("aten::add.Tensor", {{"self", n}, {"other", x}}, "add", {4}));
   Graph g = b.take();
-  ASSERT_TRUE(FunctionalizePass().run(g).is_ok());
+  ASSERT_EQ(FunctionalizePass().run(g), Error::Ok);
   EXPECT_EQ(print_body(g),
             "%neg : f32[4] = aten::neg.default(self=%x)\n"
             "%relu_ : f32[4] = aten::relu.default(self=%neg)\n"
@@ -42,7 +42,7 @@ TEST(FunctionalizePassTest, InPlaceOnBufferBecomesBufferMutation) {
   ValueId a = b.op("aten::add_.Tensor", {{"self", s}, {"other", x}}, "add_", {1});
   b.output(b.op("aten::mul.Tensor", {{"self", s}, {"other", x}}, "mul", {1}));
   Graph g = b.take();
-  ASSERT_TRUE(FunctionalizePass().run(g).is_ok());
+  ASSERT_EQ(FunctionalizePass().run(g), Error::Ok);
   ASSERT_EQ(g.outputs().size(), 2u);
   EXPECT_EQ(g.signature().outputs[0].kind, OutputKind::kBufferMutation);
   EXPECT_EQ(g.signature().outputs[0].target, "steps");
@@ -55,9 +55,9 @@ TEST(FunctionalizePassTest, InPlaceOnUserInputIsNotSupported) {
   ValueId x = b.input("x", {4});
   b.output(b.op("aten::relu_.default", {{"self", x}}, "relu_", {4}));
   Graph g = b.take();
-  Status st = FunctionalizePass().run(g);
-  EXPECT_EQ(st.code(), StatusCode::kNotSupported);
-  EXPECT_NE(st.message().find("'x'"), std::string::npos) << st.message();
+  Error st = FunctionalizePass().run(g);
+  EXPECT_EQ(st, Error::NotSupported);
+  EXPECT_NE(std::string(last_error_message()).find("'x'"), std::string::npos) << std::string(last_error_message());
 }
 
 TEST(OpSetCheckPassTest, ListsEveryOffendingNodeWithLineAndSuggestion) {
@@ -67,9 +67,9 @@ TEST(OpSetCheckPassTest, ListsEveryOffendingNodeWithLineAndSuggestion) {
   ValueId r = b.op("aten::relu.default", {{"self", l}}, "relu", {2, 2});
   b.output(b.op("aten::frobnicate.default", {{"self", r}}, "frob", {2, 2}));
   Graph g = b.take();
-  Status st = OpSetCheckPass().run(g);
-  ASSERT_EQ(st.code(), StatusCode::kOperatorMissing);
-  const std::string& m = st.message();
+  Error st = OpSetCheckPass().run(g);
+  ASSERT_EQ(st, Error::OperatorMissing);
+  const std::string& m = std::string(last_error_message());
   EXPECT_NE(m.find("2 node(s)"), std::string::npos) << m;
   EXPECT_NE(m.find("node 'linear' (aten::linear.default, model.py:10): a decomposition exists"),
             std::string::npos) << m;
@@ -83,7 +83,7 @@ TEST(ScalarToTensorPassTest, WrappedNumberBecomesLiftedConstant) {
   ValueId x = b.input("x", {3});
   b.output(b.op("aten::add.Tensor", {{"self", x}}, "add", {3}, {{"other", Argument::floating(2.5), false}}));
   Graph g = b.take();
-  ASSERT_TRUE(ScalarToTensorPass().run(g).is_ok());
+  ASSERT_EQ(ScalarToTensorPass().run(g), Error::Ok);
   ValueId c = g.nodes()[0].inputs[1].arg.value();
   ASSERT_NE(c, kNoValue);
   const TensorSpec& s = g.value(c).tensor;
@@ -104,7 +104,7 @@ TEST(DeadCodePassTest, RemovesUnusedChains) {
   b.op("aten::abs.default", {{"self", n}}, "abs", {3});
   b.output(b.op("aten::relu.default", {{"self", x}}, "relu", {3}));
   Graph g = b.take();
-  ASSERT_TRUE(DeadCodePass().run(g).is_ok());
+  ASSERT_EQ(DeadCodePass().run(g), Error::Ok);
   EXPECT_EQ(print_body(g), "%relu : f32[3] = aten::relu.default(self=%x)\n");
 }
 
@@ -117,7 +117,7 @@ TEST(OutVariantPassTest, FillsDefaultsAndRenames) {
   b.output(b.op("aten::full_like.default", {{"self", v}}, "full", {1, 3},
                 {{"fill_value", Argument::floating(1.0), false}}));
   Graph g = b.take();
-  ASSERT_TRUE(OutVariantPass().run(g).is_ok());
+  ASSERT_EQ(OutVariantPass().run(g), Error::Ok);
   EXPECT_EQ(print_body(g),
             "%add : f32[3] = aten::add.out(self=%x, other=%x, alpha=1)\n"
             "%view : f32[1, 3] = aten::view_copy.out(self=%add, size=[1, 3])\n"
@@ -129,7 +129,7 @@ TEST(OutVariantPassTest, FillsDefaultsAndRenames) {
 class FailingPass final : public Pass {
  public:
   const char* name() const override { return "failing"; }
-  Status run(Graph&) const override { return invalid_argument("boom"); }
+  Error run(Graph&) const override { return invalid_argument("boom"); }
 };
 
 TEST(PassPipelineTest, DumpsTimesAndAnnotatesFailures) {
@@ -145,9 +145,9 @@ TEST(PassPipelineTest, DumpsTimesAndAnnotatesFailures) {
   inst.timings = &timings;
   PassPipeline p("stage");
   p.add(std::make_unique<DeadCodePass>()).add(std::make_unique<FailingPass>());
-  Status st = p.run(g, inst);
-  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(st.message(), "pass 'failing' (stage): boom");
+  Error st = p.run(g, inst);
+  EXPECT_EQ(st, Error::InvalidArgument);
+  EXPECT_EQ(std::string(last_error_message()), "pass 'failing' (stage): boom");
   ASSERT_EQ(timings.size(), 1u);
   EXPECT_EQ(timings[0].pass, "dead_code");
   std::ifstream dumped(dir + "/stage_00_dead_code.txt");

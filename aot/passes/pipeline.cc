@@ -15,42 +15,42 @@ std::vector<std::string> PassPipeline::pass_names() const {
   return out;
 }
 
-Status write_text_file(const std::string& path, const std::string& text) {
+Error write_text_file(const std::string& path, const std::string& text) {
   FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return Status(StatusCode::kAccessFailed, "cannot open '" + path + "' for writing");
+  if (f == nullptr) return fail(Error::AccessFailed, "cannot open '" + path + "' for writing");
   size_t n = std::fwrite(text.data(), 1, text.size(), f);
   int rc = std::fclose(f);
   if (n != text.size() || rc != 0) {
-    return Status(StatusCode::kAccessFailed, "short write to '" + path + "'");
+    return fail(Error::AccessFailed, "short write to '" + path + "'");
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status PassPipeline::run(Graph& graph, const PassInstrumentation& inst) const {
+Error PassPipeline::run(Graph& graph, const PassInstrumentation& inst) const {
   int index = 0;
   for (const auto& pass : passes_) {
     std::string label = "pass '" + std::string(pass->name()) + "' (" + name_ + ")";
     auto start = std::chrono::steady_clock::now();
-    Status st = pass->run(graph);
+    Error st = pass->run(graph);
     auto end = std::chrono::steady_clock::now();
-    if (!st.is_ok()) return st.annotate(label);
+    if (st != Error::Ok) return annotate(st, label);
     if (inst.timings != nullptr) {
       inst.timings->push_back(
           {name_, pass->name(), std::chrono::duration<double, std::milli>(end - start).count()});
     }
     if (inst.verify_after_each) {
-      Status v = verify_graph(graph);
-      if (!v.is_ok()) return v.annotate("verifier after " + label);
+      Error v = verify_graph(graph);
+      if (v != Error::Ok) return annotate(v, "verifier after " + label);
     }
     if (inst.print_after_each && inst.print) inst.print(label, print_graph(graph));
     if (!inst.dump_dir.empty()) {
       std::string prefix = (index < 10 ? "0" : "") + std::to_string(index) + "_";
       std::string path = inst.dump_dir + "/" + name_ + "_" + prefix + pass->name() + ".txt";
-      EMBER_AOT_RETURN_IF_ERROR(write_text_file(path, print_graph(graph)));
+      EMBER_TRY(write_text_file(path, print_graph(graph)));
     }
     ++index;
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

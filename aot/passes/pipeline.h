@@ -2,13 +2,13 @@
 //
 // run() applies the passes in order. After each pass it optionally verifies the graph
 // (verify_graph), prints it (print hook), writes it to <dump_dir>/<NN>_<stage>_<pass>.txt
-// and reports the pass's wall time. The first failing pass stops the pipeline; its Status
+// and reports the pass's wall time. The first failing pass stops the pipeline; its Error
 // is annotated with the pass name ("pass 'out_variant': ...").
 //
 //   PassPipeline p("to_edge");
 //   p.add(std::make_unique<FunctionalizePass>());
 //   p.add(std::make_unique<DecomposeTrainingOpsPass>());
-//   EMBER_AOT_RETURN_IF_ERROR(p.run(graph, instrumentation));
+//   EMBER_TRY(p.run(graph, instrumentation));
 #pragma once
 
 #include <functional>
@@ -47,7 +47,7 @@ class PassPipeline {
   // Names in order.
   std::vector<std::string> pass_names() const;
 
-  Status run(Graph& graph, const PassInstrumentation& inst = {}) const;
+  Error run(Graph& graph, const PassInstrumentation& inst = {}) const;
 
  private:
   std::string name_;
@@ -55,6 +55,6 @@ class PassPipeline {
 };
 
 // Writes `text` to `path` (creating no directories). AccessFailed on error.
-Status write_text_file(const std::string& path, const std::string& text);
+Error write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace ember::aot

@@ -15,10 +15,10 @@ bool is_assert(const Node& n) {
 
 }  // namespace
 
-Status RemoveAssertsPass::run(Graph& graph) const {
+Error RemoveAssertsPass::run(Graph& graph) const {
   auto& nodes = graph.nodes();
   nodes.erase(std::remove_if(nodes.begin(), nodes.end(), is_assert), nodes.end());
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -12,7 +12,7 @@ namespace ember::aot {
 class RemoveAssertsPass final : public Pass {
  public:
   const char* name() const override { return "remove_asserts"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 }  // namespace ember::aot

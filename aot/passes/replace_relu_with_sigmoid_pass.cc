@@ -3,14 +3,14 @@
 
 namespace ember::aot {
 
-Status ReplaceReluWithSigmoidPass::run(Graph& graph) const {
+Error ReplaceReluWithSigmoidPass::run(Graph& graph) const {
   const OpName relu{"aten", "relu", "default"};
   for (Node& n : graph.nodes()) {
     if (n.kind != NodeKind::kOp || !(n.op == relu)) continue;
     n.op.name = "sigmoid";
     n.target = "torch.ops.aten.sigmoid.default";
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -16,7 +16,7 @@ namespace ember::aot {
 class ReplaceReluWithSigmoidPass final : public Pass {
  public:
   const char* name() const override { return "replace_relu_with_sigmoid"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 }  // namespace ember::aot

@@ -10,7 +10,7 @@
 namespace ember::aot {
 namespace {
 
-StatusOr<ValueId> make_scalar_tensor(Graph& graph, const Argument& arg) {
+Result<ValueId> make_scalar_tensor(Graph& graph, const Argument& arg) {
   auto data = std::make_shared<ConstantData>();
   ScalarType dtype;
   if (arg.kind == ArgKind::kFloat) {
@@ -29,7 +29,7 @@ StatusOr<ValueId> make_scalar_tensor(Graph& graph, const Argument& arg) {
   data->source = "scalar_to_tensor";
   TensorSpec spec = contiguous_spec(dtype, {});
   spec.constant = std::move(data);
-  EMBER_AOT_ASSIGN_OR_RETURN(ValueId v, add_tensor_value(graph, "_scalar", std::move(spec)));
+  EMBER_ASSIGN_OR_RETURN(ValueId v, add_tensor_value(graph, "_scalar", std::move(spec)));
   // A lifted tensor constant: a graph input placed before the user inputs.
   size_t at = 0;
   auto& specs = graph.signature().inputs;
@@ -46,7 +46,7 @@ StatusOr<ValueId> make_scalar_tensor(Graph& graph, const Argument& arg) {
 
 }  // namespace
 
-Status ScalarToTensorPass::run(Graph& graph) const {
+Error ScalarToTensorPass::run(Graph& graph) const {
   for (Node& n : graph.nodes()) {
     if (n.kind != NodeKind::kOp) continue;
     const OpSchema* s = builtin_op_schemas().find(n.op);
@@ -58,11 +58,11 @@ Status ScalarToTensorPass::run(Graph& graph) const {
       if (t.base != BaseType::kTensor || t.list) continue;
       ArgKind k = in.arg.kind;
       if (k != ArgKind::kFloat && k != ArgKind::kInt && k != ArgKind::kBool) continue;
-      EMBER_AOT_ASSIGN_OR_RETURN(ValueId v, make_scalar_tensor(graph, in.arg));
+      EMBER_ASSIGN_OR_RETURN(ValueId v, make_scalar_tensor(graph, in.arg));
       in.arg = Argument::tensor(v);
     }
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

@@ -14,7 +14,7 @@ namespace ember::aot {
 class ScalarToTensorPass final : public Pass {
  public:
   const char* name() const override { return "scalar_to_tensor"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 };
 
 }  // namespace ember::aot

@@ -20,8 +20,8 @@ PlanTensor tensor(uint64_t size, int32_t first, int32_t last) {
 MemoryPlan plan_or_die(const MemoryPlanner& planner, const std::vector<PlanTensor>& tensors,
                        PlanOptions options = PlanOptions()) {
   auto result = planner.plan(tensors, options);
-  EXPECT_TRUE(result.is_ok()) << result.status().to_string();
-  return result.is_ok() ? std::move(result).value() : MemoryPlan();
+  EXPECT_TRUE(result.ok()) << format_error(result.error());
+  return result.ok() ? std::move(result.get()) : MemoryPlan();
 }
 
 // A[0,1] 32 B, B[1,2] 16 B, C[2,3] 48 B. Live sums: t0 32, t1 48, t2 64, t3 48.
@@ -115,7 +115,7 @@ TEST(GreedyPlanner, TensorsCanAskForAnotherBuffer) {
   EXPECT_EQ(plan.arena_size, 112u);
   EXPECT_EQ(plan.lower_bound, 112u);
   tensors[2].memory_id = 0;
-  EXPECT_FALSE(GreedyBySizePlanner().plan(tensors, PlanOptions()).is_ok());
+  EXPECT_FALSE(GreedyBySizePlanner().plan(tensors, PlanOptions()).ok());
 }
 
 TEST(GreedyPlanner, EmptyInputGivesEmptyArena) {
@@ -127,16 +127,16 @@ TEST(GreedyPlanner, EmptyInputGivesEmptyArena) {
 
 TEST(MemoryPlanner, RejectsBadInput) {
   auto reversed = GreedyBySizePlanner().plan({tensor(16, 3, 2)}, PlanOptions());
-  ASSERT_FALSE(reversed.is_ok());
-  EXPECT_EQ(reversed.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(reversed.status().message().find("tensor 0 has last_use 2 before first_use 3"),
+  ASSERT_FALSE(reversed.ok());
+  EXPECT_EQ(reversed.error(), Error::InvalidArgument);
+  EXPECT_NE(std::string(last_error_message()).find("tensor 0 has last_use 2 before first_use 3"),
             std::string::npos)
-      << reversed.status().message();
+      << std::string(last_error_message());
   PlanOptions options;
   options.alignment = 24;
   auto bad_alignment = BumpPlanner().plan({tensor(16, 0, 0)}, options);
-  ASSERT_FALSE(bad_alignment.is_ok());
-  EXPECT_EQ(bad_alignment.status().code(), StatusCode::kInvalidArgument);
+  ASSERT_FALSE(bad_alignment.ok());
+  EXPECT_EQ(bad_alignment.error(), Error::InvalidArgument);
 }
 
 TEST(MemoryPlanner, LowerBoundCountsInclusiveLifetimes) {

@@ -27,7 +27,7 @@ namespace {
 
 constexpr uint32_t kMaxBufferId = 64;
 
-Status check_tensor(const char* planner, size_t i, const PlanTensor& t) {
+Error check_tensor(const char* planner, size_t i, const PlanTensor& t) {
   if (t.last_use < t.first_use) {
     return invalid_argument("memory planner " + std::string(planner) + ": tensor " +
                             std::to_string(i) + " has last_use " + std::to_string(t.last_use) +
@@ -42,12 +42,12 @@ Status check_tensor(const char* planner, size_t i, const PlanTensor& t) {
                             std::to_string(t.memory_id) + ", expected 1.." +
                             std::to_string(kMaxBufferId));
   }
-  return Status();
+  return Error::Ok;
 }
 
 }  // namespace
 
-StatusOr<MemoryPlan> MemoryPlanner::plan(const std::vector<PlanTensor>& tensors,
+Result<MemoryPlan> MemoryPlanner::plan(const std::vector<PlanTensor>& tensors,
                                          const PlanOptions& options) const {
   const uint64_t alignment = options.alignment;
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
@@ -59,7 +59,7 @@ StatusOr<MemoryPlan> MemoryPlanner::plan(const std::vector<PlanTensor>& tensors,
   uint32_t max_id = 1;
   for (size_t i = 0; i < tensors.size(); ++i) {
     const PlanTensor& t = tensors[i];
-    EMBER_AOT_RETURN_IF_ERROR(check_tensor(name(), i, t));
+    EMBER_TRY(check_tensor(name(), i, t));
     if ((t.is_input && !options.plan_inputs) || (t.is_output && !options.plan_outputs)) continue;
     uint64_t size = (t.size_bytes + alignment - 1) / alignment * alignment;
     buffers[t.memory_id].first.push_back({size, t.first_use, t.last_use});

@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -70,7 +70,7 @@ class MemoryPlanner {
 
   // Plans `tensors`. InvalidArgument for a bad alignment, last_use < first_use,
   // or a memory_id of 0 or above 64.
-  StatusOr<MemoryPlan> plan(const std::vector<PlanTensor>& tensors,
+  Result<MemoryPlan> plan(const std::vector<PlanTensor>& tensors,
                             const PlanOptions& options) const;
 
  protected:

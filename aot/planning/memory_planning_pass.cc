@@ -79,10 +79,10 @@ Lifetimes compute_lifetimes(const Graph& graph) {
 
 }  // namespace
 
-Status MemoryPlanningPass::run(Graph& graph) const {
+Error MemoryPlanningPass::run(Graph& graph) const {
   MemoryPlannerRegistry registry;
-  EMBER_AOT_RETURN_IF_ERROR(register_builtin_planners(&registry));
-  EMBER_AOT_ASSIGN_OR_RETURN(std::unique_ptr<MemoryPlanner> planner, registry.create(planner_));
+  EMBER_TRY(register_builtin_planners(&registry));
+  EMBER_ASSIGN_OR_RETURN(std::unique_ptr<MemoryPlanner> planner, registry.create(planner_));
   Lifetimes lt = compute_lifetimes(graph);
   std::vector<PlanTensor> tensors;
   std::vector<ValueId> ids;
@@ -110,7 +110,7 @@ Status MemoryPlanningPass::run(Graph& graph) const {
     tensors.push_back(t);
     ids.push_back(static_cast<ValueId>(v));
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(MemoryPlan plan, planner->plan(tensors, PlanOptions()));
+  EMBER_ASSIGN_OR_RETURN(MemoryPlan plan, planner->plan(tensors, PlanOptions()));
   for (size_t k = 0; k < ids.size(); ++k) {
     TensorSpec& spec = graph.value(ids[k]).tensor;
     spec.lifetime_begin = tensors[k].first_use;
@@ -124,7 +124,7 @@ Status MemoryPlanningPass::run(Graph& graph) const {
     report_->lower_bound = plan.lower_bound;
     report_->planned_tensors = ids.size();
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

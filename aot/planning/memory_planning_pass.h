@@ -37,7 +37,7 @@ class MemoryPlanningPass final : public Pass {
   explicit MemoryPlanningPass(std::string planner = "greedy", MemoryPlanReport* report = nullptr)
       : planner_(std::move(planner)), report_(report) {}
   const char* name() const override { return "memory_planning"; }
-  Status run(Graph& graph) const override;
+  Error run(Graph& graph) const override;
 
  private:
   std::string planner_;

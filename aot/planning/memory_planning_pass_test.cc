@@ -20,7 +20,7 @@ TEST(MemoryPlanningPassTest, ChainReusesMemoryAndReportsLowerBound) {
   b.output(d);
   Graph g = b.take();
   MemoryPlanReport report;
-  ASSERT_TRUE(MemoryPlanningPass("greedy", &report).run(g).is_ok());
+  ASSERT_EQ(MemoryPlanningPass("greedy", &report).run(g), Error::Ok);
   // Live sets: node 0 {x, a}, node 1 {a, c}, node 2 {c, d}: bound 128 B; x and c can share.
   EXPECT_EQ(report.lower_bound, 128u);
   EXPECT_EQ(report.arena_size, 128u);
@@ -31,9 +31,9 @@ TEST(MemoryPlanningPassTest, ChainReusesMemoryAndReportsLowerBound) {
   EXPECT_EQ(g.value(a).tensor.mem_id, 1);
   EXPECT_NE(g.value(a).tensor.mem_offset, g.value(c).tensor.mem_offset);
   MemoryPlanReport naive;
-  ASSERT_TRUE(MemoryPlanningPass("naive", &naive).run(g).is_ok());
+  ASSERT_EQ(MemoryPlanningPass("naive", &naive).run(g), Error::Ok);
   EXPECT_EQ(naive.arena_size, 256u);
-  EXPECT_EQ(MemoryPlanningPass("nope").run(g).code(), StatusCode::kNotFound);
+  EXPECT_EQ(MemoryPlanningPass("nope").run(g), Error::NotFound);
 }
 
 }  // namespace

@@ -31,18 +31,18 @@ std::vector<PlanTensor> random_tensors(std::mt19937* rng, int count, int horizon
 
 TEST(PlannerProperty, NoOverlapAndBounds) {
   MemoryPlannerRegistry registry;
-  ASSERT_TRUE(register_builtin_planners(&registry).is_ok());
+  ASSERT_EQ(register_builtin_planners(&registry), Error::Ok);
   for (const std::string& name : registry.names()) {
     auto planner = registry.create(name);
-    ASSERT_TRUE(planner.is_ok());
+    ASSERT_TRUE(planner.ok());
     for (uint32_t seed = 1; seed <= 60; ++seed) {
       std::mt19937 rng(seed);
       std::vector<PlanTensor> tensors = random_tensors(&rng, 5 + seed % 40, 30);
       PlanOptions options;
       options.plan_inputs = seed % 3 != 0;
       auto result = (*planner)->plan(tensors, options);
-      ASSERT_TRUE(result.is_ok()) << result.status().to_string();
-      const MemoryPlan& plan = result.value();
+      ASSERT_TRUE(result.ok()) << format_error(result.error());
+      const MemoryPlan& plan = result.get();
       uint64_t total = 0;
       for (size_t i = 0; i < tensors.size(); ++i) {
         const TensorPlacement& a = plan.placements[i];

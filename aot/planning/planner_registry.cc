@@ -6,7 +6,7 @@
 
 namespace ember::aot {
 
-Status MemoryPlannerRegistry::register_planner(const std::string& name,
+Error MemoryPlannerRegistry::register_planner(const std::string& name,
                                                MemoryPlannerFactory factory) {
   if (name.empty() || factory == nullptr) {
     return invalid_argument("a memory planner needs a name and a factory");
@@ -17,10 +17,10 @@ Status MemoryPlannerRegistry::register_planner(const std::string& name,
     }
   }
   entries_.emplace_back(name, factory);
-  return Status();
+  return Error::Ok;
 }
 
-StatusOr<std::unique_ptr<MemoryPlanner>> MemoryPlannerRegistry::create(
+Result<std::unique_ptr<MemoryPlanner>> MemoryPlannerRegistry::create(
     const std::string& name) const {
   std::string known;
   for (const auto& entry : entries_) {
@@ -37,8 +37,8 @@ std::vector<std::string> MemoryPlannerRegistry::names() const {
   return out;
 }
 
-Status register_builtin_planners(MemoryPlannerRegistry* registry) {
-  EMBER_AOT_RETURN_IF_ERROR(registry->register_planner(
+Error register_builtin_planners(MemoryPlannerRegistry* registry) {
+  EMBER_TRY(registry->register_planner(
       "greedy",
       []() -> std::unique_ptr<MemoryPlanner> { return std::make_unique<GreedyBySizePlanner>(); }));
   return registry->register_planner(

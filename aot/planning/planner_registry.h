@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 #include "aot/planning/memory_planner.h"
 
 namespace ember::aot {
@@ -19,9 +19,9 @@ using MemoryPlannerFactory = std::unique_ptr<MemoryPlanner> (*)();
 class MemoryPlannerRegistry {
  public:
   // InvalidArgument if `name` is empty or already registered.
-  Status register_planner(const std::string& name, MemoryPlannerFactory factory);
+  Error register_planner(const std::string& name, MemoryPlannerFactory factory);
   // NotFound (listing the known names) if nothing is registered under `name`.
-  StatusOr<std::unique_ptr<MemoryPlanner>> create(const std::string& name) const;
+  Result<std::unique_ptr<MemoryPlanner>> create(const std::string& name) const;
   // Registered names, in registration order.
   std::vector<std::string> names() const;
 
@@ -33,6 +33,6 @@ class MemoryPlannerRegistry {
 inline const char* default_memory_planner_name() { return "greedy"; }
 
 // Registers "greedy" (GreedyBySizePlanner) and "naive" (BumpPlanner).
-Status register_builtin_planners(MemoryPlannerRegistry* registry);
+Error register_builtin_planners(MemoryPlannerRegistry* registry);
 
 }  // namespace ember::aot

@@ -8,25 +8,25 @@ namespace {
 
 TEST(PlannerRegistry, BuiltinsByName) {
   MemoryPlannerRegistry registry;
-  ASSERT_TRUE(register_builtin_planners(&registry).is_ok());
+  ASSERT_EQ(register_builtin_planners(&registry), Error::Ok);
   EXPECT_EQ(registry.names(), (std::vector<std::string>{"greedy", "naive"}));
   auto greedy = registry.create(default_memory_planner_name());
-  ASSERT_TRUE(greedy.is_ok());
+  ASSERT_TRUE(greedy.ok());
   EXPECT_STREQ((*greedy)->name(), "greedy");
   auto naive = registry.create("naive");
-  ASSERT_TRUE(naive.is_ok());
+  ASSERT_TRUE(naive.ok());
   EXPECT_STREQ((*naive)->name(), "naive");
 }
 
 TEST(PlannerRegistry, DuplicateAndUnknown) {
   MemoryPlannerRegistry registry;
-  ASSERT_TRUE(register_builtin_planners(&registry).is_ok());
-  Status again = register_builtin_planners(&registry);
-  EXPECT_EQ(again.code(), StatusCode::kInvalidArgument);
+  ASSERT_EQ(register_builtin_planners(&registry), Error::Ok);
+  Error again = register_builtin_planners(&registry);
+  EXPECT_EQ(again, Error::InvalidArgument);
   auto missing = registry.create("optimal");
-  ASSERT_FALSE(missing.is_ok());
-  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
-  EXPECT_NE(missing.status().message().find("known: greedy, naive"), std::string::npos);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error(), Error::NotFound);
+  EXPECT_NE(std::string(last_error_message()).find("known: greedy, naive"), std::string::npos);
 }
 
 }  // namespace

@@ -28,29 +28,29 @@ std::vector<std::unique_ptr<Stage>> ExportSession::stages_for(const Recipe& reci
   return stages;
 }
 
-StatusOr<ExportSession> ExportSession::create(const RecipeRegistry& registry,
+Result<ExportSession> ExportSession::create(const RecipeRegistry& registry,
                                               const std::string& recipe_name,
                                               const std::string& pt2_path,
                                               const RecipeOptions& options,
                                               SessionOptions session_options) {
-  EMBER_AOT_ASSIGN_OR_RETURN(Recipe recipe, registry.create(recipe_name, options));
+  EMBER_ASSIGN_OR_RETURN(Recipe recipe, registry.create(recipe_name, options));
   return ExportSession(stages_for(recipe, options, std::make_unique<LoadStage>(pt2_path)),
                        std::move(session_options));
 }
 
-Status ExportSession::run_until(const std::string& stage_name) {
+Error ExportSession::run_until(const std::string& stage_name) {
   while (next_ < stages_.size()) {
     Stage& s = *stages_[next_];
     const StageArtifact& prev = next_ == 0 ? empty_ : stages_[next_ - 1]->artifact();
-    EMBER_AOT_RETURN_IF_ERROR(s.run(prev, options_.context));
+    EMBER_TRY(s.run(prev, options_.context));
     ++next_;
     if (options_.on_stage_done) options_.on_stage_done(s);
     if (s.name() == stage_name) break;
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status ExportSession::run() { return run_until(""); }
+Error ExportSession::run() { return run_until(""); }
 
 const Stage* ExportSession::find_stage(const std::string& name) const {
   for (const auto& s : stages_) {
@@ -63,34 +63,34 @@ const StageArtifact& ExportSession::last_artifact() const {
   return next_ == 0 ? empty_ : stages_[next_ - 1]->artifact();
 }
 
-StatusOr<std::string> ExportSession::print(const std::string& stage_name) const {
+Result<std::string> ExportSession::print(const std::string& stage_name) const {
   const Stage* s = find_stage(stage_name);
   if (s == nullptr) return not_found("no stage called '" + stage_name + "'");
   if (!s->done() || s->artifact().graph == nullptr) {
-    return Status(StatusCode::kInvalidState, "stage '" + stage_name + "' has not produced a graph");
+    return fail(Error::InvalidState, "stage '" + stage_name + "' has not produced a graph");
   }
   return print_graph(*s->artifact().graph);
 }
 
-Status ExportSession::dump(const std::string& dir) const {
+Error ExportSession::dump(const std::string& dir) const {
   for (size_t i = 0; i < next_; ++i) {
     const Stage& s = *stages_[i];
     std::string prefix = (i < 10 ? "0" : "") + std::to_string(i) + "_";
     if (s.artifact().graph != nullptr && (i == 0 || s.artifact().graph != stages_[i - 1]->artifact().graph)) {
-      EMBER_AOT_RETURN_IF_ERROR(
+      EMBER_TRY(
           write_text_file(dir + "/" + prefix + s.name() + ".txt", print_graph(*s.artifact().graph)));
     }
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
 const std::vector<uint8_t>* ExportSession::pte() const { return last_artifact().pte.get(); }
 
-StatusOr<std::vector<HostTensor>> ExportSession::run_method(const std::string& method,
+Result<std::vector<HostTensor>> ExportSession::run_method(const std::string& method,
                                                             const std::vector<HostTensor>& inputs) const {
-  if (pte() == nullptr) return Status(StatusCode::kInvalidState, "run_method: the emit stage has not run");
+  if (pte() == nullptr) return fail(Error::InvalidState, "run_method: the emit stage has not run");
   if (!options_.runner) {
-    return Status(StatusCode::kInvalidState, "run_method: no MethodRunner in SessionOptions");
+    return fail(Error::InvalidState, "run_method: no MethodRunner in SessionOptions");
   }
   return options_.runner(*pte(), method, inputs);
 }

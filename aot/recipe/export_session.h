@@ -3,7 +3,7 @@
 //   RecipeRegistry recipes;
 //   register_builtin_recipes(&recipes);
 //   auto session = ExportSession::create(recipes, "portable", "model.pt2");
-//   EMBER_AOT_RETURN_IF_ERROR(session->run());
+//   EMBER_TRY(session->run());
 //   const std::vector<uint8_t>& pte = *session->pte();
 //   std::string edge = session->print("to_edge");            // any stage's graph
 //   auto outs = session->run_method("forward", inputs);      // via SessionOptions::runner
@@ -28,7 +28,7 @@ namespace ember::aot {
 
 // Runs a method of a .pte: run_pte_method (aot/recipe/run_method.h) is the one that uses
 // Ember's runtime; it is a hook so that the session itself does not link the runtime.
-using MethodRunner = std::function<StatusOr<std::vector<HostTensor>>(
+using MethodRunner = std::function<Result<std::vector<HostTensor>>(
     const std::vector<uint8_t>& pte, const std::string& method, const std::vector<HostTensor>& inputs)>;
 
 struct SessionOptions {
@@ -48,13 +48,13 @@ class ExportSession {
   static std::vector<std::unique_ptr<Stage>> stages_for(const Recipe& recipe,
                                                         const RecipeOptions& options,
                                                         std::unique_ptr<Stage> load);
-  static StatusOr<ExportSession> create(const RecipeRegistry& registry, const std::string& recipe,
+  static Result<ExportSession> create(const RecipeRegistry& registry, const std::string& recipe,
                                         const std::string& pt2_path,
                                         const RecipeOptions& options = {},
                                         SessionOptions session_options = {});
 
-  Status run();
-  Status run_until(const std::string& stage_name);
+  Error run();
+  Error run_until(const std::string& stage_name);
 
   size_t num_stages() const { return stages_.size(); }
   const Stage& stage(size_t i) const { return *stages_[i]; }
@@ -64,13 +64,13 @@ class ExportSession {
   const StageArtifact& last_artifact() const;
 
   // The graph of a finished stage as text; NotFound / InvalidState otherwise.
-  StatusOr<std::string> print(const std::string& stage_name) const;
-  Status dump(const std::string& dir) const;
+  Result<std::string> print(const std::string& stage_name) const;
+  Error dump(const std::string& dir) const;
   // The .pte bytes once emit has run, else nullptr.
   const std::vector<uint8_t>* pte() const;
   // Runs a method of the emitted program through SessionOptions::runner (Ember's runtime
   // with the portable kernels when it is run_pte_method). InvalidState without a runner.
-  StatusOr<std::vector<HostTensor>> run_method(const std::string& method,
+  Result<std::vector<HostTensor>> run_method(const std::string& method,
                                                const std::vector<HostTensor>& inputs) const;
   std::string delegation_summary() const;
   const MemoryPlanReport& memory_report() const { return last_artifact().memory; }

@@ -19,7 +19,7 @@ using ember::testing::committed_pt2_fixture;
 
 RecipeRegistry recipes() {
   RecipeRegistry r;
-  EXPECT_TRUE(register_builtin_recipes(&r).is_ok());
+  EXPECT_EQ(register_builtin_recipes(&r), Error::Ok);
   return r;
 }
 
@@ -29,73 +29,73 @@ TEST(ExportSessionTest, StagesInOrderWithArtifacts) {
   so.on_stage_done = [&](const Stage& s) { done.push_back(s.name()); };
   auto session = ExportSession::create(recipes(), "portable",
                                        committed_pt2_fixture("mlp.training_ir.torch2_6.pt2"), {}, std::move(so));
-  ASSERT_TRUE(session.is_ok()) << session.status().to_string();
-  ASSERT_TRUE(session->run_until("to_edge").is_ok());
+  ASSERT_TRUE(session.ok()) << format_error(session.error());
+  ASSERT_EQ(session->run_until("to_edge"), Error::Ok);
   EXPECT_EQ(done, (std::vector<std::string>{"load", "to_edge"}));
   EXPECT_EQ(session->pte(), nullptr);
   auto edge = session->print("to_edge");
-  ASSERT_TRUE(edge.is_ok());
+  ASSERT_TRUE(edge.ok());
   EXPECT_NE(edge->find("aten::addmm.default"), std::string::npos) << *edge;
   EXPECT_EQ(edge->find("aten::linear"), std::string::npos) << *edge;
-  EXPECT_EQ(session->print("emit").status().code(), StatusCode::kInvalidState);
-  ASSERT_TRUE(session->run().is_ok());
+  EXPECT_EQ(session->print("emit").error(), Error::InvalidState);
+  ASSERT_EQ(session->run(), Error::Ok);
   EXPECT_EQ(done, (std::vector<std::string>{"load", "to_edge", "transform", "to_backend",
                                             "to_executorch", "emit"}));
   ASSERT_NE(session->pte(), nullptr);
   EXPECT_EQ(std::string(session->pte()->begin() + 4, session->pte()->begin() + 8), "ET12");
   auto load = session->print("load");
-  ASSERT_TRUE(load.is_ok());
+  ASSERT_TRUE(load.ok());
   EXPECT_NE(load->find("aten::linear.default"), std::string::npos);  // kept, not overwritten
   auto exec = session->print("to_executorch");
-  ASSERT_TRUE(exec.is_ok());
+  ASSERT_TRUE(exec.ok());
   EXPECT_NE(exec->find("aten::addmm.out"), std::string::npos);
   EXPECT_EQ(session->memory_report().arena_size, 1024u);  // see pte_summary_test
-  EXPECT_EQ(session->print("nope").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(session->print("nope").error(), Error::NotFound);
 
   std::string dir = ::testing::TempDir() + "/session_dump";
   mkdir(dir.c_str(), 0755);
-  ASSERT_TRUE(session->dump(dir).is_ok());
+  ASSERT_EQ(session->dump(dir), Error::Ok);
   std::ifstream f(dir + "/01_to_edge.txt");
   EXPECT_TRUE(f.good());
 
-  EXPECT_EQ(session->run_method("forward", {}).status().code(), StatusCode::kInvalidState);
+  EXPECT_EQ(session->run_method("forward", {}).error(), Error::InvalidState);
 }
 
 TEST(ExportSessionTest, RunMethodUsesTheRunner) {
   SessionOptions so;
   size_t seen = 0;
   so.runner = [&](const std::vector<uint8_t>& pte, const std::string& method,
-                  const std::vector<HostTensor>& in) -> StatusOr<std::vector<HostTensor>> {
+                  const std::vector<HostTensor>& in) -> Result<std::vector<HostTensor>> {
     seen = pte.size();
     if (method != "forward") return not_found(method);
     return in;
   };
   auto session = ExportSession::create(recipes(), "portable",
                                        committed_pt2_fixture("mlp.core_aten.torch2_6.pt2"), {}, std::move(so));
-  ASSERT_TRUE(session.is_ok());
-  ASSERT_TRUE(session->run().is_ok());
+  ASSERT_TRUE(session.ok());
+  ASSERT_EQ(session->run(), Error::Ok);
   HostTensor t;
   t.sizes = {1};
   t.bytes = {0, 0, 128, 63};
   auto out = session->run_method("forward", {t});
-  ASSERT_TRUE(out.is_ok());
+  ASSERT_TRUE(out.ok());
   EXPECT_EQ(seen, session->pte()->size());
   EXPECT_EQ((*out)[0].bytes, t.bytes);
 }
 
 TEST(ExportSessionTest, NamedErrors) {
   auto unknown = ExportSession::create(recipes(), "tpu", committed_pt2_fixture("mlp.core_aten.torch2_6.pt2"));
-  ASSERT_FALSE(unknown.is_ok());
-  EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
-  EXPECT_NE(unknown.status().message().find("known: portable"), std::string::npos);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error(), Error::NotFound);
+  EXPECT_NE(std::string(last_error_message()).find("known: portable"), std::string::npos);
   auto missing = ExportSession::create(recipes(), "portable", "/nonexistent/model.pt2");
-  ASSERT_TRUE(missing.is_ok());
-  Status st = missing->run();
-  ASSERT_FALSE(st.is_ok());
-  EXPECT_NE(st.message().find("stage 'load'"), std::string::npos) << st.message();
-  EXPECT_NE(st.message().find("/nonexistent/model.pt2"), std::string::npos) << st.message();
+  ASSERT_TRUE(missing.ok());
+  Error st = missing->run();
+  ASSERT_NE(st, Error::Ok);
+  EXPECT_NE(std::string(last_error_message()).find("stage 'load'"), std::string::npos) << std::string(last_error_message());
+  EXPECT_NE(std::string(last_error_message()).find("/nonexistent/model.pt2"), std::string::npos) << std::string(last_error_message());
   RecipeRegistry r = recipes();
-  EXPECT_EQ(register_builtin_recipes(&r).code(), StatusCode::kInvalidArgument);  // duplicate
+  EXPECT_EQ(register_builtin_recipes(&r), Error::InvalidArgument);  // duplicate
 }
 
 }  // namespace

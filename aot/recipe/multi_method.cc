@@ -6,7 +6,7 @@
 
 namespace ember::aot {
 
-StatusOr<MethodSource> parse_method_flag(const std::string& flag) {
+Result<MethodSource> parse_method_flag(const std::string& flag) {
   const size_t eq = flag.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == flag.size()) {
     return invalid_argument("--method '" + flag + "': expected NAME=FILE.pt2");
@@ -14,19 +14,19 @@ StatusOr<MethodSource> parse_method_flag(const std::string& flag) {
   return MethodSource{flag.substr(0, eq), flag.substr(eq + 1)};
 }
 
-StatusOr<EmitProgram> lower_methods(const RecipeRegistry& recipes, const std::string& recipe,
+Result<EmitProgram> lower_methods(const RecipeRegistry& recipes, const std::string& recipe,
                                     const std::vector<MethodSource>& methods,
                                     const RecipeOptions& options, std::vector<EmitProgram> extra) {
   std::vector<EmitProgram> programs;
   for (const MethodSource& m : methods) {
     const std::string where = "method '" + m.name + "' (" + m.pt2_path + ")";
     auto session = ExportSession::create(recipes, recipe, m.pt2_path, options);
-    if (!session.is_ok()) return session.take_status().annotate(where);
-    Status st = session->run();
-    if (!st.is_ok()) return st.annotate(where);
+    if (!session.ok()) return annotate(session.error(), where);
+    Error st = session->run();
+    if (st != Error::Ok) return annotate(st, where);
     const StageArtifact& art = session->last_artifact();
     if (art.program == nullptr || art.program->methods.size() != 1) {
-      return Status(StatusCode::kInternal, where + ": the session emitted no single method");
+      return fail(Error::Internal, where + ": the session emitted no single method");
     }
     EmitProgram p = *art.program;
     p.methods[0].name = m.name;

@@ -25,11 +25,11 @@ struct MethodSource {
 };
 
 // "encode=enc.pt2" -> {encode, enc.pt2}; InvalidArgument for a missing '=' or empty part.
-StatusOr<MethodSource> parse_method_flag(const std::string& flag);
+Result<MethodSource> parse_method_flag(const std::string& flag);
 
 // Lowers every method with `recipe`; errors are annotated with the method name. `extra`
 // (e.g. constant methods) are merged in too.
-StatusOr<EmitProgram> lower_methods(const RecipeRegistry& recipes, const std::string& recipe,
+Result<EmitProgram> lower_methods(const RecipeRegistry& recipes, const std::string& recipe,
                                     const std::vector<MethodSource>& methods,
                                     const RecipeOptions& options = {},
                                     std::vector<EmitProgram> extra = {});

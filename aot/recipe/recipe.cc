@@ -6,16 +6,16 @@
 
 namespace ember::aot {
 
-Status RecipeRegistry::register_recipe(const std::string& name, RecipeFactory factory) {
+Error RecipeRegistry::register_recipe(const std::string& name, RecipeFactory factory) {
   if (name.empty() || !factory) return invalid_argument("recipe needs a name and a factory");
   for (const auto& e : entries_) {
     if (e.first == name) return invalid_argument("recipe '" + name + "' is already registered");
   }
   entries_.emplace_back(name, std::move(factory));
-  return Status::ok();
+  return Error::Ok;
 }
 
-StatusOr<Recipe> RecipeRegistry::create(const std::string& name, const RecipeOptions& options) const {
+Result<Recipe> RecipeRegistry::create(const std::string& name, const RecipeOptions& options) const {
   for (const auto& e : entries_) {
     if (e.first == name) return e.second(options);
   }
@@ -30,8 +30,8 @@ std::vector<std::string> RecipeRegistry::names() const {
   return out;
 }
 
-Status register_builtin_recipes(RecipeRegistry* registry) {
-  return registry->register_recipe("portable", [](const RecipeOptions&) -> StatusOr<Recipe> {
+Error register_builtin_recipes(RecipeRegistry* registry) {
+  return registry->register_recipe("portable", [](const RecipeOptions&) -> Result<Recipe> {
     Recipe r;
     r.name = "portable";
     r.transform_passes.push_back(std::make_shared<FoldBatchNormPass>());

@@ -36,14 +36,14 @@ struct Recipe {
   std::function<std::vector<std::unique_ptr<Stage>>()> pre_edge_stages;
 };
 
-using RecipeFactory = std::function<StatusOr<Recipe>(const RecipeOptions&)>;
+using RecipeFactory = std::function<Result<Recipe>(const RecipeOptions&)>;
 
 class RecipeRegistry {
  public:
   // InvalidArgument for an empty or duplicate name.
-  Status register_recipe(const std::string& name, RecipeFactory factory);
+  Error register_recipe(const std::string& name, RecipeFactory factory);
   // NotFound listing the known names.
-  StatusOr<Recipe> create(const std::string& name, const RecipeOptions& options) const;
+  Result<Recipe> create(const std::string& name, const RecipeOptions& options) const;
   std::vector<std::string> names() const;
 
  private:
@@ -53,6 +53,6 @@ class RecipeRegistry {
 // Registers "portable" (no partitioners: every op runs on the portable kernels; the
 // transform stage folds inference batch norms into convolutions and permutes of constant
 // weights into the constants, see aot/passes/fold_*_pass.h).
-Status register_builtin_recipes(RecipeRegistry* registry);
+Error register_builtin_recipes(RecipeRegistry* registry);
 
 }  // namespace ember::aot

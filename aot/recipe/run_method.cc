@@ -16,22 +16,20 @@ namespace {
 
 using RegistryPtr = std::unique_ptr<runtime::FixedKernelRegistry<runtime::kDefaultKernelRegistryCapacity>>;
 
-StatusOr<RegistryPtr> make_registry() {
+Result<RegistryPtr> make_registry() {
   auto reg = std::make_unique<runtime::FixedKernelRegistry<runtime::kDefaultKernelRegistryCapacity>>();
   runtime::Error e = runtime::register_prim_ops(*reg);
   if (e == runtime::Error::Ok) e = kernels::portable::register_kernels(*reg);
   if (e != runtime::Error::Ok) {
-    return Status(StatusCode::kInternal, std::string("registering kernels: ") + runtime::error_name(e));
+    return fail(Error::Internal, std::string("registering kernels: ") + runtime::error_name(e));
   }
   return reg;
 }
 
 // Includes the runtime's own message (what failed, expected vs actual) when it recorded one.
-Status runtime_error(runtime::Error e, const std::string& what) {
-  const std::string detail = runtime::last_error_message();
-  return Status(static_cast<StatusCode>(static_cast<uint32_t>(e)),
-                what + ": " + runtime::error_name(e) + " (" + runtime::error_meaning(e) + ")" +
-                    (detail.empty() ? "" : ": " + detail));
+Error runtime_error(Error e, const std::string& what) {
+  const std::string context = what + ": " + error_name(e) + " (" + runtime::error_meaning(e) + ")";
+  return last_error_message()[0] == '\0' ? fail(e, context) : annotate(e, context);
 }
 
 // Per-input storage the runtime Tensor points into.
@@ -53,10 +51,10 @@ struct PteRunner::Impl {
 PteRunner::PteRunner(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 PteRunner::~PteRunner() = default;
 
-StatusOr<std::unique_ptr<PteRunner>> PteRunner::load(const std::vector<uint8_t>& pte,
+Result<std::unique_ptr<PteRunner>> PteRunner::load(const std::vector<uint8_t>& pte,
                                                      const RunOptions& options) {
   auto impl = std::make_unique<Impl>();
-  EMBER_AOT_ASSIGN_OR_RETURN(impl->registry, make_registry());
+  EMBER_ASSIGN_OR_RETURN(impl->registry, make_registry());
   impl->module = std::make_unique<runtime::Module>(pte.data(), pte.size());
   runtime::Module::Options mo;
   mo.method.kernels = impl->registry.get();
@@ -68,7 +66,7 @@ StatusOr<std::unique_ptr<PteRunner>> PteRunner::load(const std::vector<uint8_t>&
   return std::unique_ptr<PteRunner>(new PteRunner(std::move(impl)));
 }
 
-StatusOr<std::vector<HostTensor>> PteRunner::run(const std::string& method,
+Result<std::vector<HostTensor>> PteRunner::run(const std::string& method,
                                                  const std::vector<HostTensor>& inputs) {
   std::vector<std::unique_ptr<InputTensor>> storage;
   std::vector<runtime::EValue> args;
@@ -101,18 +99,18 @@ StatusOr<std::vector<HostTensor>> PteRunner::run(const std::string& method,
   return result;
 }
 
-StatusOr<std::vector<HostTensor>> run_pte_method(const std::vector<uint8_t>& pte,
+Result<std::vector<HostTensor>> run_pte_method(const std::vector<uint8_t>& pte,
                                                  const std::string& method,
                                                  const std::vector<HostTensor>& inputs,
                                                  const RunOptions& options) {
-  EMBER_AOT_ASSIGN_OR_RETURN(std::unique_ptr<PteRunner> runner, PteRunner::load(pte, options));
+  EMBER_ASSIGN_OR_RETURN(std::unique_ptr<PteRunner> runner, PteRunner::load(pte, options));
   return runner->run(method, inputs);
 }
 
 std::vector<std::string> missing_kernels(const std::vector<uint8_t>& pte) {
   std::vector<std::string> missing;
   auto registry = make_registry();
-  if (!registry.is_ok()) return missing;
+  if (!registry.ok()) return missing;
   flatbuffers::Verifier verifier(pte.data(), pte.size());
   if (!executorch_flatbuffer::VerifyProgramBuffer(verifier)) return missing;
   const auto* program = executorch_flatbuffer::GetProgram(pte.data());
@@ -123,7 +121,7 @@ std::vector<std::string> missing_kernels(const std::vector<uint8_t>& pte) {
       std::string key = op->name() == nullptr ? "" : op->name()->str();
       std::string overload = op->overload() == nullptr ? "" : op->overload()->str();
       if (!overload.empty()) key += "." + overload;
-      if (!registry.value()->contains(key)) missing.push_back(key);
+      if (!registry.get()->contains(key)) missing.push_back(key);
     }
   }
   return missing;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 #include "aot/ir/host_tensor.h"
 
 namespace ember::runtime {
@@ -27,12 +27,12 @@ struct RunOptions {
 // A loaded program whose methods keep their state (mutable buffers) between runs.
 class PteRunner {
  public:
-  // Copies `pte`; loading errors come back as Status (runtime error name and code).
-  static StatusOr<std::unique_ptr<PteRunner>> load(const std::vector<uint8_t>& pte,
+  // Copies `pte`; loading errors come back as Error (runtime error name and code).
+  static Result<std::unique_ptr<PteRunner>> load(const std::vector<uint8_t>& pte,
                                                    const RunOptions& options = {});
   ~PteRunner();
   // Runs `method` (loaded on first use, then reused) with `inputs`; copies the outputs.
-  StatusOr<std::vector<HostTensor>> run(const std::string& method,
+  Result<std::vector<HostTensor>> run(const std::string& method,
                                         const std::vector<HostTensor>& inputs);
 
  private:
@@ -42,8 +42,8 @@ class PteRunner {
 };
 
 // Loads `pte` (fresh state), runs `method` with `inputs` (tensor inputs in order), returns its tensor
-// outputs. Runtime errors come back as Status with the runtime error's name and code.
-StatusOr<std::vector<HostTensor>> run_pte_method(const std::vector<uint8_t>& pte,
+// outputs. Runtime errors come back as Error with the runtime error's name and code.
+Result<std::vector<HostTensor>> run_pte_method(const std::vector<uint8_t>& pte,
                                                  const std::string& method,
                                                  const std::vector<HostTensor>& inputs,
                                                  const RunOptions& options = {});

@@ -7,18 +7,18 @@
 
 namespace ember::aot {
 
-Status Stage::run(const StageArtifact& previous, const StageContext& context) {
+Error Stage::run(const StageArtifact& previous, const StageContext& context) {
   auto start = std::chrono::steady_clock::now();
-  StatusOr<StageArtifact> out = transform(previous, context);
+  Result<StageArtifact> out = transform(previous, context);
   millis_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!out.is_ok()) return out.take_status().annotate(std::string("stage '") + name() + "'");
+  if (!out.ok()) return annotate(out.error(), std::string("stage '") + name() + "'");
   if (out->graph != nullptr && out->graph != previous.graph) {
-    Status v = verify_graph(*out->graph);
-    if (!v.is_ok()) return v.annotate(std::string("verifier after stage '") + name() + "'");
+    Error v = verify_graph(*out->graph);
+    if (v != Error::Ok) return annotate(v, std::string("verifier after stage '") + name() + "'");
   }
-  artifact_ = std::move(out).value();
+  artifact_ = std::move(out.get());
   done_ = true;
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace ember::aot

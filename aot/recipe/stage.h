@@ -43,14 +43,14 @@ class Stage {
   virtual const char* name() const = 0;
 
   // Runs the stage on `previous` (empty for the first stage) and keeps the result.
-  Status run(const StageArtifact& previous, const StageContext& context);
+  Error run(const StageArtifact& previous, const StageContext& context);
 
   bool done() const { return done_; }
   const StageArtifact& artifact() const { return artifact_; }
   double millis() const { return millis_; }
 
  protected:
-  virtual StatusOr<StageArtifact> transform(const StageArtifact& previous,
+  virtual Result<StageArtifact> transform(const StageArtifact& previous,
                                             const StageContext& context) const = 0;
 
  private:

@@ -21,15 +21,15 @@ class SharedPass final : public Pass {
  public:
   explicit SharedPass(std::shared_ptr<const Pass> p) : p_(std::move(p)) {}
   const char* name() const override { return p_->name(); }
-  Status run(Graph& graph) const override { return p_->run(graph); }
+  Error run(Graph& graph) const override { return p_->run(graph); }
 
  private:
   std::shared_ptr<const Pass> p_;
 };
 
-StatusOr<Graph> input_graph(const StageArtifact& previous, const char* stage) {
+Result<Graph> input_graph(const StageArtifact& previous, const char* stage) {
   if (previous.graph == nullptr) {
-    return Status(StatusCode::kInvalidState, std::string(stage) + " needs a graph from the previous stage");
+    return fail(Error::InvalidState, std::string(stage) + " needs a graph from the previous stage");
   }
   return *previous.graph;  // copy: constants are shared, the rest is small
 }
@@ -42,12 +42,12 @@ StageArtifact with_graph(const StageArtifact& previous, Graph graph) {
 
 }  // namespace
 
-StatusOr<StageArtifact> LoadStage::transform(const StageArtifact&, const StageContext&) const {
-  StatusOr<Graph> g = from_memory_ ? read_pt2_buffer(bytes_.data(), bytes_.size(), path_)
+Result<StageArtifact> LoadStage::transform(const StageArtifact&, const StageContext&) const {
+  Result<Graph> g = from_memory_ ? read_pt2_buffer(bytes_.data(), bytes_.size(), path_)
                                    : read_pt2_file(path_);
-  if (!g.is_ok()) return g.take_status();
+  if (!g.ok()) return g.error();
   StageArtifact out;
-  out.graph = std::make_shared<const Graph>(std::move(g).value());
+  out.graph = std::make_shared<const Graph>(std::move(g.get()));
   return out;
 }
 
@@ -62,63 +62,63 @@ PassPipeline ToEdgeStage::pipeline() {
   return p;
 }
 
-StatusOr<StageArtifact> ToEdgeStage::transform(const StageArtifact& previous,
+Result<StageArtifact> ToEdgeStage::transform(const StageArtifact& previous,
                                                const StageContext& context) const {
-  EMBER_AOT_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
-  EMBER_AOT_RETURN_IF_ERROR(pipeline().run(g, context.instrumentation));
+  EMBER_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
+  EMBER_TRY(pipeline().run(g, context.instrumentation));
   return with_graph(previous, std::move(g));
 }
 
-StatusOr<StageArtifact> TransformStage::transform(const StageArtifact& previous,
+Result<StageArtifact> TransformStage::transform(const StageArtifact& previous,
                                                   const StageContext& context) const {
-  EMBER_AOT_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
+  EMBER_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
   PassPipeline p("transform");
   for (const auto& pass : passes_) p.add(std::make_unique<SharedPass>(pass));
-  EMBER_AOT_RETURN_IF_ERROR(p.run(g, context.instrumentation));
+  EMBER_TRY(p.run(g, context.instrumentation));
   return with_graph(previous, std::move(g));
 }
 
-StatusOr<StageArtifact> ToBackendStage::transform(const StageArtifact& previous,
+Result<StageArtifact> ToBackendStage::transform(const StageArtifact& previous,
                                                   const StageContext& context) const {
-  EMBER_AOT_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
+  EMBER_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
   DelegationReport report;
   PassPipeline p("to_backend");
   for (const auto& part : partitioners_) p.add(std::make_unique<ToBackendPass>(part.get(), &report));
-  EMBER_AOT_RETURN_IF_ERROR(p.run(g, context.instrumentation));
+  EMBER_TRY(p.run(g, context.instrumentation));
   StageArtifact out = with_graph(previous, std::move(g));
   out.delegation = std::move(report);
   return out;
 }
 
-StatusOr<StageArtifact> ToExecutorchStage::transform(const StageArtifact& previous,
+Result<StageArtifact> ToExecutorchStage::transform(const StageArtifact& previous,
                                                      const StageContext& context) const {
-  EMBER_AOT_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
+  EMBER_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
   MemoryPlanReport report;
   PassPipeline p("to_executorch");
   p.add(std::make_unique<OutVariantPass>());                      // add.Tensor -> add.out
   p.add(std::make_unique<MemoryPlanningPass>(planner_, &report));  // (mem_id, offset) per tensor
-  EMBER_AOT_RETURN_IF_ERROR(p.run(g, context.instrumentation));
+  EMBER_TRY(p.run(g, context.instrumentation));
   StageArtifact out = with_graph(previous, std::move(g));
   out.memory = report;
   return out;
 }
 
-StatusOr<StageArtifact> EmitStage::transform(const StageArtifact& previous, const StageContext&) const {
+Result<StageArtifact> EmitStage::transform(const StageArtifact& previous, const StageContext&) const {
   if (previous.graph == nullptr) {
-    return Status(StatusCode::kInvalidState, "emit needs a graph from the previous stage");
+    return fail(Error::InvalidState, "emit needs a graph from the previous stage");
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(EmitProgram program, emit_graph(*previous.graph, options_));
+  EMBER_ASSIGN_OR_RETURN(EmitProgram program, emit_graph(*previous.graph, options_));
   // The .pte also carries the input guards, as a constant method after the user's methods;
   // the artifact's `program` keeps the lowered method only.
-  EMBER_AOT_ASSIGN_OR_RETURN(std::vector<InputGuardRecord> guards, derive_input_guards(*previous.graph));
+  EMBER_ASSIGN_OR_RETURN(std::vector<InputGuardRecord> guards, derive_input_guards(*previous.graph));
   if (!guards.empty()) {
-    EMBER_AOT_ASSIGN_OR_RETURN(EmitMethod m, guard_method(options_.method_name, guards));
+    EMBER_ASSIGN_OR_RETURN(EmitMethod m, guard_method(options_.method_name, guards));
     program.methods.push_back(std::move(m));
   }
   auto bytes = std::make_shared<std::vector<uint8_t>>();
-  const Status written = write_pte(program, bytes.get());
+  const Error written = write_pte(program, bytes.get());
   if (!guards.empty()) program.methods.pop_back();
-  EMBER_AOT_RETURN_IF_ERROR(written);
+  EMBER_TRY(written);
   StageArtifact out = previous;
   out.program = std::make_shared<const EmitProgram>(std::move(program));
   out.pte = std::move(bytes);

@@ -31,7 +31,7 @@ class LoadStage final : public Stage {
   const char* name() const override { return "load"; }
 
  protected:
-  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+  Result<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
 
  private:
   std::string path_;
@@ -46,7 +46,7 @@ class ToEdgeStage final : public Stage {
   static PassPipeline pipeline();
 
  protected:
-  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+  Result<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
 };
 
 class TransformStage final : public Stage {
@@ -56,7 +56,7 @@ class TransformStage final : public Stage {
   const char* name() const override { return "transform"; }
 
  protected:
-  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+  Result<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
 
  private:
   std::vector<std::shared_ptr<const Pass>> passes_;
@@ -69,7 +69,7 @@ class ToBackendStage final : public Stage {
   const char* name() const override { return "to_backend"; }
 
  protected:
-  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+  Result<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
 
  private:
   std::vector<std::shared_ptr<const Partitioner>> partitioners_;
@@ -81,7 +81,7 @@ class ToExecutorchStage final : public Stage {
   const char* name() const override { return "to_executorch"; }
 
  protected:
-  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+  Result<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
 
  private:
   std::string planner_;
@@ -93,7 +93,7 @@ class EmitStage final : public Stage {
   const char* name() const override { return "emit"; }
 
  protected:
-  StatusOr<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+  Result<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
 
  private:
   EmitGraphOptions options_;

@@ -58,13 +58,13 @@ int inspect_pte(const std::string& path) {
     return 1;
   }
   auto summary = ember::aot::summarize_pte(bytes);
-  if (!summary.is_ok()) {
-    std::fprintf(stderr, "%s: %s: %s\n", ember::aot::to_string(summary.status().code()), path.c_str(),
-                 summary.status().message().c_str());
+  if (!summary.ok()) {
+    std::fprintf(stderr, "%s: %s: %s\n", ember::aot::error_name(summary.error()), path.c_str(),
+                 ::ember::runtime::last_error_message());
     return 1;
   }
-  std::string out = FLAGS_json ? ember::aot::pte_summary_json(summary.value())
-                               : ember::aot::pte_summary_text(summary.value());
+  std::string out = FLAGS_json ? ember::aot::pte_summary_json(summary.get())
+                               : ember::aot::pte_summary_text(summary.get());
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }
@@ -85,17 +85,17 @@ int main(int argc, char** argv) {
   ember::aot::Pt2ReadOptions options;
   options.load_weights = FLAGS_weights;
   auto graph = ember::aot::read_pt2_file(path, options);
-  if (!graph.is_ok()) {
-    std::fprintf(stderr, "error: %s\n", graph.status().to_string().c_str());
+  if (!graph.ok()) {
+    std::fprintf(stderr, "error: %s\n", ::ember::aot::format_error(graph.error()).c_str());
     return 1;
   }
-  std::string out = FLAGS_json ? ember::aot::summarize_pt2_json(graph.value(), FLAGS_graph)
-                               : ember::aot::summarize_pt2_text(graph.value(), FLAGS_graph);
+  std::string out = FLAGS_json ? ember::aot::summarize_pt2_json(graph.get(), FLAGS_graph)
+                               : ember::aot::summarize_pt2_text(graph.get(), FLAGS_graph);
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (!FLAGS_dot.empty()) {
     std::string dot_path = FLAGS_dot;
     if (dot_path[0] != '/' && cwd != nullptr) dot_path = std::string(cwd) + "/" + dot_path;
-    std::string dot = ember::aot::graph_to_dot(graph.value());
+    std::string dot = ember::aot::graph_to_dot(graph.get());
     FILE* f = std::fopen(dot_path.c_str(), "wb");
     if (f == nullptr || std::fwrite(dot.data(), 1, dot.size(), f) != dot.size() || std::fclose(f) != 0) {
       std::fprintf(stderr, "AccessFailed: cannot write '%s'\n", dot_path.c_str());

@@ -42,8 +42,8 @@ std::string resolve(const std::string& path) {
   return std::string(cwd) + "/" + path;
 }
 
-int fail(const ember::aot::Status& st) {
-  std::fprintf(stderr, "%s: %s\n", ember::aot::to_string(st.code()), st.message().c_str());
+int report(ember::aot::Error st) {
+  std::fprintf(stderr, "%s: %s\n", ember::aot::error_name(st), ::ember::runtime::last_error_message());
   return 1;
 }
 
@@ -62,14 +62,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   RecipeRegistry recipes;
-  Status st = register_builtin_recipes(&recipes);
-  if (st.is_ok()) st = ember::backends::demo::register_demo_recipe(&recipes);
-  if (st.is_ok()) st = ember::backends::xnnpack::register_xnnpack_recipe(&recipes);
+  Error st = register_builtin_recipes(&recipes);
+  if (st == Error::Ok) st = ember::backends::demo::register_demo_recipe(&recipes);
+  if (st == Error::Ok) st = ember::backends::xnnpack::register_xnnpack_recipe(&recipes);
   PassRegistry passes;
-  if (st.is_ok()) st = register_example_passes(&passes);
+  if (st == Error::Ok) st = register_example_passes(&passes);
   RecipeOptions ro;
   ro.memory_planner = FLAGS_memory_planner;
-  if (st.is_ok()) st = add_user_passes(passes, pass_flags, &ro);
+  if (st == Error::Ok) st = add_user_passes(passes, pass_flags, &ro);
   for (const std::string& spec : spec_flags) {
     const size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     }
     ro.compile_specs.push_back({spec.substr(0, eq), std::vector<uint8_t>(spec.begin() + eq + 1, spec.end())});
   }
-  if (!st.is_ok()) return fail(st);
+  if (st != Error::Ok) return report(st);
   if (!method_flags.empty()) {
     std::vector<std::string> methods;  // NAME=FILE with FILE resolved like MODEL.pt2
     for (const std::string& m : method_flags) {
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
       methods.push_back(eq == std::string::npos ? m : m.substr(0, eq + 1) + resolve(m.substr(eq + 1)));
     }
     auto written = write_multi_method_program(recipes, FLAGS_recipe, methods, ro, resolve(FLAGS_o));
-    if (!written.is_ok()) return fail(written.status());
+    if (!written.ok()) return report(written.error());
     std::printf("wrote %s (%zu methods, %zu bytes)\n", resolve(FLAGS_o).c_str(), method_flags.size(),
                 *written);
     return 0;
@@ -109,19 +109,19 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   };
   auto session = ExportSession::create(recipes, FLAGS_recipe, resolve(argv[1]), ro, std::move(so));
-  if (!session.is_ok()) return fail(session.status());
+  if (!session.ok()) return report(session.error());
   st = session->run();
   if (!dump_dir.empty()) {
-    Status d = session->dump(dump_dir);
-    if (!d.is_ok()) return fail(d);
+    Error d = session->dump(dump_dir);
+    if (d != Error::Ok) return report(d);
   }
-  if (!st.is_ok()) return fail(st);
+  if (st != Error::Ok) return report(st);
 
   const std::vector<uint8_t>* pte = session->pte();
   std::string out = resolve(FLAGS_o);
   FILE* f = std::fopen(out.c_str(), "wb");
   if (f == nullptr || std::fwrite(pte->data(), 1, pte->size(), f) != pte->size() || std::fclose(f) != 0) {
-    return fail(Status(StatusCode::kAccessFailed, "cannot write '" + out + "'"));
+    return report(fail(Error::AccessFailed, "cannot write '" + out + "'"));
   }
   const MemoryPlanReport& mem = session->memory_report();
   std::printf("memory plan (%s): arena %llu B, lower bound %llu B, ratio %.3f, %zu tensors\n",

@@ -26,32 +26,32 @@ std::vector<std::string> take_repeated_flag(int* argc, char** argv, const std::s
   return values;
 }
 
-Status add_user_passes(const PassRegistry& registry, const std::vector<std::string>& names,
+Error add_user_passes(const PassRegistry& registry, const std::vector<std::string>& names,
                        RecipeOptions* options) {
   for (const std::string& name : names) {
-    EMBER_AOT_ASSIGN_OR_RETURN(std::shared_ptr<const Pass> pass, registry.create(name));
+    EMBER_ASSIGN_OR_RETURN(std::shared_ptr<const Pass> pass, registry.create(name));
     options->user_passes.push_back(std::move(pass));
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-StatusOr<size_t> write_multi_method_program(const RecipeRegistry& recipes,
+Result<size_t> write_multi_method_program(const RecipeRegistry& recipes,
                                             const std::string& recipe,
                                             const std::vector<std::string>& method_flags,
                                             const RecipeOptions& options,
                                             const std::string& out_path) {
   std::vector<MethodSource> methods;
   for (const std::string& flag : method_flags) {
-    EMBER_AOT_ASSIGN_OR_RETURN(MethodSource m, parse_method_flag(flag));
+    EMBER_ASSIGN_OR_RETURN(MethodSource m, parse_method_flag(flag));
     methods.push_back(std::move(m));
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(EmitProgram program, lower_methods(recipes, recipe, methods, options));
+  EMBER_ASSIGN_OR_RETURN(EmitProgram program, lower_methods(recipes, recipe, methods, options));
   std::vector<uint8_t> bytes;
-  EMBER_AOT_RETURN_IF_ERROR(write_pte(program, &bytes));
+  EMBER_TRY(write_pte(program, &bytes));
   FILE* f = std::fopen(out_path.c_str(), "wb");
   if (f == nullptr || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() ||
       std::fclose(f) != 0) {
-    return Status(StatusCode::kAccessFailed, "cannot write '" + out_path + "'");
+    return fail(Error::AccessFailed, "cannot write '" + out_path + "'");
   }
   return bytes.size();
 }

@@ -19,12 +19,12 @@ namespace ember::aot {
 std::vector<std::string> take_repeated_flag(int* argc, char** argv, const std::string& name);
 
 // Appends registry.create(name) for every name to options->user_passes.
-Status add_user_passes(const PassRegistry& registry, const std::vector<std::string>& names,
+Error add_user_passes(const PassRegistry& registry, const std::vector<std::string>& names,
                        RecipeOptions* options);
 
 // Lowers every "NAME=FILE.pt2" with `recipe` into one program and writes it to `out_path`.
 // Returns the number of bytes written.
-StatusOr<size_t> write_multi_method_program(const RecipeRegistry& recipes,
+Result<size_t> write_multi_method_program(const RecipeRegistry& recipes,
                                             const std::string& recipe,
                                             const std::vector<std::string>& method_flags,
                                             const RecipeOptions& options,

@@ -13,7 +13,7 @@
 namespace ember::aot {
 namespace {
 
-StatusOr<Graph> read_fixture(const std::string& file) {
+Result<Graph> read_fixture(const std::string& file) {
   std::string dir = ember::testing::shared_dir();
   std::vector<uint8_t> bytes;
   if (!ember::testing::read_file(dir + "/fixtures/pt2/generated/" + file, &bytes)) {
@@ -25,7 +25,7 @@ StatusOr<Graph> read_fixture(const std::string& file) {
 TEST(Pt2SummaryTest, AddMulText) {
   if (ember::testing::shared_dir().empty()) GTEST_SKIP() << ember::testing::skip_message();
   auto g = read_fixture("add_mul.core_aten.torch2_6.pt2");
-  ASSERT_TRUE(g.is_ok()) << g.status().to_string();
+  ASSERT_TRUE(g.ok()) << format_error(g.error());
   const char* expected =
       "file: add_mul.core_aten.torch2_6.pt2\n"
       "  layout legacy_zip, schema 8.2, torch 2.6.0+debian, dialect ATEN\n"
@@ -47,13 +47,13 @@ TEST(Pt2SummaryTest, AddMulText) {
       "  %mul : f32[2, 3] = aten::mul.Tensor(self=%a, other=%b)  # gen_fixtures.py:86\n"
       "  %add : f32[2, 3] = aten::add.Tensor(self=%mul, other=%a)  # gen_fixtures.py:86\n"
       "  output %add USER_OUTPUT\n";
-  EXPECT_EQ(summarize_pt2_text(g.value(), true), expected);
+  EXPECT_EQ(summarize_pt2_text(g.get(), true), expected);
 }
 
 TEST(Pt2SummaryTest, ConvBnReluTrainingIrGraphGolden) {
   if (ember::testing::shared_dir().empty()) GTEST_SKIP() << ember::testing::skip_message();
   auto g = read_fixture("conv_bn_relu.training_ir.torch2_6.pt2");
-  ASSERT_TRUE(g.is_ok()) << g.status().to_string();
+  ASSERT_TRUE(g.ok()) << format_error(g.error());
   const char* expected =
       "graph (schema 8.2, torch 2.6.0+debian, legacy_zip)\n"
       "  %p_conv_weight : f32[8, 3, 3, 3] = input PARAMETER 'conv.weight' const 864 B\n"
@@ -72,8 +72,8 @@ TEST(Pt2SummaryTest, ConvBnReluTrainingIrGraphGolden) {
       "cudnn_enabled=True)  # gen_fixtures.py:104\n"
       "  %relu : f32[1, 8, 16, 16] = aten::relu.default(self=%batch_norm)  # gen_fixtures.py:104\n"
       "  output %relu USER_OUTPUT\n";
-  EXPECT_EQ(print_graph(g.value()), expected);
-  std::string json = summarize_pt2_json(g.value(), false);
+  EXPECT_EQ(print_graph(g.get()), expected);
+  std::string json = summarize_pt2_json(g.get(), false);
   EXPECT_NE(json.find("\"elements\": 240,\n    \"bytes\": 960"), std::string::npos) << json;
   EXPECT_NE(json.find("\"elements\": 17,\n    \"bytes\": 72"), std::string::npos) << json;
 }
@@ -81,12 +81,12 @@ TEST(Pt2SummaryTest, ConvBnReluTrainingIrGraphGolden) {
 TEST(Pt2SummaryTest, DynamicBatchJson) {
   if (ember::testing::shared_dir().empty()) GTEST_SKIP() << ember::testing::skip_message();
   auto g = read_fixture("mlp_dynamic_batch.core_aten.torch2_6.pt2");
-  ASSERT_TRUE(g.is_ok()) << g.status().to_string();
-  std::string json = summarize_pt2_json(g.value(), false);
+  ASSERT_TRUE(g.ok()) << format_error(g.error());
+  std::string json = summarize_pt2_json(g.get(), false);
   EXPECT_NE(json.find("\"shape\": [\n        \"s0\",\n        784\n      ]"), std::string::npos)
       << json;
   EXPECT_NE(json.find("\"s0\": [\n      1,\n      64\n    ]"), std::string::npos) << json;
-  std::string text = summarize_pt2_text(g.value(), false);
+  std::string text = summarize_pt2_text(g.get(), false);
   EXPECT_NE(text.find("  input : f32[s0, 784]\n"), std::string::npos) << text;
   EXPECT_NE(text.find("symbols:\n  s0 in [1, 64]\n"), std::string::npos) << text;
 }

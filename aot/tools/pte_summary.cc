@@ -158,7 +158,7 @@ std::string PteTensorInfo::to_string() const {
   return out + "]" + (dynamic ? " (dynamic, upper bounds)" : "");
 }
 
-StatusOr<PteSummary> summarize_pte(const std::vector<uint8_t>& bytes) {
+Result<PteSummary> summarize_pte(const std::vector<uint8_t>& bytes) {
   if (bytes.size() < 8 || std::memcmp(bytes.data() + 4, "ET12", 4) != 0) {
     return invalid_program("not an ExecuTorch program: no 'ET12' identifier at byte 4");
   }

@@ -4,7 +4,7 @@
 // recomputed from the program (largest sum of 16-byte-aligned planned tensors live at one
 // instruction; a tensor lives from the first to the last instruction that names it, inputs
 // from 0, outputs to the end), and program-wide constant/segment sizes. Reads untrusted
-// bytes: the FlatBuffer is verified first and bad files give a named Status.
+// bytes: the FlatBuffer is verified first and bad files give a named Error.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 
 namespace ember::aot {
 
@@ -48,7 +48,7 @@ struct PteSummary {
   std::vector<PteMethodSummary> methods;
 };
 
-StatusOr<PteSummary> summarize_pte(const std::vector<uint8_t>& bytes);
+Result<PteSummary> summarize_pte(const std::vector<uint8_t>& bytes);
 std::string pte_summary_text(const PteSummary& s);
 std::string pte_summary_json(const PteSummary& s);
 

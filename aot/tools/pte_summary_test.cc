@@ -20,13 +20,13 @@ using ember::testing::committed_pt2_fixture;
 
 TEST(PteSummaryTest, LoweredMlp) {
   RecipeRegistry recipes;
-  ASSERT_TRUE(register_builtin_recipes(&recipes).is_ok());
+  ASSERT_EQ(register_builtin_recipes(&recipes), Error::Ok);
   auto session =
       ExportSession::create(recipes, "portable", committed_pt2_fixture("mlp.core_aten.torch2_6.pt2"));
-  ASSERT_TRUE(session.is_ok()) << session.status().to_string();
-  ASSERT_TRUE(session->run().is_ok());
+  ASSERT_TRUE(session.ok()) << format_error(session.error());
+  ASSERT_EQ(session->run(), Error::Ok);
   auto s = summarize_pte(*session->pte());
-  ASSERT_TRUE(s.is_ok()) << s.status().to_string();
+  ASSERT_TRUE(s.ok()) << format_error(s.error());
   ASSERT_EQ(s->methods.size(), 1u);
   const PteMethodSummary& m = s->methods[0];
   EXPECT_EQ(m.name, "forward");
@@ -44,19 +44,19 @@ TEST(PteSummaryTest, LoweredMlp) {
   // 3 weights (2048 + 4096 + 1280) and 3 biases (128 + 128 + 40), each padded to 16 but the
   // last (a weight, so the 40-byte bias takes 48).
   EXPECT_EQ(s->constants_bytes, 2048u + 128u + 4096u + 128u + 1280u + 48u);
-  std::string text = pte_summary_text(s.value());
+  std::string text = pte_summary_text(s.get());
   EXPECT_NE(text.find("lower bound 1024 B (ratio 1.000)"), std::string::npos) << text;
 }
 
 TEST(PteSummaryTest, NotAProgram) {
   std::vector<uint8_t> junk(64, 0x5a);
   auto s = summarize_pte(junk);
-  ASSERT_FALSE(s.is_ok());
-  EXPECT_EQ(s.status().code(), StatusCode::kInvalidProgram);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), Error::InvalidProgram);
   junk[4] = 'E', junk[5] = 'T', junk[6] = '1', junk[7] = '2';
-  s = summarize_pte(junk);
-  ASSERT_FALSE(s.is_ok());
-  EXPECT_NE(s.status().message().find("does not verify"), std::string::npos) << s.status().message();
+  auto again = summarize_pte(junk);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(std::string(last_error_message()).find("does not verify"), std::string::npos) << std::string(last_error_message());
 }
 
 }  // namespace

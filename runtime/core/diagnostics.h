@@ -1,9 +1,11 @@
-// Error messages without allocation. When the runtime returns an Error it first
+// Error messages without allocation, for both halves of Ember (the AoT toolchain
+// uses the same store through aot/ir/error.h). Before a function returns an Error it
 // records *why* with fail(): a printf-style message naming the thing and expected
-// versus actual values, kept in a fixed thread-local buffer and also logged at
-// Error level. Callers read it with last_error_message() right after a failed
-// call (executor_runner prints "InvalidArgument (0x12): <message>"). Context is
-// added on the way up with annotate(), which prefixes the current message.
+// versus actual values, kept in a fixed thread-local buffer (and logged at Debug
+// level). Callers read it with last_error_message() right after a failed call; the
+// code that finally handles the error prints it once (executor_runner prints
+// "InvalidArgument (0x12): <message>"). Context is added on the way up with
+// annotate(), which prefixes the current message.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +14,12 @@
 
 namespace ember::runtime {
 
-constexpr size_t kMaxErrorMessageLength = 512;
+// Capacity of the message buffer, including the terminating NUL. Longer messages are
+// cut at the end. A port with little RAM can build with a smaller value.
+#ifndef EMBER_MAX_ERROR_MESSAGE_LENGTH
+#define EMBER_MAX_ERROR_MESSAGE_LENGTH 2048
+#endif
+constexpr size_t kMaxErrorMessageLength = EMBER_MAX_ERROR_MESSAGE_LENGTH;
 
 // Records `format` as this thread's last error message, logs it, returns `error`.
 Error fail(Error error, const char* format, ...) __attribute__((format(printf, 2, 3)));
@@ -37,6 +44,17 @@ const char* format_error(Error error, char* buffer, size_t size);
     const ::ember::runtime::Error ember_try_error_ = (expr);        \
     if (ember_try_error_ != ::ember::runtime::Error::Ok) {          \
       return ember_try_error_;                                      \
+    }                                                               \
+  } while (false)
+
+// Like EMBER_TRY, but first prefixes the message with context: printf-style arguments,
+// or (in the AoT, aot/ir/error.h) one std::string. `annotate` is found by argument-dependent
+// lookup on the Error, so both forms work.
+#define EMBER_TRY_CONTEXT(expr, ...)                                \
+  do {                                                              \
+    const ::ember::runtime::Error ember_try_error_ = (expr);        \
+    if (ember_try_error_ != ::ember::runtime::Error::Ok) {          \
+      return annotate(ember_try_error_, __VA_ARGS__);               \
     }                                                               \
   } while (false)
 

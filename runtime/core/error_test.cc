@@ -57,5 +57,39 @@ TEST(Diagnostics, Macros) {
   EXPECT_STREQ(last_error_message(), "value -3 must be positive");
 }
 
+Error with_context(int v) {
+  EMBER_TRY_CONTEXT(check_positive(v), "argument %d", 2);
+  return Error::Ok;
+}
+
+TEST(Diagnostics, TryContextAnnotatesOnlyFailures) {
+  clear_error_message();
+  EXPECT_EQ(with_context(1), Error::Ok);
+  EXPECT_STREQ(last_error_message(), "");
+  EXPECT_EQ(with_context(-1), Error::InvalidArgument);
+  EXPECT_STREQ(last_error_message(), "argument 2: value -1 must be positive");
+}
+
+TEST(Diagnostics, AnnotateKeepsTheBufferBoundedAndTerminated) {
+  // A long message, then contexts until the buffer is full: the context always stays
+  // whole at the front and the text is cut at the end, never past the capacity.
+  const std::string long_text(kMaxErrorMessageLength + 100, 'm');
+  fail(Error::Internal, "%s", long_text.c_str());
+  EXPECT_EQ(std::strlen(last_error_message()), kMaxErrorMessageLength - 1);
+  annotate(Error::Internal, "ctx");
+  const std::string got = last_error_message();
+  EXPECT_EQ(got.size(), kMaxErrorMessageLength - 1);
+  EXPECT_EQ(got.substr(0, 6), "ctx: m");
+  // A context longer than the whole buffer fills it (cut), with no separator or message.
+  const std::string huge(kMaxErrorMessageLength * 2, 'c');
+  annotate(Error::Internal, "%s", huge.c_str());
+  EXPECT_EQ(std::string(last_error_message()), std::string(kMaxErrorMessageLength - 1, 'c'));
+  // Context exactly one shorter than the capacity: the ':' fits, the space does not.
+  fail(Error::Internal, "x");
+  const std::string almost(kMaxErrorMessageLength - 2, 'a');
+  annotate(Error::Internal, "%s", almost.c_str());
+  EXPECT_EQ(std::string(last_error_message()), almost + ":");
+}
+
 }  // namespace
 }  // namespace ember::runtime

@@ -21,7 +21,7 @@ aot::ValueId GraphBuilder::tensor(const std::string& name, std::vector<int64_t> 
     v.tensor.dim_order.push_back(static_cast<uint8_t>(d));
   }
   auto id = g_.add_value(std::move(v));
-  return id.is_ok() ? id.value() : aot::kNoValue;
+  return id.ok() ? id.get() : aot::kNoValue;
 }
 
 aot::ValueId GraphBuilder::input(const std::string& name, std::vector<int64_t> sizes) {

@@ -48,7 +48,7 @@ TEST(LowerTool, MultiMethodProgramWithDemoRecipe) {
   EXPECT_NE(r.output.find("2 methods"), std::string::npos) << r.output;
   const std::vector<uint8_t> pte = read(out);
   auto enc = run_with_demo(pte, "encode", {fixture("mlp.core_aten.torch2_6.input0.bin", {4, 16})});
-  ASSERT_TRUE(enc.is_ok()) << enc.status().to_string();
+  ASSERT_TRUE(enc.ok()) << ::ember::aot::format_error(enc.error());
   const std::vector<float> got = floats((*enc)[0]);
   const std::vector<float> want = floats(fixture("mlp.core_aten.torch2_6.output0.bin", {4, 10}));
   ASSERT_EQ(got.size(), want.size());
@@ -56,7 +56,7 @@ TEST(LowerTool, MultiMethodProgramWithDemoRecipe) {
   auto dec = run_with_demo(pte, "decode",
                            {fixture("buffers_consts.core_aten.torch2_6.input0.bin", {3, 4}),
                             fixture("buffers_consts.core_aten.torch2_6.input1.bin", {3, 1})});
-  ASSERT_TRUE(dec.is_ok()) << dec.status().to_string();
+  ASSERT_TRUE(dec.ok()) << ::ember::aot::format_error(dec.error());
 }
 
 TEST(LowerTool, PassByName) {
@@ -67,7 +67,7 @@ TEST(LowerTool, PassByName) {
   EXPECT_NE(r.output.find("demo:"), std::string::npos) << r.output;  // sigmoids delegated
   auto enc = run_with_demo(read(out), "forward",
                            {fixture("mlp.core_aten.torch2_6.input0.bin", {4, 16})});
-  ASSERT_TRUE(enc.is_ok()) << enc.status().to_string();
+  ASSERT_TRUE(enc.ok()) << ::ember::aot::format_error(enc.error());
   // With sigmoid instead of relu the output differs from PyTorch's relu model.
   EXPECT_NE(floats((*enc)[0]), floats(fixture("mlp.core_aten.torch2_6.output0.bin", {4, 10})));
 

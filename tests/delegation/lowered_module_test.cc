@@ -22,6 +22,8 @@
 namespace ember::testing {
 namespace {
 
+using runtime::Error;
+
 constexpr float kPi = 3.14159265358979f;
 const std::vector<float> kX = {0, kPi / 6, kPi / 2, -kPi / 2};
 const std::vector<float> kSinX = {0, 0.5f, 1, -1};
@@ -36,7 +38,7 @@ aot::Graph sin_model() {
   return g.take();
 }
 
-aot::StatusOr<aot::LoweredModule> lower_sin(uint8_t max_numel) {
+aot::Result<aot::LoweredModule> lower_sin(uint8_t max_numel) {
   return aot::to_backend(sin_model(), backends::demo::DemoPartitioner(),
                          {{"max_numel", {max_numel}}});
 }
@@ -48,7 +50,7 @@ void expect_near(const std::vector<float>& got, const std::vector<float>& want) 
 
 TEST(TutorialLoweredModule, PrintsSavesAndRunsOnItsOwn) {
   auto lowered = lower_sin(4);
-  ASSERT_TRUE(lowered.is_ok()) << lowered.status().to_string();
+  ASSERT_TRUE(lowered.ok()) << ::ember::aot::format_error(lowered.error());
   EXPECT_EQ(lowered->backend_id, "DemoBackend");
   const std::string text = lowered->to_string();
   EXPECT_EQ(text.rfind("LoweredModule(backend_id=DemoBackend, processed=" +
@@ -60,7 +62,7 @@ TEST(TutorialLoweredModule, PrintsSavesAndRunsOnItsOwn) {
   EXPECT_NE(text.find("aten::sin.default"), std::string::npos) << text;
 
   auto pte = aot::lowered_module_pte(*lowered);
-  ASSERT_TRUE(pte.is_ok()) << pte.status().to_string();
+  ASSERT_TRUE(pte.ok()) << ::ember::aot::format_error(pte.error());
   const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/lowered_sin.pte";
   {
     std::ofstream f(path, std::ios::binary);
@@ -70,15 +72,15 @@ TEST(TutorialLoweredModule, PrintsSavesAndRunsOnItsOwn) {
   std::vector<uint8_t> saved((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   ASSERT_EQ(saved, *pte);
   auto out = run_with_demo(saved, "forward", {f32({4}, kX)});
-  ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  ASSERT_TRUE(out.ok()) << ::ember::aot::format_error(out.error());
   expect_near(floats((*out)[0]), kSinX);
 }
 
 TEST(TutorialLoweredModule, CompileSpecReachesTheBackend) {
   auto lowered = lower_sin(3);  // max_numel 3 < the 4 elements of x: DemoBackend refuses
-  ASSERT_TRUE(lowered.is_ok());
+  ASSERT_TRUE(lowered.ok());
   auto pte = aot::lowered_module_pte(*lowered);
-  ASSERT_TRUE(pte.is_ok());
+  ASSERT_TRUE(pte.ok());
   runtime::Module module(pte->data(), pte->size());
   runtime::Module::Options options;
   options.method.backends = &demo_registry();
@@ -96,39 +98,39 @@ TEST(TutorialLoweredModule, UnsupportedOpIsNamed) {
   auto x = g.input("x", {4});
   g.output(g.op("abs", "default", {{"self", x}}, {4}));
   auto lowered = aot::to_backend(g.take(), backends::demo::DemoPartitioner());
-  ASSERT_FALSE(lowered.is_ok());
-  EXPECT_EQ(lowered.status().code(), aot::StatusCode::kNotSupported);
-  EXPECT_NE(lowered.status().message().find("aten::abs.default"), std::string::npos)
-      << lowered.status().message();
+  ASSERT_FALSE(lowered.ok());
+  EXPECT_EQ(lowered.error(), aot::Error::NotSupported);
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("aten::abs.default"), std::string::npos)
+      << std::string(::ember::runtime::last_error_message());
 }
 
 // class CompositeModule: a = lowered(x); b = lowered(a); ret = (a + b) + 0.3; return a, b, ret
 TEST(TutorialLoweredModule, ComposedTwiceWithNonLowerablePart) {
   auto lowered = lower_sin(4);
-  ASSERT_TRUE(lowered.is_ok());
+  ASSERT_TRUE(lowered.ok());
   GraphBuilder g;
   auto bias = g.constant("bias", {1}, {0.3f});
   auto x = g.input("x", {4});
   auto a = aot::call_lowered(g.graph(), *lowered, {x});
-  ASSERT_TRUE(a.is_ok()) << a.status().to_string();
+  ASSERT_TRUE(a.ok()) << ::ember::aot::format_error(a.error());
   auto b = aot::call_lowered(g.graph(), *lowered, {(*a)[0]});
-  ASSERT_TRUE(b.is_ok()) << b.status().to_string();
+  ASSERT_TRUE(b.ok()) << ::ember::aot::format_error(b.error());
   auto sum = g.op("add", "Tensor", {{"self", (*a)[0]}, {"other", (*b)[0]}}, {4});
   auto ret = g.op("add", "Tensor", {{"self", sum}, {"other", bias}}, {4});
   g.output((*a)[0]);
   g.output((*b)[0]);
   g.output(ret);
   auto program = aot::compile_method(g.take(), "forward");
-  ASSERT_TRUE(program.is_ok()) << program.status().to_string();
+  ASSERT_TRUE(program.ok()) << ::ember::aot::format_error(program.error());
   const aot::EmitMethod& m = program->methods[0];
   ASSERT_EQ(m.delegates.size(), 2u);
   ASSERT_EQ(m.delegates[1].compile_specs.size(), 1u);
   EXPECT_EQ(m.delegates[1].compile_specs[0].key, "max_numel");
   EXPECT_EQ(m.delegates[1].compile_specs[0].value, std::vector<uint8_t>{4});
   std::vector<uint8_t> pte;
-  ASSERT_TRUE(aot::write_pte(*program, &pte).is_ok());
+  ASSERT_EQ(aot::write_pte(*program, &pte), Error::Ok);
   auto out = run_with_demo(pte, "forward", {f32({4}, kX)});
-  ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  ASSERT_TRUE(out.ok()) << ::ember::aot::format_error(out.error());
   ASSERT_EQ(out->size(), 3u);
   expect_near(floats((*out)[0]), kSinX);
   expect_near(floats((*out)[1]), kSinSinX);
@@ -139,25 +141,25 @@ TEST(TutorialLoweredModule, ComposedTwiceWithNonLowerablePart) {
 
 TEST(TutorialLoweredModule, CallLoweredChecksInputs) {
   auto lowered = lower_sin(4);
-  ASSERT_TRUE(lowered.is_ok());
+  ASSERT_TRUE(lowered.ok());
   GraphBuilder g;
   auto wrong = g.input("wrong", {3});
   auto r = aot::call_lowered(g.graph(), *lowered, {wrong});
-  ASSERT_FALSE(r.is_ok());
-  EXPECT_NE(r.status().message().find("must be f32[4]"), std::string::npos) << r.status().message();
-  EXPECT_FALSE(aot::call_lowered(g.graph(), *lowered, {}).is_ok());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("must be f32[4]"), std::string::npos) << std::string(::ember::runtime::last_error_message());
+  EXPECT_FALSE(aot::call_lowered(g.graph(), *lowered, {}).ok());
 }
 
 TEST(CompileSpecs, EncodeDecodeRoundTripAndRejectTruncation) {
   std::vector<aot::CompileSpec> specs = {{"a", {1, 2, 3}}, {"max_numel", {}}};
   const std::string text = aot::encode_compile_specs(specs);
   auto back = aot::decode_compile_specs(text);
-  ASSERT_TRUE(back.is_ok());
+  ASSERT_TRUE(back.ok());
   ASSERT_EQ(back->size(), 2u);
   EXPECT_EQ((*back)[0].value, (std::vector<uint8_t>{1, 2, 3}));
   EXPECT_EQ((*back)[1].key, "max_numel");
   for (size_t n = 0; n < text.size(); ++n) {
-    EXPECT_FALSE(aot::decode_compile_specs(text.substr(0, n)).is_ok()) << n;
+    EXPECT_FALSE(aot::decode_compile_specs(text.substr(0, n)).ok()) << n;
   }
 }
 

@@ -19,12 +19,14 @@
 namespace ember::testing {
 namespace {
 
+using runtime::Error;
+
 aot::EmitProgram lowered(aot::Graph g, bool demo, const std::string& name) {
   std::vector<std::shared_ptr<const aot::Partitioner>> parts;
   if (demo) parts.push_back(std::make_shared<backends::demo::DemoPartitioner>());
   aot::ExportSession s = session_for(std::move(g), parts);
-  aot::Status st = s.run();
-  EXPECT_TRUE(st.is_ok()) << st.to_string();
+  aot::Error st = s.run();
+  EXPECT_EQ(st, Error::Ok) << ::ember::aot::format_error(st);
   aot::EmitProgram p = *s.last_artifact().program;
   p.methods[0].name = name;
   return p;
@@ -53,14 +55,14 @@ TEST(TutorialMultiMethod, EncodeDecodeAndConstantMethodsInOneProgram) {
   auto scale = aot::constant_method("get_scale", {aot::ConstantValue::of_double(0.5)});
   auto vocab = aot::constant_method("get_vocab_size", {aot::ConstantValue::of_int(32000)});
   auto table = aot::constant_method("get_table", {aot::ConstantValue::of_tensor(f32({2}, {1.5f, -2}))});
-  ASSERT_TRUE(scale.is_ok() && vocab.is_ok() && table.is_ok());
+  ASSERT_TRUE(scale.ok() && vocab.ok() && table.ok());
   auto merged = aot::merge_programs({lowered(encode_graph(), true, "encode"),
                                      lowered(decode_graph(), false, "decode"), *vocab, *scale,
                                      *table});
-  ASSERT_TRUE(merged.is_ok()) << merged.status().to_string();
+  ASSERT_TRUE(merged.ok()) << ::ember::aot::format_error(merged.error());
   EXPECT_EQ(merged->methods[1].delegates.size(), 1u);  // encode runs on DemoBackend
   std::vector<uint8_t> pte;
-  ASSERT_TRUE(aot::write_pte(*merged, &pte).is_ok());
+  ASSERT_EQ(aot::write_pte(*merged, &pte), Error::Ok);
 
   runtime::Module module(pte.data(), pte.size());
   ASSERT_EQ(module.load(), runtime::Error::Ok);
@@ -77,15 +79,15 @@ TEST(TutorialMultiMethod, EncodeDecodeAndConstantMethodsInOneProgram) {
   EXPECT_EQ((*s)[0].to_double(), 0.5);
 
   auto t = run_with_demo(pte, "get_table", {});
-  ASSERT_TRUE(t.is_ok()) << t.status().to_string();
+  ASSERT_TRUE(t.ok()) << ::ember::aot::format_error(t.error());
   EXPECT_EQ(floats((*t)[0]), (std::vector<float>{1.5f, -2}));
   // x @ W = [1+4, -1; 3-8, -3] = [5 -1; -5 -3]; relu -> [5 0; 0 0].
   auto e = run_with_demo(pte, "encode", {f32({2, 2}, {1, 2, 3, -4})});
-  ASSERT_TRUE(e.is_ok()) << e.status().to_string();
+  ASSERT_TRUE(e.ok()) << ::ember::aot::format_error(e.error());
   EXPECT_EQ(floats((*e)[0]), (std::vector<float>{5, 0, 0, 0}));
   // z*z - z for z = [1 2; 3 -4] = [0 2; 6 20].
   auto d = run_with_demo(pte, "decode", {f32({2, 2}, {1, 2, 3, -4})});
-  ASSERT_TRUE(d.is_ok()) << d.status().to_string();
+  ASSERT_TRUE(d.ok()) << ::ember::aot::format_error(d.error());
   EXPECT_EQ(floats((*d)[0]), (std::vector<float>{0, 2, 6, 20}));
 }
 
@@ -93,13 +95,13 @@ TEST(TutorialMultiMethod, DuplicateNamesAndBadFlagsAreErrors) {
   auto a = aot::constant_method("m", {aot::ConstantValue::of_int(1)});
   auto b = aot::constant_method("m", {aot::ConstantValue::of_int(2)});
   auto merged = aot::merge_programs({*a, *b});
-  ASSERT_FALSE(merged.is_ok());
-  EXPECT_NE(merged.status().message().find("two methods are called 'm'"), std::string::npos);
-  EXPECT_FALSE(aot::constant_method("empty", {}).is_ok());
-  EXPECT_FALSE(aot::parse_method_flag("encode").is_ok());
-  EXPECT_FALSE(aot::parse_method_flag("=x.pt2").is_ok());
+  ASSERT_FALSE(merged.ok());
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("two methods are called 'm'"), std::string::npos);
+  EXPECT_FALSE(aot::constant_method("empty", {}).ok());
+  EXPECT_FALSE(aot::parse_method_flag("encode").ok());
+  EXPECT_FALSE(aot::parse_method_flag("=x.pt2").ok());
   auto ok = aot::parse_method_flag("encode=enc.pt2");
-  ASSERT_TRUE(ok.is_ok());
+  ASSERT_TRUE(ok.ok());
   EXPECT_EQ(ok->name, "encode");
   EXPECT_EQ(ok->pt2_path, "enc.pt2");
 }
@@ -129,8 +131,8 @@ void expect_close(const aot::HostTensor& got, const aot::HostTensor& want, float
 // library call, checked against PyTorch's outputs for both methods.
 TEST(TutorialMultiMethod, LowerMethodsFromPt2FixturesMatchesPyTorch) {
   aot::RecipeRegistry recipes;
-  ASSERT_TRUE(aot::register_builtin_recipes(&recipes).is_ok());
-  ASSERT_TRUE(backends::demo::register_demo_recipe(&recipes).is_ok());
+  ASSERT_EQ(aot::register_builtin_recipes(&recipes), Error::Ok);
+  ASSERT_EQ(backends::demo::register_demo_recipe(&recipes), Error::Ok);
   const std::string dir = "tests/fixtures/pt2/";
   auto vocab = aot::constant_method("get_vocab_size", {aot::ConstantValue::of_int(7)});
   std::vector<aot::EmitProgram> extra;
@@ -140,28 +142,28 @@ TEST(TutorialMultiMethod, LowerMethodsFromPt2FixturesMatchesPyTorch) {
       {{"encode", dir + "mlp.core_aten.torch2_6.pt2"},
        {"decode", dir + "buffers_consts.core_aten.torch2_6.pt2"}},
       {}, std::move(extra));
-  ASSERT_TRUE(program.is_ok()) << program.status().to_string();
+  ASSERT_TRUE(program.ok()) << ::ember::aot::format_error(program.error());
   ASSERT_EQ(program->methods.size(), 3u);
   EXPECT_FALSE(program->methods[1].delegates.empty()) << "mlp's relus go to DemoBackend";
   std::vector<uint8_t> pte;
-  ASSERT_TRUE(aot::write_pte(*program, &pte).is_ok());
+  ASSERT_EQ(aot::write_pte(*program, &pte), Error::Ok);
 
   auto enc = run_with_demo(pte, "encode", {fixture("mlp.core_aten.torch2_6.input0.bin", {4, 16})});
-  ASSERT_TRUE(enc.is_ok()) << enc.status().to_string();
+  ASSERT_TRUE(enc.ok()) << ::ember::aot::format_error(enc.error());
   expect_close((*enc)[0], fixture("mlp.core_aten.torch2_6.output0.bin", {4, 10}), 1e-5f);
 
   auto dec = run_with_demo(pte, "decode",
                            {fixture("buffers_consts.core_aten.torch2_6.input0.bin", {3, 4}),
                             fixture("buffers_consts.core_aten.torch2_6.input1.bin", {3, 1})});
-  ASSERT_TRUE(dec.is_ok()) << dec.status().to_string();
+  ASSERT_TRUE(dec.ok()) << ::ember::aot::format_error(dec.error());
   ASSERT_EQ(dec->size(), 3u);
   expect_close((*dec)[0], fixture("buffers_consts.core_aten.torch2_6.output0.bin", {3, 3}), 1e-5f);
   EXPECT_EQ((*dec)[1].bytes, read_file(dir + "buffers_consts.core_aten.torch2_6.output1.bin"));
 
   auto bad = aot::lower_methods(recipes, "demo", {{"encode", dir + "missing.pt2"}});
-  ASSERT_FALSE(bad.is_ok());
-  EXPECT_NE(bad.status().message().find("method 'encode'"), std::string::npos)
-      << bad.status().message();
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("method 'encode'"), std::string::npos)
+      << std::string(::ember::runtime::last_error_message());
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 namespace ember::testing {
 namespace {
 
+using runtime::Error;
+
 // def f(a, x, b):
 //   y = torch.mm(a, x); z = y + b; a = z - a; y = torch.mm(a, x); z = y + b; return z
 aot::Graph tutorial_f() {
@@ -51,7 +53,7 @@ TEST(TutorialPartition, AddMmPartitionerGivesTwoDelegateCalls) {
   auto partitioner = std::make_shared<backends::demo::DemoPartitioner>(
       std::vector<std::string>{"add", "mm"});
   aot::ExportSession s = session_for(tutorial_f(), {partitioner});
-  ASSERT_TRUE(s.run().is_ok()) << s.run().to_string();
+  ASSERT_EQ(s.run(), Error::Ok) << ::ember::aot::format_error(s.run());
   const aot::StageArtifact& art = s.last_artifact();
   EXPECT_EQ(art.delegation.num_partitions, 2);
   ASSERT_EQ(art.delegation.entries.size(), 5u);
@@ -68,7 +70,7 @@ TEST(TutorialPartition, AddMmPartitionerGivesTwoDelegateCalls) {
       << s.delegation_summary();
 
   auto out = run_with_demo(*s.pte(), "forward", inputs());
-  ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  ASSERT_TRUE(out.ok()) << ::ember::aot::format_error(out.error());
   ASSERT_EQ(out->size(), 1u);
   EXPECT_EQ(floats((*out)[0]), kExpected);
 }
@@ -76,28 +78,28 @@ TEST(TutorialPartition, AddMmPartitionerGivesTwoDelegateCalls) {
 TEST(TutorialPartition, FullDemoPartitionerGivesOneDelegateCall) {
   aot::ExportSession s =
       session_for(tutorial_f(), {std::make_shared<backends::demo::DemoPartitioner>()});
-  ASSERT_TRUE(s.run().is_ok());
+  ASSERT_EQ(s.run(), Error::Ok);
   EXPECT_EQ(s.last_artifact().delegation.num_partitions, 1);
   EXPECT_EQ(count_delegate_calls(*s.last_artifact().program), 1u);
   EXPECT_EQ(s.last_artifact().program->methods[0].instructions.size(), 1u);
   auto out = run_with_demo(*s.pte(), "forward", inputs());
-  ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  ASSERT_TRUE(out.ok()) << ::ember::aot::format_error(out.error());
   EXPECT_EQ(floats((*out)[0]), kExpected);
 }
 
 TEST(TutorialPartition, PortableOnlyGivesSameValues) {
   aot::ExportSession s = session_for(tutorial_f(), {});
-  ASSERT_TRUE(s.run().is_ok());
+  ASSERT_EQ(s.run(), Error::Ok);
   EXPECT_EQ(count_delegate_calls(*s.last_artifact().program), 0u);
   auto out = run_with_demo(*s.pte(), "forward", inputs());
-  ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  ASSERT_TRUE(out.ok()) << ::ember::aot::format_error(out.error());
   EXPECT_EQ(floats((*out)[0]), kExpected);
 }
 
 TEST(TutorialPartition, MissingBackendFailsAtLoadNamingIt) {
   auto partitioner = std::make_shared<backends::demo::DemoPartitioner>();
   aot::ExportSession s = session_for(tutorial_f(), {partitioner});
-  ASSERT_TRUE(s.run().is_ok());
+  ASSERT_EQ(s.run(), Error::Ok);
   runtime::BackendRegistry empty;
   runtime::Module module(s.pte()->data(), s.pte()->size());
   runtime::Module::Options options;

@@ -15,7 +15,7 @@ class GraphStage final : public aot::Stage {
   const char* name() const override { return "load"; }
 
  protected:
-  aot::StatusOr<aot::StageArtifact> transform(const aot::StageArtifact&,
+  aot::Result<aot::StageArtifact> transform(const aot::StageArtifact&,
                                               const aot::StageContext&) const override {
     aot::StageArtifact out;
     out.graph = graph_;
@@ -59,7 +59,7 @@ aot::HostTensor f32(std::vector<int64_t> sizes, const std::vector<float>& values
 
 std::vector<float> floats(const aot::HostTensor& t) { return to_floats(t.bytes); }
 
-aot::StatusOr<std::vector<aot::HostTensor>> run_with_demo(const std::vector<uint8_t>& pte,
+aot::Result<std::vector<aot::HostTensor>> run_with_demo(const std::vector<uint8_t>& pte,
                                                           const std::string& method,
                                                           const std::vector<aot::HostTensor>& in) {
   aot::RunOptions options;

@@ -27,7 +27,7 @@ aot::HostTensor f32(std::vector<int64_t> sizes, const std::vector<float>& values
 std::vector<float> floats(const aot::HostTensor& t);
 
 // Runs `method` of `pte` with DemoBackend available.
-aot::StatusOr<std::vector<aot::HostTensor>> run_with_demo(const std::vector<uint8_t>& pte,
+aot::Result<std::vector<aot::HostTensor>> run_with_demo(const std::vector<uint8_t>& pte,
                                                           const std::string& method,
                                                           const std::vector<aot::HostTensor>& in);
 

@@ -17,6 +17,8 @@
 namespace ember::testing {
 namespace {
 
+using runtime::Error;
+
 aot::Graph relu_model() {
   GraphBuilder g;
   auto x = g.input("x", {3});
@@ -32,7 +34,7 @@ const std::vector<float> kWithSigmoid = {0, 0.75f * kLn3, -0.25f * kLn3};
 
 TEST(UserPass, ReplacesReluOnly) {
   aot::Graph g = relu_model();
-  ASSERT_TRUE(aot::ReplaceReluWithSigmoidPass().run(g).is_ok());
+  ASSERT_EQ(aot::ReplaceReluWithSigmoidPass().run(g), Error::Ok);
   EXPECT_EQ(g.nodes()[0].op.qualified(), "aten::sigmoid.default");
   EXPECT_EQ(g.nodes()[0].target, "torch.ops.aten.sigmoid.default");
   EXPECT_EQ(g.nodes()[1].op.qualified(), "aten::mul.Tensor");
@@ -41,35 +43,35 @@ TEST(UserPass, ReplacesReluOnly) {
 
 TEST(UserPass, RegistryCreatesByNameAndNamesUnknown) {
   aot::PassRegistry passes;
-  ASSERT_TRUE(aot::register_example_passes(&passes).is_ok());
-  EXPECT_FALSE(aot::register_example_passes(&passes).is_ok());  // duplicate
+  ASSERT_EQ(aot::register_example_passes(&passes), Error::Ok);
+  EXPECT_NE(aot::register_example_passes(&passes), Error::Ok);  // duplicate
   EXPECT_EQ(passes.names(), std::vector<std::string>{"replace_relu_with_sigmoid"});
   auto p = passes.create("replace_relu_with_sigmoid");
-  ASSERT_TRUE(p.is_ok());
+  ASSERT_TRUE(p.ok());
   EXPECT_STREQ((*p)->name(), "replace_relu_with_sigmoid");
   auto missing = passes.create("fold_everything");
-  ASSERT_FALSE(missing.is_ok());
-  EXPECT_EQ(missing.status().code(), aot::StatusCode::kNotFound);
-  EXPECT_NE(missing.status().message().find("registered: replace_relu_with_sigmoid"),
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error(), aot::Error::NotFound);
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("registered: replace_relu_with_sigmoid"),
             std::string::npos);
 }
 
 void check_lowering(bool demo, bool with_pass, const std::vector<float>& want) {
   aot::PassRegistry passes;
-  ASSERT_TRUE(aot::register_example_passes(&passes).is_ok());
+  ASSERT_EQ(aot::register_example_passes(&passes), Error::Ok);
   std::vector<std::shared_ptr<const aot::Pass>> user;
   if (with_pass) user.push_back(*passes.create("replace_relu_with_sigmoid"));
   std::vector<std::shared_ptr<const aot::Partitioner>> parts;
   if (demo) parts.push_back(std::make_shared<backends::demo::DemoPartitioner>());
   aot::ExportSession s = session_for(relu_model(), parts, user);
-  aot::Status st = s.run();
-  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  aot::Error st = s.run();
+  ASSERT_EQ(st, Error::Ok) << ::ember::aot::format_error(st);
   auto transformed = s.print("transform");
-  ASSERT_TRUE(transformed.is_ok());
+  ASSERT_TRUE(transformed.ok());
   EXPECT_EQ(transformed->find("aten::sigmoid") != std::string::npos, with_pass) << *transformed;
   EXPECT_EQ(s.last_artifact().program->methods[0].delegates.size(), demo ? 1u : 0u);
   auto out = run_with_demo(*s.pte(), "forward", {f32({3}, {0, kLn3, -kLn3})});
-  ASSERT_TRUE(out.is_ok()) << out.status().to_string();
+  ASSERT_TRUE(out.ok()) << ::ember::aot::format_error(out.error());
   const std::vector<float> got = floats((*out)[0]);
   for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(got[i], want[i], 1e-6) << i << " demo=" << demo;
 }
@@ -97,7 +99,7 @@ TEST(UserPass, InstrumentationPrintsAndTimes) {
   p.add(std::make_unique<aot::ReplaceReluWithSigmoidPass>());
   aot::Graph g = relu_model();
   const std::string before = aot::print_graph(g);
-  ASSERT_TRUE(p.run(g, inst).is_ok());
+  ASSERT_EQ(p.run(g, inst), Error::Ok);
   EXPECT_NE(before.find("aten::relu.default"), std::string::npos);
   ASSERT_EQ(printed.size(), 1u);
   EXPECT_NE(printed[0].first.find("replace_relu_with_sigmoid"), std::string::npos);

@@ -17,7 +17,7 @@ namespace {
 
 std::string error_of(aot::PteRunner* r, const std::vector<aot::HostTensor>& in) {
   auto out = r->run("forward", in);
-  return out.is_ok() ? "" : out.status().to_string();
+  return out.ok() ? "" : ::ember::aot::format_error(out.error());
 }
 
 // The runtime's message, wherever the status puts its own prefix.
@@ -74,7 +74,7 @@ TEST_P(ConstraintGuardsTest, GuardMethodIsHiddenAndForwardStaysFirst) {
   Fixture f;
   if (!find_fixture("two_dynamic_dims.core_aten.torch2_6", &f)) GTEST_SKIP() << "fixture not found";
   auto pte = lower_pt2(f.pt2, GetParam());
-  ASSERT_TRUE(pte.is_ok()) << pte.status().to_string();
+  ASSERT_TRUE(pte.ok()) << ::ember::aot::format_error(pte.error());
   runtime::Module module(pte->data(), pte->size());
   ASSERT_EQ(module.load(), runtime::Error::Ok);
   ASSERT_EQ(module.program().num_methods(), 2u);

@@ -17,11 +17,11 @@ void run_all_cases(const std::string& id, const std::string& recipe) {
   Fixture f;
   if (!find_fixture(id, &f)) GTEST_SKIP() << id << " not found";
   auto pte = lower_pt2(f.pt2, recipe);
-  ASSERT_TRUE(pte.is_ok()) << pte.status().to_string();
+  ASSERT_TRUE(pte.ok()) << ::ember::aot::format_error(pte.error());
   aot::RunOptions ro;
   ro.backends = &xnnpack_backends();
   auto runner = aot::PteRunner::load(*pte, ro);
-  ASSERT_TRUE(runner.is_ok()) << runner.status().to_string();
+  ASSERT_TRUE(runner.ok()) << ::ember::aot::format_error(runner.error());
   // Forward then backward over the cases: every shape follows both a smaller and a larger one.
   std::vector<size_t> order;
   for (size_t c = 0; c < f.cases.size(); ++c) order.push_back(c);
@@ -33,8 +33,8 @@ void run_all_cases(const std::string& id, const std::string& recipe) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       ASSERT_TRUE(read_fixture_tensor(f.cases[c].inputs[i], &inputs[i]));
     }
-    auto outputs = runner.value()->run("forward", inputs);
-    ASSERT_TRUE(outputs.is_ok()) << outputs.status().to_string();
+    auto outputs = runner.get()->run("forward", inputs);
+    ASSERT_TRUE(outputs.ok()) << ::ember::aot::format_error(outputs.error());
     ASSERT_EQ(outputs->size(), f.cases[c].outputs.size());
     for (size_t o = 0; o < outputs->size(); ++o) {
       aot::HostTensor ref;

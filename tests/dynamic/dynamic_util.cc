@@ -11,13 +11,13 @@
 
 namespace ember::testing {
 
-aot::StatusOr<std::vector<uint8_t>> lower_pt2(const std::string& pt2, const std::string& recipe) {
+aot::Result<std::vector<uint8_t>> lower_pt2(const std::string& pt2, const std::string& recipe) {
   aot::RecipeRegistry recipes;
-  EMBER_AOT_RETURN_IF_ERROR(aot::register_builtin_recipes(&recipes));
-  EMBER_AOT_RETURN_IF_ERROR(backends::xnnpack::register_xnnpack_recipe(&recipes));
+  EMBER_TRY(aot::register_builtin_recipes(&recipes));
+  EMBER_TRY(backends::xnnpack::register_xnnpack_recipe(&recipes));
   auto session = aot::ExportSession::create(recipes, recipe, pt2, {}, {});
-  if (!session.is_ok()) return session.take_status();
-  EMBER_AOT_RETURN_IF_ERROR(session->run());
+  if (!session.ok()) return session.error();
+  EMBER_TRY(session->run());
   return *session->pte();
 }
 
@@ -61,13 +61,13 @@ std::unique_ptr<aot::PteRunner> load_lowered(const std::string& id, const std::s
   Fixture f;
   if (!find_fixture(id, &f)) return nullptr;
   auto pte = lower_pt2(f.pt2, recipe);
-  EXPECT_TRUE(pte.is_ok()) << pte.status().to_string();
-  if (!pte.is_ok()) return nullptr;
+  EXPECT_TRUE(pte.ok()) << ::ember::aot::format_error(pte.error());
+  if (!pte.ok()) return nullptr;
   aot::RunOptions ro;
   ro.backends = &xnnpack_backends();
   auto runner = aot::PteRunner::load(*pte, ro);
-  EXPECT_TRUE(runner.is_ok()) << runner.status().to_string();
-  return runner.is_ok() ? std::move(runner).value() : nullptr;
+  EXPECT_TRUE(runner.ok()) << ::ember::aot::format_error(runner.error());
+  return runner.ok() ? std::move(runner.get()) : nullptr;
 }
 
 }  // namespace ember::testing

@@ -16,7 +16,7 @@
 namespace ember::testing {
 
 // Lowers `pt2` with `recipe` (builtin recipes plus "xnnpack").
-aot::StatusOr<std::vector<uint8_t>> lower_pt2(const std::string& pt2, const std::string& recipe);
+aot::Result<std::vector<uint8_t>> lower_pt2(const std::string& pt2, const std::string& recipe);
 
 // A process-wide registry holding XnnpackBackend.
 const runtime::BackendRegistry& xnnpack_backends();

@@ -72,14 +72,14 @@ void run_below_bounds(const std::string& stem, size_t min_cases) {
   aot::RunOptions ro;
   ro.backends = &xnnpack_backends();
   auto runner = aot::PteRunner::load(pte, ro);
-  ASSERT_TRUE(runner.is_ok()) << runner.status().to_string();
+  ASSERT_TRUE(runner.ok()) << ::ember::aot::format_error(runner.error());
   std::vector<size_t> order;
   for (size_t c = 0; c < cases.size(); ++c) order.push_back(c);
   for (size_t c = cases.size(); c-- > 0;) order.push_back(c);
   for (size_t c : order) {
     SCOPED_TRACE(cases[c].id);
-    auto outs = runner.value()->run("forward", cases[c].inputs);
-    ASSERT_TRUE(outs.is_ok()) << outs.status().to_string();
+    auto outs = runner.get()->run("forward", cases[c].inputs);
+    ASSERT_TRUE(outs.ok()) << ::ember::aot::format_error(outs.error());
     ASSERT_EQ(outs->size(), cases[c].outputs.size());
     for (size_t o = 0; o < outs->size(); ++o) {
       EXPECT_EQ((*outs)[o].sizes, cases[c].outputs[o].sizes) << "output " << o << " shape";
@@ -111,16 +111,16 @@ TEST(UpstreamDynamicTest, DynamicPteAboveBoundAndHandMath) {
   aot::RunOptions ro;
   ro.backends = &xnnpack_backends();
   auto runner = aot::PteRunner::load(pte, ro);
-  ASSERT_TRUE(runner.is_ok()) << runner.status().to_string();
-  auto bad = runner.value()->run("forward", {float_tensor({9})});
-  ASSERT_FALSE(bad.is_ok());
-  EXPECT_NE(bad.status().to_string().find("dim 0 is 9, allowed range [0, 8]"), std::string::npos)
-      << bad.status().to_string();
+  ASSERT_TRUE(runner.ok()) << ::ember::aot::format_error(runner.error());
+  auto bad = runner.get()->run("forward", {float_tensor({9})});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(::ember::aot::format_error(bad.error()).find("dim 0 is 9, allowed range [0, 8]"), std::string::npos)
+      << ::ember::aot::format_error(bad.error());
   // Every size 0..8 (the catalog: x * 2.0); 0 elements is inside [0, 8] for upstream too.
   for (int64_t n = 1; n <= 8; ++n) {
     aot::HostTensor x = float_tensor({n});
-    auto out = runner.value()->run("forward", {x});
-    ASSERT_TRUE(out.is_ok()) << "n=" << n << ": " << out.status().to_string();
+    auto out = runner.get()->run("forward", {x});
+    ASSERT_TRUE(out.ok()) << "n=" << n << ": " << ::ember::aot::format_error(out.error());
     ASSERT_EQ((*out)[0].sizes, std::vector<int64_t>{n});
     const float* in = reinterpret_cast<const float*>(x.bytes.data());
     const float* got = reinterpret_cast<const float*>((*out)[0].bytes.data());

@@ -20,6 +20,8 @@
 namespace ember::testing {
 namespace {
 
+using runtime::Error;
+
 using aot::ExportSession;
 using aot::HostTensor;
 
@@ -41,18 +43,18 @@ bool is_known_unsupported(const std::string& id, std::string* reason) {
   return false;
 }
 
-aot::StatusOr<ExportSession> lower(const std::string& pt2) {
+aot::Result<ExportSession> lower(const std::string& pt2) {
   aot::RecipeRegistry recipes;
-  aot::Status st = aot::register_builtin_recipes(&recipes);
-  if (!st.is_ok()) return st;
+  aot::Error st = aot::register_builtin_recipes(&recipes);
+  if (st != Error::Ok) return st;
   aot::SessionOptions so;
   so.runner = [](const std::vector<uint8_t>& pte, const std::string& m,
                  const std::vector<HostTensor>& in) { return aot::run_pte_method(pte, m, in); };
   auto session = ExportSession::create(recipes, "portable", pt2, {}, std::move(so));
-  if (!session.is_ok()) return session.take_status();
+  if (!session.ok()) return session.error();
   st = session->run();
-  if (!st.is_ok()) return st;
-  return std::move(session).value();
+  if (st != Error::Ok) return st;
+  return std::move(session.get());
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -73,12 +75,12 @@ TEST(E2eTest, EveryFixtureLowersRunsAndMatchesPyTorch) {
     bool expect_fail = is_known_unsupported(f.id, &reason);
     auto session = lower(f.pt2);
     if (expect_fail) {
-      EXPECT_FALSE(session.is_ok()) << f.id << " now lowers; remove it from known_unsupported()";
+      EXPECT_FALSE(session.ok()) << f.id << " now lowers; remove it from known_unsupported()";
       table += f.id + ": not lowered (" + reason + ")\n";
       continue;
     }
-    if (!session.is_ok()) {
-      ADD_FAILURE() << session.status().to_string();
+    if (!session.ok()) {
+      ADD_FAILURE() << ::ember::aot::format_error(session.error());
       continue;
     }
     const std::vector<uint8_t>& pte = *session->pte();
@@ -100,7 +102,7 @@ TEST(E2eTest, EveryFixtureLowersRunsAndMatchesPyTorch) {
     // One loaded program for all cases: stateful fixtures (mutable buffers) expect case k
     // to see the state case k-1 left behind.
     auto runner = aot::PteRunner::load(pte);
-    ASSERT_TRUE(runner.is_ok()) << runner.status().to_string();
+    ASSERT_TRUE(runner.ok()) << ::ember::aot::format_error(runner.error());
     double max_abs = 0, max_rel = 0;
     for (size_t c = 0; c < f.cases.size(); ++c) {
       std::vector<HostTensor> inputs(f.cases[c].inputs.size());
@@ -108,8 +110,8 @@ TEST(E2eTest, EveryFixtureLowersRunsAndMatchesPyTorch) {
         ASSERT_TRUE(read_fixture_tensor(f.cases[c].inputs[i], &inputs[i])) << f.cases[c].inputs[i].file;
       }
       auto outputs = c == 0 && !f.stateful ? session->run_method("forward", inputs)
-                                           : runner.value()->run("forward", inputs);
-      ASSERT_TRUE(outputs.is_ok()) << "case " << c << ": " << outputs.status().to_string();
+                                           : runner.get()->run("forward", inputs);
+      ASSERT_TRUE(outputs.ok()) << "case " << c << ": " << ::ember::aot::format_error(outputs.error());
       ASSERT_EQ(outputs->size(), f.cases[c].outputs.size()) << "case " << c;
       for (size_t o = 0; o < outputs->size(); ++o) {
         HostTensor ref;
@@ -137,7 +139,7 @@ TEST(E2eTest, LoweringIsByteForByteDeterministic) {
     if (is_known_unsupported(f.id, &reason)) continue;
     auto a = lower(f.pt2);
     auto b = lower(f.pt2);
-    ASSERT_TRUE(a.is_ok() && b.is_ok()) << f.id;
+    ASSERT_TRUE(a.ok() && b.ok()) << f.id;
     EXPECT_TRUE(*a->pte() == *b->pte()) << f.id << ": two lowerings differ";
     if (++checked == 6) break;  // a handful keeps the test fast; all fixtures lower above
   }
@@ -151,12 +153,12 @@ TEST(E2eTest, MalformedPt2GivesNamedError) {
   std::fputs("PK\x03\x04 this is not a zip", f);
   std::fclose(f);
   auto session = lower(path);
-  ASSERT_FALSE(session.is_ok());
-  std::string name = aot::to_string(session.status().code());
+  ASSERT_FALSE(session.ok());
+  std::string name = aot::error_name(session.error());
   EXPECT_NE(name, "Ok");
   EXPECT_NE(name, "Unknown");
-  EXPECT_NE(session.status().message().find("bad.pt2"), std::string::npos)
-      << session.status().message();
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("bad.pt2"), std::string::npos)
+      << std::string(::ember::runtime::last_error_message());
 }
 
 }  // namespace

@@ -15,8 +15,8 @@ namespace fb = executorch_flatbuffer;
 using namespace emit_test;
 
 const fb::Program* write_and_read(const EmitProgram& program, std::vector<uint8_t>* bytes) {
-  Status s = write_pte(program, bytes);
-  EXPECT_TRUE(s.is_ok()) << s.to_string();
+  Error s = write_pte(program, bytes);
+  EXPECT_EQ(s, Error::Ok) << format_error(s);
   size_t size = bytes->size();
   if (bytes->size() >= 24 && (*bytes)[8] == 'e') size = u64_at(*bytes, 16);
   flatbuffers::Verifier verifier(bytes->data(), size);

@@ -89,8 +89,8 @@ class EmitRunTest : public ::testing::Test {
   }
 
   std::unique_ptr<runtime::Module> load(const EmitProgram& program) {
-    Status s = write_pte(program, &bytes_);
-    EXPECT_TRUE(s.is_ok()) << s.to_string();
+    Error s = write_pte(program, &bytes_);
+    EXPECT_EQ(s, Error::Ok) << format_error(s);
     auto module = std::make_unique<runtime::Module>(bytes_.data(), bytes_.size());
     runtime::Module::Options options;
     options.method.kernels = &kernels_;
@@ -224,7 +224,7 @@ TEST_F(EmitRunTest, ChainPlannedByGreedyPlanner) {
   tensors[0].is_input = tensors[1].is_input = true;
   tensors[4].is_output = true;
   auto plan = GreedyBySizePlanner().plan(tensors, PlanOptions());
-  ASSERT_TRUE(plan.is_ok()) << plan.status().to_string();
+  ASSERT_TRUE(plan.ok()) << format_error(plan.error());
   EXPECT_EQ(plan->arena_size, 64u);  // a, b, t1 and t2 overlap at instruction 1
   EXPECT_EQ(plan->lower_bound, 64u);
   EXPECT_EQ(plan->placements[3].offset, 48u);

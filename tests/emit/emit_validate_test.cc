@@ -10,20 +10,20 @@ namespace {
 
 using namespace emit_test;
 
-Status write_status(const EmitProgram& program) {
+Error write_status(const EmitProgram& program) {
   std::vector<uint8_t> bytes{1, 2, 3};
-  Status s = write_pte(program, &bytes);
-  if (!s.is_ok()) {
+  Error s = write_pte(program, &bytes);
+  if (s != Error::Ok) {
     EXPECT_TRUE(bytes.empty());
   }
   return s;
 }
 
-void expect_error(const EmitProgram& program, StatusCode code, const std::string& fragment) {
-  Status s = write_status(program);
-  ASSERT_FALSE(s.is_ok()) << "expected an error containing '" << fragment << "'";
-  EXPECT_EQ(s.code(), code) << s.to_string();
-  EXPECT_NE(s.message().find(fragment), std::string::npos) << s.to_string();
+void expect_error(const EmitProgram& program, Error code, const std::string& fragment) {
+  Error s = write_status(program);
+  ASSERT_NE(s, Error::Ok) << "expected an error containing '" << fragment << "'";
+  EXPECT_EQ(s, code) << format_error(s);
+  EXPECT_NE(std::string(last_error_message()).find(fragment), std::string::npos) << format_error(s);
 }
 
 EmitProgram add_program() {
@@ -35,66 +35,66 @@ EmitProgram add_program() {
 TEST(EmitValidate, PlannedBytesMustFitTheBuffer) {
   EmitProgram p = add_program();
   p.methods[0].values[3].tensor.memory_offset = 40;  // 16 bytes at 40 > 48
-  expect_error(p, StatusCode::kInvalidProgram, "method forward: value 3: planned at offset 40");
+  expect_error(p, Error::InvalidProgram, "method forward: value 3: planned at offset 40");
 }
 
 TEST(EmitValidate, MemoryIdMustExist) {
   EmitProgram p = add_program();
   p.methods[0].values[0].tensor.memory_id = 2;
-  expect_error(p, StatusCode::kInvalidProgram, "memory_id 2 out of range, the method plans 1");
+  expect_error(p, Error::InvalidProgram, "memory_id 2 out of range, the method plans 1");
 }
 
 TEST(EmitValidate, BufferPlaceholderMustBeZero) {
   EmitProgram p = add_program();
   p.methods[0].non_const_buffer_sizes = {48};
-  expect_error(p, StatusCode::kInvalidProgram, "placeholder 0");
+  expect_error(p, Error::InvalidProgram, "placeholder 0");
 }
 
 TEST(EmitValidate, IntListItemsMustBeEarlierInts) {
   EmitProgram p = add_program();
   p.methods[0].values.push_back(EmitValue::of_list(EmitValueKind::kIntList, {0}));
-  expect_error(p, StatusCode::kInvalidProgram, "value 4: item 0 (value 0) must be a Int");
+  expect_error(p, Error::InvalidProgram, "value 4: item 0 (value 0) must be a Int");
   p.methods[0].values.back().indices = {5};
-  expect_error(p, StatusCode::kInvalidProgram, "list elements must be earlier values");
+  expect_error(p, Error::InvalidProgram, "list elements must be earlier values");
 }
 
 TEST(EmitValidate, TensorRules) {
   EmitProgram p = add_program();
   p.methods[0].values[0].tensor.dim_order = {0, 0};
-  expect_error(p, StatusCode::kInvalidProgram, "not a permutation");
+  expect_error(p, Error::InvalidProgram, "not a permutation");
   p = add_program();
   p.methods[0].values[0].tensor.dynamism = EmitDynamism::kDynamicUnbound;
-  expect_error(p, StatusCode::kNotSupported, "DYNAMIC_UNBOUND");
+  expect_error(p, Error::NotSupported, "DYNAMIC_UNBOUND");
   p = add_program();
   p.methods[0].values[0].tensor.scalar_type = 9;
-  expect_error(p, StatusCode::kInvalidProgram, "unknown scalar_type 9");
+  expect_error(p, Error::InvalidProgram, "unknown scalar_type 9");
   p = add_program();
   p.methods[0].values[0].tensor.constant_index = 0;
-  expect_error(p, StatusCode::kInvalidProgram, "constant_index 0 out of range");
+  expect_error(p, Error::InvalidProgram, "constant_index 0 out of range");
 }
 
 TEST(EmitValidate, InstructionIndices) {
   EmitProgram p = add_program();
   p.methods[0].instructions[0].index = 1;
-  expect_error(p, StatusCode::kInvalidProgram, "instruction 0: op_index 1 out of range [0, 1)");
+  expect_error(p, Error::InvalidProgram, "instruction 0: op_index 1 out of range [0, 1)");
   p = add_program();
   p.methods[0].instructions[0].args[4] = 9;
-  expect_error(p, StatusCode::kInvalidProgram, "arg value 9 out of range");
+  expect_error(p, Error::InvalidProgram, "arg value 9 out of range");
   p = add_program();
   p.methods[0].instructions.push_back(EmitInstruction::free(2));
-  expect_error(p, StatusCode::kInvalidProgram, "not a Tensor");
+  expect_error(p, Error::InvalidProgram, "not a Tensor");
 }
 
 TEST(EmitValidate, NamesAndKeys) {
   EmitProgram p = add_program();
   p.methods.push_back(add_method());
-  expect_error(p, StatusCode::kInvalidProgram, "'forward' is used twice");
+  expect_error(p, Error::InvalidProgram, "'forward' is used twice");
   p = add_program();
   p.named_data = {{"k", {1}, 16}, {"k", {2}, 16}};
-  expect_error(p, StatusCode::kInvalidProgram, "key 'k' is used twice with different bytes");
+  expect_error(p, Error::InvalidProgram, "key 'k' is used twice with different bytes");
   p = add_program();
   p.named_data = {{"k", {1}, 24}};
-  expect_error(p, StatusCode::kInvalidArgument, "not a power of two");
+  expect_error(p, Error::InvalidArgument, "not a power of two");
 }
 
 }  // namespace

@@ -72,8 +72,8 @@ TEST(FixtureReemit, UpstreamFilesRoundTripThroughOurWriter) {
     EmitOptions options;
     options.extract_delegate_segments = !has_inline_blob(theirs.program());
     std::vector<uint8_t> bytes;
-    Status s = write_pte(program, &bytes, options);
-    ASSERT_TRUE(s.is_ok()) << s.to_string();
+    Error s = write_pte(program, &bytes, options);
+    ASSERT_EQ(s, Error::Ok) << format_error(s);
     PteView ours(bytes);
     ASSERT_TRUE(ours.ok());
     for (const std::string& d : compare_ptes(theirs, ours)) ADD_FAILURE() << d;

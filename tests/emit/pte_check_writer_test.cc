@@ -19,8 +19,8 @@ using namespace emit_test;
 
 std::vector<uint8_t> write_or_die(const EmitProgram& program) {
   std::vector<uint8_t> bytes;
-  Status s = write_pte(program, &bytes);
-  EXPECT_TRUE(s.is_ok()) << s.to_string();
+  Error s = write_pte(program, &bytes);
+  EXPECT_EQ(s, Error::Ok) << format_error(s);
   return bytes;
 }
 

@@ -95,8 +95,8 @@ TEST_F(ReemitReferenceTest, ReemittedProgramsMatchUpstreamOutputs) {
     std::string why;
     ASSERT_TRUE(emit_test::lift_pte(view, &program, &why)) << why;
     std::vector<uint8_t> reemitted;
-    Status s = write_pte(program, &reemitted);
-    ASSERT_TRUE(s.is_ok()) << s.to_string();
+    Error s = write_pte(program, &reemitted);
+    ASSERT_EQ(s, Error::Ok) << format_error(s);
     Module ours(reemitted.data(), reemitted.size());
     configure(&ours);
     std::string diff = run_case(&ours, c);

@@ -22,6 +22,8 @@
 namespace ember::testing {
 namespace {
 
+using runtime::Error;
+
 const Fixture* conv_bn_relu() {
   static const std::vector<Fixture> all = list_fixtures();
   for (const Fixture& f : all) {
@@ -32,8 +34,8 @@ const Fixture* conv_bn_relu() {
 
 aot::RecipeRegistry recipes() {
   aot::RecipeRegistry r;
-  EXPECT_TRUE(aot::register_builtin_recipes(&r).is_ok());
-  EXPECT_TRUE(backends::xnnpack::register_xnnpack_recipe(&r).is_ok());
+  EXPECT_EQ(aot::register_builtin_recipes(&r), Error::Ok);
+  EXPECT_EQ(backends::xnnpack::register_xnnpack_recipe(&r), Error::Ok);
   return r;
 }
 
@@ -48,11 +50,11 @@ aot::RecipeOptions with_constants(const std::string& placement) {
 
 std::vector<uint8_t> lower(const Fixture& f, const aot::RecipeOptions& options) {
   auto session = aot::ExportSession::create(recipes(), "xnnpack", f.pt2, options, {});
-  EXPECT_TRUE(session.is_ok()) << session.status().to_string();
-  if (!session.is_ok()) return {};
-  aot::Status st = session->run();
-  EXPECT_TRUE(st.is_ok()) << st.to_string();
-  return st.is_ok() ? *session->pte() : std::vector<uint8_t>{};
+  EXPECT_TRUE(session.ok()) << ::ember::aot::format_error(session.error());
+  if (!session.ok()) return {};
+  aot::Error st = session->run();
+  EXPECT_EQ(st, Error::Ok) << ::ember::aot::format_error(st);
+  return (st == Error::Ok) ? *session->pte() : std::vector<uint8_t>{};
 }
 
 // Runs case 0 and compares with PyTorch's reference.
@@ -62,11 +64,11 @@ void expect_matches_reference(const Fixture& f, const std::vector<uint8_t>& pte)
   aot::RunOptions ro;
   ro.backends = &backends;
   auto runner = aot::PteRunner::load(pte, ro);
-  ASSERT_TRUE(runner.is_ok()) << runner.status().to_string();
+  ASSERT_TRUE(runner.ok()) << ::ember::aot::format_error(runner.error());
   std::vector<aot::HostTensor> inputs(f.cases[0].inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) ASSERT_TRUE(read_fixture_tensor(f.cases[0].inputs[i], &inputs[i]));
-  auto outputs = runner.value()->run("forward", inputs);
-  ASSERT_TRUE(outputs.is_ok()) << outputs.status().to_string();
+  auto outputs = runner.get()->run("forward", inputs);
+  ASSERT_TRUE(outputs.ok()) << ::ember::aot::format_error(outputs.error());
   ASSERT_EQ(outputs->size(), f.cases[0].outputs.size());
   for (size_t o = 0; o < outputs->size(); ++o) {
     aot::HostTensor ref;
@@ -91,7 +93,7 @@ TEST(XnnpackConstantsTest, NamedDataByDefaultInlineOnRequest) {
   const std::vector<uint8_t> inline_pte = lower(*f, with_constants("inline"));
   auto named_summary = aot::summarize_pte(named);
   auto inline_summary = aot::summarize_pte(inline_pte);
-  ASSERT_TRUE(named_summary.is_ok() && inline_summary.is_ok());
+  ASSERT_TRUE(named_summary.ok() && inline_summary.ok());
   // Conv weight and bias (batch norm folded in) at least: two named entries.
   EXPECT_GE(named_summary->num_named_data, 2u);
   EXPECT_EQ(inline_summary->num_named_data, 0u);
@@ -108,15 +110,15 @@ TEST(XnnpackConstantsTest, TwoMethodsShareTheirWeights) {
   const Fixture* f = conv_bn_relu();
   if (f == nullptr) GTEST_SKIP() << "conv_bn_relu fixture not found";
   auto single = aot::summarize_pte(lower(*f, with_constants("")));
-  ASSERT_TRUE(single.is_ok());
+  ASSERT_TRUE(single.ok());
   const std::string out = std::string(std::getenv("TEST_TMPDIR")) + "/two_methods.pte";
   auto written = aot::write_multi_method_program(recipes(), "xnnpack", {"a=" + f->pt2, "b=" + f->pt2},
                                                  with_constants(""), out);
-  ASSERT_TRUE(written.is_ok()) << written.status().to_string();
+  ASSERT_TRUE(written.ok()) << ::ember::aot::format_error(written.error());
   std::ifstream in(out, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto both = aot::summarize_pte(bytes);
-  ASSERT_TRUE(both.is_ok()) << both.status().to_string();
+  ASSERT_TRUE(both.ok()) << ::ember::aot::format_error(both.error());
   ASSERT_EQ(both->methods.size(), 2u);
   EXPECT_EQ(both->num_named_data, single->num_named_data);
   EXPECT_EQ(both->named_data_bytes, single->named_data_bytes);
@@ -126,17 +128,17 @@ TEST(XnnpackConstantsTest, UnknownSpecsAreRefusedByName) {
   const Fixture* f = conv_bn_relu();
   if (f == nullptr) GTEST_SKIP() << "conv_bn_relu fixture not found";
   auto bad_value = aot::ExportSession::create(recipes(), "xnnpack", f->pt2, with_constants("segment"), {});
-  ASSERT_FALSE(bad_value.is_ok());
-  EXPECT_EQ(bad_value.status().code(), aot::StatusCode::kInvalidArgument);
-  EXPECT_NE(bad_value.status().message().find("xnnpack.constants is 'segment', expected 'named_data' or 'inline'"),
+  ASSERT_FALSE(bad_value.ok());
+  EXPECT_EQ(bad_value.error(), aot::Error::InvalidArgument);
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("xnnpack.constants is 'segment', expected 'named_data' or 'inline'"),
             std::string::npos)
-      << bad_value.status().message();
+      << std::string(::ember::runtime::last_error_message());
   aot::RecipeOptions o;
   o.compile_specs.push_back({"xnnpack.weights_cache", {'1'}});
   auto bad_key = aot::ExportSession::create(recipes(), "xnnpack", f->pt2, o, {});
-  ASSERT_FALSE(bad_key.is_ok());
-  EXPECT_NE(bad_key.status().message().find("unknown compile spec 'xnnpack.weights_cache'"), std::string::npos)
-      << bad_key.status().message();
+  ASSERT_FALSE(bad_key.ok());
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("unknown compile spec 'xnnpack.weights_cache'"), std::string::npos)
+      << std::string(::ember::runtime::last_error_message());
 }
 
 }  // namespace

@@ -27,14 +27,14 @@ const runtime::BackendRegistry& xnnpack_registry() {
   return *registry;
 }
 
-aot::StatusOr<aot::ExportSession> lower_xnnpack(const std::string& pt2) {
+aot::Result<aot::ExportSession> lower_xnnpack(const std::string& pt2) {
   aot::RecipeRegistry recipes;
-  EMBER_AOT_RETURN_IF_ERROR(aot::register_builtin_recipes(&recipes));
-  EMBER_AOT_RETURN_IF_ERROR(backends::xnnpack::register_xnnpack_recipe(&recipes));
+  EMBER_TRY(aot::register_builtin_recipes(&recipes));
+  EMBER_TRY(backends::xnnpack::register_xnnpack_recipe(&recipes));
   auto session = aot::ExportSession::create(recipes, "xnnpack", pt2, {}, {});
-  if (!session.is_ok()) return session.take_status();
-  EMBER_AOT_RETURN_IF_ERROR(session->run());
-  return std::move(session).value();
+  if (!session.ok()) return session.error();
+  EMBER_TRY(session->run());
+  return std::move(session.get());
 }
 
 // Lowers, runs and compares every fixture whose id starts with `prefix`; returns how many ran.
@@ -44,8 +44,8 @@ int check_fixtures(const std::string& prefix) {
     if (f.id.rfind(prefix, 0) != 0) continue;
     SCOPED_TRACE(f.id);
     auto session = lower_xnnpack(f.pt2);
-    if (!session.is_ok()) {
-      ADD_FAILURE() << session.status().to_string();
+    if (!session.ok()) {
+      ADD_FAILURE() << ::ember::aot::format_error(session.error());
       continue;
     }
     const std::string summary = session->delegation_summary();
@@ -64,8 +64,8 @@ int check_fixtures(const std::string& prefix) {
     aot::RunOptions ro;
     ro.backends = &xnnpack_registry();
     auto runner = aot::PteRunner::load(*session->pte(), ro);
-    if (!runner.is_ok()) {
-      ADD_FAILURE() << runner.status().to_string();
+    if (!runner.ok()) {
+      ADD_FAILURE() << ::ember::aot::format_error(runner.error());
       continue;
     }
     double max_abs = 0, max_rel = 0;
@@ -74,9 +74,9 @@ int check_fixtures(const std::string& prefix) {
       for (size_t i = 0; i < inputs.size(); ++i) {
         if (!read_fixture_tensor(f.cases[c].inputs[i], &inputs[i])) ADD_FAILURE() << "input " << i;
       }
-      auto outputs = runner.value()->run("forward", inputs);
-      if (!outputs.is_ok()) {
-        ADD_FAILURE() << outputs.status().to_string();
+      auto outputs = runner.get()->run("forward", inputs);
+      if (!outputs.ok()) {
+        ADD_FAILURE() << ::ember::aot::format_error(outputs.error());
         break;
       }
       if (outputs->size() != f.cases[c].outputs.size()) {

@@ -16,6 +16,8 @@
 namespace ember::testing {
 namespace {
 
+using runtime::Error;
+
 namespace fb = fb_xnnpack;
 
 struct BlobStats {
@@ -28,19 +30,19 @@ bool blob_stats(const std::string& model, BlobStats* out) {
   for (const Fixture& f : list_fixtures()) {
     if (f.id.rfind(model + ".core_aten.torch2_6", 0) != 0) continue;
     aot::RecipeRegistry recipes;
-    EXPECT_TRUE(aot::register_builtin_recipes(&recipes).is_ok());
-    EXPECT_TRUE(backends::xnnpack::register_xnnpack_recipe(&recipes).is_ok());
+    EXPECT_EQ(aot::register_builtin_recipes(&recipes), Error::Ok);
+    EXPECT_EQ(backends::xnnpack::register_xnnpack_recipe(&recipes), Error::Ok);
     auto session = aot::ExportSession::create(recipes, "xnnpack", f.pt2, {}, {});
-    EXPECT_TRUE(session.is_ok());
-    aot::Status st = session->run_until("to_backend");
-    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    EXPECT_TRUE(session.ok());
+    aot::Error st = session->run_until("to_backend");
+    EXPECT_EQ(st, Error::Ok) << ::ember::aot::format_error(st);
     for (const aot::Node& n : session->last_artifact().graph->nodes()) {
       auto it = n.metadata.find(aot::kDelegateBlobKey);
       if (it == n.metadata.end()) continue;
       std::vector<uint8_t> blob(it->second.begin(), it->second.end());
       auto h = backends::xnnpack::parse_xnn_header(blob);
-      EXPECT_TRUE(h.is_ok());
-      if (!h.is_ok()) return false;
+      EXPECT_TRUE(h.ok());
+      if (!h.ok()) return false;
       const fb::XNNGraph* g = fb::GetXNNGraph(blob.data() + h->flatbuffer_offset);
       for (const fb::XNode* x : *g->xnodes()) {
         ++out->nodes[x->xnode_union_type()];

@@ -41,8 +41,8 @@ class GraphBuilder {
     std::vector<NamedArgument> args;
     for (auto& [n, v] : tensors) args.push_back({n, Argument::tensor(v), false});
     for (auto& e : extra) args.push_back(e);
-    ValueId out = g_.add_value({out_name, ValueKind::kTensor, contiguous_spec(dtype, static_sizes(sizes)), {}, ""}).value();
-    auto parsed = parse_node_target("torch.ops." + dotted(qualified)).value();
+    ValueId out = g_.add_value({out_name, ValueKind::kTensor, contiguous_spec(dtype, static_sizes(sizes)), {}, ""}).get();
+    auto parsed = parse_node_target("torch.ops." + dotted(qualified)).get();
     Node n;
     n.kind = parsed.first;
     n.op = parsed.second;
@@ -72,7 +72,7 @@ class GraphBuilder {
                     InputKind kind, std::shared_ptr<const ConstantData> c) {
     TensorSpec spec = contiguous_spec(dtype, static_sizes(sizes));
     spec.constant = std::move(c);
-    ValueId v = g_.add_value({name, ValueKind::kTensor, spec, {}, ""}).value();
+    ValueId v = g_.add_value({name, ValueKind::kTensor, spec, {}, ""}).get();
     g_.inputs().push_back(Argument::tensor(v));
     InputSpec in;
     in.kind = kind;

@@ -54,7 +54,7 @@ void BytecodeWriter::add_instruction(OpCode op, uint16_t dst, uint16_t a, uint16
   ++num_instructions_;
 }
 
-aot::StatusOr<std::vector<uint8_t>> BytecodeWriter::finish() const {
+aot::Result<std::vector<uint8_t>> BytecodeWriter::finish() const {
   if (num_slots_ > kMaxSlots || num_instructions_ > kMaxInstructions ||
       constants_.size() > 0xFFFFFFFFu / 8) {
     return aot::invalid_argument("demo bytecode: " + std::to_string(num_slots_) + " slots, " +

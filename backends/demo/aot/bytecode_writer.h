@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 #include "backends/demo/runtime/bytecode_format.h"
 
 namespace ember::backends::demo {
@@ -23,7 +23,7 @@ class BytecodeWriter {
   void add_instruction(OpCode op, uint16_t dst, uint16_t a, uint16_t b = kNoOperand);
 
   // The blob; InvalidArgument when a count exceeds the format's limits.
-  aot::StatusOr<std::vector<uint8_t>> finish() const;
+  aot::Result<std::vector<uint8_t>> finish() const;
 
  private:
   std::vector<uint8_t> slots_;

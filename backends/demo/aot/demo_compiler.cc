@@ -20,13 +20,13 @@ class Compiler {
  public:
   explicit Compiler(const aot::Graph& g) : g_(g) {}
 
-  aot::StatusOr<std::vector<uint8_t>> run() {
-    EMBER_AOT_RETURN_IF_ERROR(add_inputs());
+  aot::Result<std::vector<uint8_t>> run() {
+    EMBER_TRY(add_inputs());
     std::vector<std::pair<uint16_t, aot::ValueId>> copies;
     for (const aot::Argument& o : g_.outputs()) {
       if (o.kind != aot::ArgKind::kTensor) return aot::not_supported("demo: a non-tensor output");
       const aot::ValueId v = o.values[0];
-      EMBER_AOT_RETURN_IF_ERROR(check_value(v));
+      EMBER_TRY(check_value(v));
       const uint16_t slot = w_.add_slot(SlotKind::kOutput, sizes_of(g_.value(v)));
       if (slot_.count(v) != 0 || produced_by_node(v) == false) {
         copies.emplace_back(slot, v);  // filled by a copy after the nodes
@@ -34,9 +34,9 @@ class Compiler {
         slot_[v] = slot;
       }
     }
-    for (const aot::Node& n : g_.nodes()) EMBER_AOT_RETURN_IF_ERROR(add_node(n));
+    for (const aot::Node& n : g_.nodes()) EMBER_TRY(add_node(n));
     for (auto& [slot, v] : copies) {
-      EMBER_AOT_ASSIGN_OR_RETURN(uint16_t src, operand(v, "output"));
+      EMBER_ASSIGN_OR_RETURN(uint16_t src, operand(v, "output"));
       w_.add_instruction(OpCode::kCopy, slot, src);
     }
     return w_.finish();
@@ -52,7 +52,7 @@ class Compiler {
     return false;
   }
 
-  aot::Status check_value(aot::ValueId v) const {
+  aot::Error check_value(aot::ValueId v) const {
     if (!g_.valid_id(v) || g_.value(v).kind != aot::ValueKind::kTensor) {
       return aot::not_supported("demo: value " + std::to_string(v) + " is not a tensor");
     }
@@ -61,10 +61,10 @@ class Compiler {
       return aot::not_supported("demo: value '" + g_.value(v).name + "' is " + t.to_string() +
                                 ", the bytecode holds static f32 tensors of rank <= 6");
     }
-    return aot::Status::ok();
+    return aot::Error::Ok;
   }
 
-  aot::Status add_inputs() {
+  aot::Error add_inputs() {
     for (const aot::Argument& in : g_.inputs()) {
       if (in.kind != aot::ArgKind::kTensor) {
         return aot::not_supported("demo: subgraph input of kind " +
@@ -72,20 +72,20 @@ class Compiler {
       }
       const aot::ValueId v = in.values[0];
       if (g_.value(v).tensor.constant != nullptr) continue;  // constant slot, added on use
-      EMBER_AOT_RETURN_IF_ERROR(check_value(v));
+      EMBER_TRY(check_value(v));
       slot_[v] = w_.add_slot(SlotKind::kInput, sizes_of(g_.value(v)));
     }
-    return aot::Status::ok();
+    return aot::Error::Ok;
   }
 
-  aot::StatusOr<uint16_t> operand(aot::ValueId v, const std::string& where) {
+  aot::Result<uint16_t> operand(aot::ValueId v, const std::string& where) {
     auto it = slot_.find(v);
     if (it != slot_.end()) return it->second;
     if (!g_.valid_id(v) || g_.value(v).tensor.constant == nullptr) {
       return aot::invalid_program("demo: " + where + " reads value " + std::to_string(v) +
                                   " that no input, constant or earlier node provides");
     }
-    EMBER_AOT_RETURN_IF_ERROR(check_value(v));
+    EMBER_TRY(check_value(v));
     const aot::Value& val = g_.value(v);
     const std::vector<uint8_t>& bytes = val.tensor.constant->bytes;
     const int64_t numel = val.tensor.static_numel();
@@ -101,16 +101,16 @@ class Compiler {
     return slot;
   }
 
-  aot::Status add_node(const aot::Node& n) {
+  aot::Error add_node(const aot::Node& n) {
     const aot::Support s = demo_support(n, g_);
     if (!s.supported) return aot::not_supported("demo: " + n.describe() + ": " + s.reason);
     const DemoOp* op = find_demo_op(n);
     const OpClass cls = op_class(op->code);
-    EMBER_AOT_ASSIGN_OR_RETURN(uint16_t a, operand(n.find_input("self")->arg.values[0], n.describe()));
+    EMBER_ASSIGN_OR_RETURN(uint16_t a, operand(n.find_input("self")->arg.values[0], n.describe()));
     uint16_t b = kNoOperand;
     if (cls != OpClass::kUnary) {
       const char* name = cls == OpClass::kMatmul ? "mat2" : "other";
-      EMBER_AOT_ASSIGN_OR_RETURN(b, operand(n.find_input(name)->arg.values[0], n.describe()));
+      EMBER_ASSIGN_OR_RETURN(b, operand(n.find_input(name)->arg.values[0], n.describe()));
     }
     const aot::ValueId out = n.outputs[0].values[0];
     auto it = slot_.find(out);
@@ -122,7 +122,7 @@ class Compiler {
       slot_[out] = dst;
     }
     w_.add_instruction(static_cast<OpCode>(op->code), dst, a, b);
-    return aot::Status::ok();
+    return aot::Error::Ok;
   }
 
   const aot::Graph& g_;
@@ -132,7 +132,7 @@ class Compiler {
 
 }  // namespace
 
-aot::StatusOr<std::vector<uint8_t>> compile_subgraph(const aot::Graph& subgraph) {
+aot::Result<std::vector<uint8_t>> compile_subgraph(const aot::Graph& subgraph) {
   return Compiler(subgraph).run();
 }
 

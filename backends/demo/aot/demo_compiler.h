@@ -16,6 +16,6 @@
 
 namespace ember::backends::demo {
 
-aot::StatusOr<std::vector<uint8_t>> compile_subgraph(const aot::Graph& subgraph);
+aot::Result<std::vector<uint8_t>> compile_subgraph(const aot::Graph& subgraph);
 
 }  // namespace ember::backends::demo

@@ -53,7 +53,7 @@ TEST(DemoCompiler, MmAddReluWithConstant) {
   auto relu = b.op("relu", "default", {{"self", sub}}, {2, 2});
   b.output(relu);
   auto blob = compile_subgraph(b.graph());
-  ASSERT_TRUE(blob.is_ok()) << blob.status().to_string();
+  ASSERT_TRUE(blob.ok()) << ::ember::aot::format_error(blob.error());
   Loaded r;
   load(*blob, &r);
   ASSERT_EQ(r.program->num_inputs, 1);
@@ -75,7 +75,7 @@ TEST(DemoCompiler, DisassemblyListsSlotsAndInstructions) {
   b.output(m);
   b.output(x);  // pass-through output: a copy
   auto blob = compile_subgraph(b.graph());
-  ASSERT_TRUE(blob.is_ok()) << blob.status().to_string();
+  ASSERT_TRUE(blob.ok()) << ::ember::aot::format_error(blob.error());
   EXPECT_EQ(disassemble(*blob),
             "demo bytecode v1, " + std::to_string(blob->size()) +
                 " bytes, 4 slots, 3 instructions\n"
@@ -125,11 +125,11 @@ TEST(DemoCompiler, UnsupportedNodeNamesIt) {
   b.last_arg("alpha", aot::Argument::floating(0.5));
   b.output(y);
   auto blob = compile_subgraph(b.graph());
-  ASSERT_FALSE(blob.is_ok());
-  EXPECT_EQ(blob.status().code(), aot::StatusCode::kNotSupported);
-  EXPECT_NE(blob.status().message().find("aten::add.Tensor"), std::string::npos)
-      << blob.status().message();
-  EXPECT_NE(blob.status().message().find("alpha"), std::string::npos);
+  ASSERT_FALSE(blob.ok());
+  EXPECT_EQ(blob.error(), aot::Error::NotSupported);
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("aten::add.Tensor"), std::string::npos)
+      << std::string(::ember::runtime::last_error_message());
+  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("alpha"), std::string::npos);
 }
 
 }  // namespace

@@ -18,15 +18,15 @@ aot::Support DemoPartitioner::supports(const aot::Node& node, const aot::Graph& 
 }
 
 // The demo compiler takes no specs; they still reach DemoBackend::init through the program.
-aot::StatusOr<aot::PreprocessResult> DemoPartitioner::preprocess(
+aot::Result<aot::PreprocessResult> DemoPartitioner::preprocess(
     const aot::Graph& subgraph, const std::vector<aot::CompileSpec>&) const {
   aot::PreprocessResult result;
-  EMBER_AOT_ASSIGN_OR_RETURN(result.processed, compile_subgraph(subgraph));
+  EMBER_ASSIGN_OR_RETURN(result.processed, compile_subgraph(subgraph));
   return result;
 }
 
-aot::Status register_demo_recipe(aot::RecipeRegistry* registry) {
-  return registry->register_recipe("demo", [](const aot::RecipeOptions& options) -> aot::StatusOr<aot::Recipe> {
+aot::Error register_demo_recipe(aot::RecipeRegistry* registry) {
+  return registry->register_recipe("demo", [](const aot::RecipeOptions& options) -> aot::Result<aot::Recipe> {
     aot::Recipe r;
     r.name = "demo";
     r.partitioners.push_back(std::make_shared<DemoPartitioner>(std::vector<std::string>{}, options.compile_specs));

@@ -28,7 +28,7 @@ class DemoPartitioner final : public aot::Partitioner {
   const char* name() const override { return "demo"; }
   const char* backend_id() const override { return "DemoBackend"; }
   aot::Support supports(const aot::Node& node, const aot::Graph& graph) const override;
-  aot::StatusOr<aot::PreprocessResult> preprocess(
+  aot::Result<aot::PreprocessResult> preprocess(
       const aot::Graph& subgraph, const std::vector<aot::CompileSpec>& compile_specs) const override;
 
  private:
@@ -36,6 +36,6 @@ class DemoPartitioner final : public aot::Partitioner {
 };
 
 // Registers the "demo" recipe: the portable pipeline with DemoPartitioner() at to_backend.
-aot::Status register_demo_recipe(aot::RecipeRegistry* registry);
+aot::Error register_demo_recipe(aot::RecipeRegistry* registry);
 
 }  // namespace ember::backends::demo

@@ -6,7 +6,7 @@
 namespace ember::backends::xnnpack {
 
 namespace fb = fb_xnnpack;
-using aot::Status;
+using aot::Error;
 using aot::ValueId;
 
 Layout identity_layout(size_t rank) {
@@ -71,7 +71,7 @@ Layout LowerContext::layout_of(ValueId v) const {
   return it->second.front().first;
 }
 
-aot::StatusOr<uint32_t> LowerContext::get(ValueId v, const Layout& layout) {
+aot::Result<uint32_t> LowerContext::get(ValueId v, const Layout& layout) {
   auto& held = held_[v];
   for (const auto& [l, id] : held) {
     if (l == layout) return id;
@@ -130,7 +130,7 @@ int LowerContext::producer(ValueId v) const {
   return it == producers_.end() ? -1 : it->second;
 }
 
-Status LowerContext::bind_inputs() {
+Error LowerContext::bind_inputs() {
   uint32_t ext = 0;
   for (const aot::Argument& in : graph_.inputs()) {
     ValueId v = in.value();
@@ -141,10 +141,10 @@ Status LowerContext::bind_inputs() {
     builder_.set_external(id, ext++, kFlagExternalInput);
     held_[v].emplace_back(l, id);
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status LowerContext::bind_outputs() {
+Error LowerContext::bind_outputs() {
   uint32_t ext = 0;
   for (const aot::Argument& in : graph_.inputs()) {
     ValueId v = in.value();
@@ -152,7 +152,7 @@ Status LowerContext::bind_outputs() {
   }
   for (const aot::Argument& out : graph_.outputs()) {
     ValueId v = out.value();
-    EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, get(v, identity_layout(rank(v))));
+    EMBER_ASSIGN_OR_RETURN(uint32_t id, get(v, identity_layout(rank(v))));
     if (builder_.is_constant(id) || builder_.is_external(id)) {
       uint32_t copy = builder_.add_value(builder_.dims(id));
       builder_.unary(fb::XNodeUnion::XNNCopy, id, copy);
@@ -160,12 +160,12 @@ Status LowerContext::bind_outputs() {
     }
     builder_.set_external(id, ext++, kFlagExternalOutput);
   }
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status LowerContext::run() {
-  EMBER_AOT_RETURN_IF_ERROR(bind_inputs());
-  for (const aot::Node& n : graph_.nodes()) EMBER_AOT_RETURN_IF_ERROR(lower_node(*this, n));
+Error LowerContext::run() {
+  EMBER_TRY(bind_inputs());
+  for (const aot::Node& n : graph_.nodes()) EMBER_TRY(lower_node(*this, n));
   return bind_outputs();
 }
 

@@ -54,7 +54,7 @@ class LowerContext {
   // The first layout v is held in (constants: the logical order).
   Layout layout_of(aot::ValueId v) const;
   // The XNNPACK value holding v in `layout`.
-  aot::StatusOr<uint32_t> get(aot::ValueId v, const Layout& layout);
+  aot::Result<uint32_t> get(aot::ValueId v, const Layout& layout);
   // A new internal value for v in `layout`, recorded as v's definition.
   uint32_t define(aot::ValueId v, const Layout& layout);
   // v is the same data as an existing XNNPACK value `id` held in `layout`.
@@ -71,11 +71,11 @@ class LowerContext {
   std::map<aot::ValueId, std::pair<uint32_t, uint32_t>> conv_weights;
 
   // Lowers every node, then binds the external inputs/outputs.
-  aot::Status run();
+  aot::Error run();
 
  private:
-  aot::Status bind_inputs();
-  aot::Status bind_outputs();
+  aot::Error bind_inputs();
+  aot::Error bind_outputs();
 
   const aot::Graph& graph_;
   XnnGraphBuilder builder_;
@@ -87,12 +87,12 @@ class LowerContext {
 };
 
 // Lowers one node (dispatch over the op tables of lower_ops_*.cc).
-aot::Status lower_node(LowerContext& ctx, const aot::Node& node);
+aot::Error lower_node(LowerContext& ctx, const aot::Node& node);
 
 // Op families; each returns NotFound when it does not know the op.
-aot::Status lower_nn_op(LowerContext& ctx, const aot::Node& node);
-aot::Status lower_elementwise_op(LowerContext& ctx, const aot::Node& node);
-aot::Status lower_layout_op(LowerContext& ctx, const aot::Node& node);
+aot::Error lower_nn_op(LowerContext& ctx, const aot::Node& node);
+aot::Error lower_elementwise_op(LowerContext& ctx, const aot::Node& node);
+aot::Error lower_layout_op(LowerContext& ctx, const aot::Node& node);
 
 // Helpers shared by the op files.
 aot::ValueId input_tensor(const aot::Node& node, const char* name);

@@ -39,13 +39,13 @@ bool input_bool(const aot::Node& node, const char* name, bool dflt) {
   return a != nullptr && a->arg.kind == ArgKind::kBool ? a->arg.b : dflt;
 }
 
-aot::Status lower_node(LowerContext& ctx, const aot::Node& node) {
-  aot::Status st = lower_nn_op(ctx, node);
-  if (st.code() != aot::StatusCode::kNotFound) return st;
+aot::Error lower_node(LowerContext& ctx, const aot::Node& node) {
+  aot::Error st = lower_nn_op(ctx, node);
+  if (st != aot::Error::NotFound) return st;
   st = lower_elementwise_op(ctx, node);
-  if (st.code() != aot::StatusCode::kNotFound) return st;
+  if (st != aot::Error::NotFound) return st;
   st = lower_layout_op(ctx, node);
-  if (st.code() != aot::StatusCode::kNotFound) return st;
+  if (st != aot::Error::NotFound) return st;
   return aot::not_supported("xnnpack lowering: no lowering for " + node.describe());
 }
 

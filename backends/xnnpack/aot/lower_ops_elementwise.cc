@@ -10,7 +10,7 @@
 namespace ember::backends::xnnpack {
 
 namespace fb = fb_xnnpack;
-using aot::Status;
+using aot::Error;
 using aot::ValueId;
 
 namespace {
@@ -31,7 +31,7 @@ struct Operand {
   float scalar = 0.f;
 };
 
-aot::StatusOr<uint32_t> operand_id(LowerContext& ctx, const Operand& op, size_t r, const Layout& l) {
+aot::Result<uint32_t> operand_id(LowerContext& ctx, const Operand& op, size_t r, const Layout& l) {
   if (op.v == aot::kNoValue) return add_float_constant(ctx, {op.scalar}, std::vector<int64_t>(r, 1), l);
   if (ctx.is_constant(op.v)) {
     std::vector<int64_t> s = ctx.sizes(op.v);
@@ -42,7 +42,7 @@ aot::StatusOr<uint32_t> operand_id(LowerContext& ctx, const Operand& op, size_t 
   return ctx.get(op.v, identity_layout(ctx.rank(op.v)));
 }
 
-Status lower_binary(LowerContext& ctx, fb::XNodeUnion type, Operand a, Operand b, ValueId out) {
+Error lower_binary(LowerContext& ctx, fb::XNodeUnion type, Operand a, Operand b, ValueId out) {
   const size_t r = ctx.rank(out);
   Layout l = identity_layout(r);
   bool lower_rank_activation = false;
@@ -55,11 +55,11 @@ Status lower_binary(LowerContext& ctx, fb::XNodeUnion type, Operand a, Operand b
     }
   }
   if (lower_rank_activation) l = identity_layout(r);
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t ia, operand_id(ctx, a, r, l));
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t ib, operand_id(ctx, b, r, l));
+  EMBER_ASSIGN_OR_RETURN(uint32_t ia, operand_id(ctx, a, r, l));
+  EMBER_ASSIGN_OR_RETURN(uint32_t ib, operand_id(ctx, b, r, l));
   uint32_t o = ctx.define(out, l);
   ctx.set_producer(out, ctx.builder().binary(type, ia, ib, o));
-  return Status::ok();
+  return Error::Ok;
 }
 
 bool fusable(fb::XNodeUnion t) {
@@ -75,9 +75,9 @@ bool fusable(fb::XNodeUnion t) {
   }
 }
 
-Status lower_clamp(LowerContext& ctx, ValueId in, ValueId out, float lo, float hi) {
+Error lower_clamp(LowerContext& ctx, ValueId in, ValueId out, float lo, float hi) {
   Layout l = ctx.layout_of(in);
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
   const int p = ctx.producer(in);
   if (p >= 0 && !ctx.is_output(in) && ctx.num_uses(in) == 1 &&
       fusable(ctx.builder().node(static_cast<size_t>(p)).xnode_union.type)) {
@@ -87,42 +87,42 @@ Status lower_clamp(LowerContext& ctx, ValueId in, ValueId out, float lo, float h
     ctx.builder().set_output_min_max(static_cast<size_t>(p), std::max(lo, old_lo), std::min(hi, old_hi));
     ctx.bind(out, id, l);
     ctx.set_producer(out, static_cast<size_t>(p));
-    return Status::ok();
+    return Error::Ok;
   }
   uint32_t o = ctx.define(out, l);
   size_t node = ctx.builder().unary(fb::XNodeUnion::XNNClamp, id, o);
   ctx.builder().set_output_min_max(node, lo, hi);
   ctx.set_producer(out, node);
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status lower_unary(LowerContext& ctx, fb::XNodeUnion type, void* table, ValueId in, ValueId out) {
+Error lower_unary(LowerContext& ctx, fb::XNodeUnion type, void* table, ValueId in, ValueId out) {
   Layout l = ctx.layout_of(in);
   auto id = ctx.get(in, l);
-  if (!id.is_ok()) {
+  if (!id.ok()) {
     if (type == fb::XNodeUnion::XNNLeakyReLU) delete static_cast<fb::XNNLeakyReLUT*>(table);
     if (type == fb::XNodeUnion::XNNELU) delete static_cast<fb::XNNELUT*>(table);
-    return id.status();
+    return id.error();
   }
   uint32_t o = ctx.define(out, l);
   if (table == nullptr) {
-    ctx.builder().unary(type, id.value(), o);
-    return Status::ok();
+    ctx.builder().unary(type, id.get(), o);
+    return Error::Ok;
   }
   if (type == fb::XNodeUnion::XNNLeakyReLU) {
     auto* t = static_cast<fb::XNNLeakyReLUT*>(table);
-    t->input_id = id.value();
+    t->input_id = id.get();
     t->output_id = o;
   } else {
     auto* t = static_cast<fb::XNNELUT*>(table);
-    t->input_id = id.value();
+    t->input_id = id.get();
     t->output_id = o;
   }
   ctx.builder().add_node(type, table);
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status lower_softmax(LowerContext& ctx, ValueId in, ValueId out, int64_t dim) {
+Error lower_softmax(LowerContext& ctx, ValueId in, ValueId out, int64_t dim) {
   const size_t r = ctx.rank(in);
   if (dim < 0) dim += static_cast<int64_t>(r);
   Layout l;
@@ -130,9 +130,9 @@ Status lower_softmax(LowerContext& ctx, ValueId in, ValueId out, int64_t dim) {
     if (d != dim) l.push_back(d);
   }
   l.push_back(static_cast<uint8_t>(dim));
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
   ctx.builder().unary(fb::XNodeUnion::XNNSoftmax, id, ctx.define(out, l));
-  return Status::ok();
+  return Error::Ok;
 }
 
 fb::XNodeUnion binary_type(const std::string& name) {
@@ -158,7 +158,7 @@ fb::XNodeUnion unary_type(const std::string& name) {
 
 }  // namespace
 
-Status lower_elementwise_op(LowerContext& ctx, const aot::Node& n) {
+Error lower_elementwise_op(LowerContext& ctx, const aot::Node& n) {
   const std::string& name = n.op.name;
   const std::string& ov = n.op.overload;
   ValueId self = input_tensor(n, "self"), out = output_tensor(n);

@@ -11,7 +11,7 @@
 namespace ember::backends::xnnpack {
 
 namespace fb = fb_xnnpack;
-using aot::Status;
+using aot::Error;
 using aot::ValueId;
 
 namespace {
@@ -30,7 +30,7 @@ ValueId first_tensor_input(const aot::Node& n) {
   return aot::kNoValue;
 }
 
-Status lower_permute(LowerContext& ctx, const aot::Node& n) {
+Error lower_permute(LowerContext& ctx, const aot::Node& n) {
   ValueId in = input_tensor(n, "self"), out = output_tensor(n);
   const size_t r = ctx.rank(in);
   std::vector<int64_t> dims = input_ints(n, "dims", {});
@@ -49,39 +49,39 @@ Status lower_permute(LowerContext& ctx, const aot::Node& n) {
   }
   if (ctx.is_constant(in)) {
     ctx.set_constant(out, permute_floats(ctx.constant(in), ctx.sizes(in), p));
-    return Status::ok();
+    return Error::Ok;
   }
   Layout a = ctx.layout_of(in), c(r);
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, a));
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, a));
   for (size_t j = 0; j < r; ++j) c[j] = inv[a[j]];
   ctx.bind(out, id, c);
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status lower_reshape(LowerContext& ctx, ValueId in, ValueId out) {
+Error lower_reshape(LowerContext& ctx, ValueId in, ValueId out) {
   if (ctx.is_constant(in)) {
     ctx.set_constant(out, ctx.constant(in));
-    return Status::ok();
+    return Error::Ok;
   }
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, identity_layout(ctx.rank(in))));
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, identity_layout(ctx.rank(in))));
   const Layout l = identity_layout(ctx.rank(out));
   uint32_t o = ctx.define(out, l);
   ctx.builder().reshape(permute_dims(ctx.sizes(out), l), id, o);
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status lower_identity(LowerContext& ctx, ValueId in, ValueId out) {
+Error lower_identity(LowerContext& ctx, ValueId in, ValueId out) {
   if (ctx.is_constant(in)) {
     ctx.set_constant(out, ctx.constant(in));
-    return Status::ok();
+    return Error::Ok;
   }
   Layout a = ctx.layout_of(in);
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, a));
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, a));
   ctx.bind(out, id, a);
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status lower_cat(LowerContext& ctx, const aot::Node& n) {
+Error lower_cat(LowerContext& ctx, const aot::Node& n) {
   const aot::NamedArgument* t = n.find_input("tensors");
   ValueId out = output_tensor(n);
   const size_t r = ctx.rank(out);
@@ -101,11 +101,11 @@ Status lower_cat(LowerContext& ctx, const aot::Node& n) {
   for (size_t k = 0; k < 5; ++k) *slots[k] = kXnnInvalidId;
   for (size_t k = 0; k < ins.size(); ++k) {
     auto id = ctx.get(ins[k], l);
-    if (!id.is_ok()) {
+    if (!id.ok()) {
       delete c;
-      return id.status();
+      return id.error();
     }
-    *slots[k] = id.value();
+    *slots[k] = id.get();
   }
   for (size_t i = 0; i < r; ++i) {
     if (l[i] == dim) c->axis = static_cast<uint32_t>(i);
@@ -114,10 +114,10 @@ Status lower_cat(LowerContext& ctx, const aot::Node& n) {
   static constexpr fb::XNodeUnion kCat[] = {fb::XNodeUnion::XNNConcatenate2, fb::XNodeUnion::XNNConcatenate3,
                                             fb::XNodeUnion::XNNConcatenate4, fb::XNodeUnion::XNNConcatenate5};
   ctx.builder().add_node(kCat[ins.size() - 2], c);
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status lower_pad(LowerContext& ctx, const aot::Node& n) {
+Error lower_pad(LowerContext& ctx, const aot::Node& n) {
   ValueId in = input_tensor(n, "self"), out = output_tensor(n);
   const size_t r = ctx.rank(in);
   std::vector<int64_t> pad = input_ints(n, "pad", {});
@@ -127,7 +127,7 @@ Status lower_pad(LowerContext& ctx, const aot::Node& n) {
     post_logical[r - 1 - k / 2] = static_cast<uint32_t>(pad[k + 1]);
   }
   Layout l = ctx.layout_of(in);
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
   auto* p = new fb::XNNStaticConstantPadT();
   for (size_t i = 0; i < r; ++i) {
     p->pre_paddings.push_back(pre_logical[l[i]]);
@@ -137,12 +137,12 @@ Status lower_pad(LowerContext& ctx, const aot::Node& n) {
   p->input_id = id;
   p->output_id = ctx.define(out, l);
   ctx.builder().add_node(fb::XNodeUnion::XNNStaticConstantPad, p);
-  return Status::ok();
+  return Error::Ok;
 }
 
 // slice.Tensor (step 1) in the input's layout; select.int = a one-wide slice in the
 // logical order, then a reshape dropping the dim. Both run as the delegate's static slice.
-Status lower_slice(LowerContext& ctx, const aot::Node& n, bool select) {
+Error lower_slice(LowerContext& ctx, const aot::Node& n, bool select) {
   ValueId in = input_tensor(n, "self"), out = output_tensor(n);
   const size_t r = ctx.rank(in);
   const std::vector<int64_t> is = ctx.sizes(in);
@@ -160,7 +160,7 @@ Status lower_slice(LowerContext& ctx, const aot::Node& n, bool select) {
     len = ctx.sizes(out)[size_t(dim)];
   }
   const Layout l = select ? identity_layout(r) : ctx.layout_of(in);
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
   auto* sl = new fb::XNNStaticSliceT();
   sl->num_dims = uint32_t(r);
   std::vector<uint32_t> phys;
@@ -174,19 +174,19 @@ Status lower_slice(LowerContext& ctx, const aot::Node& n, bool select) {
   if (!select) {
     sl->output_id = ctx.define(out, l);
     ctx.builder().add_node(fb::XNodeUnion::XNNStaticSlice, sl);
-    return Status::ok();
+    return Error::Ok;
   }
   sl->output_id = ctx.builder().add_value(phys);
   ctx.builder().add_node(fb::XNodeUnion::XNNStaticSlice, sl);
   const Layout lo = identity_layout(ctx.rank(out));
   uint32_t o = ctx.define(out, lo);
   ctx.builder().reshape(permute_dims(ctx.sizes(out), lo), sl->output_id, o);
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace
 
-Status lower_layout_op(LowerContext& ctx, const aot::Node& n) {
+Error lower_layout_op(LowerContext& ctx, const aot::Node& n) {
   const std::string q = n.op.qualified();
   if (q == "aten::permute.default" || q == "aten::permute_copy.default" || q == "aten::transpose.int") {
     return lower_permute(ctx, n);

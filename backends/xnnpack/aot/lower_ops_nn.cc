@@ -11,7 +11,7 @@
 namespace ember::backends::xnnpack {
 
 namespace fb = fb_xnnpack;
-using aot::Status;
+using aot::Error;
 using aot::ValueId;
 
 namespace {
@@ -27,14 +27,14 @@ int64_t pick(const std::vector<int64_t>& v, size_t i, int64_t dflt) {
   return v.size() > i ? v[i] : v[0];
 }
 
-Status lower_conv(LowerContext& ctx, const aot::Node& n) {
+Error lower_conv(LowerContext& ctx, const aot::Node& n) {
   ValueId x = input_tensor(n, "input"), w = input_tensor(n, "weight"), b = input_tensor(n, "bias");
   ValueId out = output_tensor(n);
   const std::vector<int64_t> ws = ctx.sizes(w);
   const int64_t groups = static_cast<int64_t>(input_double(n, "groups", 1));
   std::vector<int64_t> stride = input_ints(n, "stride", {1}), pad = input_ints(n, "padding", {0});
   std::vector<int64_t> dil = input_ints(n, "dilation", {1});
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t in, ctx.get(x, nhwc_layout()));
+  EMBER_ASSIGN_OR_RETURN(uint32_t in, ctx.get(x, nhwc_layout()));
   uint32_t filter = ctx.builder().add_constant(permute_dims(ws, nhwc_layout()),
                                                to_bytes(permute_floats(ctx.constant(w), ws, nhwc_layout())));
   std::vector<float> bias = b != aot::kNoValue ? ctx.constant(b) : std::vector<float>(size_t(ws[0]), 0.f);
@@ -57,10 +57,10 @@ Status lower_conv(LowerContext& ctx, const aot::Node& n) {
   c->output_id = ctx.define(out, nhwc_layout());
   ctx.set_producer(out, ctx.builder().add_node(fb::XNodeUnion::XNNConv2d, c));
   ctx.conv_weights[out] = {filter, bias_id};
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status lower_batch_norm(LowerContext& ctx, const aot::Node& n) {
+Error lower_batch_norm(LowerContext& ctx, const aot::Node& n) {
   ValueId x = input_tensor(n, "input"), out = output_tensor(n);
   const std::vector<float>& mean = ctx.constant(input_tensor(n, "running_mean"));
   const std::vector<float>& var = ctx.constant(input_tensor(n, "running_var"));
@@ -88,40 +88,40 @@ Status lower_batch_norm(LowerContext& ctx, const aot::Node& n) {
       for (size_t k = 0; k < per; ++k) f[o * per + k] *= scale[o];
       bias[o] = bias[o] * scale[o] + shift[o];
     }
-    EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
+    EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
     ctx.bind(out, id, nhwc_layout());
     ctx.set_producer(out, size_t(p));
     ctx.conv_weights[out] = conv->second;
-    return Status::ok();
+    return Error::Ok;
   }
   const size_t r = ctx.rank(x);
   Layout l = ctx.layout_of(x);
   std::vector<int64_t> cs(r, 1);
   cs[1] = int64_t(c);
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t in, ctx.get(x, l));
+  EMBER_ASSIGN_OR_RETURN(uint32_t in, ctx.get(x, l));
   uint32_t sc = ctx.builder().add_constant(permute_dims(cs, l), to_bytes(scale));
   uint32_t sh = ctx.builder().add_constant(permute_dims(cs, l), to_bytes(shift));
   uint32_t tmp = ctx.builder().add_value(permute_dims(ctx.sizes(x), l));
   ctx.builder().binary(fb::XNodeUnion::XNNMultiply, in, sc, tmp);
   uint32_t o = ctx.define(out, l);
   ctx.set_producer(out, ctx.builder().binary(fb::XNodeUnion::XNNAdd, tmp, sh, o));
-  return Status::ok();
+  return Error::Ok;
 }
 
 // out = a @ w^T + bias, with w given as [N, K] (transposed = false) or [K, N].
-Status lower_matmul(LowerContext& ctx, ValueId a, ValueId w, bool w_is_kn, ValueId bias, ValueId out) {
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t in, ctx.get(a, identity_layout(ctx.rank(a))));
+Error lower_matmul(LowerContext& ctx, ValueId a, ValueId w, bool w_is_kn, ValueId bias, ValueId out) {
+  EMBER_ASSIGN_OR_RETURN(uint32_t in, ctx.get(a, identity_layout(ctx.rank(a))));
   const Layout lo = identity_layout(ctx.rank(out));
   const std::vector<int64_t> ws = ctx.sizes(w);
   const int64_t nout = w_is_kn ? ws[1] : ws[0];
   if (!ctx.is_constant(w)) {  // batch matmul (a delegate-internal kernel), then the bias
-    EMBER_AOT_ASSIGN_OR_RETURN(uint32_t wid, ctx.get(w, identity_layout(ctx.rank(w))));
+    EMBER_ASSIGN_OR_RETURN(uint32_t wid, ctx.get(w, identity_layout(ctx.rank(w))));
     uint32_t mm = bias == aot::kNoValue ? ctx.define(out, lo) : ctx.builder().add_value(permute_dims(ctx.sizes(out), lo));
     ctx.builder().binary(fb::XNodeUnion::XNNBatchMatrixMultiply, in, wid, mm);
-    if (bias == aot::kNoValue) return Status::ok();
-    EMBER_AOT_ASSIGN_OR_RETURN(uint32_t bid, ctx.get(bias, identity_layout(ctx.rank(bias))));
+    if (bias == aot::kNoValue) return Error::Ok;
+    EMBER_ASSIGN_OR_RETURN(uint32_t bid, ctx.get(bias, identity_layout(ctx.rank(bias))));
     ctx.set_producer(out, ctx.builder().binary(fb::XNodeUnion::XNNAdd, mm, bid, ctx.define(out, lo)));
-    return Status::ok();
+    return Error::Ok;
   }
   std::vector<float> filter = w_is_kn ? permute_floats(ctx.constant(w), ws, {1, 0}) : ctx.constant(w);
   uint32_t fid = ctx.builder().add_constant({uint32_t(nout), uint32_t(ws[w_is_kn ? 0 : 1])}, to_bytes(filter));
@@ -133,16 +133,16 @@ Status lower_matmul(LowerContext& ctx, ValueId a, ValueId w, bool w_is_kn, Value
   fc->bias_id = bid;
   fc->output_id = ctx.define(out, lo);
   ctx.set_producer(out, ctx.builder().add_node(fb::XNodeUnion::XNNFullyConnected, fc));
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status lower_pool(LowerContext& ctx, const aot::Node& n, bool max) {
+Error lower_pool(LowerContext& ctx, const aot::Node& n, bool max) {
   ValueId x = input_tensor(n, "self"), out = output_tensor(n);
   std::vector<int64_t> k = input_ints(n, "kernel_size", {1}), s = input_ints(n, "stride", {});
   std::vector<int64_t> pad = input_ints(n, "padding", {0}), dil = input_ints(n, "dilation", {1});
   if (s.empty()) s = k;
   const std::vector<int64_t> in = ctx.sizes(x), os = ctx.sizes(out);
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
   auto* p = new fb::_XNNPooling2DT();
   uint32_t extra[2];
   for (size_t d = 0; d < 2; ++d) {  // ceil_mode: pad bottom/right so the last window fits
@@ -163,28 +163,28 @@ Status lower_pool(LowerContext& ctx, const aot::Node& n, bool max) {
   p->input_id = id;
   p->output_id = ctx.define(out, nhwc_layout());
   ctx.set_producer(out, ctx.builder().add_node(max ? fb::XNodeUnion::XNNMaxPooling2d : fb::XNodeUnion::XNNAvgPooling2d, p));
-  return Status::ok();
+  return Error::Ok;
 }
 
-Status lower_global_avg(LowerContext& ctx, ValueId x, ValueId out) {
-  EMBER_AOT_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
+Error lower_global_avg(LowerContext& ctx, ValueId x, ValueId out) {
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
   const std::vector<int64_t> in = ctx.sizes(x);
   if (ctx.rank(out) == 4) {
     uint32_t o = ctx.define(out, nhwc_layout());
     ctx.set_producer(out, ctx.builder().unary(fb::XNodeUnion::XNNGlobalAvgPooling2d, id, o));
-    return Status::ok();
+    return Error::Ok;
   }
   uint32_t tmp = ctx.builder().add_value({uint32_t(in[0]), 1, 1, uint32_t(in[1])});
   ctx.builder().unary(fb::XNodeUnion::XNNGlobalAvgPooling2d, id, tmp);
   const Layout l = identity_layout(ctx.rank(out));
   uint32_t o = ctx.define(out, l);
   ctx.builder().reshape(permute_dims(ctx.sizes(out), l), tmp, o);
-  return Status::ok();
+  return Error::Ok;
 }
 
 }  // namespace
 
-Status lower_nn_op(LowerContext& ctx, const aot::Node& n) {
+Error lower_nn_op(LowerContext& ctx, const aot::Node& n) {
   const std::string q = n.op.qualified();
   if (q == "aten::convolution.default") return lower_conv(ctx, n);
   if (q == "aten::_native_batch_norm_legit_no_training.default") return lower_batch_norm(ctx, n);
@@ -195,11 +195,11 @@ Status lower_nn_op(LowerContext& ctx, const aot::Node& n) {
   if (q == "aten::mm.default" || q == "aten::bmm.default") {
     ValueId a = input_tensor(n, "self"), b = input_tensor(n, "mat2");
     if (q == "aten::bmm.default" && ctx.is_constant(b)) {
-      EMBER_AOT_ASSIGN_OR_RETURN(uint32_t ia, ctx.get(a, identity_layout(3)));
-      EMBER_AOT_ASSIGN_OR_RETURN(uint32_t ib, ctx.get(b, identity_layout(3)));
+      EMBER_ASSIGN_OR_RETURN(uint32_t ia, ctx.get(a, identity_layout(3)));
+      EMBER_ASSIGN_OR_RETURN(uint32_t ib, ctx.get(b, identity_layout(3)));
       ctx.builder().binary(fb::XNodeUnion::XNNBatchMatrixMultiply, ia, ib,
                            ctx.define(output_tensor(n), identity_layout(3)));
-      return Status::ok();
+      return Error::Ok;
     }
     return lower_matmul(ctx, a, b, true, aot::kNoValue, output_tensor(n));
   }

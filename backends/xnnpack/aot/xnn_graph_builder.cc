@@ -95,7 +95,7 @@ size_t XnnGraphBuilder::reshape(const std::vector<uint32_t>& shape, uint32_t in,
   return add_node(fb::XNodeUnion::XNNStaticReshape, t);
 }
 
-aot::StatusOr<XnnBlob> XnnGraphBuilder::serialize(ConstantPlacement placement) const {
+aot::Result<XnnBlob> XnnGraphBuilder::serialize(ConstantPlacement placement) const {
   fb::XNNGraphT g;
   g.version = "0";
   XnnBlob blob;
@@ -166,7 +166,7 @@ aot::StatusOr<XnnBlob> XnnGraphBuilder::serialize(ConstantPlacement placement) c
   return blob;
 }
 
-aot::StatusOr<XnnHeaderView> parse_xnn_header(const std::vector<uint8_t>& blob) {
+aot::Result<XnnHeaderView> parse_xnn_header(const std::vector<uint8_t>& blob) {
   if (blob.size() < kHeaderFieldsSize) {
     return aot::invalid_data("XNNPACK blob: " + std::to_string(blob.size()) +
                              " bytes, need at least 30 for the XH00 header");

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "aot/ir/status.h"
+#include "aot/ir/error.h"
 #include "backends/xnnpack/schema/xnnpack_graph_generated.h"
 
 namespace ember::backends::xnnpack {
@@ -63,7 +63,7 @@ class XnnGraphBuilder {
   size_t reshape(const std::vector<uint32_t>& shape, uint32_t in, uint32_t out);
 
   // The blob. InvalidArgument if an external id is missing or used twice.
-  aot::StatusOr<XnnBlob> serialize(ConstantPlacement placement) const;
+  aot::Result<XnnBlob> serialize(ConstantPlacement placement) const;
 
  private:
   struct ValueRec {
@@ -82,6 +82,6 @@ struct XnnHeaderView {
   uint32_t flatbuffer_offset = 0, flatbuffer_size = 0, constant_data_offset = 0;
   uint64_t constant_data_size = 0;
 };
-aot::StatusOr<XnnHeaderView> parse_xnn_header(const std::vector<uint8_t>& blob);
+aot::Result<XnnHeaderView> parse_xnn_header(const std::vector<uint8_t>& blob);
 
 }  // namespace ember::backends::xnnpack

@@ -10,15 +10,15 @@ aot::Support XnnpackPartitioner::supports(const aot::Node& node, const aot::Grap
   return xnnpack_support(node, graph);
 }
 
-aot::StatusOr<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement) {
+aot::Result<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement) {
   LowerContext ctx(subgraph);
-  EMBER_AOT_RETURN_IF_ERROR(ctx.run());
+  EMBER_TRY(ctx.run());
   return ctx.builder().serialize(placement);
 }
 
 namespace {
 
-aot::StatusOr<ConstantPlacement> placement_from(const std::vector<aot::CompileSpec>& specs) {
+aot::Result<ConstantPlacement> placement_from(const std::vector<aot::CompileSpec>& specs) {
   ConstantPlacement placement = ConstantPlacement::kNamedData;
   for (const aot::CompileSpec& spec : specs) {
     const std::string value(spec.value.begin(), spec.value.end());
@@ -40,10 +40,10 @@ aot::StatusOr<ConstantPlacement> placement_from(const std::vector<aot::CompileSp
 
 }  // namespace
 
-aot::StatusOr<aot::PreprocessResult> XnnpackPartitioner::preprocess(
+aot::Result<aot::PreprocessResult> XnnpackPartitioner::preprocess(
     const aot::Graph& subgraph, const std::vector<aot::CompileSpec>& compile_specs) const {
-  EMBER_AOT_ASSIGN_OR_RETURN(ConstantPlacement placement, placement_from(compile_specs));
-  EMBER_AOT_ASSIGN_OR_RETURN(XnnBlob blob, lower_to_xnnpack(subgraph, placement));
+  EMBER_ASSIGN_OR_RETURN(ConstantPlacement placement, placement_from(compile_specs));
+  EMBER_ASSIGN_OR_RETURN(XnnBlob blob, lower_to_xnnpack(subgraph, placement));
   aot::PreprocessResult result;
   result.processed = std::move(blob.bytes);
   for (auto& [key, bytes] : blob.named_data) {
@@ -55,9 +55,9 @@ aot::StatusOr<aot::PreprocessResult> XnnpackPartitioner::preprocess(
   return result;
 }
 
-aot::Status register_xnnpack_recipe(aot::RecipeRegistry* registry) {
-  return registry->register_recipe("xnnpack", [](const aot::RecipeOptions& options) -> aot::StatusOr<aot::Recipe> {
-    EMBER_AOT_RETURN_IF_ERROR(placement_from(options.compile_specs).status());
+aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry) {
+  return registry->register_recipe("xnnpack", [](const aot::RecipeOptions& options) -> aot::Result<aot::Recipe> {
+    EMBER_TRY(placement_from(options.compile_specs).error());
     aot::Recipe r;
     r.name = "xnnpack";
     r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(options.compile_specs));

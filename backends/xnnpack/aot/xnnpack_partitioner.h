@@ -32,16 +32,16 @@ class XnnpackPartitioner final : public aot::Partitioner {
   const char* backend_id() const override { return "XnnpackBackend"; }
   aot::Support supports(const aot::Node& node, const aot::Graph& graph) const override;
   // InvalidArgument for an unknown spec key or value.
-  aot::StatusOr<aot::PreprocessResult> preprocess(
+  aot::Result<aot::PreprocessResult> preprocess(
       const aot::Graph& subgraph, const std::vector<aot::CompileSpec>& compile_specs) const override;
 };
 
 // Lowers a subgraph to an XnnpackBackend blob (what preprocess() returns).
-aot::StatusOr<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement);
+aot::Result<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement);
 
 // Registers the "xnnpack" recipe: the portable pipeline with XnnpackPartitioner at
 // to_backend (everything it supports is delegated; the rest runs on portable kernels),
 // constructed with the recipe options' compile specs.
-aot::Status register_xnnpack_recipe(aot::RecipeRegistry* registry);
+aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry);
 
 }  // namespace ember::backends::xnnpack

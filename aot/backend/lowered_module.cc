@@ -8,7 +8,7 @@ namespace ember::aot {
 namespace {
 
 bool is_constant_input(const Graph& g, const Argument& in) {
-  return in.kind == ArgKind::kTensor && g.value(in.values[0]).tensor.constant != nullptr;
+  return in.kind == ArgKind::Tensor && g.value(in.values[0]).tensor.constant != nullptr;
 }
 
 }  // namespace
@@ -98,14 +98,14 @@ Result<Graph> LoweredModule::standalone_graph() const {
     EMBER_ASSIGN_OR_RETURN(ValueId v, g.add_value(original.value(in.values[0])));
     g.inputs().push_back(Argument::tensor(v));
     InputSpec spec = i < original.signature().inputs.size() ? original.signature().inputs[i] : InputSpec{};
-    spec.kind = InputKind::kUserInput;
+    spec.kind = InputKind::UserInput;
     g.signature().inputs.push_back(spec);
     ins.push_back(v);
   }
   EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> outs, call_lowered(g, *this, ins));
   for (ValueId v : outs) {
     g.outputs().push_back(Argument::tensor(v));
-    g.signature().outputs.push_back({OutputKind::kUserOutput, g.value(v).name, ""});
+    g.signature().outputs.push_back({OutputKind::UserOutput, g.value(v).name, ""});
   }
   return g;
 }

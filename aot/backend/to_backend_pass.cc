@@ -61,11 +61,11 @@ Result<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
         EMBER_ASSIGN_OR_RETURN(ValueId mapped, map_value(v));
         if (!inside[static_cast<size_t>(v)] && !known) {
           const Value& val = graph.value(v);
-          bool constant = val.kind == ValueKind::kTensor && val.tensor.constant != nullptr;
+          bool constant = val.kind == ValueKind::Tensor && val.tensor.constant != nullptr;
           InputSpec spec;
-          spec.kind = constant ? InputKind::kParameter : InputKind::kUserInput;
+          spec.kind = constant ? InputKind::Parameter : InputKind::UserInput;
           spec.name = val.name;
-          sub.inputs().push_back(val.kind == ValueKind::kTensor ? Argument::tensor(mapped) : in.arg);
+          sub.inputs().push_back(val.kind == ValueKind::Tensor ? Argument::tensor(mapped) : in.arg);
           sub.signature().inputs.push_back(spec);
           if (!constant) inputs->push_back(v);
         }
@@ -95,7 +95,7 @@ Result<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
         if (!used_after[static_cast<size_t>(v)]) return;
         outputs->push_back(v);
         sub.outputs().push_back(Argument::tensor(remap[v]));
-        sub.signature().outputs.push_back({OutputKind::kUserOutput, graph.value(v).name, ""});
+        sub.signature().outputs.push_back({OutputKind::UserOutput, graph.value(v).name, ""});
       });
     }
   }
@@ -141,9 +141,9 @@ Error ToBackendPass::run(Graph& graph) const {
   size_t limit = partitioner_->max_nodes_per_partition();
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
     const Node& n = graph.nodes()[i];
-    Support s = n.kind == NodeKind::kOp && n.op.ns != "ember" ? partitioner_->supports(n, graph)
+    Support s = n.kind == NodeKind::Op && n.op.ns != "ember" ? partitioner_->supports(n, graph)
                                                                : Support::no("not an operator node");
-    if (report_ != nullptr && n.kind == NodeKind::kOp && n.op.ns != "ember") {
+    if (report_ != nullptr && n.kind == NodeKind::Op && n.op.ns != "ember") {
       entry_of[i] = report_->entries.size();
       report_->entries.push_back({n.name, n.op.qualified(), s.supported ? partitioner_->name() : "",
                                   s.supported, s.reason, -1});

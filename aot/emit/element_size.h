@@ -4,42 +4,16 @@
 
 #include <cstdint>
 
+#include "runtime/core/scalar_type.h"
+
 namespace ember::aot {
 
-// Bytes per element of ScalarType `code`, or 0 if the schema does not define it
+// Bytes per element of ScalarType `code`, or 0 if the .pte schema does not define it
 // (8..10 complex and 18..21 bit types are commented out of the schema).
 inline int pte_element_size(int code) {
-  switch (code) {
-    case 0:
-    case 1:
-    case 11:
-    case 12:
-    case 13:
-    case 16:
-    case 17:
-    case 23:
-    case 24:
-    case 25:
-    case 26:
-      return 1;
-    case 2:
-    case 5:
-    case 15:
-    case 22:
-    case 27:
-      return 2;
-    case 3:
-    case 6:
-    case 14:
-    case 28:
-      return 4;
-    case 4:
-    case 7:
-    case 29:
-      return 8;
-    default:
-      return 0;
-  }
+  if (code < 0 || code > 127 || (code >= 8 && code <= 10) || (code >= 18 && code <= 21)) return 0;
+  const auto type = static_cast<runtime::ScalarType>(code);
+  return runtime::is_valid(type) ? static_cast<int>(runtime::element_size(type)) : 0;
 }
 
 // numel(sizes) * element size, or false on a negative size or overflow past 2^62.

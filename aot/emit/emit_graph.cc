@@ -72,7 +72,7 @@ class MethodEmitter {
         return not_supported("value '" + g_.value(id).name + "' " + s.to_string() +
                              ": size without a usable upper bound");
       }
-      if (!d.is_static) t.dynamism = EmitDynamism::kDynamicBound;
+      if (!d.is_static) t.dynamism = EmitDynamism::DynamicBound;
       t.sizes.push_back(static_cast<int32_t>(v));
     }
     for (size_t k = 0; k < s.sizes.size(); ++k) t.dim_order.push_back(static_cast<uint8_t>(k));
@@ -101,16 +101,16 @@ class MethodEmitter {
     if (slot >= 0) return slot;
     const Value& v = g_.value(id);
     switch (v.kind) {
-      case ValueKind::kTensor: {
+      case ValueKind::Tensor: {
         EMBER_ASSIGN_OR_RETURN(EmitTensor t, make_tensor(id));
         slot = push(EmitValue::of_tensor(std::move(t)));
         break;
       }
-      case ValueKind::kSymInt: slot = push(EmitValue::of_int(v.sym.hint.value_or(v.sym.value))); break;
-      case ValueKind::kSymFloat: slot = push(EmitValue::of_double(0.0)); break;
-      case ValueKind::kSymBool: slot = push(EmitValue::of_bool(false)); break;
-      case ValueKind::kNone: slot = push(EmitValue::none()); break;
-      case ValueKind::kCustomObj:
+      case ValueKind::SymInt: slot = push(EmitValue::of_int(v.sym.hint.value_or(v.sym.value))); break;
+      case ValueKind::SymFloat: slot = push(EmitValue::of_double(0.0)); break;
+      case ValueKind::SymBool: slot = push(EmitValue::of_bool(false)); break;
+      case ValueKind::None: slot = push(EmitValue::none()); break;
+      case ValueKind::CustomObj:
         return not_supported("value '" + v.name + "' is a TorchBind object");
     }
     return slot;
@@ -131,11 +131,11 @@ class MethodEmitter {
 
   Result<int32_t> emit_arg(const Argument& a, bool plain_tensor) {
     switch (a.kind) {
-      case ArgKind::kNone: return plain_tensor ? placeholder_tensor() : push(EmitValue::none());
-      case ArgKind::kTensor:
-      case ArgKind::kCustomObj: return value_ref(a.values[0]);
-      case ArgKind::kTensorList:
-      case ArgKind::kOptionalTensorList: {
+      case ArgKind::None: return plain_tensor ? placeholder_tensor() : push(EmitValue::none());
+      case ArgKind::Tensor:
+      case ArgKind::CustomObj: return value_ref(a.values[0]);
+      case ArgKind::TensorList:
+      case ArgKind::OptionalTensorList: {
         std::vector<int64_t> items;
         for (ValueId v : a.values) {
           if (v == kNoValue) {
@@ -145,47 +145,47 @@ class MethodEmitter {
           EMBER_ASSIGN_OR_RETURN(int32_t idx, value_ref(v));
           items.push_back(idx);
         }
-        return push(EmitValue::of_list(a.kind == ArgKind::kTensorList ? EmitValueKind::kTensorList
-                                                                       : EmitValueKind::kOptionalTensorList,
+        return push(EmitValue::of_list(a.kind == ArgKind::TensorList ? EmitValueKind::TensorList
+                                                                       : EmitValueKind::OptionalTensorList,
                                        std::move(items)));
       }
-      case ArgKind::kInt: return push(EmitValue::of_int(a.i));
-      case ArgKind::kFloat: return push(EmitValue::of_double(a.f));
-      case ArgKind::kBool: return push(EmitValue::of_bool(a.b));
-      case ArgKind::kString: return push(EmitValue::of_string(a.s));
-      case ArgKind::kScalarType: return push(EmitValue::of_int(static_cast<int64_t>(a.dtype)));
-      case ArgKind::kLayout: return push(EmitValue::of_int(0));
-      case ArgKind::kMemoryFormat: {
+      case ArgKind::Int: return push(EmitValue::of_int(a.i));
+      case ArgKind::Float: return push(EmitValue::of_double(a.f));
+      case ArgKind::Bool: return push(EmitValue::of_bool(a.b));
+      case ArgKind::String: return push(EmitValue::of_string(a.s));
+      case ArgKind::ScalarType: return push(EmitValue::of_int(static_cast<int64_t>(a.dtype)));
+      case ArgKind::Layout: return push(EmitValue::of_int(0));
+      case ArgKind::MemoryFormat: {
         if (a.i != 1 && a.i != 4) {
           return not_supported("memory format code " + std::to_string(a.i) +
                                " (only contiguous_format and preserve_format can be emitted)");
         }
         return push(EmitValue::of_int(a.i == 1 ? 0 : 1));
       }
-      case ArgKind::kDevice: return push(EmitValue::none());
-      case ArgKind::kIntList:
-      case ArgKind::kSymIntList: {
+      case ArgKind::Device: return push(EmitValue::none());
+      case ArgKind::IntList:
+      case ArgKind::SymIntList: {
         std::vector<int64_t> items;
         for (size_t k = 0; k < a.ints.size(); ++k) {
           EMBER_ASSIGN_OR_RETURN(int32_t idx, int_element(a, k));
           items.push_back(idx);
         }
-        return push(EmitValue::of_list(EmitValueKind::kIntList, std::move(items)));
+        return push(EmitValue::of_list(EmitValueKind::IntList, std::move(items)));
       }
-      case ArgKind::kFloatList: return push(EmitValue::of_doubles(a.floats));
-      case ArgKind::kBoolList: {
+      case ArgKind::FloatList: return push(EmitValue::of_doubles(a.floats));
+      case ArgKind::BoolList: {
         std::vector<bool> b;
         for (int64_t v : a.ints) b.push_back(v != 0);
         return push(EmitValue::of_bools(std::move(b)));
       }
-      case ArgKind::kSymInt:
+      case ArgKind::SymInt:
         return a.values.empty() ? push(EmitValue::of_int(a.i)) : value_ref(a.values[0]);
-      case ArgKind::kSymFloat:
+      case ArgKind::SymFloat:
         return a.values.empty() ? push(EmitValue::of_double(a.f)) : value_ref(a.values[0]);
-      case ArgKind::kSymBool:
+      case ArgKind::SymBool:
         return a.values.empty() ? push(EmitValue::of_bool(a.b)) : value_ref(a.values[0]);
-      case ArgKind::kStringList:
-      case ArgKind::kOperator:
+      case ArgKind::StringList:
+      case ArgKind::Operator:
         break;
     }
     return not_supported(std::string("cannot emit an argument of kind ") + to_string(a.kind));
@@ -203,10 +203,10 @@ class MethodEmitter {
   Error emit_inputs() {
     const GraphSignature& sig = g_.signature();
     for (size_t i = 0; i < g_.inputs().size(); ++i) {
-      bool user = i >= sig.inputs.size() || sig.inputs[i].kind == InputKind::kUserInput;
+      bool user = i >= sig.inputs.size() || sig.inputs[i].kind == InputKind::UserInput;
       if (!user) continue;
       const Argument& in = g_.inputs()[i];
-      if (in.kind != ArgKind::kTensor) {
+      if (in.kind != ArgKind::Tensor) {
         return not_supported("user input " + std::to_string(i) + " is " + to_string(in.kind) +
                              "; only tensor inputs can be emitted");
       }
@@ -219,8 +219,8 @@ class MethodEmitter {
   Error emit_outputs() {
     const GraphSignature& sig = g_.signature();
     for (size_t i = 0; i < g_.outputs().size(); ++i) {
-      if (i < sig.outputs.size() && sig.outputs[i].kind != OutputKind::kUserOutput &&
-          sig.outputs[i].kind != OutputKind::kLossOutput) {
+      if (i < sig.outputs.size() && sig.outputs[i].kind != OutputKind::UserOutput &&
+          sig.outputs[i].kind != OutputKind::LossOutput) {
         continue;
       }
       EMBER_ASSIGN_OR_RETURN(int32_t idx, emit_arg(g_.outputs()[i], false));
@@ -248,7 +248,7 @@ class MethodEmitter {
     int k = s->arg_index(arg_name);
     if (k < 0) return false;
     const SchemaType& t = s->args[static_cast<size_t>(k)].type;
-    return t.base == BaseType::kTensor && !t.optional && !t.list;
+    return t.base == BaseType::Tensor && !t.optional && !t.list;
   }
 
   Error emit_node(const Node& n) {
@@ -264,7 +264,7 @@ class MethodEmitter {
       outs.push_back(idx);
     }
     int32_t op;
-    if (n.kind == NodeKind::kSymbolic) {
+    if (n.kind == NodeKind::Symbolic) {
       EMBER_ASSIGN_OR_RETURN(EmitOperator prim, prim_operator_for(n.op.name));
       op = operator_index(prim.name, prim.overload);
     } else {
@@ -276,13 +276,13 @@ class MethodEmitter {
       op = operator_index(n.op.ns + "::" + n.op.name, n.op.overload);
     }
     if (outs.empty()) return invalid_program("node has no outputs");
-    bool out_variant = n.kind == NodeKind::kOp && is_out_variant_node(n);
+    bool out_variant = n.kind == NodeKind::Op && is_out_variant_node(n);
     if (out_variant) {
       args.insert(args.end(), outs.begin(), outs.end());
       if (outs.size() == 1) {
         args.push_back(outs[0]);
       } else {
-        args.push_back(push(EmitValue::of_list(EmitValueKind::kTensorList,
+        args.push_back(push(EmitValue::of_list(EmitValueKind::TensorList,
                                                std::vector<int64_t>(outs.begin(), outs.end()))));
       }
     } else {

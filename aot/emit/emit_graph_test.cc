@@ -41,7 +41,7 @@ TEST(EmitGraphTest, AddOutArgumentLayout) {
   ASSERT_EQ(args.size(), 5u);
   EXPECT_EQ(args[0], m.inputs[0]);
   EXPECT_EQ(args[1], m.inputs[1]);
-  EXPECT_EQ(m.values[static_cast<size_t>(args[2])].kind, EmitValueKind::kInt);
+  EXPECT_EQ(m.values[static_cast<size_t>(args[2])].kind, EmitValueKind::Int);
   EXPECT_EQ(m.values[static_cast<size_t>(args[2])].int_value, 1);  // alpha default
   EXPECT_EQ(args[3], args[4]);
   EXPECT_EQ(m.outputs, std::vector<int32_t>{args[3]});
@@ -55,7 +55,7 @@ TEST(EmitGraphTest, AddOutArgumentLayout) {
 
 TEST(EmitGraphTest, MutatedBufferIsPlannedWithInitialDataAndWrittenBack) {
   GraphBuilder b;
-  ValueId s = b.parameter("steps", {1}, {3.f}, InputKind::kBuffer);
+  ValueId s = b.parameter("steps", {1}, {3.f}, InputKind::Buffer);
   ValueId x = b.input("x", {1});
   ValueId a = b.op("aten::add_.Tensor", {{"self", s}, {"other", x}}, "add_", {1});
   b.output(b.op("aten::mul.Tensor", {{"self", a}, {"other", x}}, "mul", {1}));

@@ -9,35 +9,35 @@ EmitValue EmitValue::none() { return EmitValue(); }
 
 EmitValue EmitValue::of_int(int64_t v) {
   EmitValue value;
-  value.kind = EmitValueKind::kInt;
+  value.kind = EmitValueKind::Int;
   value.int_value = v;
   return value;
 }
 
 EmitValue EmitValue::of_double(double v) {
   EmitValue value;
-  value.kind = EmitValueKind::kDouble;
+  value.kind = EmitValueKind::Double;
   value.double_value = v;
   return value;
 }
 
 EmitValue EmitValue::of_bool(bool v) {
   EmitValue value;
-  value.kind = EmitValueKind::kBool;
+  value.kind = EmitValueKind::Bool;
   value.bool_value = v;
   return value;
 }
 
 EmitValue EmitValue::of_string(std::string v) {
   EmitValue value;
-  value.kind = EmitValueKind::kString;
+  value.kind = EmitValueKind::String;
   value.string_value = std::move(v);
   return value;
 }
 
 EmitValue EmitValue::of_tensor(EmitTensor t) {
   EmitValue value;
-  value.kind = EmitValueKind::kTensor;
+  value.kind = EmitValueKind::Tensor;
   value.tensor = std::move(t);
   return value;
 }
@@ -51,21 +51,21 @@ EmitValue EmitValue::of_list(EmitValueKind kind, std::vector<int64_t> value_indi
 
 EmitValue EmitValue::of_doubles(std::vector<double> v) {
   EmitValue value;
-  value.kind = EmitValueKind::kDoubleList;
+  value.kind = EmitValueKind::DoubleList;
   value.doubles = std::move(v);
   return value;
 }
 
 EmitValue EmitValue::of_bools(std::vector<bool> v) {
   EmitValue value;
-  value.kind = EmitValueKind::kBoolList;
+  value.kind = EmitValueKind::BoolList;
   value.bools = std::move(v);
   return value;
 }
 
 EmitInstruction EmitInstruction::kernel(int32_t op_index, std::vector<int32_t> args) {
   EmitInstruction instruction;
-  instruction.kind = EmitInstructionKind::kKernelCall;
+  instruction.kind = EmitInstructionKind::KernelCall;
   instruction.index = op_index;
   instruction.args = std::move(args);
   return instruction;
@@ -73,7 +73,7 @@ EmitInstruction EmitInstruction::kernel(int32_t op_index, std::vector<int32_t> a
 
 EmitInstruction EmitInstruction::delegate(int32_t delegate_index, std::vector<int32_t> args) {
   EmitInstruction instruction;
-  instruction.kind = EmitInstructionKind::kDelegateCall;
+  instruction.kind = EmitInstructionKind::DelegateCall;
   instruction.index = delegate_index;
   instruction.args = std::move(args);
   return instruction;
@@ -81,7 +81,7 @@ EmitInstruction EmitInstruction::delegate(int32_t delegate_index, std::vector<in
 
 EmitInstruction EmitInstruction::move(int32_t from, int32_t to) {
   EmitInstruction instruction;
-  instruction.kind = EmitInstructionKind::kMoveCall;
+  instruction.kind = EmitInstructionKind::MoveCall;
   instruction.index = from;
   instruction.target = to;
   return instruction;
@@ -89,7 +89,7 @@ EmitInstruction EmitInstruction::move(int32_t from, int32_t to) {
 
 EmitInstruction EmitInstruction::jump_false(int32_t cond_value, int32_t destination) {
   EmitInstruction instruction;
-  instruction.kind = EmitInstructionKind::kJumpFalseCall;
+  instruction.kind = EmitInstructionKind::JumpFalseCall;
   instruction.index = cond_value;
   instruction.target = destination;
   return instruction;
@@ -97,7 +97,7 @@ EmitInstruction EmitInstruction::jump_false(int32_t cond_value, int32_t destinat
 
 EmitInstruction EmitInstruction::free(int32_t value_index) {
   EmitInstruction instruction;
-  instruction.kind = EmitInstructionKind::kFreeCall;
+  instruction.kind = EmitInstructionKind::FreeCall;
   instruction.index = value_index;
   return instruction;
 }

@@ -31,13 +31,13 @@
 namespace ember::aot {
 
 // Tensor shape dynamism, same codes as the schema's TensorShapeDynamism.
-enum class EmitDynamism : uint8_t { kStatic = 0, kDynamicBound = 1, kDynamicUnbound = 2 };
+enum class EmitDynamism : uint8_t { Static = 0, DynamicBound = 1, DynamicUnbound = 2 };
 
 struct EmitTensor {
   int8_t scalar_type = 6;          // ScalarType code (pte-format.md 1.6); 6 = FLOAT
   std::vector<int32_t> sizes;      // upper bounds when kDynamicBound; [] for a scalar
   std::vector<uint8_t> dim_order;  // same length as sizes; [0..n) is contiguous
-  EmitDynamism dynamism = EmitDynamism::kStatic;
+  EmitDynamism dynamism = EmitDynamism::Static;
   bool requires_grad = false;
   // Index into EmitProgram::constants, or -1. A constant tensor has no allocation.
   int32_t constant_index = -1;
@@ -57,21 +57,21 @@ struct EmitTensor {
 };
 
 enum class EmitValueKind : uint8_t {
-  kNone,                // Null EValue
-  kInt,                 // int_value
-  kDouble,              // double_value
-  kBool,                // bool_value
-  kString,              // string_value
-  kTensor,              // tensor
-  kIntList,             // indices: value indices of Int values
-  kDoubleList,          // doubles: literal values
-  kBoolList,            // bools: literal values
-  kTensorList,          // indices: value indices of Tensor values
-  kOptionalTensorList,  // indices: Tensor value indices, -1 = None
+  None,                // Null EValue
+  Int,                 // int_value
+  Double,              // double_value
+  Bool,                // bool_value
+  String,              // string_value
+  Tensor,              // tensor
+  IntList,             // indices: value indices of Int values
+  DoubleList,          // doubles: literal values
+  BoolList,            // bools: literal values
+  TensorList,          // indices: value indices of Tensor values
+  OptionalTensorList,  // indices: Tensor value indices, -1 = None
 };
 
 struct EmitValue {
-  EmitValueKind kind = EmitValueKind::kNone;
+  EmitValueKind kind = EmitValueKind::None;
   int64_t int_value = 0;
   double double_value = 0;
   bool bool_value = false;
@@ -100,15 +100,15 @@ struct EmitOperator {
 };
 
 enum class EmitInstructionKind : uint8_t {
-  kKernelCall,     // index = op_index, args = schema args + 1 return slot
-  kDelegateCall,   // index = delegate_index, args = inputs then outputs
-  kMoveCall,       // index = move_from, target = move_to
-  kJumpFalseCall,  // index = cond_value_index, target = destination_instruction
-  kFreeCall,       // index = value_index
+  KernelCall,     // index = op_index, args = schema args + 1 return slot
+  DelegateCall,   // index = delegate_index, args = inputs then outputs
+  MoveCall,       // index = move_from, target = move_to
+  JumpFalseCall,  // index = cond_value_index, target = destination_instruction
+  FreeCall,       // index = value_index
 };
 
 struct EmitInstruction {
-  EmitInstructionKind kind = EmitInstructionKind::kKernelCall;
+  EmitInstructionKind kind = EmitInstructionKind::KernelCall;
   int32_t index = 0;
   int32_t target = 0;
   std::vector<int32_t> args;

@@ -31,7 +31,7 @@ Error check_tensor_shape(const EmitTensor& t) {
   if (dims.size() != t.dim_order.size() || (!dims.empty() && *dims.rbegin() >= t.sizes.size())) {
     return invalid_program("dim_order is not a permutation of [0, rank)");
   }
-  if (t.dynamism == EmitDynamism::kDynamicUnbound) {
+  if (t.dynamism == EmitDynamism::DynamicUnbound) {
     return fail(Error::NotSupported,
                   "DYNAMIC_UNBOUND tensors are rejected by the runtime; give upper bounds");
   }
@@ -94,11 +94,11 @@ Error check_tensor_data(const EmitProgram& program, const EmitMethod& method,
 
 Error check_list(const EmitMethod& method, size_t self, const EmitValue& v) {
   EmitValueKind want =
-      v.kind == EmitValueKind::kIntList ? EmitValueKind::kInt : EmitValueKind::kTensor;
-  const char* want_name = want == EmitValueKind::kInt ? "Int" : "Tensor";
+      v.kind == EmitValueKind::IntList ? EmitValueKind::Int : EmitValueKind::Tensor;
+  const char* want_name = want == EmitValueKind::Int ? "Int" : "Tensor";
   for (size_t k = 0; k < v.indices.size(); ++k) {
     int64_t idx = v.indices[k];
-    if (idx == -1 && v.kind == EmitValueKind::kOptionalTensorList) continue;
+    if (idx == -1 && v.kind == EmitValueKind::OptionalTensorList) continue;
     if (idx < 0 || static_cast<size_t>(idx) >= self) {
       return invalid_program("item " + std::to_string(k) + " is value " + std::to_string(idx) +
                              "; list elements must be earlier values "
@@ -124,24 +124,24 @@ Error check_index(int64_t idx, size_t count, const std::string& what) {
 Error check_instruction(const EmitMethod& method, const EmitInstruction& in) {
   size_t n_values = method.values.size();
   switch (in.kind) {
-    case EmitInstructionKind::kKernelCall:
+    case EmitInstructionKind::KernelCall:
       EMBER_TRY(check_index(in.index, method.operators.size(), "op_index"));
       break;
-    case EmitInstructionKind::kDelegateCall:
+    case EmitInstructionKind::DelegateCall:
       EMBER_TRY(check_index(in.index, method.delegates.size(), "delegate_index"));
       break;
-    case EmitInstructionKind::kMoveCall:
+    case EmitInstructionKind::MoveCall:
       EMBER_TRY(check_index(in.index, n_values, "move_from"));
       EMBER_TRY(check_index(in.target, n_values, "move_to"));
       break;
-    case EmitInstructionKind::kJumpFalseCall:
+    case EmitInstructionKind::JumpFalseCall:
       EMBER_TRY(check_index(in.index, n_values, "cond_value_index"));
       EMBER_TRY(
           check_index(in.target, method.instructions.size(), "destination_instruction"));
       break;
-    case EmitInstructionKind::kFreeCall:
+    case EmitInstructionKind::FreeCall:
       EMBER_TRY(check_index(in.index, n_values, "value_index"));
-      if (method.values[in.index].kind != EmitValueKind::kTensor) {
+      if (method.values[in.index].kind != EmitValueKind::Tensor) {
         return invalid_program("FreeCall of value " + std::to_string(in.index) +
                                ", which is not a Tensor");
       }
@@ -162,12 +162,12 @@ Error check_method(const EmitProgram& program, const EmitMethod& method) {
   for (size_t i = 0; i < method.values.size(); ++i) {
     const EmitValue& v = method.values[i];
     Error s = Error::Ok;
-    if (v.kind == EmitValueKind::kTensor) {
+    if (v.kind == EmitValueKind::Tensor) {
       s = check_tensor_shape(v.tensor);
       if (s == Error::Ok) s = check_tensor_data(program, method, v.tensor);
     }
-    if (v.kind == EmitValueKind::kIntList || v.kind == EmitValueKind::kTensorList ||
-        v.kind == EmitValueKind::kOptionalTensorList) {
+    if (v.kind == EmitValueKind::IntList || v.kind == EmitValueKind::TensorList ||
+        v.kind == EmitValueKind::OptionalTensorList) {
       s = check_list(method, i, v);
     }
     if (s != Error::Ok) return annotate(s, value_at(i));

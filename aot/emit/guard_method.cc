@@ -20,10 +20,10 @@ std::vector<const Value*> user_tensor_inputs(const Graph& graph) {
   std::vector<const Value*> out;
   const GraphSignature& sig = graph.signature();
   for (size_t i = 0; i < graph.inputs().size(); ++i) {
-    const bool user = i >= sig.inputs.size() || sig.inputs[i].kind == InputKind::kUserInput;
+    const bool user = i >= sig.inputs.size() || sig.inputs[i].kind == InputKind::UserInput;
     if (!user) continue;
     const Argument& in = graph.inputs()[i];
-    const bool tensor = in.kind == ArgKind::kTensor && !in.values.empty() && graph.valid_id(in.values[0]);
+    const bool tensor = in.kind == ArgKind::Tensor && !in.values.empty() && graph.valid_id(in.values[0]);
     out.push_back(tensor ? &graph.value(in.values[0]) : nullptr);
   }
   return out;
@@ -45,7 +45,7 @@ Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) {
         return annotate(e.error(), "input " + std::to_string(k) + " ('" + inputs[k]->name +
                                         "') dim " + std::to_string(d));
       }
-      if (e->kind != SymExpr::Kind::kSymbol) continue;
+      if (e->kind != SymExpr::Kind::Symbol) continue;
       const int64_t input = static_cast<int64_t>(k), dim = static_cast<int64_t>(d);
       auto seen = first_seen.find(e->name);
       if (seen != first_seen.end()) {

@@ -62,17 +62,17 @@ Graph graph_with_inputs(const std::vector<std::vector<SymInt>>& inputs) {
   Graph g;
   Value p;
   p.name = "p_weight";
-  p.tensor.dtype = ScalarType::kFloat;
+  p.tensor.dtype = ScalarType::Float;
   p.tensor.sizes = {SymInt::of(4)};
   g.inputs().push_back(Argument::tensor(*g.add_value(p)));
-  g.signature().inputs.push_back({InputKind::kParameter, "p_weight", "weight", true, {}});
+  g.signature().inputs.push_back({InputKind::Parameter, "p_weight", "weight", true, {}});
   for (size_t k = 0; k < inputs.size(); ++k) {
     Value v;
     v.name = "x" + std::to_string(k);
-    v.tensor.dtype = ScalarType::kFloat;
+    v.tensor.dtype = ScalarType::Float;
     v.tensor.sizes = inputs[k];
     g.inputs().push_back(Argument::tensor(*g.add_value(v)));
-    g.signature().inputs.push_back({InputKind::kUserInput, v.name, "", true, {}});
+    g.signature().inputs.push_back({InputKind::UserInput, v.name, "", true, {}});
   }
   return g;
 }
@@ -121,7 +121,7 @@ TEST(GuardMethodTest, EncodingIsVersionCountRecords) {
   EXPECT_TRUE(m->instructions.empty());
   std::vector<int64_t> ints;
   for (int32_t o : m->outputs) {
-    ASSERT_EQ(m->values[static_cast<size_t>(o)].kind, EmitValueKind::kInt);
+    ASSERT_EQ(m->values[static_cast<size_t>(o)].kind, EmitValueKind::Int);
     ints.push_back(m->values[static_cast<size_t>(o)].int_value);
   }
   EXPECT_EQ(ints, (std::vector<int64_t>{1, 2, 1, 0, 1, 2, 0, 2, 1, 0, 0, 0}));

@@ -31,25 +31,25 @@ Result<EmitProgram> compile_method(Graph graph, const std::string& name,
 
 ConstantValue ConstantValue::of_int(int64_t v) {
   ConstantValue c;
-  c.kind = Kind::kInt;
+  c.kind = Kind::Int;
   c.i = v;
   return c;
 }
 ConstantValue ConstantValue::of_double(double v) {
   ConstantValue c;
-  c.kind = Kind::kDouble;
+  c.kind = Kind::Double;
   c.d = v;
   return c;
 }
 ConstantValue ConstantValue::of_bool(bool v) {
   ConstantValue c;
-  c.kind = Kind::kBool;
+  c.kind = Kind::Bool;
   c.b = v;
   return c;
 }
 ConstantValue ConstantValue::of_tensor(HostTensor t) {
   ConstantValue c;
-  c.kind = Kind::kTensor;
+  c.kind = Kind::Tensor;
   c.tensor = std::move(t);
   return c;
 }
@@ -62,10 +62,10 @@ Result<EmitProgram> constant_method(const std::string& name,
   m.name = name;
   for (const ConstantValue& c : values) {
     switch (c.kind) {
-      case ConstantValue::Kind::kInt: m.values.push_back(EmitValue::of_int(c.i)); break;
-      case ConstantValue::Kind::kDouble: m.values.push_back(EmitValue::of_double(c.d)); break;
-      case ConstantValue::Kind::kBool: m.values.push_back(EmitValue::of_bool(c.b)); break;
-      case ConstantValue::Kind::kTensor: {
+      case ConstantValue::Kind::Int: m.values.push_back(EmitValue::of_int(c.i)); break;
+      case ConstantValue::Kind::Double: m.values.push_back(EmitValue::of_double(c.d)); break;
+      case ConstantValue::Kind::Bool: m.values.push_back(EmitValue::of_bool(c.b)); break;
+      case ConstantValue::Kind::Tensor: {
         const HostTensor& h = c.tensor;
         const size_t want = static_cast<size_t>(h.numel()) * element_size(h.dtype);
         if (h.numel() < 0 || h.bytes.size() != want) {
@@ -107,7 +107,7 @@ Result<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {
         return invalid_argument("merge_programs: two methods are called '" + m.name + "'");
       }
       for (EmitValue& v : m.values) {
-        if (v.kind != EmitValueKind::kTensor) continue;
+        if (v.kind != EmitValueKind::Tensor) continue;
         if (v.tensor.constant_index >= 0) v.tensor.constant_index += constant_base;
         if (v.tensor.mutable_data_index >= 0) v.tensor.mutable_data_index += mutable_base;
       }

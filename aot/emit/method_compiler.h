@@ -29,7 +29,7 @@ Result<EmitProgram> compile_method(Graph graph, const std::string& name,
 
 // One output of a constant method.
 struct ConstantValue {
-  enum class Kind { kInt, kDouble, kBool, kTensor } kind = Kind::kInt;
+  enum class Kind { Int, Double, Bool, Tensor } kind = Kind::Int;
   int64_t i = 0;
   double d = 0;
   bool b = false;

@@ -50,33 +50,33 @@ Offset<fb::EValue> build_value(FlatBufferBuilder& b, const EmitValue& v,
                                const SegmentLayout& layout) {
   using K = fb::KernelTypes;
   switch (v.kind) {
-    case EmitValueKind::kNone:
+    case EmitValueKind::None:
       return fb::CreateEValue(b, K::Null, fb::CreateNull(b).Union());
-    case EmitValueKind::kInt:
+    case EmitValueKind::Int:
       return fb::CreateEValue(b, K::Int, fb::CreateInt(b, v.int_value).Union());
-    case EmitValueKind::kDouble:
+    case EmitValueKind::Double:
       return fb::CreateEValue(b, K::Double, fb::CreateDouble(b, v.double_value).Union());
-    case EmitValueKind::kBool:
+    case EmitValueKind::Bool:
       return fb::CreateEValue(b, K::Bool, fb::CreateBool(b, v.bool_value).Union());
-    case EmitValueKind::kString:
+    case EmitValueKind::String:
       return fb::CreateEValue(b, K::String,
                               fb::CreateString(b, b.CreateString(v.string_value)).Union());
-    case EmitValueKind::kTensor:
+    case EmitValueKind::Tensor:
       return fb::CreateEValue(b, K::Tensor, build_tensor(b, v.tensor, layout).Union());
-    case EmitValueKind::kIntList:
+    case EmitValueKind::IntList:
       return fb::CreateEValue(b, K::IntList,
                               fb::CreateIntList(b, b.CreateVector(v.indices)).Union());
-    case EmitValueKind::kDoubleList:
+    case EmitValueKind::DoubleList:
       return fb::CreateEValue(b, K::DoubleList,
                               fb::CreateDoubleList(b, b.CreateVector(v.doubles)).Union());
-    case EmitValueKind::kBoolList: {
+    case EmitValueKind::BoolList: {
       std::vector<uint8_t> bools(v.bools.begin(), v.bools.end());
       return fb::CreateEValue(b, K::BoolList, fb::CreateBoolList(b, b.CreateVector(bools)).Union());
     }
-    case EmitValueKind::kTensorList:
+    case EmitValueKind::TensorList:
       return fb::CreateEValue(b, K::TensorList,
                               fb::CreateTensorList(b, b.CreateVector(to_int32(v.indices))).Union());
-    case EmitValueKind::kOptionalTensorList:
+    case EmitValueKind::OptionalTensorList:
       return fb::CreateEValue(
           b, K::OptionalTensorList,
           fb::CreateOptionalTensorList(b, b.CreateVector(to_int32(v.indices))).Union());
@@ -87,19 +87,19 @@ Offset<fb::EValue> build_value(FlatBufferBuilder& b, const EmitValue& v,
 Offset<fb::Instruction> build_instruction(FlatBufferBuilder& b, const EmitInstruction& in) {
   using A = fb::InstructionArguments;
   switch (in.kind) {
-    case EmitInstructionKind::kKernelCall:
+    case EmitInstructionKind::KernelCall:
       return fb::CreateInstruction(
           b, A::KernelCall, fb::CreateKernelCall(b, in.index, b.CreateVector(in.args)).Union());
-    case EmitInstructionKind::kDelegateCall:
+    case EmitInstructionKind::DelegateCall:
       return fb::CreateInstruction(
           b, A::DelegateCall, fb::CreateDelegateCall(b, in.index, b.CreateVector(in.args)).Union());
-    case EmitInstructionKind::kMoveCall:
+    case EmitInstructionKind::MoveCall:
       return fb::CreateInstruction(b, A::MoveCall,
                                    fb::CreateMoveCall(b, in.index, in.target).Union());
-    case EmitInstructionKind::kJumpFalseCall:
+    case EmitInstructionKind::JumpFalseCall:
       return fb::CreateInstruction(b, A::JumpFalseCall,
                                    fb::CreateJumpFalseCall(b, in.index, in.target).Union());
-    case EmitInstructionKind::kFreeCall:
+    case EmitInstructionKind::FreeCall:
       return fb::CreateInstruction(b, A::FreeCall, fb::CreateFreeCall(b, in.index).Union());
   }
   return 0;

@@ -141,7 +141,7 @@ Error lay_out_named_data(const EmitProgram& program, uint64_t segment_alignment,
 void number_external_tensors(const EmitProgram& program, SegmentLayout* layout) {
   for (const EmitMethod& method : program.methods) {
     for (const EmitValue& value : method.values) {
-      if (value.kind != EmitValueKind::kTensor || !value.tensor.external) continue;
+      if (value.kind != EmitValueKind::Tensor || !value.tensor.external) continue;
       uint32_t next = static_cast<uint32_t>(layout->external_index.size());
       layout->external_index.emplace(value.tensor.fully_qualified_name, next);
     }

@@ -18,7 +18,7 @@
 namespace ember::aot {
 
 struct LoadedTensor {
-  ScalarType dtype = ScalarType::kUndefined;
+  ScalarType dtype = ScalarType::Undefined;
   std::vector<int64_t> sizes;
   std::vector<int64_t> strides;
   int64_t storage_offset = 0;

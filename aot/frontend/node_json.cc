@@ -34,8 +34,8 @@ Error decode_sym_scalar(const Json& j, Graph& g, const char* literal, const std:
     return Error::Ok;
   }
   if (v.first != literal) return invalid_program(what + ": unexpected variant '" + v.first + "'");
-  if (a->kind == ArgKind::kSymFloat) return json_double(*v.second, what, &a->f);
-  if (a->kind == ArgKind::kSymBool) return json_bool(*v.second, what, &a->b);
+  if (a->kind == ArgKind::SymFloat) return json_double(*v.second, what, &a->f);
+  if (a->kind == ArgKind::SymBool) return json_bool(*v.second, what, &a->b);
   return json_int(*v.second, what, &a->ints[slot]);
 }
 
@@ -46,36 +46,36 @@ Error decode_list(const std::string& kind, const Json& v, Graph& g, const std::s
     std::string w = what + "[" + std::to_string(i) + "]";
     const Json& e = v[i];
     if (kind == "as_ints") {
-      a->kind = ArgKind::kIntList;
+      a->kind = ArgKind::IntList;
       int64_t x;
       EMBER_TRY(json_int(e, w, &x));
       a->ints.push_back(x);
     } else if (kind == "as_floats") {
-      a->kind = ArgKind::kFloatList;
+      a->kind = ArgKind::FloatList;
       double x;
       EMBER_TRY(json_double(e, w, &x));
       a->floats.push_back(x);
     } else if (kind == "as_bools") {
-      a->kind = ArgKind::kBoolList;
+      a->kind = ArgKind::BoolList;
       bool x;
       EMBER_TRY(json_bool(e, w, &x));
       a->ints.push_back(x);
     } else if (kind == "as_strings") {
-      a->kind = ArgKind::kStringList;
+      a->kind = ArgKind::StringList;
       std::string x;
       EMBER_TRY(json_string(e, w, &x));
       a->strings.push_back(x);
     } else if (kind == "as_tensors") {
-      a->kind = ArgKind::kTensorList;
+      a->kind = ArgKind::TensorList;
       EMBER_ASSIGN_OR_RETURN(ValueId id, lookup(g, e, "name", w));
       a->values.push_back(id);
     } else if (kind == "as_sym_ints") {
-      a->kind = ArgKind::kSymIntList;
+      a->kind = ArgKind::SymIntList;
       a->ints.push_back(0);
       a->values.push_back(kNoValue);
       EMBER_TRY(decode_sym_scalar(e, g, "as_int", w, a, i));
     } else {  // as_optional_tensors
-      a->kind = ArgKind::kOptionalTensorList;
+      a->kind = ArgKind::OptionalTensorList;
       EMBER_ASSIGN_OR_RETURN(auto ev, json_union(e, w));
       if (ev.first == "as_none") {
         a->values.push_back(kNoValue);
@@ -93,16 +93,16 @@ Error decode_list(const std::string& kind, const Json& v, Graph& g, const std::s
 Error decode_enum(const std::string& kind, const Json& v, const std::string& what, Argument* a) {
   EMBER_TRY(json_int(v, what, &a->i));
   if (kind == "as_scalar_type") {
-    a->kind = ArgKind::kScalarType;
+    a->kind = ArgKind::ScalarType;
     auto t = pt2_scalar_type(a->i);
     if (!t.ok()) return annotate(t.error(), what);
     a->dtype = t.get();
   } else if (kind == "as_memory_format") {
-    a->kind = ArgKind::kMemoryFormat;
+    a->kind = ArgKind::MemoryFormat;
     if (a->i < 0 || a->i > 4)
       return invalid_program(what + ": unknown memory format " + std::to_string(a->i));
   } else {
-    a->kind = ArgKind::kLayout;
+    a->kind = ArgKind::Layout;
   }
   return Error::Ok;
 }
@@ -112,21 +112,21 @@ Error decode_literal(const std::string& kind, const Json& v, const std::string& 
                       bool* handled) {
   Argument& a = *out;
   if (kind == "as_int") {
-    a.kind = ArgKind::kInt;
+    a.kind = ArgKind::Int;
     EMBER_TRY(json_int(v, w, &a.i));
   } else if (kind == "as_float") {
-    a.kind = ArgKind::kFloat;
+    a.kind = ArgKind::Float;
     EMBER_TRY(json_double(v, w, &a.f));
   } else if (kind == "as_bool") {
-    a.kind = ArgKind::kBool;
+    a.kind = ArgKind::Bool;
     EMBER_TRY(json_bool(v, w, &a.b));
   } else if (kind == "as_string") {
-    a.kind = ArgKind::kString;
+    a.kind = ArgKind::String;
     EMBER_TRY(json_string(v, w, &a.s));
   } else if (kind == "as_scalar_type" || kind == "as_memory_format" || kind == "as_layout") {
     EMBER_TRY(decode_enum(kind, v, w, &a));
   } else if (kind == "as_device") {
-    a.kind = ArgKind::kDevice;
+    a.kind = ArgKind::Device;
     a.i = -1;
     EMBER_ASSIGN_OR_RETURN(const Json* type, json_require(v, "type", w));
     EMBER_TRY(json_string(*type, w + ".type", &a.s));
@@ -164,18 +164,18 @@ Result<Argument> decode_argument(const Json& j, Graph& g, const std::string& wha
       kind == "as_tensors" || kind == "as_sym_ints" || kind == "as_optional_tensors") {
     EMBER_TRY(decode_list(kind, v, g, w, &a));
     if (v.empty()) {  // an empty list keeps the kind its variant names
-      a.kind = kind == "as_ints"       ? ArgKind::kIntList
-               : kind == "as_floats"   ? ArgKind::kFloatList
-               : kind == "as_bools"    ? ArgKind::kBoolList
-               : kind == "as_strings"  ? ArgKind::kStringList
-               : kind == "as_sym_ints" ? ArgKind::kSymIntList
-               : kind == "as_tensors"  ? ArgKind::kTensorList
-                                       : ArgKind::kOptionalTensorList;
+      a.kind = kind == "as_ints"       ? ArgKind::IntList
+               : kind == "as_floats"   ? ArgKind::FloatList
+               : kind == "as_bools"    ? ArgKind::BoolList
+               : kind == "as_strings"  ? ArgKind::StringList
+               : kind == "as_sym_ints" ? ArgKind::SymIntList
+               : kind == "as_tensors"  ? ArgKind::TensorList
+                                       : ArgKind::OptionalTensorList;
     }
   } else if (kind == "as_sym_int" || kind == "as_sym_float" || kind == "as_sym_bool") {
-    a.kind = kind == "as_sym_int"     ? ArgKind::kSymInt
-             : kind == "as_sym_float" ? ArgKind::kSymFloat
-                                      : ArgKind::kSymBool;
+    a.kind = kind == "as_sym_int"     ? ArgKind::SymInt
+             : kind == "as_sym_float" ? ArgKind::SymFloat
+                                      : ArgKind::SymBool;
     a.values = {kNoValue};
     a.ints = {0};
     const char* literal = kind == "as_sym_int"     ? "as_int"
@@ -186,11 +186,11 @@ Result<Argument> decode_argument(const Json& j, Graph& g, const std::string& wha
     a.i = a.ints[0];
     a.ints.clear();
   } else if (kind == "as_custom_obj") {
-    a.kind = ArgKind::kCustomObj;
+    a.kind = ArgKind::CustomObj;
     EMBER_ASSIGN_OR_RETURN(ValueId id, lookup(g, v, "name", w));
     a.values = {id};
   } else if (kind == "as_operator") {
-    a.kind = ArgKind::kOperator;
+    a.kind = ArgKind::Operator;
     EMBER_TRY(json_string(v, w, &a.s));
   } else if (kind == "as_graph" || kind == "as_sym_floats" || kind == "as_sym_bools" ||
              kind == "as_complex" || kind == "as_nested_tensors" || kind == "as_int_lists" ||
@@ -258,7 +258,7 @@ Result<Node> decode_node(const Json& j, Graph& g, size_t index) {
   if (n.name.empty()) {
     for (const Argument& out : n.outputs) {
       ValueId id =
-          out.kind == ArgKind::kTensorList && !out.values.empty() ? out.values[0] : out.value();
+          out.kind == ArgKind::TensorList && !out.values.empty() ? out.values[0] : out.value();
       if (id != kNoValue) {
         n.name = g.value(id).name;
         break;

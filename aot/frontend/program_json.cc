@@ -80,10 +80,10 @@ Error add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
     const char* key;
     ValueKind kind;
   };
-  for (SymTable t : {SymTable{"sym_int_values", ValueKind::kSymInt},
-                     SymTable{"sym_float_values", ValueKind::kSymFloat},
-                     SymTable{"sym_bool_values", ValueKind::kSymBool},
-                     SymTable{"custom_obj_values", ValueKind::kCustomObj}}) {
+  for (SymTable t : {SymTable{"sym_int_values", ValueKind::SymInt},
+                     SymTable{"sym_float_values", ValueKind::SymFloat},
+                     SymTable{"sym_bool_values", ValueKind::SymBool},
+                     SymTable{"custom_obj_values", ValueKind::CustomObj}}) {
     const Json* table = json_field(graph_json, t.key);
     if (table == nullptr) continue;
     if (!table->is_object()) return invalid_program(std::string(t.key) + ": expected an object");
@@ -92,9 +92,9 @@ Error add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
       v.name = it.key();
       v.kind = t.kind;
       std::string w = std::string(t.key) + "['" + v.name + "']";
-      if (t.kind == ValueKind::kSymInt) {
+      if (t.kind == ValueKind::SymInt) {
         EMBER_ASSIGN_OR_RETURN(v.sym, decode_sym_int(*it, ranges, w));
-      } else if (t.kind == ValueKind::kCustomObj) {
+      } else if (t.kind == ValueKind::CustomObj) {
         if (const Json* c = json_field(*it, "class_fqn"))
           EMBER_TRY(json_string(*c, w, &v.class_fqn));
       }

@@ -28,7 +28,7 @@ std::map<std::string, int> op_histogram(const Graph& g, NodeKind kind) {
   std::map<std::string, int> h;
   for (const Node& n : g.nodes()) {
     if (n.kind != kind) continue;
-    ++h[kind == NodeKind::kOp ? n.op.ns + "." + n.op.name + "." + n.op.overload : n.op.name];
+    ++h[kind == NodeKind::Op ? n.op.ns + "." + n.op.name + "." + n.op.overload : n.op.name];
   }
   return h;
 }
@@ -50,7 +50,7 @@ void check_io(const Graph& g, const ValueId id, const json& expected) {
   ASSERT_NE(id, kNoValue);
   const Value& v = g.value(id);
   EXPECT_EQ(v.name, expected["name"].get<std::string>());
-  EXPECT_EQ(torch_name(v.tensor.dtype), expected["dtype"].get<std::string>()) << v.name;
+  EXPECT_EQ(scalar_type_name(v.tensor.dtype), expected["dtype"].get<std::string>()) << v.name;
   EXPECT_EQ(shape_of(v.tensor), expected["shape"]) << v.name;
 }
 
@@ -62,7 +62,7 @@ void check_against_manifest(const Graph& g, const json& m) {
   EXPECT_EQ(g.info().torch_version, m["torch_version"].get<std::string>());
 
   std::map<std::string, int> aten = m["aten_ops"].get<std::map<std::string, int>>();
-  EXPECT_EQ(op_histogram(g, NodeKind::kOp), aten);
+  EXPECT_EQ(op_histogram(g, NodeKind::Op), aten);
   int getitems = 0;
   std::map<std::string, int> other;
   for (auto& [name, count] : m["other_call_functions"].items()) {
@@ -72,7 +72,7 @@ void check_against_manifest(const Graph& g, const json& m) {
       other[name] = count.get<int>();
     }
   }
-  EXPECT_EQ(op_histogram(g, NodeKind::kSymbolic), other);
+  EXPECT_EQ(op_histogram(g, NodeKind::Symbolic), other);
   // FX graph = placeholders + call_functions (incl. getitem) + one output node.
   EXPECT_EQ(static_cast<int>(g.inputs().size() + g.nodes().size()) + getitems + 1,
             m["num_graph_nodes"].get<int>());
@@ -83,12 +83,12 @@ void check_against_manifest(const Graph& g, const json& m) {
   EXPECT_EQ(in_kinds, m["input_spec_kinds"].get<decltype(in_kinds)>());
   EXPECT_EQ(out_kinds, m["output_spec_kinds"].get<decltype(out_kinds)>());
 
-  std::vector<ValueId> users = g.inputs_of_kind(InputKind::kUserInput);
+  std::vector<ValueId> users = g.inputs_of_kind(InputKind::UserInput);
   ASSERT_EQ(users.size(), m["graph_user_inputs"].size());
   for (size_t i = 0; i < users.size(); ++i) check_io(g, users[i], m["graph_user_inputs"][i]);
   std::vector<ValueId> outs;
   for (size_t i = 0; i < g.signature().outputs.size(); ++i) {
-    if (g.signature().outputs[i].kind == OutputKind::kUserOutput)
+    if (g.signature().outputs[i].kind == OutputKind::UserOutput)
       outs.push_back(g.outputs()[i].value());
   }
   ASSERT_EQ(outs.size(), m["graph_user_outputs"].size());
@@ -103,21 +103,21 @@ void check_against_manifest(const Graph& g, const json& m) {
   std::map<std::string, int> state_dtypes;
   for (size_t i = 0; i < g.signature().inputs.size(); ++i) {
     const InputSpec& s = g.signature().inputs[i];
-    if (s.kind == InputKind::kUserInput) continue;
+    if (s.kind == InputKind::UserInput) continue;
     const TensorSpec& t = g.value(g.inputs()[i].value()).tensor;
     ASSERT_NE(t.constant, nullptr) << s.target;
     EXPECT_EQ(static_cast<int64_t>(t.constant->bytes.size()), t.static_nbytes()) << s.target;
     int64_t n = t.static_numel();
-    if (s.kind == InputKind::kParameter) param_numel += n;
-    if (s.kind == InputKind::kBuffer) buffer_numel += n;
-    if (s.kind == InputKind::kTensorConstant) const_numel += n;
-    if (s.kind != InputKind::kTensorConstant) ++state_dtypes[torch_name(t.dtype)];
+    if (s.kind == InputKind::Parameter) param_numel += n;
+    if (s.kind == InputKind::Buffer) buffer_numel += n;
+    if (s.kind == InputKind::TensorConstant) const_numel += n;
+    if (s.kind != InputKind::TensorConstant) ++state_dtypes[scalar_type_name(t.dtype)];
   }
   EXPECT_EQ(param_numel, m["parameter_count"].get<int64_t>());
-  EXPECT_EQ(static_cast<int>(g.inputs_of_kind(InputKind::kParameter).size()),
+  EXPECT_EQ(static_cast<int>(g.inputs_of_kind(InputKind::Parameter).size()),
             m["parameter_tensors"].get<int>());
   EXPECT_EQ(buffer_numel, m["buffer_numel"].get<int64_t>());
-  EXPECT_EQ(static_cast<int>(g.inputs_of_kind(InputKind::kBuffer).size()),
+  EXPECT_EQ(static_cast<int>(g.inputs_of_kind(InputKind::Buffer).size()),
             m["buffer_tensors"].get<int>());
   EXPECT_EQ(const_numel, m["lifted_tensor_constant_numel"].get<int64_t>());
   EXPECT_EQ(state_dtypes, m["state_dtypes"].get<decltype(state_dtypes)>());
@@ -163,15 +163,15 @@ TEST(Pt2ReaderTest, Torch22GithubFile) {
                                          {"aten.view.default", 1},
                                          {"aten._log_softmax.default", 1},
                                          {"aten.squeeze.default", 1}};
-  EXPECT_EQ(op_histogram(g.get(), NodeKind::kOp), expected);
-  EXPECT_EQ(g->inputs_of_kind(InputKind::kParameter).size(), 24u);
-  EXPECT_EQ(g->inputs_of_kind(InputKind::kBuffer).size(), 6u);
+  EXPECT_EQ(op_histogram(g.get(), NodeKind::Op), expected);
+  EXPECT_EQ(g->inputs_of_kind(InputKind::Parameter).size(), 24u);
+  EXPECT_EQ(g->inputs_of_kind(InputKind::Buffer).size(), 6u);
   const GraphSignature& sig = g->signature();
   ASSERT_EQ(sig.outputs.size(), 8u);
-  EXPECT_EQ(sig.outputs[0].kind, OutputKind::kBufferMutation);
+  EXPECT_EQ(sig.outputs[0].kind, OutputKind::BufferMutation);
   EXPECT_EQ(sig.outputs[0].target, "class_classifier.1.running_mean");
   EXPECT_EQ(sig.outputs[0].name, "getitem_3");
-  EXPECT_EQ(sig.outputs[7].kind, OutputKind::kUserOutput);
+  EXPECT_EQ(sig.outputs[7].kind, OutputKind::UserOutput);
   EXPECT_EQ(sig.outputs[7].name, "squeeze");
   ValueId x = g->find_value("l_input_data_");
   ASSERT_NE(x, kNoValue);
@@ -188,7 +188,7 @@ TEST(Pt2ReaderTest, Torch22GithubFile) {
   }
   ASSERT_NE(add, nullptr);
   ASSERT_NE(add->find_input("other"), nullptr);
-  EXPECT_EQ(add->find_input("other")->arg.kind, ArgKind::kInt);
+  EXPECT_EQ(add->find_input("other")->arg.kind, ArgKind::Int);
   EXPECT_EQ(add->source_location(), "model.py:99");
   Error strict = verify_graph(g.get(), VerifyOptions{nullptr, true});
   EXPECT_EQ(strict, Error::Ok) << format_error(strict);
@@ -220,7 +220,7 @@ TEST(Pt2ReaderTest, Torch28PickledWeightsInArchive) {
   ASSERT_TRUE(raw.ok()) << format_error(raw.error());
   ASSERT_TRUE(pickled.ok()) << format_error(pickled.error());
   int compared = 0;
-  for (InputKind kind : {InputKind::kParameter, InputKind::kBuffer}) {
+  for (InputKind kind : {InputKind::Parameter, InputKind::Buffer}) {
     for (ValueId id : raw->inputs_of_kind(kind)) {
       const Value& a = raw->value(id);
       const Value& b = pickled->value(pickled->find_value(a.name));
@@ -265,7 +265,7 @@ TEST(Pt2ReaderTest, LegacyConstantsPayload) {
   std::vector<uint8_t> packed = testing::zip_all(entries);
   auto g = read_pt2_buffer(packed.data(), packed.size(), "consts.pt2");
   ASSERT_TRUE(g.ok()) << format_error(g.error());
-  EXPECT_EQ(g->signature().inputs[1].kind, InputKind::kTensorConstant);
+  EXPECT_EQ(g->signature().inputs[1].kind, InputKind::TensorConstant);
   EXPECT_EQ(g->signature().inputs[1].target, "conv.bias");
   EXPECT_FALSE(g->signature().inputs[4].persistent);
   for (const char* name :

@@ -41,9 +41,9 @@ class Interpreter {
     for (size_t i = 0; i < g_.inputs().size(); ++i) {
       ValueId id = g_.inputs()[i].value();
       const TensorSpec& spec = g_.value(id).tensor;
-      if (g_.signature().inputs[i].kind == InputKind::kUserInput) {
+      if (g_.signature().inputs[i].kind == InputKind::UserInput) {
         vals_[id] = user_inputs.at(next++);
-      } else if (spec.dtype == ScalarType::kFloat) {
+      } else if (spec.dtype == ScalarType::Float) {
         T t;
         for (const SymInt& s : spec.sizes) t.shape.push_back(s.value);
         t.data = floats(spec.constant->bytes);
@@ -61,7 +61,7 @@ class Interpreter {
     }
     std::vector<T> out;
     for (size_t i = 0; i < g_.outputs().size(); ++i) {
-      if (g_.signature().outputs[i].kind == OutputKind::kUserOutput)
+      if (g_.signature().outputs[i].kind == OutputKind::UserOutput)
         out.push_back(vals_[g_.outputs()[i].value()]);
     }
     return out;
@@ -115,7 +115,7 @@ class Interpreter {
   T conv(const std::vector<Argument>& a) {
     const T& x = in(a[0]);
     const T& w = in(a[1]);
-    const T* b = a[2].kind == ArgKind::kTensor ? &in(a[2]) : nullptr;
+    const T* b = a[2].kind == ArgKind::Tensor ? &in(a[2]) : nullptr;
     int64_t stride = a[3].ints[0], pad = a[4].ints[0], dil = a[5].ints[0];
     int64_t groups = a.back().i;
     int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];

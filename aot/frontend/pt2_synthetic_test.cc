@@ -149,13 +149,13 @@ TEST(Pt2SyntheticTest, ArchiveWithTiedViewsConstantsAndSymInts) {
   EXPECT_EQ(x.sizes[0].range.to_string(), "[2, inf]");
   EXPECT_EQ(x.sizes[0].hint.value_or(0), 4);
   const Value& sym = g->value(g->find_value("sym_size_int"));
-  EXPECT_EQ(sym.kind, ValueKind::kSymInt);
+  EXPECT_EQ(sym.kind, ValueKind::SymInt);
   const Argument& size = g->nodes()[2].find_input("size")->arg;
-  ASSERT_EQ(size.kind, ArgKind::kSymIntList);
+  ASSERT_EQ(size.kind, ArgKind::SymIntList);
   EXPECT_EQ(size.values[0], g->find_value("sym_size_int"));
   EXPECT_EQ(size.values[1], kNoValue);
   EXPECT_EQ(size.ints[1], -1);
-  EXPECT_EQ(g->signature().outputs[0].kind, OutputKind::kBufferMutation);
+  EXPECT_EQ(g->signature().outputs[0].kind, OutputKind::BufferMutation);
   EXPECT_EQ(g->signature().outputs[0].target, "nb");
   EXPECT_EQ(g->nodes()[1].source_location(), "net.py:7");
 }

@@ -12,13 +12,13 @@ struct InputVariant {
   const char* target_key;
 };
 constexpr InputVariant kInputs[] = {
-    {"user_input", InputKind::kUserInput, nullptr},
-    {"parameter", InputKind::kParameter, "parameter_name"},
-    {"buffer", InputKind::kBuffer, "buffer_name"},
-    {"tensor_constant", InputKind::kTensorConstant, "tensor_constant_name"},
-    {"custom_obj", InputKind::kCustomObj, "custom_obj_name"},
-    {"token", InputKind::kToken, nullptr},
-    {"constant_input", InputKind::kConstantInput, nullptr},
+    {"user_input", InputKind::UserInput, nullptr},
+    {"parameter", InputKind::Parameter, "parameter_name"},
+    {"buffer", InputKind::Buffer, "buffer_name"},
+    {"tensor_constant", InputKind::TensorConstant, "tensor_constant_name"},
+    {"custom_obj", InputKind::CustomObj, "custom_obj_name"},
+    {"token", InputKind::Token, nullptr},
+    {"constant_input", InputKind::ConstantInput, nullptr},
 };
 
 struct OutputVariant {
@@ -27,14 +27,14 @@ struct OutputVariant {
   const char* target_key;
 };
 constexpr OutputVariant kOutputs[] = {
-    {"user_output", OutputKind::kUserOutput, nullptr},
-    {"loss_output", OutputKind::kLossOutput, nullptr},
-    {"buffer_mutation", OutputKind::kBufferMutation, "buffer_name"},
-    {"gradient_to_parameter", OutputKind::kGradientToParameter, "parameter_name"},
-    {"gradient_to_user_input", OutputKind::kGradientToUserInput, "user_input_name"},
-    {"user_input_mutation", OutputKind::kUserInputMutation, "user_input_name"},
-    {"token", OutputKind::kToken, nullptr},
-    {"parameter_mutation", OutputKind::kParameterMutation, "parameter_name"},
+    {"user_output", OutputKind::UserOutput, nullptr},
+    {"loss_output", OutputKind::LossOutput, nullptr},
+    {"buffer_mutation", OutputKind::BufferMutation, "buffer_name"},
+    {"gradient_to_parameter", OutputKind::GradientToParameter, "parameter_name"},
+    {"gradient_to_user_input", OutputKind::GradientToUserInput, "user_input_name"},
+    {"user_input_mutation", OutputKind::UserInputMutation, "user_input_name"},
+    {"token", OutputKind::Token, nullptr},
+    {"parameter_mutation", OutputKind::ParameterMutation, "parameter_name"},
 };
 
 // `arg` is either a full Argument union (user inputs/outputs) or a bare {name} object.
@@ -72,7 +72,7 @@ Result<InputSpec> decode_input(const Json& j, Graph& g, const std::string& what)
     spec.kind = v.kind;
     const Json& body = *variant.second;
     std::string w = what + "." + v.key;
-    if (v.kind == InputKind::kConstantInput) {
+    if (v.kind == InputKind::ConstantInput) {
       if (const Json* n = json_field(body, "name"))
         EMBER_TRY(json_string(*n, w, &spec.target));
       EMBER_ASSIGN_OR_RETURN(const Json* value, json_require(body, "value", w));
@@ -81,7 +81,7 @@ Result<InputSpec> decode_input(const Json& j, Graph& g, const std::string& what)
     }
     EMBER_TRY(decode_spec_arg(body, g, w, &spec.name, &spec.constant));
     EMBER_TRY(decode_target(body, v.target_key, w, &spec.target));
-    if (v.kind == InputKind::kBuffer) {
+    if (v.kind == InputKind::Buffer) {
       if (const Json* p = json_field(body, "persistent"))
         EMBER_TRY(json_bool(*p, w + ".persistent", &spec.persistent));
     }

@@ -51,7 +51,7 @@ Result<SymInt> decode_sym_int(const Json& j, const RangeMap& ranges, const std::
     }
   }
   EMBER_ASSIGN_OR_RETURN(SymExpr expr, parse_sym_expr(s.expr));
-  if (expr.kind == SymExpr::Kind::kInteger) return SymInt::of(expr.value);
+  if (expr.kind == SymExpr::Kind::Integer) return SymInt::of(expr.value);
   s.text = expr.to_infix();
   s.range = expr.eval_range(ranges);
   return s;

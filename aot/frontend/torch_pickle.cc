@@ -17,18 +17,18 @@ struct StorageClass {
   ScalarType dtype;
 };
 constexpr StorageClass kStorageClasses[] = {
-    {"torch.FloatStorage", ScalarType::kFloat},
-    {"torch.DoubleStorage", ScalarType::kDouble},
-    {"torch.HalfStorage", ScalarType::kHalf},
-    {"torch.BFloat16Storage", ScalarType::kBFloat16},
-    {"torch.LongStorage", ScalarType::kLong},
-    {"torch.IntStorage", ScalarType::kInt},
-    {"torch.ShortStorage", ScalarType::kShort},
-    {"torch.CharStorage", ScalarType::kChar},
-    {"torch.ByteStorage", ScalarType::kByte},
-    {"torch.BoolStorage", ScalarType::kBool},
-    {"torch.ComplexFloatStorage", ScalarType::kComplexFloat},
-    {"torch.ComplexDoubleStorage", ScalarType::kComplexDouble},
+    {"torch.FloatStorage", ScalarType::Float},
+    {"torch.DoubleStorage", ScalarType::Double},
+    {"torch.HalfStorage", ScalarType::Half},
+    {"torch.BFloat16Storage", ScalarType::BFloat16},
+    {"torch.LongStorage", ScalarType::Long},
+    {"torch.IntStorage", ScalarType::Int},
+    {"torch.ShortStorage", ScalarType::Short},
+    {"torch.CharStorage", ScalarType::Char},
+    {"torch.ByteStorage", ScalarType::Byte},
+    {"torch.BoolStorage", ScalarType::Bool},
+    {"torch.ComplexFloatStorage", ScalarType::ComplexFloat},
+    {"torch.ComplexDoubleStorage", ScalarType::ComplexDouble},
 };
 
 class Unpickler {
@@ -118,7 +118,7 @@ class Unpickler {
     if (stack_.size() < n || (!marks_.empty() && stack_.size() - n < marks_.back())) {
       return error("TUPLE" + std::to_string(n) + " with too few items");
     }
-    EMBER_ASSIGN_OR_RETURN(PickleValue * t, make(Kind::kTuple));
+    EMBER_ASSIGN_OR_RETURN(PickleValue * t, make(Kind::Tuple));
     t->items.assign(stack_.end() - static_cast<std::ptrdiff_t>(n), stack_.end());
     stack_.resize(stack_.size() - n);
     stack_.push_back(t);
@@ -136,7 +136,7 @@ class Unpickler {
     return Error::Ok;
   }
   Error set_items(PickleValue* dict, const std::vector<PickleValue*>& kv) {
-    if (dict->kind != Kind::kDict) return error("SETITEM(S) on a non-dict");
+    if (dict->kind != Kind::Dict) return error("SETITEM(S) on a non-dict");
     if (kv.size() % 2 != 0) return error("SETITEMS with an odd number of items");
     for (size_t i = 0; i < kv.size(); i += 2) dict->dict.emplace_back(kv[i], kv[i + 1]);
     return Error::Ok;
@@ -166,21 +166,21 @@ Error Unpickler::step_literal(uint8_t op, bool* handled) {
     case 'K': {
       uint8_t x;
       EMBER_TRY(read_le(&x));
-      EMBER_TRY(push_new(Kind::kInt, &v));
+      EMBER_TRY(push_new(Kind::Int, &v));
       v->i = x;
       return Error::Ok;
     }
     case 'M': {
       uint16_t x;
       EMBER_TRY(read_le(&x));
-      EMBER_TRY(push_new(Kind::kInt, &v));
+      EMBER_TRY(push_new(Kind::Int, &v));
       v->i = x;
       return Error::Ok;
     }
     case 'J': {
       uint32_t x;
       EMBER_TRY(read_le(&x));
-      EMBER_TRY(push_new(Kind::kInt, &v));
+      EMBER_TRY(push_new(Kind::Int, &v));
       v->i = static_cast<int32_t>(x);
       return Error::Ok;
     }
@@ -193,7 +193,7 @@ Error Unpickler::step_literal(uint8_t op, bool* handled) {
       for (uint8_t i = 0; i < n; ++i) x |= static_cast<uint64_t>(p_[i]) << (8 * i);
       if (n > 0 && n < 8 && (p_[n - 1] & 0x80)) x |= ~uint64_t{0} << (8 * n);
       p_ += n;
-      EMBER_TRY(push_new(Kind::kInt, &v));
+      EMBER_TRY(push_new(Kind::Int, &v));
       v->i = static_cast<int64_t>(x);
       return Error::Ok;
     }
@@ -202,7 +202,7 @@ Error Unpickler::step_literal(uint8_t op, bool* handled) {
       uint64_t bits = 0;
       for (int i = 0; i < 8; ++i) bits = (bits << 8) | p_[i];
       p_ += 8;
-      EMBER_TRY(push_new(Kind::kFloat, &v));
+      EMBER_TRY(push_new(Kind::Float, &v));
       std::memcpy(&v->f, &bits, sizeof(bits));
       return Error::Ok;
     }
@@ -219,7 +219,7 @@ Error Unpickler::step_literal(uint8_t op, bool* handled) {
         n = n8;
       }
       EMBER_TRY(
-          push_new(op == 'X' || op == 0x8c ? Kind::kString : Kind::kBytes, &v));
+          push_new(op == 'X' || op == 0x8c ? Kind::String : Kind::Bytes, &v));
       return read_bytes(n, &v->s);
     }
     default:
@@ -258,17 +258,17 @@ Error Unpickler::step_object(uint8_t op, bool* handled) {
       std::string module, name;
       EMBER_TRY(read_line(&module));
       EMBER_TRY(read_line(&name));
-      EMBER_TRY(push_new(Kind::kGlobal, &v));
+      EMBER_TRY(push_new(Kind::Global, &v));
       v->s = module + "." + name;
       return Error::Ok;
     }
     case 0x93: {  // STACK_GLOBAL
       EMBER_ASSIGN_OR_RETURN(PickleValue * name, pop());
       EMBER_ASSIGN_OR_RETURN(PickleValue * module, pop());
-      if (name->kind != Kind::kString || module->kind != Kind::kString) {
+      if (name->kind != Kind::String || module->kind != Kind::String) {
         return error("STACK_GLOBAL expects two strings");
       }
-      EMBER_TRY(push_new(Kind::kGlobal, &v));
+      EMBER_TRY(push_new(Kind::Global, &v));
       v->s = module->s + "." + name->s;
       return Error::Ok;
     }
@@ -297,7 +297,7 @@ Error Unpickler::step_object(uint8_t op, bool* handled) {
       } else {
         EMBER_TRY(pop_mark(&items));
       }
-      if (stack_.empty() || stack_.back()->kind != Kind::kList)
+      if (stack_.empty() || stack_.back()->kind != Kind::List)
         return error("APPEND(S) on a non-list");
       stack_.back()->items.insert(stack_.back()->items.end(), items.begin(), items.end());
       return Error::Ok;
@@ -326,22 +326,22 @@ Error Unpickler::step(uint8_t op) {
       marks_.push_back(stack_.size());
       return Error::Ok;
     case '}':
-      return push_new(Kind::kDict);
+      return push_new(Kind::Dict);
     case ']':
-      return push_new(Kind::kList);
+      return push_new(Kind::List);
     case ')':
-      return push_new(Kind::kTuple);
+      return push_new(Kind::Tuple);
     case 'N':
-      return push_new(Kind::kNone);
+      return push_new(Kind::None);
     case 0x88:
     case 0x89:
-      EMBER_TRY(push_new(Kind::kBool, &v));
+      EMBER_TRY(push_new(Kind::Bool, &v));
       v->i = op == 0x88;
       return Error::Ok;
     case 't': {
       std::vector<PickleValue*> items;
       EMBER_TRY(pop_mark(&items));
-      EMBER_TRY(push_new(Kind::kTuple, &v));
+      EMBER_TRY(push_new(Kind::Tuple, &v));
       v->items.assign(items.begin(), items.end());
       return Error::Ok;
     }
@@ -370,15 +370,15 @@ Error Unpickler::step(uint8_t op) {
 Error Unpickler::persistent_load() {
   EMBER_ASSIGN_OR_RETURN(PickleValue * pid, pop());
   // ('storage', <storage class>, '<key>', '<location>', <numel>)
-  if (pid->kind != Kind::kTuple || pid->items.size() != 5 || pid->items[0]->kind != Kind::kString ||
-      pid->items[0]->s != "storage" || pid->items[1]->kind != Kind::kGlobal ||
-      pid->items[2]->kind != Kind::kString || pid->items[4]->kind != Kind::kInt) {
+  if (pid->kind != Kind::Tuple || pid->items.size() != 5 || pid->items[0]->kind != Kind::String ||
+      pid->items[0]->s != "storage" || pid->items[1]->kind != Kind::Global ||
+      pid->items[2]->kind != Kind::String || pid->items[4]->kind != Kind::Int) {
     return error("persistent id is not ('storage', class, key, location, numel)");
   }
   EMBER_ASSIGN_OR_RETURN(ScalarType dtype, storage_class_dtype(pid->items[1]->s));
   if (pid->items[4]->i < 0) return error("negative storage size");
   PickleValue* v = nullptr;
-  EMBER_TRY(push_new(Kind::kStorage, &v));
+  EMBER_TRY(push_new(Kind::Storage, &v));
   v->dtype = dtype;
   v->s = pid->items[2]->s;
   v->i = pid->items[4]->i;
@@ -386,22 +386,22 @@ Error Unpickler::persistent_load() {
 }
 
 Error int_tuple(const PickleValue& t, const char* what, std::vector<int64_t>* out) {
-  if (t.kind != Kind::kTuple) return invalid_data(std::string(what) + " is not a tuple");
+  if (t.kind != Kind::Tuple) return invalid_data(std::string(what) + " is not a tuple");
   for (const PickleValue* x : t.items) {
-    if (x->kind != Kind::kInt) return invalid_data(std::string(what) + " holds a non-integer");
+    if (x->kind != Kind::Int) return invalid_data(std::string(what) + " holds a non-integer");
     out->push_back(x->i);
   }
   return Error::Ok;
 }
 
 Error Unpickler::rebuild_tensor(const PickleValue& args) {
-  if (args.items.size() < 6 || args.items[0]->kind != Kind::kStorage ||
-      args.items[1]->kind != Kind::kInt) {
+  if (args.items.size() < 6 || args.items[0]->kind != Kind::Storage ||
+      args.items[1]->kind != Kind::Int) {
     return error(
         "_rebuild_tensor_v2 expects (storage, offset, size, stride, requires_grad, hooks)");
   }
   PickleValue* t = nullptr;
-  EMBER_TRY(push_new(Kind::kTensor, &t));
+  EMBER_TRY(push_new(Kind::Tensor, &t));
   t->items = {args.items[0]};
   t->dtype = args.items[0]->dtype;
   t->storage_offset = args.items[1]->i;
@@ -415,13 +415,13 @@ Error Unpickler::rebuild_tensor(const PickleValue& args) {
 Error Unpickler::reduce() {
   EMBER_ASSIGN_OR_RETURN(PickleValue * args, pop());
   EMBER_ASSIGN_OR_RETURN(PickleValue * fn, pop());
-  if (fn->kind != Kind::kGlobal) return error("REDUCE of a non-global callable");
-  if (args->kind != Kind::kTuple) return error("REDUCE arguments are not a tuple");
+  if (fn->kind != Kind::Global) return error("REDUCE of a non-global callable");
+  if (args->kind != Kind::Tuple) return error("REDUCE arguments are not a tuple");
   const std::string& name = fn->s;
   if (name == "torch._utils._rebuild_tensor_v2") return rebuild_tensor(*args);
   if (name == "torch._utils._rebuild_parameter" ||
       name == "torch._utils._rebuild_parameter_with_state") {
-    if (args->items.empty() || args->items[0]->kind != Kind::kTensor) {
+    if (args->items.empty() || args->items[0]->kind != Kind::Tensor) {
       return error(name + " expects a tensor first");
     }
     stack_.push_back(const_cast<PickleValue*>(args->items[0]));
@@ -429,7 +429,7 @@ Error Unpickler::reduce() {
   }
   if (name == "collections.OrderedDict") {
     if (!args->items.empty()) return error("OrderedDict with constructor arguments");
-    return push_new(Kind::kDict);
+    return push_new(Kind::Dict);
   }
   return fail(Error::NotSupported,
                 what_ + ": pickle calls " + name +

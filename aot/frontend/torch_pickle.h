@@ -25,28 +25,28 @@ namespace ember::aot {
 
 struct PickleValue {
   enum class Kind {
-    kNone,
-    kBool,
-    kInt,
-    kFloat,
-    kString,
-    kBytes,
-    kTuple,
-    kList,
-    kDict,
-    kGlobal,
-    kStorage,
-    kTensor,
-    kMark
+    None,
+    Bool,
+    Int,
+    Float,
+    String,
+    Bytes,
+    Tuple,
+    List,
+    Dict,
+    Global,
+    Storage,
+    Tensor,
+    Mark
   };
-  Kind kind = Kind::kNone;
+  Kind kind = Kind::None;
   int64_t i = 0;  // kInt, kBool; kStorage: numel
   double f = 0;
   std::string s;  // kString, kBytes, kGlobal ("module.name"), kStorage: record key
   std::vector<const PickleValue*> items;                                // kTuple, kList
   std::vector<std::pair<const PickleValue*, const PickleValue*>> dict;  // kDict, in order
   // kStorage: element type; kTensor: tensor metadata plus the storage in items[0].
-  ScalarType dtype = ScalarType::kUndefined;
+  ScalarType dtype = ScalarType::Undefined;
   std::vector<int64_t> sizes;
   std::vector<int64_t> strides;
   int64_t storage_offset = 0;

@@ -61,12 +61,12 @@ TEST(TorchPickleTest, StateDictWithOneTensor) {
   auto r = unpickle(s.b.data(), s.b.size(), "test");
   ASSERT_TRUE(r.ok()) << format_error(r.error());
   const PickleValue* root = r.get()->root;
-  ASSERT_EQ(root->kind, Kind::kDict);
+  ASSERT_EQ(root->kind, Kind::Dict);
   ASSERT_EQ(root->dict.size(), 1u);
   EXPECT_EQ(root->dict[0].first->s, "w");
   const PickleValue* t = root->dict[0].second;
-  ASSERT_EQ(t->kind, Kind::kTensor);
-  EXPECT_EQ(t->dtype, ScalarType::kFloat);
+  ASSERT_EQ(t->kind, Kind::Tensor);
+  EXPECT_EQ(t->dtype, ScalarType::Float);
   EXPECT_EQ(t->sizes, (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(t->strides, (std::vector<int64_t>{3, 1}));
   EXPECT_EQ(t->storage_offset, 1);
@@ -88,7 +88,7 @@ TEST(TorchPickleTest, ScalarsAndContainers) {
   EXPECT_EQ(list->items[0]->i, -2);
   EXPECT_EQ(list->items[1]->f, 1.5);
   EXPECT_EQ(list->items[2]->s, "ab");
-  EXPECT_EQ(list->items[3]->kind, Kind::kNone);
+  EXPECT_EQ(list->items[3]->kind, Kind::None);
   EXPECT_EQ(list->items[4]->i, 1);
 }
 
@@ -152,7 +152,7 @@ TEST(LoadedTensorTest, StridedCopyAndBounds) {
     std::memcpy(storage->data() + 4 * i, &f, 4);
   }
   LoadedTensor t;
-  t.dtype = ScalarType::kFloat;
+  t.dtype = ScalarType::Float;
   t.storage = storage;
   t.sizes = {2, 2};  // offset 1, strides (3, 1): elements 1, 2, 4, 5 -> 11, 12, 14, 15
   t.strides = {3, 1};

@@ -37,11 +37,11 @@ Result<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::
   EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> pkl, zip->read(root + "data.pkl"));
   EMBER_ASSIGN_OR_RETURN(auto result, unpickle(pkl.data(), pkl.size(), what + ":data.pkl"));
   const PickleValue* top = result->root;
-  if (top->kind != Kind::kDict) return invalid_data(what + ": top-level object is not a dict");
+  if (top->kind != Kind::Dict) return invalid_data(what + ": top-level object is not a dict");
   std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> storages;
   for (const auto& [key, value] : top->dict) {
-    if (key->kind != Kind::kString) return invalid_data(what + ": dict key is not a string");
-    if (value->kind != Kind::kTensor) {
+    if (key->kind != Kind::String) return invalid_data(what + ": dict key is not a string");
+    if (value->kind != Kind::Tensor) {
       return not_supported(what + ": entry '" + key->s + "' is not a plain tensor");
     }
     const PickleValue& storage = *value->items[0];

@@ -68,8 +68,8 @@ Result<LoadedTensor> raw_tensor(
 }
 
 bool attaches_constant(InputKind kind) {
-  return kind == InputKind::kParameter || kind == InputKind::kBuffer ||
-         kind == InputKind::kTensorConstant;
+  return kind == InputKind::Parameter || kind == InputKind::Buffer ||
+         kind == InputKind::TensorConstant;
 }
 
 }  // namespace

@@ -7,49 +7,49 @@ namespace ember::aot {
 
 const char* to_string(ArgKind kind) {
   switch (kind) {
-    case ArgKind::kNone:
+    case ArgKind::None:
       return "None";
-    case ArgKind::kTensor:
+    case ArgKind::Tensor:
       return "Tensor";
-    case ArgKind::kTensorList:
+    case ArgKind::TensorList:
       return "Tensor[]";
-    case ArgKind::kOptionalTensorList:
+    case ArgKind::OptionalTensorList:
       return "Tensor?[]";
-    case ArgKind::kInt:
+    case ArgKind::Int:
       return "int";
-    case ArgKind::kIntList:
+    case ArgKind::IntList:
       return "int[]";
-    case ArgKind::kFloat:
+    case ArgKind::Float:
       return "float";
-    case ArgKind::kFloatList:
+    case ArgKind::FloatList:
       return "float[]";
-    case ArgKind::kBool:
+    case ArgKind::Bool:
       return "bool";
-    case ArgKind::kBoolList:
+    case ArgKind::BoolList:
       return "bool[]";
-    case ArgKind::kString:
+    case ArgKind::String:
       return "str";
-    case ArgKind::kStringList:
+    case ArgKind::StringList:
       return "str[]";
-    case ArgKind::kScalarType:
+    case ArgKind::ScalarType:
       return "ScalarType";
-    case ArgKind::kMemoryFormat:
+    case ArgKind::MemoryFormat:
       return "MemoryFormat";
-    case ArgKind::kLayout:
+    case ArgKind::Layout:
       return "Layout";
-    case ArgKind::kDevice:
+    case ArgKind::Device:
       return "Device";
-    case ArgKind::kSymInt:
+    case ArgKind::SymInt:
       return "SymInt";
-    case ArgKind::kSymIntList:
+    case ArgKind::SymIntList:
       return "SymInt[]";
-    case ArgKind::kSymFloat:
+    case ArgKind::SymFloat:
       return "SymFloat";
-    case ArgKind::kSymBool:
+    case ArgKind::SymBool:
       return "SymBool";
-    case ArgKind::kCustomObj:
+    case ArgKind::CustomObj:
       return "CustomObj";
-    case ArgKind::kOperator:
+    case ArgKind::Operator:
       return "Operator";
   }
   return "unknown";
@@ -57,55 +57,55 @@ const char* to_string(ArgKind kind) {
 
 Argument Argument::tensor(ValueId v) {
   Argument a;
-  a.kind = ArgKind::kTensor;
+  a.kind = ArgKind::Tensor;
   a.values = {v};
   return a;
 }
 Argument Argument::tensor_list(std::vector<ValueId> v) {
   Argument a;
-  a.kind = ArgKind::kTensorList;
+  a.kind = ArgKind::TensorList;
   a.values = std::move(v);
   return a;
 }
 Argument Argument::integer(int64_t v) {
   Argument a;
-  a.kind = ArgKind::kInt;
+  a.kind = ArgKind::Int;
   a.i = v;
   return a;
 }
 Argument Argument::int_list(std::vector<int64_t> v) {
   Argument a;
-  a.kind = ArgKind::kIntList;
+  a.kind = ArgKind::IntList;
   a.ints = std::move(v);
   return a;
 }
 Argument Argument::floating(double v) {
   Argument a;
-  a.kind = ArgKind::kFloat;
+  a.kind = ArgKind::Float;
   a.f = v;
   return a;
 }
 Argument Argument::float_list(std::vector<double> v) {
   Argument a;
-  a.kind = ArgKind::kFloatList;
+  a.kind = ArgKind::FloatList;
   a.floats = std::move(v);
   return a;
 }
 Argument Argument::boolean(bool v) {
   Argument a;
-  a.kind = ArgKind::kBool;
+  a.kind = ArgKind::Bool;
   a.b = v;
   return a;
 }
 Argument Argument::string(std::string v) {
   Argument a;
-  a.kind = ArgKind::kString;
+  a.kind = ArgKind::String;
   a.s = std::move(v);
   return a;
 }
 Argument Argument::scalar_type(ScalarType t) {
   Argument a;
-  a.kind = ArgKind::kScalarType;
+  a.kind = ArgKind::ScalarType;
   a.dtype = t;
   return a;
 }

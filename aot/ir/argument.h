@@ -17,38 +17,38 @@
 namespace ember::aot {
 
 enum class ArgKind : uint8_t {
-  kNone,
-  kTensor,              // values[0]
-  kTensorList,          // values
-  kOptionalTensorList,  // values, kNoValue = None
-  kInt,                 // i
-  kIntList,             // ints
-  kFloat,               // f
-  kFloatList,           // floats
-  kBool,                // b
-  kBoolList,            // ints (0/1)
-  kString,              // s
-  kStringList,          // strings
-  kScalarType,          // dtype
-  kMemoryFormat,  // i: 0 unknown, 1 contiguous, 2 channels_last, 3 channels_last_3d, 4 preserve
-  kLayout,        // i: 7 strided
-  kDevice,        // s = type ("cpu"), i = index or -1
-  kSymInt,        // values[0] or (values empty) literal i
-  kSymIntList,    // ints + values (see above)
-  kSymFloat,      // values[0] or literal f
-  kSymBool,       // values[0] or literal b
-  kCustomObj,     // values[0]
-  kOperator,      // s = target
+  None,
+  Tensor,              // values[0]
+  TensorList,          // values
+  OptionalTensorList,  // values, NoValue = None
+  Int,                 // i
+  IntList,             // ints
+  Float,               // f
+  FloatList,           // floats
+  Bool,                // b
+  BoolList,            // ints (0/1)
+  String,              // s
+  StringList,          // strings
+  ScalarType,          // dtype
+  MemoryFormat,  // i: 0 unknown, 1 contiguous, 2 channels_last, 3 channels_last_3d, 4 preserve
+  Layout,        // i: 7 strided
+  Device,        // s = type ("cpu"), i = index or -1
+  SymInt,        // values[0] or (values empty) literal i
+  SymIntList,    // ints + values (see above)
+  SymFloat,      // values[0] or literal f
+  SymBool,       // values[0] or literal b
+  CustomObj,     // values[0]
+  Operator,      // s = target
 };
 
 const char* to_string(ArgKind kind);
 
 struct Argument {
-  ArgKind kind = ArgKind::kNone;
+  ArgKind kind = ArgKind::None;
   int64_t i = 0;
   double f = 0.0;
   bool b = false;
-  ScalarType dtype = ScalarType::kUndefined;
+  ScalarType dtype = ScalarType::Undefined;
   std::string s;
   std::vector<int64_t> ints;
   std::vector<double> floats;
@@ -67,8 +67,8 @@ struct Argument {
   static Argument scalar_type(ScalarType t);
 
   bool is_value_ref() const {
-    return kind == ArgKind::kTensor || kind == ArgKind::kCustomObj ||
-           ((kind == ArgKind::kSymInt || kind == ArgKind::kSymFloat || kind == ArgKind::kSymBool) &&
+    return kind == ArgKind::Tensor || kind == ArgKind::CustomObj ||
+           ((kind == ArgKind::SymInt || kind == ArgKind::SymFloat || kind == ArgKind::SymBool) &&
             !values.empty());
   }
   // The single referenced value (kTensor, kCustomObj, symbolic scalars), else kNoValue.

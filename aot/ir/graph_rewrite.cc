@@ -49,7 +49,7 @@ TensorSpec contiguous_spec(ScalarType dtype, std::vector<SymInt> sizes) {
 Result<ValueId> add_tensor_value(Graph& graph, const std::string& base, TensorSpec spec) {
   Value v;
   v.name = fresh_value_name(graph, base);
-  v.kind = ValueKind::kTensor;
+  v.kind = ValueKind::Tensor;
   v.tensor = std::move(spec);
   return graph.add_value(std::move(v));
 }
@@ -58,7 +58,7 @@ Node make_op_node(const std::string& ns, const std::string& name, const std::str
                   std::vector<NamedArgument> inputs, std::vector<Argument> outputs,
                   const Node& origin) {
   Node n;
-  n.kind = NodeKind::kOp;
+  n.kind = NodeKind::Op;
   n.op = OpName{ns, name, overload};
   n.target = "torch.ops." + ns + "." + name + "." + overload;
   n.inputs = std::move(inputs);
@@ -115,8 +115,8 @@ Result<std::vector<Argument>> bound_arguments(const Node& node, const OpSchema**
 
 Result<std::vector<int64_t>> static_int_list(const Argument& arg, const Node& node,
                                                const char* what) {
-  if (arg.kind == ArgKind::kInt) return std::vector<int64_t>{arg.i};
-  if (arg.kind != ArgKind::kIntList && arg.kind != ArgKind::kSymIntList) {
+  if (arg.kind == ArgKind::Int) return std::vector<int64_t>{arg.i};
+  if (arg.kind != ArgKind::IntList && arg.kind != ArgKind::SymIntList) {
     return invalid_program(node.describe() + ": " + what + " is " + to_string(arg.kind) +
                            ", expected an int list");
   }

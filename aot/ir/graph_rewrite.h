@@ -57,7 +57,7 @@ Result<std::vector<int64_t>> static_int_list(const Argument& arg, const Node& no
 
 // The tensor value of a graph output / node input; kNoValue when not a tensor argument.
 inline ValueId tensor_of(const Argument& arg) {
-  return arg.kind == ArgKind::kTensor ? arg.values[0] : kNoValue;
+  return arg.kind == ArgKind::Tensor ? arg.values[0] : kNoValue;
 }
 
 }  // namespace ember::aot

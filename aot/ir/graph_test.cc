@@ -27,7 +27,7 @@ SymInt sym_s0() {
 ValueId add_tensor(Graph& g, const std::string& name, std::vector<SymInt> sizes) {
   Value v;
   v.name = name;
-  v.tensor.dtype = ScalarType::kFloat;
+  v.tensor.dtype = ScalarType::Float;
   v.tensor.sizes = std::move(sizes);
   auto id = g.add_value(std::move(v));
   EXPECT_TRUE(id.ok());
@@ -63,9 +63,9 @@ Graph small_graph() {
   ValueId mm = add_tensor(g, "addmm", {sym_s0(), SymInt::of(4)});
   ValueId r = add_tensor(g, "relu", {sym_s0(), SymInt::of(4)});
   g.inputs() = {Argument::tensor(w), Argument::tensor(b), Argument::tensor(x)};
-  g.signature().inputs = {{InputKind::kParameter, "p_fc_weight", "fc.weight", true, {}},
-                          {InputKind::kParameter, "p_fc_bias", "fc.bias", true, {}},
-                          {InputKind::kUserInput, "x", "", true, {}}};
+  g.signature().inputs = {{InputKind::Parameter, "p_fc_weight", "fc.weight", true, {}},
+                          {InputKind::Parameter, "p_fc_bias", "fc.bias", true, {}},
+                          {InputKind::UserInput, "x", "", true, {}}};
   g.nodes().push_back(
       make_node("permute", "permute", "default",
                 {{"self", Argument::tensor(w), false}, {"dims", Argument::int_list({1, 0}), false}},
@@ -78,7 +78,7 @@ Graph small_graph() {
   g.nodes().push_back(
       make_node("relu", "relu", "default", {{"self", Argument::tensor(mm), false}}, r, ""));
   g.outputs() = {Argument::tensor(r)};
-  g.signature().outputs = {{OutputKind::kUserOutput, "relu", ""}};
+  g.signature().outputs = {{OutputKind::UserOutput, "relu", ""}};
   return g;
 }
 

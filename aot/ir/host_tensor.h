@@ -10,7 +10,7 @@
 namespace ember::aot {
 
 struct HostTensor {
-  ScalarType dtype = ScalarType::kFloat;
+  ScalarType dtype = ScalarType::Float;
   std::vector<int64_t> sizes;
   std::vector<uint8_t> bytes;  // numel * element_size(dtype), C-contiguous
 

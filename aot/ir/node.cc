@@ -66,7 +66,7 @@ std::string Node::describe() const {
 
 Result<std::pair<NodeKind, OpName>> parse_node_target(const std::string& target) {
   for (const char* t : kSymbolicTargets) {
-    if (target == t) return std::make_pair(NodeKind::kSymbolic, OpName{"", target, ""});
+    if (target == t) return std::make_pair(NodeKind::Symbolic, OpName{"", target, ""});
   }
   const std::string prefix = "torch.ops.";
   if (target.compare(0, 23, "torch.ops.higher_order.") == 0) {
@@ -89,7 +89,7 @@ Result<std::pair<NodeKind, OpName>> parse_node_target(const std::string& target)
                            "' is not torch.ops.<ns>.<op>.<overload>");
   }
   OpName op{rest.substr(0, a), rest.substr(a + 1, b - a - 1), rest.substr(b + 1)};
-  return std::make_pair(NodeKind::kOp, op);
+  return std::make_pair(NodeKind::Op, op);
 }
 
 }  // namespace ember::aot

@@ -18,8 +18,8 @@
 namespace ember::aot {
 
 enum class NodeKind : uint8_t {
-  kOp,        // an operator overload: torch.ops.<ns>.<name>.<overload>
-  kSymbolic,  // a Python scalar op on SymInts: _operator.mul, torch.sym_max, math.trunc
+  Op,        // an operator overload: torch.ops.<ns>.<name>.<overload>
+  Symbolic,  // a Python scalar op on SymInts: _operator.mul, torch.sym_max, math.trunc
 };
 
 struct OpName {
@@ -41,7 +41,7 @@ struct NamedArgument {
 };
 
 struct Node {
-  NodeKind kind = NodeKind::kOp;
+  NodeKind kind = NodeKind::Op;
   OpName op;
   std::string target;  // as written in the file: "torch.ops.aten.add.Tensor"
   std::vector<NamedArgument> inputs;

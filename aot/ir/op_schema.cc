@@ -12,18 +12,18 @@ struct BaseName {
   BaseType type;
 };
 constexpr BaseName kBaseNames[] = {
-    {"Tensor", BaseType::kTensor},
-    {"int", BaseType::kInt},
-    {"SymInt", BaseType::kSymInt},
-    {"float", BaseType::kFloat},
-    {"bool", BaseType::kBool},
-    {"str", BaseType::kStr},
-    {"Scalar", BaseType::kScalar},
-    {"ScalarType", BaseType::kScalarType},
-    {"Layout", BaseType::kLayout},
-    {"Device", BaseType::kDevice},
-    {"MemoryFormat", BaseType::kMemoryFormat},
-    {"Generator", BaseType::kGenerator},
+    {"Tensor", BaseType::Tensor},
+    {"int", BaseType::Int},
+    {"SymInt", BaseType::SymInt},
+    {"float", BaseType::Float},
+    {"bool", BaseType::Bool},
+    {"str", BaseType::Str},
+    {"Scalar", BaseType::Scalar},
+    {"ScalarType", BaseType::ScalarType},
+    {"Layout", BaseType::Layout},
+    {"Device", BaseType::Device},
+    {"MemoryFormat", BaseType::MemoryFormat},
+    {"Generator", BaseType::Generator},
 };
 
 const char* base_name(BaseType t) {
@@ -97,13 +97,13 @@ Result<Argument> parse_scalar_default(const SchemaType& type, const std::string&
   }
   if (text == "contiguous_format") {
     Argument a;
-    a.kind = ArgKind::kMemoryFormat;
+    a.kind = ArgKind::MemoryFormat;
     a.i = 1;
     return a;
   }
   char* end = nullptr;
   bool is_float = text.find_first_of(".eE") != std::string::npos;
-  if (is_float || type.base == BaseType::kFloat) {
+  if (is_float || type.base == BaseType::Float) {
     double v = std::strtod(text.c_str(), &end);
     if (end == text.c_str() || *end != '\0') return invalid_argument("bad default '" + text + "'");
     return Argument::floating(v);
@@ -118,7 +118,7 @@ Result<Argument> parse_default(const SchemaType& type, const std::string& text) 
   if (!type.list) return parse_scalar_default(type, text);
   std::vector<int64_t> ints;
   std::vector<double> floats;
-  bool is_float = type.base == BaseType::kFloat;
+  bool is_float = type.base == BaseType::Float;
   if (!text.empty() && text.front() == '[') {
     if (text.back() != ']') return invalid_argument("bad list default '" + text + "'");
     std::string body = text.substr(1, text.size() - 2);
@@ -136,9 +136,9 @@ Result<Argument> parse_default(const SchemaType& type, const std::string& text) 
     floats.assign(static_cast<size_t>(n), a.f);
   }
   if (is_float) return Argument::float_list(floats);
-  if (type.base == BaseType::kBool) {
+  if (type.base == BaseType::Bool) {
     Argument a = Argument::int_list(ints);
-    a.kind = ArgKind::kBoolList;
+    a.kind = ArgKind::BoolList;
     return a;
   }
   return Argument::int_list(ints);
@@ -173,36 +173,36 @@ Result<ArgSchema> parse_arg(std::string w) {
 }
 
 bool is_scalar_literal(ArgKind k) {
-  return k == ArgKind::kInt || k == ArgKind::kFloat || k == ArgKind::kBool;
+  return k == ArgKind::Int || k == ArgKind::Float || k == ArgKind::Bool;
 }
 
 bool base_matches(BaseType base, const Argument& a) {
   ArgKind k = a.kind;
   switch (base) {
-    case BaseType::kTensor:
-      return k == ArgKind::kTensor || is_scalar_literal(k);
-    case BaseType::kInt:
-    case BaseType::kSymInt:
-      return k == ArgKind::kInt || k == ArgKind::kSymInt || k == ArgKind::kBool;
-    case BaseType::kFloat:
-      return k == ArgKind::kFloat || k == ArgKind::kInt || k == ArgKind::kSymFloat ||
-             k == ArgKind::kSymInt;
-    case BaseType::kBool:
-      return k == ArgKind::kBool || k == ArgKind::kSymBool;
-    case BaseType::kStr:
-      return k == ArgKind::kString;
-    case BaseType::kScalar:
-      return is_scalar_literal(k) || k == ArgKind::kSymInt || k == ArgKind::kSymFloat ||
-             k == ArgKind::kSymBool;
-    case BaseType::kScalarType:
-      return k == ArgKind::kScalarType || k == ArgKind::kInt;
-    case BaseType::kLayout:
-      return k == ArgKind::kLayout || k == ArgKind::kInt;
-    case BaseType::kDevice:
-      return k == ArgKind::kDevice || k == ArgKind::kString;
-    case BaseType::kMemoryFormat:
-      return k == ArgKind::kMemoryFormat || k == ArgKind::kInt;
-    case BaseType::kGenerator:
+    case BaseType::Tensor:
+      return k == ArgKind::Tensor || is_scalar_literal(k);
+    case BaseType::Int:
+    case BaseType::SymInt:
+      return k == ArgKind::Int || k == ArgKind::SymInt || k == ArgKind::Bool;
+    case BaseType::Float:
+      return k == ArgKind::Float || k == ArgKind::Int || k == ArgKind::SymFloat ||
+             k == ArgKind::SymInt;
+    case BaseType::Bool:
+      return k == ArgKind::Bool || k == ArgKind::SymBool;
+    case BaseType::Str:
+      return k == ArgKind::String;
+    case BaseType::Scalar:
+      return is_scalar_literal(k) || k == ArgKind::SymInt || k == ArgKind::SymFloat ||
+             k == ArgKind::SymBool;
+    case BaseType::ScalarType:
+      return k == ArgKind::ScalarType || k == ArgKind::Int;
+    case BaseType::Layout:
+      return k == ArgKind::Layout || k == ArgKind::Int;
+    case BaseType::Device:
+      return k == ArgKind::Device || k == ArgKind::String;
+    case BaseType::MemoryFormat:
+      return k == ArgKind::MemoryFormat || k == ArgKind::Int;
+    case BaseType::Generator:
       return false;
   }
   return false;
@@ -378,21 +378,21 @@ Result<OpSchema> derive_out_variant_schema(const OpSchema& schema) {
 }
 
 bool argument_matches(const SchemaType& type, const Argument& arg) {
-  if (arg.kind == ArgKind::kNone) return type.optional;
+  if (arg.kind == ArgKind::None) return type.optional;
   if (!type.list) return base_matches(type.base, arg);
   switch (type.base) {
-    case BaseType::kTensor:
-      return arg.kind == ArgKind::kTensorList || arg.kind == ArgKind::kOptionalTensorList;
-    case BaseType::kInt:
-    case BaseType::kSymInt:
-      return arg.kind == ArgKind::kIntList || arg.kind == ArgKind::kSymIntList ||
-             (type.list_size > 0 && (arg.kind == ArgKind::kInt || arg.kind == ArgKind::kSymInt));
-    case BaseType::kFloat:
-      return arg.kind == ArgKind::kFloatList || arg.kind == ArgKind::kIntList;
-    case BaseType::kBool:
-      return arg.kind == ArgKind::kBoolList;
-    case BaseType::kStr:
-      return arg.kind == ArgKind::kStringList;
+    case BaseType::Tensor:
+      return arg.kind == ArgKind::TensorList || arg.kind == ArgKind::OptionalTensorList;
+    case BaseType::Int:
+    case BaseType::SymInt:
+      return arg.kind == ArgKind::IntList || arg.kind == ArgKind::SymIntList ||
+             (type.list_size > 0 && (arg.kind == ArgKind::Int || arg.kind == ArgKind::SymInt));
+    case BaseType::Float:
+      return arg.kind == ArgKind::FloatList || arg.kind == ArgKind::IntList;
+    case BaseType::Bool:
+      return arg.kind == ArgKind::BoolList;
+    case BaseType::Str:
+      return arg.kind == ArgKind::StringList;
     default:
       return false;
   }

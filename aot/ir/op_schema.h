@@ -30,22 +30,22 @@
 namespace ember::aot {
 
 enum class BaseType : uint8_t {
-  kTensor,
-  kInt,
-  kSymInt,
-  kFloat,
-  kBool,
-  kStr,
-  kScalar,
-  kScalarType,
-  kLayout,
-  kDevice,
-  kMemoryFormat,
-  kGenerator,
+  Tensor,
+  Int,
+  SymInt,
+  Float,
+  Bool,
+  Str,
+  Scalar,
+  ScalarType,
+  Layout,
+  Device,
+  MemoryFormat,
+  Generator,
 };
 
 struct SchemaType {
-  BaseType base = BaseType::kTensor;
+  BaseType base = BaseType::Tensor;
   bool optional = false;           // T?  (or T[]? for an optional list)
   bool list = false;               // T[] / T[N]
   int list_size = 0;               // N of T[N], 0 = any length

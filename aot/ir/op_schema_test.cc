@@ -53,7 +53,7 @@ TEST(OpSchemaTest, Conv2dSignature) {
             "SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) "
             "-> Tensor");
   ASSERT_EQ(s.args.size(), 7u);
-  EXPECT_EQ(s.args[3].default_value.kind, ArgKind::kIntList);
+  EXPECT_EQ(s.args[3].default_value.kind, ArgKind::IntList);
   EXPECT_EQ(s.args[3].default_value.ints, (std::vector<int64_t>{1, 1}));
   EXPECT_EQ(s.args[4].default_value.ints, (std::vector<int64_t>{0, 0}));
   EXPECT_EQ(s.args[6].default_value.i, 1);
@@ -72,7 +72,7 @@ TEST(OpSchemaTest, KeywordOnlyReturnsOutVariantsAndFlags) {
   EXPECT_TRUE(get("aten::relu_.default").is_inplace);
   EXPECT_TRUE(get("aten::relu_.default").args[0].is_mutable);
   const OpSchema& leaky = get("aten::leaky_relu.default");
-  EXPECT_EQ(leaky.args[1].default_value.kind, ArgKind::kFloat);
+  EXPECT_EQ(leaky.args[1].default_value.kind, ArgKind::Float);
   EXPECT_DOUBLE_EQ(leaky.args[1].default_value.f, 0.01);
   EXPECT_EQ(get("aten::gelu.default").args[1].default_value.s, "none");
   EXPECT_EQ(get("aten::max_pool2d.default").args[2].default_value.ints.size(), 0u);
@@ -135,7 +135,7 @@ TEST(OpSchemaTest, BindFillsDefaults) {
   ASSERT_TRUE(bound.ok()) << format_error(bound.error());
   ASSERT_EQ(bound->size(), 7u);
   EXPECT_EQ((*bound)[0].value(), 0);
-  EXPECT_EQ((*bound)[2].kind, ArgKind::kNone);
+  EXPECT_EQ((*bound)[2].kind, ArgKind::None);
   EXPECT_EQ((*bound)[3].ints, (std::vector<int64_t>{1, 1}));
   EXPECT_EQ((*bound)[4].ints, (std::vector<int64_t>{1, 1}));
   EXPECT_EQ((*bound)[6].i, 1);

@@ -49,9 +49,9 @@ std::string value_type(const Graph& g, ValueId id) {
   if (!g.valid_id(id)) return "?";
   const Value& v = g.value(id);
   switch (v.kind) {
-    case ValueKind::kTensor:
+    case ValueKind::Tensor:
       return v.tensor.to_string();
-    case ValueKind::kSymInt:
+    case ValueKind::SymInt:
       return "SymInt" + (v.sym.text.empty() ? "" : "(" + v.sym.text + ")");
     default:
       return to_string(v.kind);
@@ -63,7 +63,7 @@ std::string typed_outputs(const Graph& g, const Node& n) {
   for (size_t i = 0; i < n.outputs.size(); ++i) {
     const Argument& o = n.outputs[i];
     if (i > 0) s += ", ";
-    if (o.kind == ArgKind::kTensorList) {
+    if (o.kind == ArgKind::TensorList) {
       s += list(o.values, [&](size_t k) { return ref(g, o.values[k]); });
     } else if (o.is_value_ref()) {
       s += ref(g, o.value()) + " : " + value_type(g, o.value());
@@ -78,50 +78,50 @@ std::string typed_outputs(const Graph& g, const Node& n) {
 
 std::string print_argument(const Graph& g, const Argument& a) {
   switch (a.kind) {
-    case ArgKind::kNone:
+    case ArgKind::None:
       return "None";
-    case ArgKind::kTensor:
-    case ArgKind::kCustomObj:
+    case ArgKind::Tensor:
+    case ArgKind::CustomObj:
       return ref(g, a.value());
-    case ArgKind::kTensorList:
-    case ArgKind::kOptionalTensorList:
+    case ArgKind::TensorList:
+    case ArgKind::OptionalTensorList:
       return list(a.values, [&](size_t i) { return ref(g, a.values[i]); });
-    case ArgKind::kInt:
+    case ArgKind::Int:
       return std::to_string(a.i);
-    case ArgKind::kIntList:
+    case ArgKind::IntList:
       return list(a.ints, [&](size_t i) { return std::to_string(a.ints[i]); });
-    case ArgKind::kFloat:
+    case ArgKind::Float:
       return fmt_float(a.f);
-    case ArgKind::kFloatList:
+    case ArgKind::FloatList:
       return list(a.floats, [&](size_t i) { return fmt_float(a.floats[i]); });
-    case ArgKind::kBool:
+    case ArgKind::Bool:
       return a.b ? "True" : "False";
-    case ArgKind::kBoolList:
+    case ArgKind::BoolList:
       return list(a.ints, [&](size_t i) { return std::string(a.ints[i] ? "True" : "False"); });
-    case ArgKind::kString:
+    case ArgKind::String:
       return "'" + a.s + "'";
-    case ArgKind::kStringList:
+    case ArgKind::StringList:
       return list(a.strings, [&](size_t i) { return "'" + a.strings[i] + "'"; });
-    case ArgKind::kScalarType:
+    case ArgKind::ScalarType:
       return to_string(a.dtype);
-    case ArgKind::kMemoryFormat:
+    case ArgKind::MemoryFormat:
       return memory_format_name(a.i);
-    case ArgKind::kLayout:
+    case ArgKind::Layout:
       return a.i == 7 ? "strided" : "layout(" + std::to_string(a.i) + ")";
-    case ArgKind::kDevice:
+    case ArgKind::Device:
       return a.s + (a.i >= 0 ? ":" + std::to_string(a.i) : "");
-    case ArgKind::kSymInt:
+    case ArgKind::SymInt:
       return a.values.empty() ? std::to_string(a.i) : ref(g, a.values[0]);
-    case ArgKind::kSymIntList:
+    case ArgKind::SymIntList:
       return list(a.ints, [&](size_t i) {
         return i < a.values.size() && a.values[i] != kNoValue ? ref(g, a.values[i])
                                                               : std::to_string(a.ints[i]);
       });
-    case ArgKind::kSymFloat:
+    case ArgKind::SymFloat:
       return a.values.empty() ? fmt_float(a.f) : ref(g, a.values[0]);
-    case ArgKind::kSymBool:
+    case ArgKind::SymBool:
       return a.values.empty() ? (a.b ? "True" : "False") : ref(g, a.values[0]);
-    case ArgKind::kOperator:
+    case ArgKind::Operator:
       return a.s;
   }
   return "?";
@@ -162,7 +162,7 @@ std::string print_graph(const Graph& g, const PrintOptions& options) {
       const InputSpec& spec = sig.inputs[i];
       s += std::string(" ") + to_string(spec.kind);
       if (!spec.target.empty()) s += " '" + spec.target + "'";
-      if (spec.kind == InputKind::kBuffer && !spec.persistent) s += " non-persistent";
+      if (spec.kind == InputKind::Buffer && !spec.persistent) s += " non-persistent";
     }
     if (in.is_value_ref() && g.valid_id(in.value()) && g.value(in.value()).tensor.constant) {
       s += " const " + std::to_string(g.value(in.value()).tensor.constant->bytes.size()) + " B";

@@ -1,4 +1,4 @@
-// Sizes, names and the torch.export serializer code mapping of ScalarType.
+// Short names and the torch.export serializer code mapping of ScalarType.
 #include "aot/ir/scalar_type.h"
 
 #include <string>
@@ -8,37 +8,35 @@ namespace {
 
 struct TypeInfo {
   ScalarType type;
-  size_t size;
   const char* short_name;
-  const char* torch_name;
   int pt2_code;  // torch.export serializer code, 0 if none
 };
 
 constexpr TypeInfo kTypes[] = {
-    {ScalarType::kByte, 1, "u8", "uint8", 1},
-    {ScalarType::kChar, 1, "i8", "int8", 2},
-    {ScalarType::kShort, 2, "i16", "int16", 3},
-    {ScalarType::kInt, 4, "i32", "int32", 4},
-    {ScalarType::kLong, 8, "i64", "int64", 5},
-    {ScalarType::kHalf, 2, "f16", "float16", 6},
-    {ScalarType::kFloat, 4, "f32", "float32", 7},
-    {ScalarType::kDouble, 8, "f64", "float64", 8},
-    {ScalarType::kComplexHalf, 4, "c32", "complex32", 9},
-    {ScalarType::kComplexFloat, 8, "c64", "complex64", 10},
-    {ScalarType::kComplexDouble, 16, "c128", "complex128", 11},
-    {ScalarType::kBool, 1, "bool", "bool", 12},
-    {ScalarType::kQInt8, 1, "qi8", "qint8", 0},
-    {ScalarType::kQUInt8, 1, "qu8", "quint8", 0},
-    {ScalarType::kQInt32, 4, "qi32", "qint32", 0},
-    {ScalarType::kBFloat16, 2, "bf16", "bfloat16", 13},
-    {ScalarType::kUInt16, 2, "u16", "uint16", 28},
-    {ScalarType::kFloat8e4m3fn, 1, "f8e4m3fn", "float8_e4m3fn", 29},
-    {ScalarType::kFloat8e5m2, 1, "f8e5m2", "float8_e5m2", 30},
-    {ScalarType::kFloat8e4m3fnuz, 1, "f8e4m3fnuz", "float8_e4m3fnuz", 31},
-    {ScalarType::kFloat8e5m2fnuz, 1, "f8e5m2fnuz", "float8_e5m2fnuz", 32},
-    {ScalarType::kFloat8e8m0fnu, 1, "f8e8m0fnu", "float8_e8m0fnu", 33},
-    {ScalarType::kUInt32, 4, "u32", "uint32", 34},
-    {ScalarType::kUInt64, 8, "u64", "uint64", 35},
+    {ScalarType::Byte, "u8", 1},
+    {ScalarType::Char, "i8", 2},
+    {ScalarType::Short, "i16", 3},
+    {ScalarType::Int, "i32", 4},
+    {ScalarType::Long, "i64", 5},
+    {ScalarType::Half, "f16", 6},
+    {ScalarType::Float, "f32", 7},
+    {ScalarType::Double, "f64", 8},
+    {ScalarType::ComplexHalf, "c32", 9},
+    {ScalarType::ComplexFloat, "c64", 10},
+    {ScalarType::ComplexDouble, "c128", 11},
+    {ScalarType::Bool, "bool", 12},
+    {ScalarType::QInt8, "qi8", 0},
+    {ScalarType::QUInt8, "qu8", 0},
+    {ScalarType::QInt32, "qi32", 0},
+    {ScalarType::BFloat16, "bf16", 13},
+    {ScalarType::UInt16, "u16", 28},
+    {ScalarType::Float8_e4m3fn, "f8e4m3fn", 29},
+    {ScalarType::Float8_e5m2, "f8e5m2", 30},
+    {ScalarType::Float8_e4m3fnuz, "f8e4m3fnuz", 31},
+    {ScalarType::Float8_e5m2fnuz, "f8e5m2fnuz", 32},
+    {ScalarType::Float8_e8m0fnu, "f8e8m0fnu", 33},
+    {ScalarType::UInt32, "u32", 34},
+    {ScalarType::UInt64, "u64", 35},
 };
 
 const TypeInfo* find(ScalarType t) {
@@ -50,19 +48,9 @@ const TypeInfo* find(ScalarType t) {
 
 }  // namespace
 
-size_t element_size(ScalarType t) {
-  const TypeInfo* info = find(t);
-  return info ? info->size : 0;
-}
-
 const char* to_string(ScalarType t) {
   const TypeInfo* info = find(t);
   return info ? info->short_name : "undefined";
-}
-
-const char* torch_name(ScalarType t) {
-  const TypeInfo* info = find(t);
-  return info ? info->torch_name : "undefined";
 }
 
 Result<ScalarType> pt2_scalar_type(int64_t serializer_code) {

@@ -14,31 +14,31 @@
 namespace ember::aot {
 
 enum class InputKind : uint8_t {
-  kUserInput,
-  kParameter,
-  kBuffer,
-  kTensorConstant,
-  kCustomObj,
-  kToken,
-  kConstantInput,  // a non-tensor user input baked into the program (value in `constant`)
+  UserInput,
+  Parameter,
+  Buffer,
+  TensorConstant,
+  CustomObj,
+  Token,
+  ConstantInput,  // a non-tensor user input baked into the program (value in `constant`)
 };
 
 enum class OutputKind : uint8_t {
-  kUserOutput,
-  kLossOutput,
-  kBufferMutation,
-  kGradientToParameter,
-  kGradientToUserInput,
-  kUserInputMutation,
-  kToken,
-  kParameterMutation,
+  UserOutput,
+  LossOutput,
+  BufferMutation,
+  GradientToParameter,
+  GradientToUserInput,
+  UserInputMutation,
+  Token,
+  ParameterMutation,
 };
 
 const char* to_string(InputKind kind);
 const char* to_string(OutputKind kind);
 
 struct InputSpec {
-  InputKind kind = InputKind::kUserInput;
+  InputKind kind = InputKind::UserInput;
   std::string name;        // graph value name ("p_conv_weight", "x"); "" for constants
   std::string target;      // FQN ("conv.weight") for parameters/buffers/constants
   bool persistent = true;  // buffers: persistent ones live in the state dict
@@ -46,7 +46,7 @@ struct InputSpec {
 };
 
 struct OutputSpec {
-  OutputKind kind = OutputKind::kUserOutput;
+  OutputKind kind = OutputKind::UserOutput;
   std::string name;    // graph value name; "" when the output is a constant
   std::string target;  // mutated buffer / parameter FQN, user input name
 };
@@ -58,19 +58,19 @@ struct GraphSignature {
 
 inline const char* to_string(InputKind kind) {
   switch (kind) {
-    case InputKind::kUserInput:
+    case InputKind::UserInput:
       return "USER_INPUT";
-    case InputKind::kParameter:
+    case InputKind::Parameter:
       return "PARAMETER";
-    case InputKind::kBuffer:
+    case InputKind::Buffer:
       return "BUFFER";
-    case InputKind::kTensorConstant:
+    case InputKind::TensorConstant:
       return "CONSTANT_TENSOR";
-    case InputKind::kCustomObj:
+    case InputKind::CustomObj:
       return "CUSTOM_OBJ";
-    case InputKind::kToken:
+    case InputKind::Token:
       return "TOKEN";
-    case InputKind::kConstantInput:
+    case InputKind::ConstantInput:
       return "CONSTANT_INPUT";
   }
   return "UNKNOWN";
@@ -78,21 +78,21 @@ inline const char* to_string(InputKind kind) {
 
 inline const char* to_string(OutputKind kind) {
   switch (kind) {
-    case OutputKind::kUserOutput:
+    case OutputKind::UserOutput:
       return "USER_OUTPUT";
-    case OutputKind::kLossOutput:
+    case OutputKind::LossOutput:
       return "LOSS_OUTPUT";
-    case OutputKind::kBufferMutation:
+    case OutputKind::BufferMutation:
       return "BUFFER_MUTATION";
-    case OutputKind::kGradientToParameter:
+    case OutputKind::GradientToParameter:
       return "GRADIENT_TO_PARAMETER";
-    case OutputKind::kGradientToUserInput:
+    case OutputKind::GradientToUserInput:
       return "GRADIENT_TO_USER_INPUT";
-    case OutputKind::kUserInputMutation:
+    case OutputKind::UserInputMutation:
       return "USER_INPUT_MUTATION";
-    case OutputKind::kToken:
+    case OutputKind::Token:
       return "TOKEN";
-    case OutputKind::kParameterMutation:
+    case OutputKind::ParameterMutation:
       return "PARAMETER_MUTATION";
   }
   return "UNKNOWN";

@@ -53,7 +53,7 @@ class Parser {
   }
   static SymExpr call(const char* name, std::vector<SymExpr> args) {
     SymExpr e;
-    e.kind = SymExpr::Kind::kCall;
+    e.kind = SymExpr::Kind::Call;
     e.name = name;
     e.args = std::move(args);
     return e;
@@ -73,7 +73,7 @@ class Parser {
       }
       SymExpr rhs;
       EMBER_TRY(term(&rhs, depth + 1));
-      if (minus && rhs.kind == SymExpr::Kind::kInteger) {
+      if (minus && rhs.kind == SymExpr::Kind::Integer) {
         rhs.value = -rhs.value;
       } else if (minus) {
         rhs = call("Mul", {integer(-1), std::move(rhs)});
@@ -105,7 +105,7 @@ class Parser {
     if (eat("-")) {
       SymExpr inner;
       EMBER_TRY(unary(&inner, depth + 1));
-      if (inner.kind == SymExpr::Kind::kInteger) {
+      if (inner.kind == SymExpr::Kind::Integer) {
         inner.value = -inner.value;
         *out = inner;
       } else {
@@ -152,7 +152,7 @@ class Parser {
     }
     std::string name = ident();
     if (!eat("(")) {
-      out->kind = SymExpr::Kind::kSymbol;
+      out->kind = SymExpr::Kind::Symbol;
       out->name = name;
       return Error::Ok;
     }
@@ -200,18 +200,18 @@ class Parser {
     }
     if (name == "Symbol") {
       if (first_string.empty()) return error("Symbol without a name");
-      out->kind = SymExpr::Kind::kSymbol;
+      out->kind = SymExpr::Kind::Symbol;
       out->name = first_string;
       return Error::Ok;
     }
     if (name == "Integer") {
-      if (args.size() != 1 || args[0].kind != SymExpr::Kind::kInteger) {
+      if (args.size() != 1 || args[0].kind != SymExpr::Kind::Integer) {
         return error("Integer() expects one integer");
       }
       *out = args[0];
       return Error::Ok;
     }
-    out->kind = SymExpr::Kind::kCall;
+    out->kind = SymExpr::Kind::Call;
     out->name = name;
     out->args = std::move(args);
     return Error::Ok;
@@ -239,12 +239,12 @@ bool is_infix(const std::string& name) {
 
 std::string wrap(const SymExpr& e) {
   std::string s = e.to_infix();
-  bool compound = e.kind == SymExpr::Kind::kCall && is_infix(e.name);
-  return compound || (e.kind == SymExpr::Kind::kInteger && e.value < 0) ? "(" + s + ")" : s;
+  bool compound = e.kind == SymExpr::Kind::Call && is_infix(e.name);
+  return compound || (e.kind == SymExpr::Kind::Integer && e.value < 0) ? "(" + s + ")" : s;
 }
 
 void collect(const SymExpr& e, std::vector<std::string>* out) {
-  if (e.kind == SymExpr::Kind::kSymbol) out->push_back(e.name);
+  if (e.kind == SymExpr::Kind::Symbol) out->push_back(e.name);
   for (const SymExpr& a : e.args) collect(a, out);
 }
 
@@ -257,11 +257,11 @@ std::string SymRange::to_string() const {
 
 std::string SymExpr::to_infix() const {
   switch (kind) {
-    case Kind::kSymbol:
+    case Kind::Symbol:
       return name;
-    case Kind::kInteger:
+    case Kind::Integer:
       return std::to_string(value);
-    case Kind::kCall:
+    case Kind::Call:
       break;
   }
   const char* sep = nullptr;
@@ -281,12 +281,12 @@ std::string SymExpr::to_infix() const {
   if (sep == nullptr) out = name + "(";
   for (size_t i = 0; i < args.size(); ++i) {
     const SymExpr& a = args[i];
-    if (i > 0 && name == "Add" && a.kind == Kind::kInteger && a.value < 0) {
+    if (i > 0 && name == "Add" && a.kind == Kind::Integer && a.value < 0) {
       out += " - " + std::to_string(-a.value);
       continue;
     }
-    if (i > 0 && name == "Add" && a.kind == Kind::kCall && a.name == "Mul" && a.args.size() == 2 &&
-        a.args[0].kind == Kind::kInteger && a.args[0].value == -1) {
+    if (i > 0 && name == "Add" && a.kind == Kind::Call && a.name == "Mul" && a.args.size() == 2 &&
+        a.args[0].kind == Kind::Integer && a.args[0].value == -1) {
       out += " - " + wrap(a.args[1]);
       continue;
     }
@@ -306,8 +306,8 @@ std::vector<std::string> SymExpr::symbols() const {
 }
 
 SymRange SymExpr::eval_range(const std::map<std::string, SymRange>& ranges) const {
-  if (kind == Kind::kInteger) return SymRange{value, value};
-  if (kind == Kind::kSymbol) {
+  if (kind == Kind::Integer) return SymRange{value, value};
+  if (kind == Kind::Symbol) {
     auto it = ranges.find(name);
     return it != ranges.end() ? it->second : SymRange{0, std::nullopt};
   }

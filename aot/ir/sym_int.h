@@ -32,8 +32,8 @@ struct SymRange {
 // Parsed sympy expression: a symbol, an integer, or a named function of sub-expressions
 // (Add, Mul, Pow, FloorDiv, Mod, Max, Min, ... as sympy spells them).
 struct SymExpr {
-  enum class Kind { kSymbol, kInteger, kCall };
-  Kind kind = Kind::kInteger;
+  enum class Kind { Symbol, Integer, Call };
+  Kind kind = Kind::Integer;
   std::string name;           // symbol name ("s0") or function name ("Add")
   int64_t value = 0;          // kInteger
   std::vector<SymExpr> args;  // kCall

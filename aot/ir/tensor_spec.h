@@ -24,7 +24,7 @@ struct ConstantData {
 };
 
 struct TensorSpec {
-  ScalarType dtype = ScalarType::kUndefined;
+  ScalarType dtype = ScalarType::Undefined;
   std::vector<SymInt> sizes;
   std::vector<SymInt> strides;     // as exported (elements); may be symbolic
   std::vector<uint8_t> dim_order;  // dims from outermost to innermost; 0..n-1 = contiguous

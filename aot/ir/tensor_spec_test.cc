@@ -41,7 +41,7 @@ SymInt sym(const char* text) {
 
 TEST(TensorSpecTest, NumelBytesAndPrinting) {
   TensorSpec t;
-  t.dtype = ScalarType::kFloat;
+  t.dtype = ScalarType::Float;
   t.sizes = {SymInt::of(8), SymInt::of(3), SymInt::of(3), SymInt::of(3)};
   EXPECT_EQ(t.static_numel(), 216);
   EXPECT_EQ(t.static_nbytes(), 864);
@@ -54,7 +54,7 @@ TEST(TensorSpecTest, NumelBytesAndPrinting) {
 
 TEST(TensorSpecTest, OverflowingNumelIsUnknown) {
   TensorSpec t;
-  t.dtype = ScalarType::kDouble;
+  t.dtype = ScalarType::Double;
   t.sizes = {SymInt::of(int64_t{1} << 40), SymInt::of(int64_t{1} << 40)};
   EXPECT_EQ(t.static_numel(), -1);
   EXPECT_EQ(t.static_nbytes(), -1);
@@ -69,7 +69,7 @@ TEST(TensorSpecTest, DimOrderFromStrides) {
   std::vector<SymInt> nhwc = {SymInt::of(160), SymInt::of(1), SymInt::of(40), SymInt::of(8)};
   EXPECT_EQ(dim_order_from_strides(sizes, nhwc), (std::vector<uint8_t>{0, 2, 3, 1}));
   TensorSpec t;
-  t.dtype = ScalarType::kFloat;
+  t.dtype = ScalarType::Float;
   t.sizes = sizes;
   t.dim_order = {0, 2, 3, 1};
   EXPECT_EQ(t.to_string(), "f32[1, 8, 4, 5]{0,2,3,1}");

@@ -19,19 +19,19 @@ using ValueId = int32_t;
 constexpr ValueId kNoValue = -1;
 
 enum class ValueKind : uint8_t {
-  kTensor,
-  kSymInt,
-  kSymFloat,
-  kSymBool,
-  kCustomObj,  // a TorchBind object (rejected by later stages)
-  kNone,       // an undefined-tensor output slot (as_none outputs)
+  Tensor,
+  SymInt,
+  SymFloat,
+  SymBool,
+  CustomObj,  // a TorchBind object (rejected by later stages)
+  None,       // an undefined-tensor output slot (as_none outputs)
 };
 
 const char* to_string(ValueKind kind);
 
 struct Value {
   std::string name;  // unique in the graph ("conv2d", "p_conv_weight", "sym_size_int_2")
-  ValueKind kind = ValueKind::kTensor;
+  ValueKind kind = ValueKind::Tensor;
   TensorSpec tensor;      // kTensor
   SymInt sym;             // kSymInt (expr/hint/range), kSymFloat/kSymBool: expr only
   std::string class_fqn;  // kCustomObj
@@ -39,17 +39,17 @@ struct Value {
 
 inline const char* to_string(ValueKind kind) {
   switch (kind) {
-    case ValueKind::kTensor:
+    case ValueKind::Tensor:
       return "tensor";
-    case ValueKind::kSymInt:
+    case ValueKind::SymInt:
       return "symint";
-    case ValueKind::kSymFloat:
+    case ValueKind::SymFloat:
       return "symfloat";
-    case ValueKind::kSymBool:
+    case ValueKind::SymBool:
       return "symbool";
-    case ValueKind::kCustomObj:
+    case ValueKind::CustomObj:
       return "custom_obj";
-    case ValueKind::kNone:
+    case ValueKind::None:
       return "none";
   }
   return "unknown";

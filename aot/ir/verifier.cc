@@ -56,11 +56,11 @@ class Verifier {
       return invalid_program("value id " + std::to_string(id) + " is out of range");
     const Value& v = g_.value(id);
     bool ok = true;
-    if (kind == ArgKind::kTensor || kind == ArgKind::kTensorList ||
-        kind == ArgKind::kOptionalTensorList) {
-      ok = v.kind == ValueKind::kTensor || v.kind == ValueKind::kNone;
-    } else if (kind == ArgKind::kSymInt || kind == ArgKind::kSymIntList) {
-      ok = v.kind == ValueKind::kSymInt;
+    if (kind == ArgKind::Tensor || kind == ArgKind::TensorList ||
+        kind == ArgKind::OptionalTensorList) {
+      ok = v.kind == ValueKind::Tensor || v.kind == ValueKind::None;
+    } else if (kind == ArgKind::SymInt || kind == ArgKind::SymIntList) {
+      ok = v.kind == ValueKind::SymInt;
     }
     if (!ok) {
       return invalid_program("value '" + v.name + "' is a " + to_string(v.kind) + ", used as " +
@@ -100,7 +100,7 @@ class Verifier {
   }
 
   Error check_schema(const Node& n, const std::string& where) {
-    if (n.kind == NodeKind::kSymbolic) {
+    if (n.kind == NodeKind::Symbolic) {
       if (n.outputs.size() != 1) {
         return invalid_program(where + ": symbolic op must have one output, has " +
                                std::to_string(n.outputs.size()));

@@ -30,7 +30,7 @@ Result<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
     return not_supported(node.describe() + ": attention with dropout or is_causal=True");
   }
   ValueId m = mask == nullptr ? kNoValue : tensor_of(*mask);
-  if (m != kNoValue && g.value(m).tensor.dtype == ScalarType::kBool) {
+  if (m != kNoValue && g.value(m).tensor.dtype == ScalarType::Bool) {
     return not_supported(node.describe() + ": boolean attention masks");
   }
   const TensorSpec qs = g.value(q).tensor, ks = g.value(k).tensor, vs = g.value(v).tensor;
@@ -48,7 +48,7 @@ Result<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
   SymInt bh = SymInt::of(batch), L = qs.sizes[r - 2], E = qs.sizes[r - 1], S = ks.sizes[r - 2],
          Ev = vs.sizes[r - 1];
   if (!E.is_static) return not_supported(node.describe() + ": symbolic head dim");
-  double scale = scale_arg != nullptr && scale_arg->kind == ArgKind::kFloat
+  double scale = scale_arg != nullptr && scale_arg->kind == ArgKind::Float
                      ? scale_arg->f
                      : 1.0 / std::sqrt(static_cast<double>(E.value));
   ValueId out = node_output(node);

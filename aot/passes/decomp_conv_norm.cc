@@ -23,8 +23,8 @@ Argument arg_or(const Node& node, const char* name, Argument fallback) {
 }
 
 Argument expand_list(Argument a, size_t n) {
-  if (a.kind == ArgKind::kInt) return Argument::int_list(std::vector<int64_t>(n, a.i));
-  if ((a.kind == ArgKind::kIntList || a.kind == ArgKind::kSymIntList) && a.ints.size() == 1 && n > 1) {
+  if (a.kind == ArgKind::Int) return Argument::int_list(std::vector<int64_t>(n, a.i));
+  if ((a.kind == ArgKind::IntList || a.kind == ArgKind::SymIntList) && a.ints.size() == 1 && n > 1) {
     return Argument::int_list(std::vector<int64_t>(n, a.ints[0]));
   }
   return a;
@@ -147,7 +147,7 @@ Result<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
 Result<Rewrite> decompose_dropout(Graph& g, const Node& node) {
   (void)g;
   const Argument* train = input_arg(node, "train");
-  if (train != nullptr && train->kind == ArgKind::kBool && train->b) {
+  if (train != nullptr && train->kind == ArgKind::Bool && train->b) {
     return not_supported(node.describe() + ": dropout with train=True; export in eval() mode");
   }
   Rewrite rw;

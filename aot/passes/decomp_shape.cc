@@ -33,7 +33,7 @@ Result<Rewrite> decompose_contiguous(Graph& g, const Node& node) {
     return rw;
   }
   Argument fmt;
-  fmt.kind = ArgKind::kMemoryFormat;
+  fmt.kind = ArgKind::MemoryFormat;
   fmt.i = 1;  // contiguous_format
   rw.nodes.push_back(make_op_node("aten", "clone", "default",
                                   {named("self", Argument::tensor(x)), {"memory_format", fmt, true}},

@@ -37,7 +37,7 @@ Error DecomposeTrainingOpsPass::run(Graph& graph) const {
         }
       }
     }
-    auto rule = node.kind == NodeKind::kOp ? table.find(node.op.qualified()) : table.end();
+    auto rule = node.kind == NodeKind::Op ? table.find(node.op.qualified()) : table.end();
     if (rule == table.end()) {
       graph.nodes().push_back(std::move(node));
       continue;

@@ -84,8 +84,8 @@ TEST(DecomposeTrainingOpsPassTest, Conv2dGetsConvolutionDefaults) {
 
 TEST(DecomposeTrainingOpsPassTest, TrainingBatchNormIsRejectedWithSourceLine) {
   GraphBuilder b;
-  ValueId m = b.parameter("m", {2}, {0.f, 0.f}, InputKind::kBuffer);
-  ValueId v = b.parameter("v", {2}, {1.f, 1.f}, InputKind::kBuffer);
+  ValueId m = b.parameter("m", {2}, {0.f, 0.f}, InputKind::Buffer);
+  ValueId v = b.parameter("v", {2}, {1.f, 1.f}, InputKind::Buffer);
   ValueId x = b.input("x", {1, 2, 2, 2});
   b.output(b.op("aten::batch_norm.default", {{"input", x}, {"running_mean", m}, {"running_var", v}},
                 "bn", {1, 2, 2, 2}, {{"training", Argument::boolean(true), false}}));

@@ -45,7 +45,7 @@ Error append_view(Graph& graph, ValueId input, ValueId out, const Node& origin, 
   std::vector<SymInt> in_sizes = graph.value(input).tensor.sizes;
   std::vector<SymInt> out_sizes = graph.value(out).tensor.sizes;
   Argument size;
-  size.kind = ArgKind::kSymIntList;
+  size.kind = ArgKind::SymIntList;
   int unresolved = 0;
   for (size_t d = 0; d < out_sizes.size(); ++d) {
     const SymInt& s = out_sizes[d];
@@ -66,11 +66,11 @@ Error append_view(Graph& graph, ValueId input, ValueId out, const Node& origin, 
     }
     Value sym;
     sym.name = fresh_value_name(graph, "sym_size_int");
-    sym.kind = ValueKind::kSymInt;
+    sym.kind = ValueKind::SymInt;
     sym.sym = s;
     EMBER_ASSIGN_OR_RETURN(ValueId sid, graph.add_value(std::move(sym)));
     Argument out_arg;
-    out_arg.kind = ArgKind::kSymInt;
+    out_arg.kind = ArgKind::SymInt;
     out_arg.values = {sid};
     rw->nodes.push_back(make_op_node("aten", "sym_size", "int",
                                      {{"self", Argument::tensor(input), false},

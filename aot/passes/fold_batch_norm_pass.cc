@@ -15,7 +15,7 @@ namespace {
 std::vector<float> constant_floats(const Graph& g, ValueId v, int64_t count) {
   if (v == kNoValue) return {};
   const TensorSpec& s = g.value(v).tensor;
-  if (s.constant == nullptr || s.dtype != ScalarType::kFloat || s.static_numel() != count ||
+  if (s.constant == nullptr || s.dtype != ScalarType::Float || s.static_numel() != count ||
       int64_t(s.constant->bytes.size()) != count * 4) {
     return {};
   }
@@ -33,11 +33,11 @@ void set_constant(Graph& g, ValueId v, const std::vector<float>& data, const std
 }
 
 bool is_op(const Node& n, const char* name) {
-  return n.kind == NodeKind::kOp && n.op.ns == "aten" && n.op.name == name &&
+  return n.kind == NodeKind::Op && n.op.ns == "aten" && n.op.name == name &&
          n.op.overload == "default";
 }
 
-ValueId optional_tensor(const Argument& a) { return a.kind == ArgKind::kTensor ? a.values[0] : kNoValue; }
+ValueId optional_tensor(const Argument& a) { return a.kind == ArgKind::Tensor ? a.values[0] : kNoValue; }
 
 // Folds node `bn_index` into the convolution producing its input, if the pattern holds.
 bool try_fold(Graph& g, size_t bn_index, const std::vector<int>& producer,
@@ -59,11 +59,11 @@ bool try_fold(Graph& g, size_t bn_index, const std::vector<int>& producer,
   auto conv_args = bound_arguments(conv);
   if (!conv_args.ok()) return false;
   const std::vector<Argument>& ca = conv_args.get();
-  if (ca[6].kind != ArgKind::kBool || ca[6].b) return false;  // transposed
+  if (ca[6].kind != ArgKind::Bool || ca[6].b) return false;  // transposed
   const ValueId w = optional_tensor(ca[1]), b = optional_tensor(ca[2]);
   if (w == kNoValue || uses[size_t(w)] != 1) return false;
   const TensorSpec& ws = g.value(w).tensor;
-  if (ws.rank() < 1 || !ws.is_static() || ws.dtype != ScalarType::kFloat) return false;
+  if (ws.rank() < 1 || !ws.is_static() || ws.dtype != ScalarType::Float) return false;
   const int64_t co = ws.sizes[0].value, numel = ws.static_numel();
   std::vector<float> wv = constant_floats(g, w, numel);
   std::vector<float> mean = constant_floats(g, optional_tensor(ba[3]), co);
@@ -79,7 +79,7 @@ bool try_fold(Graph& g, size_t bn_index, const std::vector<int>& producer,
   const ValueId bias_target = b != kNoValue ? b : beta_id;
   if (wv.empty() || mean.empty() || var.empty() || gamma.empty() || beta.empty() ||
       bias.empty() || bias_target == kNoValue || uses[size_t(bias_target)] != 1 ||
-      ba[6].kind != ArgKind::kFloat) {
+      ba[6].kind != ArgKind::Float) {
     return false;
   }
   const double eps = ba[6].f;

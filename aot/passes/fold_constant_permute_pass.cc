@@ -38,7 +38,7 @@ std::vector<uint8_t> permute_bytes(const std::vector<uint8_t>& in, const std::ve
 
 // Folds node `n` if it is a permute of an otherwise unused static constant.
 bool try_fold(Graph& g, const Node& n, const std::vector<int32_t>& uses) {
-  if (n.kind != NodeKind::kOp || n.op.ns != "aten" || n.op.name != "permute" ||
+  if (n.kind != NodeKind::Op || n.op.ns != "aten" || n.op.name != "permute" ||
       n.op.overload != "default" || n.outputs.size() != 1) {
     return false;
   }
@@ -58,7 +58,7 @@ bool try_fold(Graph& g, const Node& n, const std::vector<int32_t>& uses) {
   }
   const size_t rank = spec.rank();
   std::vector<int64_t> dims = dims_arg->arg.ints, sizes;
-  if (dims_arg->arg.kind != ArgKind::kIntList || dims.size() != rank) return false;
+  if (dims_arg->arg.kind != ArgKind::IntList || dims.size() != rank) return false;
   std::vector<bool> seen(rank, false);
   for (int64_t& d : dims) {
     if (d < 0) d += int64_t(rank);

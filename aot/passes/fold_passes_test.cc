@@ -39,8 +39,8 @@ ValueId conv_bn(GraphBuilder& b, ValueId x, ValueId bias, ValueId* conv_out) {
   ValueId w = b.parameter("w", {2, 1, 1, 1}, {2.f, 3.f});
   ValueId gamma = b.parameter("gamma", {2}, {1.f, 2.f});
   ValueId beta = b.parameter("beta", {2}, {0.5f, -1.f});
-  ValueId mean = b.parameter("mean", {2}, {1.f, 4.f}, InputKind::kBuffer);
-  ValueId var = b.parameter("var", {2}, {3.f, 0.f}, InputKind::kBuffer);  // + eps 1: 4, 1
+  ValueId mean = b.parameter("mean", {2}, {1.f, 4.f}, InputKind::Buffer);
+  ValueId var = b.parameter("var", {2}, {3.f, 0.f}, InputKind::Buffer);  // + eps 1: 4, 1
   std::vector<NamedArgument> extra = conv_extra();
   extra.insert(extra.begin(), {"bias", bias == kNoValue ? Argument::none() : Argument::tensor(bias), false});
   ValueId c = b.op("aten::convolution.default", {{"input", x}, {"weight", w}}, "conv", {1, 2, 2, 2},
@@ -54,7 +54,7 @@ ValueId conv_bn(GraphBuilder& b, ValueId x, ValueId bias, ValueId* conv_out) {
                     {"eps", Argument::floating(1.0), false}});
   Graph& g = b.graph();
   for (const char* name : {"bn_unused_1", "bn_unused_2"}) {
-    ValueId u = g.add_value({name, ValueKind::kTensor, contiguous_spec(ScalarType::kFloat, static_sizes({0})), {}, ""}).get();
+    ValueId u = g.add_value({name, ValueKind::Tensor, contiguous_spec(ScalarType::Float, static_sizes({0})), {}, ""}).get();
     g.nodes().back().outputs.push_back(Argument::tensor(u));
   }
   return y;

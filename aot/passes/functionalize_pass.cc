@@ -16,22 +16,22 @@ bool record_buffer_mutation(Graph& graph, ValueId buffer, ValueId value) {
   }
   std::string target;
   for (size_t i = 0; i < sig.inputs.size(); ++i) {
-    if (tensor_of(graph.inputs()[i]) == buffer && sig.inputs[i].kind == InputKind::kBuffer) {
+    if (tensor_of(graph.inputs()[i]) == buffer && sig.inputs[i].kind == InputKind::Buffer) {
       target = sig.inputs[i].target;
     }
   }
   if (target.empty()) return false;
   for (size_t o = 0; o < sig.outputs.size(); ++o) {
-    if (sig.outputs[o].kind == OutputKind::kBufferMutation && sig.outputs[o].target == target) {
+    if (sig.outputs[o].kind == OutputKind::BufferMutation && sig.outputs[o].target == target) {
       graph.outputs()[o] = Argument::tensor(value);
       sig.outputs[o].name = graph.value(value).name;
       return true;
     }
   }
   size_t at = 0;  // mutations come before the user outputs
-  while (at < sig.outputs.size() && sig.outputs[at].kind == OutputKind::kBufferMutation) ++at;
+  while (at < sig.outputs.size() && sig.outputs[at].kind == OutputKind::BufferMutation) ++at;
   sig.outputs.insert(sig.outputs.begin() + static_cast<long>(at),
-                     OutputSpec{OutputKind::kBufferMutation, graph.value(value).name, target});
+                     OutputSpec{OutputKind::BufferMutation, graph.value(value).name, target});
   graph.outputs().insert(graph.outputs().begin() + static_cast<long>(at), Argument::tensor(value));
   return true;
 }
@@ -45,7 +45,7 @@ Error FunctionalizePass::run(Graph& graph) const {
   }
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
     Node& n = graph.nodes()[i];
-    if (n.kind != NodeKind::kOp || n.op.name.size() < 2 || n.op.name.back() != '_' ||
+    if (n.kind != NodeKind::Op || n.op.name.size() < 2 || n.op.name.back() != '_' ||
         n.op.name.compare(0, 2, "__") == 0) {
       continue;
     }

@@ -7,7 +7,7 @@
 namespace ember::aot {
 
 bool is_edge_op(const Node& node) {
-  if (node.kind == NodeKind::kSymbolic) return true;
+  if (node.kind == NodeKind::Symbolic) return true;
   if (node.op.ns == "aten" && (node.op.name == "sym_size" || node.op.name == "sym_numel")) return true;
   // Training-IR ops (linear, matmul, ...) may have out variants in ATen but are not core:
   // whatever has a decomposition must be decomposed.

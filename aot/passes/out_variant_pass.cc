@@ -32,7 +32,7 @@ bool is_sym_op(const Node& n) {
 
 Error OutVariantPass::run(Graph& graph) const {
   for (Node& n : graph.nodes()) {
-    if (n.kind != NodeKind::kOp || n.op.ns == "ember" || is_sym_op(n) || is_out_variant_node(n)) {
+    if (n.kind != NodeKind::Op || n.op.ns == "ember" || is_sym_op(n) || is_out_variant_node(n)) {
       continue;  // symbolic ops, delegate calls and converted nodes stay as they are
     }
     const OpSchema* schema = nullptr;

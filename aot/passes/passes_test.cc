@@ -37,14 +37,14 @@ TEST(FunctionalizePassTest, InPlaceOpBecomesFunctionalAndLaterReadsSeeIt) {
 
 TEST(FunctionalizePassTest, InPlaceOnBufferBecomesBufferMutation) {
   GraphBuilder b;
-  ValueId s = b.parameter("steps", {1}, {0.f}, InputKind::kBuffer);
+  ValueId s = b.parameter("steps", {1}, {0.f}, InputKind::Buffer);
   ValueId x = b.input("x", {1});
   ValueId a = b.op("aten::add_.Tensor", {{"self", s}, {"other", x}}, "add_", {1});
   b.output(b.op("aten::mul.Tensor", {{"self", s}, {"other", x}}, "mul", {1}));
   Graph g = b.take();
   ASSERT_EQ(FunctionalizePass().run(g), Error::Ok);
   ASSERT_EQ(g.outputs().size(), 2u);
-  EXPECT_EQ(g.signature().outputs[0].kind, OutputKind::kBufferMutation);
+  EXPECT_EQ(g.signature().outputs[0].kind, OutputKind::BufferMutation);
   EXPECT_EQ(g.signature().outputs[0].target, "steps");
   EXPECT_EQ(g.outputs()[0].value(), a);
   EXPECT_EQ(g.nodes()[1].inputs[0].arg.value(), a);  // mul reads the new value
@@ -93,7 +93,7 @@ TEST(ScalarToTensorPassTest, WrappedNumberBecomesLiftedConstant) {
   std::memcpy(&v, s.constant->bytes.data(), 4);
   EXPECT_EQ(v, 2.5f);
   ASSERT_EQ(g.inputs().size(), 2u);  // the constant comes before the user input
-  EXPECT_EQ(g.signature().inputs[0].kind, InputKind::kTensorConstant);
+  EXPECT_EQ(g.signature().inputs[0].kind, InputKind::TensorConstant);
   EXPECT_EQ(g.inputs()[1].value(), x);
 }
 

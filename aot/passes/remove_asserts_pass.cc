@@ -7,7 +7,7 @@ namespace ember::aot {
 namespace {
 
 bool is_assert(const Node& n) {
-  if (n.kind != NodeKind::kOp || n.op.ns != "aten") return false;
+  if (n.kind != NodeKind::Op || n.op.ns != "aten") return false;
   return n.op.name == "_assert_scalar" || n.op.name == "_assert_tensor_metadata" ||
          n.op.name == "_assert_async" || n.op.name == "sym_constrain_range" ||
          n.op.name == "sym_constrain_range_for_size";

@@ -6,7 +6,7 @@ namespace ember::aot {
 Error ReplaceReluWithSigmoidPass::run(Graph& graph) const {
   const OpName relu{"aten", "relu", "default"};
   for (Node& n : graph.nodes()) {
-    if (n.kind != NodeKind::kOp || !(n.op == relu)) continue;
+    if (n.kind != NodeKind::Op || !(n.op == relu)) continue;
     n.op.name = "sigmoid";
     n.target = "torch.ops.aten.sigmoid.default";
   }

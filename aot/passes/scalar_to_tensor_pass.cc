@@ -13,18 +13,18 @@ namespace {
 Result<ValueId> make_scalar_tensor(Graph& graph, const Argument& arg) {
   auto data = std::make_shared<ConstantData>();
   ScalarType dtype;
-  if (arg.kind == ArgKind::kFloat) {
+  if (arg.kind == ArgKind::Float) {
     float f = static_cast<float>(arg.f);
     data->bytes.resize(4);
     std::memcpy(data->bytes.data(), &f, 4);
-    dtype = ScalarType::kFloat;
-  } else if (arg.kind == ArgKind::kInt) {
+    dtype = ScalarType::Float;
+  } else if (arg.kind == ArgKind::Int) {
     data->bytes.resize(8);
     std::memcpy(data->bytes.data(), &arg.i, 8);
-    dtype = ScalarType::kLong;
+    dtype = ScalarType::Long;
   } else {
     data->bytes.assign(1, arg.b ? 1 : 0);
-    dtype = ScalarType::kBool;
+    dtype = ScalarType::Bool;
   }
   data->source = "scalar_to_tensor";
   TensorSpec spec = contiguous_spec(dtype, {});
@@ -33,9 +33,9 @@ Result<ValueId> make_scalar_tensor(Graph& graph, const Argument& arg) {
   // A lifted tensor constant: a graph input placed before the user inputs.
   size_t at = 0;
   auto& specs = graph.signature().inputs;
-  while (at < specs.size() && specs[at].kind != InputKind::kUserInput) ++at;
+  while (at < specs.size() && specs[at].kind != InputKind::UserInput) ++at;
   InputSpec in;
-  in.kind = InputKind::kTensorConstant;
+  in.kind = InputKind::TensorConstant;
   in.name = graph.value(v).name;
   in.target = graph.value(v).name;
   if (specs.size() == graph.inputs().size()) specs.insert(specs.begin() + static_cast<long>(at), in);
@@ -48,16 +48,16 @@ Result<ValueId> make_scalar_tensor(Graph& graph, const Argument& arg) {
 
 Error ScalarToTensorPass::run(Graph& graph) const {
   for (Node& n : graph.nodes()) {
-    if (n.kind != NodeKind::kOp) continue;
+    if (n.kind != NodeKind::Op) continue;
     const OpSchema* s = builtin_op_schemas().find(n.op);
     if (s == nullptr) continue;
     for (NamedArgument& in : n.inputs) {
       int idx = s->arg_index(in.name);
       if (idx < 0) continue;
       const SchemaType& t = s->args[static_cast<size_t>(idx)].type;
-      if (t.base != BaseType::kTensor || t.list) continue;
+      if (t.base != BaseType::Tensor || t.list) continue;
       ArgKind k = in.arg.kind;
-      if (k != ArgKind::kFloat && k != ArgKind::kInt && k != ArgKind::kBool) continue;
+      if (k != ArgKind::Float && k != ArgKind::Int && k != ArgKind::Bool) continue;
       EMBER_ASSIGN_OR_RETURN(ValueId v, make_scalar_tensor(graph, in.arg));
       in.arg = Argument::tensor(v);
     }

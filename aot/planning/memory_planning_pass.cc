@@ -22,9 +22,9 @@ std::vector<std::pair<ValueId, ValueId>> mutated_buffers(const Graph& graph) {
   std::vector<std::pair<ValueId, ValueId>> out;
   const GraphSignature& sig = graph.signature();
   for (size_t o = 0; o < sig.outputs.size() && o < graph.outputs().size(); ++o) {
-    if (sig.outputs[o].kind != OutputKind::kBufferMutation) continue;
+    if (sig.outputs[o].kind != OutputKind::BufferMutation) continue;
     for (size_t i = 0; i < sig.inputs.size() && i < graph.inputs().size(); ++i) {
-      if (sig.inputs[i].kind == InputKind::kBuffer && sig.inputs[i].target == sig.outputs[o].target) {
+      if (sig.inputs[i].kind == InputKind::Buffer && sig.inputs[i].target == sig.outputs[o].target) {
         out.push_back({tensor_of(graph.inputs()[i]), tensor_of(graph.outputs()[o])});
       }
     }
@@ -44,7 +44,7 @@ Lifetimes compute_lifetimes(const Graph& graph) {
   Lifetimes lt{std::vector<int32_t>(nv, -1), std::vector<int32_t>(nv, -1), std::vector<bool>(nv, false)};
   auto plannable = [&](ValueId v) {
     const Value& val = graph.value(v);
-    return val.kind == ValueKind::kTensor && val.tensor.constant == nullptr;
+    return val.kind == ValueKind::Tensor && val.tensor.constant == nullptr;
   };
   auto touch = [&](ValueId v, int32_t t) {
     size_t k = static_cast<size_t>(v);
@@ -55,7 +55,7 @@ Lifetimes compute_lifetimes(const Graph& graph) {
   };
   const GraphSignature& sig = graph.signature();
   for (size_t i = 0; i < graph.inputs().size(); ++i) {
-    bool user = i >= sig.inputs.size() || sig.inputs[i].kind == InputKind::kUserInput;
+    bool user = i >= sig.inputs.size() || sig.inputs[i].kind == InputKind::UserInput;
     if (user) for_each_value(graph.inputs()[i], [&](ValueId v) { touch(v, 0); });
   }
   int32_t n = static_cast<int32_t>(graph.nodes().size());

@@ -39,7 +39,7 @@ std::string graph_to_dot(const Graph& graph) {
         if (v == kNoValue) continue;
         producer[v] = id;
         const Value& val = graph.value(v);
-        label += "\n" + val.name + (val.kind == ValueKind::kTensor ? " : " + val.tensor.to_string() : "");
+        label += "\n" + val.name + (val.kind == ValueKind::Tensor ? " : " + val.tensor.to_string() : "");
       }
     }
     out += "  " + id + " [shape=box, label=" + quote(label) + "];\n";

@@ -29,21 +29,21 @@ Summary collect(const Graph& g) {
   const GraphSignature& sig = g.signature();
   for (size_t i = 0; i < g.inputs().size() && i < sig.inputs.size(); ++i) {
     ValueId id = g.inputs()[i].value();
-    if (id == kNoValue || g.value(id).kind != ValueKind::kTensor) continue;
+    if (id == kNoValue || g.value(id).kind != ValueKind::Tensor) continue;
     const TensorSpec& t = g.value(id).tensor;
     const char* bucket = nullptr;
     switch (sig.inputs[i].kind) {
-      case InputKind::kUserInput:
+      case InputKind::UserInput:
         s.inputs.emplace_back(g.value(id).name, &t);
         continue;
-      case InputKind::kParameter:
+      case InputKind::Parameter:
         bucket = "parameters";
         break;
-      case InputKind::kBuffer:
+      case InputKind::Buffer:
         bucket = "buffers";
         if (!sig.inputs[i].persistent) ++s.non_persistent_buffers;
         break;
-      case InputKind::kTensorConstant:
+      case InputKind::TensorConstant:
         bucket = "constants";
         break;
       default:
@@ -56,10 +56,10 @@ Summary collect(const Graph& g) {
   }
   for (size_t i = 0; i < g.outputs().size() && i < sig.outputs.size(); ++i) {
     ValueId id = g.outputs()[i].value();
-    if (sig.outputs[i].kind == OutputKind::kUserOutput && id != kNoValue &&
-        g.value(id).kind == ValueKind::kTensor) {
+    if (sig.outputs[i].kind == OutputKind::UserOutput && id != kNoValue &&
+        g.value(id).kind == ValueKind::Tensor) {
       s.outputs.emplace_back(g.value(id).name, &g.value(id).tensor);
-    } else if (sig.outputs[i].kind == OutputKind::kBufferMutation) {
+    } else if (sig.outputs[i].kind == OutputKind::BufferMutation) {
       s.mutations.push_back(sig.outputs[i].target + " <- %" + sig.outputs[i].name);
     }
   }
@@ -124,7 +124,7 @@ std::string summarize_pt2_json(const Graph& g, bool with_graph) {
           shape.push_back(d.text);
         }
       }
-      arr.push_back({{"name", name}, {"dtype", torch_name(t->dtype)}, {"shape", shape}});
+      arr.push_back({{"name", name}, {"dtype", scalar_type_name(t->dtype)}, {"shape", shape}});
     }
     return arr;
   };

@@ -181,32 +181,32 @@ bool parse_tensor(ByteReader& r, bool is_out, TensorData* t) {
 // Payloads of the list kinds (IntList, DoubleList, BoolList, TensorList, OptionalTensorList).
 void parse_list_value(ByteReader& r, CaseArg* a) {
   switch (a->kind) {
-    case ArgKind::kIntList: {
+    case ArgKind::IntList: {
       const uint32_t n = r.count("int list length", 8);
       for (uint32_t i = 0; i < n && r.ok(); ++i) a->int_list.push_back(r.scalar<int64_t>("int"));
       break;
     }
-    case ArgKind::kDoubleList: {
+    case ArgKind::DoubleList: {
       const uint32_t n = r.count("double list length", 8);
       for (uint32_t i = 0; i < n && r.ok(); ++i) {
         a->double_list.push_back(r.scalar<double>("double"));
       }
       break;
     }
-    case ArgKind::kBoolList: {
+    case ArgKind::BoolList: {
       const uint32_t n = r.count("bool list length", 1);
       for (uint32_t i = 0; i < n && r.ok(); ++i) {
         a->bool_list.push_back(r.scalar<uint8_t>("bool") != 0 ? 1 : 0);
       }
       break;
     }
-    case ArgKind::kTensorList: {
+    case ArgKind::TensorList: {
       const uint32_t n = r.count("tensor list length", 10);
       a->tensor_list.resize(n);
       for (uint32_t i = 0; i < n && r.ok(); ++i) parse_tensor(r, a->is_out, &a->tensor_list[i]);
       break;
     }
-    case ArgKind::kOptionalTensorList: {
+    case ArgKind::OptionalTensorList: {
       const uint32_t n = r.count("optional tensor list length", 1);
       for (uint32_t i = 0; i < n && r.ok(); ++i) {
         const uint8_t present = r.scalar<uint8_t>("optional tensor presence");
@@ -233,27 +233,27 @@ void parse_list_value(ByteReader& r, CaseArg* a) {
 bool parse_arg_value(ByteReader& r, CaseArg* a) {
   const uint8_t kind = r.scalar<uint8_t>("argument kind");
   if (!r.ok()) return false;
-  if (kind > static_cast<uint8_t>(ArgKind::kMemoryFormat)) {
+  if (kind > static_cast<uint8_t>(ArgKind::MemoryFormat)) {
     r.fail("argument '" + a->name + "': unknown kind " + std::to_string(kind) +
            " (expected 0-12)");
     return false;
   }
   a->kind = static_cast<ArgKind>(kind);
   switch (a->kind) {
-    case ArgKind::kTensor:
+    case ArgKind::Tensor:
       return parse_tensor(r, a->is_out, &a->tensor);
-    case ArgKind::kInt:
+    case ArgKind::Int:
       a->int_value = r.scalar<int64_t>("int value");
       break;
-    case ArgKind::kDouble:
+    case ArgKind::Double:
       a->double_value = r.scalar<double>("double value");
       break;
-    case ArgKind::kBool:
+    case ArgKind::Bool:
       a->bool_value = r.scalar<uint8_t>("bool value") != 0;
       break;
-    case ArgKind::kOptionalNone:
+    case ArgKind::OptionalNone:
       break;
-    case ArgKind::kScalarType: {
+    case ArgKind::ScalarType: {
       const uint8_t code = r.scalar<uint8_t>("scalar type");
       if (r.ok() && case_dtype_size(code) == 0) {
         r.fail("argument '" + a->name + "': unknown ScalarType code " + std::to_string(code));
@@ -261,10 +261,10 @@ bool parse_arg_value(ByteReader& r, CaseArg* a) {
       a->scalar_type = static_cast<CaseDtype>(code);
       break;
     }
-    case ArgKind::kString:
+    case ArgKind::String:
       a->string_value = r.str("string value");
       break;
-    case ArgKind::kMemoryFormat:
+    case ArgKind::MemoryFormat:
       a->memory_format = r.scalar<uint8_t>("memory format");
       if (r.ok() && a->memory_format > 3) {
         r.fail("argument '" + a->name + "': unknown memory format " +
@@ -352,8 +352,8 @@ size_t Case::num_out_tensors() const {
   size_t n = 0;
   for (const CaseArg& a : args) {
     if (!a.is_out) continue;
-    if (a.kind == ArgKind::kTensor) ++n;
-    if (a.kind == ArgKind::kTensorList) n += a.tensor_list.size();
+    if (a.kind == ArgKind::Tensor) ++n;
+    if (a.kind == ArgKind::TensorList) n += a.tensor_list.size();
   }
   return n;
 }
@@ -361,7 +361,7 @@ size_t Case::num_out_tensors() const {
 size_t Case::num_expected_outputs() const {
   size_t n = num_out_tensors();
   for (const CaseArg& a : args) {
-    if (a.is_mutated && a.kind == ArgKind::kTensor) ++n;
+    if (a.is_mutated && a.kind == ArgKind::Tensor) ++n;
   }
   return n;
 }
@@ -385,16 +385,16 @@ size_t case_dtype_size(uint8_t code) {
 
 const char* case_dtype_name(CaseDtype dtype) {
   switch (dtype) {
-    case CaseDtype::kByte: return "uint8";
-    case CaseDtype::kChar: return "int8";
-    case CaseDtype::kShort: return "int16";
-    case CaseDtype::kInt: return "int32";
-    case CaseDtype::kLong: return "int64";
-    case CaseDtype::kHalf: return "float16";
-    case CaseDtype::kFloat: return "float32";
-    case CaseDtype::kDouble: return "float64";
-    case CaseDtype::kBool: return "bool";
-    case CaseDtype::kBFloat16: return "bfloat16";
+    case CaseDtype::Byte: return "uint8";
+    case CaseDtype::Char: return "int8";
+    case CaseDtype::Short: return "int16";
+    case CaseDtype::Int: return "int32";
+    case CaseDtype::Long: return "int64";
+    case CaseDtype::Half: return "float16";
+    case CaseDtype::Float: return "float32";
+    case CaseDtype::Double: return "float64";
+    case CaseDtype::Bool: return "bool";
+    case CaseDtype::BFloat16: return "bfloat16";
   }
   return "unknown";
 }

@@ -19,39 +19,39 @@ namespace ember::kernels::testing {
 
 // ExecuTorch ScalarType codes used by case files (pte-format.md §1.6).
 enum class CaseDtype : uint8_t {
-  kByte = 0,  // uint8
-  kChar = 1,  // int8
-  kShort = 2,
-  kInt = 3,
-  kLong = 4,
-  kHalf = 5,
-  kFloat = 6,
-  kDouble = 7,
-  kBool = 11,
-  kBFloat16 = 15,
+  Byte = 0,  // uint8
+  Char = 1,  // int8
+  Short = 2,
+  Int = 3,
+  Long = 4,
+  Half = 5,
+  Float = 6,
+  Double = 7,
+  Bool = 11,
+  BFloat16 = 15,
 };
 
 // The kind of one argument value; codes are the file's `kind` byte.
 enum class ArgKind : uint8_t {
-  kTensor = 0,
-  kInt = 1,
-  kDouble = 2,
-  kBool = 3,
-  kIntList = 4,
-  kDoubleList = 5,
-  kBoolList = 6,
-  kOptionalNone = 7,
-  kTensorList = 8,
-  kOptionalTensorList = 9,
-  kScalarType = 10,
-  kString = 11,
-  kMemoryFormat = 12,
+  Tensor = 0,
+  Int = 1,
+  Double = 2,
+  Bool = 3,
+  IntList = 4,
+  DoubleList = 5,
+  BoolList = 6,
+  OptionalNone = 7,
+  TensorList = 8,
+  OptionalTensorList = 9,
+  ScalarType = 10,
+  String = 11,
+  MemoryFormat = 12,
 };
 
 // A tensor: sizes are logical; data holds numel * element size bytes, little-endian, in the
 // physical order given by dim_order (outermost first; [0,2,3,1] is channels-last).
 struct TensorData {
-  CaseDtype dtype = CaseDtype::kFloat;
+  CaseDtype dtype = CaseDtype::Float;
   std::vector<int64_t> sizes;
   std::vector<uint8_t> dim_order;
   std::vector<uint8_t> data;
@@ -69,7 +69,7 @@ struct CaseArg {
   bool is_out = false;      // an out argument: tensor data is zero-filled by the reader
   bool is_mutated = false;  // an in-place op's mutable input (copy_ self): has data, and its
                             // value after the call is also an expected output
-  ArgKind kind = ArgKind::kOptionalNone;
+  ArgKind kind = ArgKind::OptionalNone;
   TensorData tensor;                                   // kTensor
   int64_t int_value = 0;                               // kInt
   double double_value = 0.0;                           // kDouble
@@ -79,7 +79,7 @@ struct CaseArg {
   std::vector<uint8_t> bool_list;                      // kBoolList (0 or 1 each)
   std::vector<TensorData> tensor_list;                 // kTensorList
   std::vector<std::optional<TensorData>> optional_tensor_list;  // kOptionalTensorList
-  CaseDtype scalar_type = CaseDtype::kFloat;           // kScalarType
+  CaseDtype scalar_type = CaseDtype::Float;           // kScalarType
   std::string string_value;                            // kString
   uint8_t memory_format = 0;  // kMemoryFormat: 0 contiguous, 1 preserve, 2 channels_last
 };

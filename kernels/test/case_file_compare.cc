@@ -23,8 +23,8 @@ double half_to_double(uint16_t h) {
 }
 
 bool is_floating(CaseDtype d) {
-  return d == CaseDtype::kHalf || d == CaseDtype::kFloat || d == CaseDtype::kDouble ||
-         d == CaseDtype::kBFloat16;
+  return d == CaseDtype::Half || d == CaseDtype::Float || d == CaseDtype::Double ||
+         d == CaseDtype::BFloat16;
 }
 
 std::string index_text(const std::vector<int64_t>& idx) {
@@ -41,26 +41,26 @@ double case_element_as_double(const TensorData& t, size_t index) {
   uint64_t bits = 0;
   for (size_t i = 0; i < elem; ++i) bits |= static_cast<uint64_t>(p[i]) << (8 * i);
   switch (t.dtype) {
-    case CaseDtype::kByte: return static_cast<double>(static_cast<uint8_t>(bits));
-    case CaseDtype::kChar: return static_cast<double>(static_cast<int8_t>(bits));
-    case CaseDtype::kShort: return static_cast<double>(static_cast<int16_t>(bits));
-    case CaseDtype::kInt: return static_cast<double>(static_cast<int32_t>(bits));
-    case CaseDtype::kLong: return static_cast<double>(static_cast<int64_t>(bits));
-    case CaseDtype::kBool: return bits != 0 ? 1.0 : 0.0;
-    case CaseDtype::kHalf: return half_to_double(static_cast<uint16_t>(bits));
-    case CaseDtype::kBFloat16: {
+    case CaseDtype::Byte: return static_cast<double>(static_cast<uint8_t>(bits));
+    case CaseDtype::Char: return static_cast<double>(static_cast<int8_t>(bits));
+    case CaseDtype::Short: return static_cast<double>(static_cast<int16_t>(bits));
+    case CaseDtype::Int: return static_cast<double>(static_cast<int32_t>(bits));
+    case CaseDtype::Long: return static_cast<double>(static_cast<int64_t>(bits));
+    case CaseDtype::Bool: return bits != 0 ? 1.0 : 0.0;
+    case CaseDtype::Half: return half_to_double(static_cast<uint16_t>(bits));
+    case CaseDtype::BFloat16: {
       const uint32_t f32 = static_cast<uint32_t>(bits) << 16;
       float f;
       std::memcpy(&f, &f32, 4);
       return f;
     }
-    case CaseDtype::kFloat: {
+    case CaseDtype::Float: {
       const uint32_t b32 = static_cast<uint32_t>(bits);
       float f;
       std::memcpy(&f, &b32, 4);
       return f;
     }
-    case CaseDtype::kDouble: {
+    case CaseDtype::Double: {
       double d;
       std::memcpy(&d, &bits, 8);
       return d;
@@ -93,7 +93,7 @@ std::string compare_tensors(const TensorData& got, const TensorData& want, doubl
       wo += static_cast<size_t>(idx[d] * ws[d]);
     }
     bool ok;
-    if (want.dtype == CaseDtype::kLong) {
+    if (want.dtype == CaseDtype::Long) {
       ok = std::memcmp(got.data.data() + go * 8, want.data.data() + wo * 8, 8) == 0;
     } else {
       const double g = case_element_as_double(got, go), w = case_element_as_double(want, wo);

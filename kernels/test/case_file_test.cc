@@ -116,8 +116,8 @@ TEST(CaseFileTest, ParsesHandWrittenFile) {
   EXPECT_DOUBLE_EQ(c0.rtol, 1e-6);
   ASSERT_EQ(c0.args.size(), 4u);
   const TensorData& self = c0.args[0].tensor;
-  EXPECT_EQ(c0.args[0].kind, ArgKind::kTensor);
-  EXPECT_EQ(self.dtype, CaseDtype::kFloat);
+  EXPECT_EQ(c0.args[0].kind, ArgKind::Tensor);
+  EXPECT_EQ(self.dtype, CaseDtype::Float);
   EXPECT_EQ(self.sizes, (std::vector<int64_t>{1, 2, 1, 2}));
   EXPECT_EQ(self.dim_order, (std::vector<uint8_t>{0, 2, 3, 1}));
   EXPECT_FALSE(self.is_contiguous_order());
@@ -129,7 +129,7 @@ TEST(CaseFileTest, ParsesHandWrittenFile) {
   EXPECT_EQ(v[3], 4.0f);
   EXPECT_EQ(c0.args[1].tensor.sizes.size(), 0u);
   EXPECT_EQ(c0.args[1].tensor.numel(), 1);
-  EXPECT_EQ(c0.args[2].kind, ArgKind::kInt);
+  EXPECT_EQ(c0.args[2].kind, ArgKind::Int);
   EXPECT_EQ(c0.args[2].int_value, 2);
   EXPECT_EQ(c0.args[2].schema_type, "number");
   const CaseArg* out = c0.find_arg("out");
@@ -151,13 +151,13 @@ TEST(CaseFileTest, ParsesHandWrittenFile) {
   EXPECT_EQ(c1.args[2].int_list, (std::vector<int64_t>{-1, 7}));
   EXPECT_EQ(c1.args[3].double_list, (std::vector<double>{0.25}));
   EXPECT_EQ(c1.args[4].bool_list, (std::vector<uint8_t>{1, 0, 1}));
-  EXPECT_EQ(c1.args[5].kind, ArgKind::kOptionalNone);
+  EXPECT_EQ(c1.args[5].kind, ArgKind::OptionalNone);
   ASSERT_EQ(c1.args[6].tensor_list.size(), 1u);
-  EXPECT_EQ(c1.args[6].tensor_list[0].dtype, CaseDtype::kLong);
+  EXPECT_EQ(c1.args[6].tensor_list[0].dtype, CaseDtype::Long);
   ASSERT_EQ(c1.args[7].optional_tensor_list.size(), 2u);
   EXPECT_FALSE(c1.args[7].optional_tensor_list[0].has_value());
-  EXPECT_EQ(c1.args[7].optional_tensor_list[1]->dtype, CaseDtype::kBool);
-  EXPECT_EQ(c1.args[8].scalar_type, CaseDtype::kBFloat16);
+  EXPECT_EQ(c1.args[7].optional_tensor_list[1]->dtype, CaseDtype::Bool);
+  EXPECT_EQ(c1.args[8].scalar_type, CaseDtype::BFloat16);
   EXPECT_EQ(c1.args[9].string_value, "floor");
   EXPECT_EQ(c1.args[10].memory_format, 2);
   EXPECT_EQ(c1.args[11].tensor.numel(), 0);
@@ -167,7 +167,7 @@ TEST(CaseFileTest, ParsesHandWrittenFile) {
   EXPECT_TRUE(c2.args[0].is_mutated);
   EXPECT_FALSE(c2.args[0].is_out);
   EXPECT_EQ(c2.args[0].tensor.data.size(), 16u);
-  EXPECT_EQ(c2.args[1].kind, ArgKind::kTensorList);
+  EXPECT_EQ(c2.args[1].kind, ArgKind::TensorList);
   ASSERT_EQ(c2.args[1].tensor_list.size(), 2u);
   EXPECT_EQ(c2.args[1].tensor_list[1].data, std::vector<uint8_t>(8, 0));
   EXPECT_EQ(c2.num_out_tensors(), 2u);
@@ -213,8 +213,8 @@ TEST(CaseFileTest, Helpers) {
   EXPECT_EQ(case_file_name("aten::add.out"), "aten__add.out.case");
   EXPECT_EQ(case_dtype_size(15), 2u);
   EXPECT_EQ(case_dtype_size(8), 0u);
-  EXPECT_STREQ(case_dtype_name(CaseDtype::kHalf), "float16");
-  EXPECT_STREQ(arg_kind_name(ArgKind::kOptionalTensorList), "OptionalTensorList");
+  EXPECT_STREQ(case_dtype_name(CaseDtype::Half), "float16");
+  EXPECT_STREQ(arg_kind_name(ArgKind::OptionalTensorList), "OptionalTensorList");
   CaseFile f;
   EXPECT_NE(read_case_file("/nonexistent/x.case", &f).find("cannot open"), std::string::npos);
 }
@@ -242,7 +242,7 @@ void check_generated(const std::string& op_key, size_t min_cases) {
     if (c.expect_error) continue;
     size_t k = 0;
     for (const CaseArg& a : c.args) {
-      if (!a.is_out || a.kind != ArgKind::kTensor) continue;
+      if (!a.is_out || a.kind != ArgKind::Tensor) continue;
       ASSERT_LT(k, c.outputs.size()) << c.name;
       EXPECT_EQ(a.tensor.sizes, c.outputs[k].sizes) << c.name;
       EXPECT_EQ(a.tensor.dtype, c.outputs[k].dtype) << c.name;
@@ -262,7 +262,7 @@ TEST(CaseFileTest, GeneratedAddOut) {
   EXPECT_EQ(c.args[0].name, "self");
   EXPECT_EQ(c.args[1].name, "other");
   EXPECT_EQ(c.args[2].name, "alpha");
-  EXPECT_EQ(c.args[2].kind, ArgKind::kInt);
+  EXPECT_EQ(c.args[2].kind, ArgKind::Int);
   EXPECT_EQ(c.args[2].int_value, 1);
   EXPECT_EQ(c.args[3].name, "out");
   // Recompute a float32 same-shape case by hand: out = self + other.
@@ -291,7 +291,7 @@ TEST(CaseFileTest, GeneratedMaxPoolHasTwoOuts) {
   EXPECT_EQ(c.args[c.args.size() - 2].name, "out");
   EXPECT_EQ(c.args.back().name, "indices");
   EXPECT_EQ(c.outputs.size(), 2u);
-  EXPECT_EQ(c.outputs[1].dtype, CaseDtype::kLong);
+  EXPECT_EQ(c.outputs[1].dtype, CaseDtype::Long);
 }
 
 // A tensor of the given dtype and sizes whose little-endian element bytes are `bits`.
@@ -319,7 +319,7 @@ uint64_t f32_bits(float f) {
 
 TEST(CaseCompareTest, DecodesHalfAndBFloat16) {
   // IEEE half: 1.0, -2.0, +inf, NaN, smallest subnormal (2^-24), 65504 (max).
-  const TensorData h = make_tensor(CaseDtype::kHalf, {6},
+  const TensorData h = make_tensor(CaseDtype::Half, {6},
                                    {0x3C00, 0xC000, 0x7C00, 0x7E00, 0x0001, 0x7BFF});
   EXPECT_EQ(case_element_as_double(h, 0), 1.0);
   EXPECT_EQ(case_element_as_double(h, 1), -2.0);
@@ -328,48 +328,48 @@ TEST(CaseCompareTest, DecodesHalfAndBFloat16) {
   EXPECT_EQ(case_element_as_double(h, 4), std::ldexp(1.0, -24));
   EXPECT_EQ(case_element_as_double(h, 5), 65504.0);
   // bfloat16 is the top half of a float32: 0x3F80 = 1.0, 0xC0A0 = -5.0.
-  const TensorData b = make_tensor(CaseDtype::kBFloat16, {2}, {0x3F80, 0xC0A0});
+  const TensorData b = make_tensor(CaseDtype::BFloat16, {2}, {0x3F80, 0xC0A0});
   EXPECT_EQ(case_element_as_double(b, 0), 1.0);
   EXPECT_EQ(case_element_as_double(b, 1), -5.0);
-  const TensorData i8 = make_tensor(CaseDtype::kChar, {1}, {0xFF});
+  const TensorData i8 = make_tensor(CaseDtype::Char, {1}, {0xFF});
   EXPECT_EQ(case_element_as_double(i8, 0), -1.0);
 }
 
 TEST(CaseCompareTest, ComparesInLogicalOrderWithTolerance) {
   // Logical [1,2,1,2] NCHW values c0=(1,2), c1=(3,4): contiguous bytes 1,2,3,4; channels-last
   // physical order (w0: c0, c1), (w1: c0, c1) = 1,3,2,4.
-  const TensorData nchw = make_tensor(CaseDtype::kFloat, {1, 2, 1, 2},
+  const TensorData nchw = make_tensor(CaseDtype::Float, {1, 2, 1, 2},
                                       {f32_bits(1), f32_bits(2), f32_bits(3), f32_bits(4)});
-  const TensorData nhwc = make_tensor(CaseDtype::kFloat, {1, 2, 1, 2},
+  const TensorData nhwc = make_tensor(CaseDtype::Float, {1, 2, 1, 2},
                                       {f32_bits(1), f32_bits(3), f32_bits(2), f32_bits(4)},
                                       {0, 2, 3, 1});
   EXPECT_EQ(compare_tensors(nhwc, nchw, 0, 0), "");
-  const TensorData off = make_tensor(CaseDtype::kFloat, {1, 2, 1, 2},
+  const TensorData off = make_tensor(CaseDtype::Float, {1, 2, 1, 2},
                                      {f32_bits(1), f32_bits(2), f32_bits(3.001f), f32_bits(4)});
   EXPECT_NE(compare_tensors(off, nchw, 1e-4, 0).find("element [0,1,0,0]"), std::string::npos);
   EXPECT_EQ(compare_tensors(off, nchw, 1e-4, 1e-3), "");  // within rtol * |3|
-  EXPECT_NE(compare_tensors(nchw, make_tensor(CaseDtype::kDouble, {4}, {0, 0, 0, 0}), 0, 0)
+  EXPECT_NE(compare_tensors(nchw, make_tensor(CaseDtype::Double, {4}, {0, 0, 0, 0}), 0, 0)
                 .find("dtype float32"),
             std::string::npos);
-  EXPECT_NE(compare_tensors(nchw, make_tensor(CaseDtype::kFloat, {4}, {0, 0, 0, 0}), 0, 0)
+  EXPECT_NE(compare_tensors(nchw, make_tensor(CaseDtype::Float, {4}, {0, 0, 0, 0}), 0, 0)
                 .find("sizes [1,2,1,2]"),
             std::string::npos);
 }
 
 TEST(CaseCompareTest, NonFiniteAndIntegerRules) {
   const uint64_t nan = f32_bits(std::nanf("")), inf = f32_bits(INFINITY);
-  const TensorData want = make_tensor(CaseDtype::kFloat, {2}, {nan, inf});
-  EXPECT_EQ(compare_tensors(make_tensor(CaseDtype::kFloat, {2}, {nan, inf}), want, 1, 1), "");
-  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::kFloat, {2}, {f32_bits(1), inf}), want, 1, 1),
+  const TensorData want = make_tensor(CaseDtype::Float, {2}, {nan, inf});
+  EXPECT_EQ(compare_tensors(make_tensor(CaseDtype::Float, {2}, {nan, inf}), want, 1, 1), "");
+  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::Float, {2}, {f32_bits(1), inf}), want, 1, 1),
             "");
-  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::kFloat, {2}, {nan, f32_bits(-INFINITY)}),
+  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::Float, {2}, {nan, f32_bits(-INFINITY)}),
                             want, 1, 1),
             "");
-  const TensorData one = make_tensor(CaseDtype::kFloat, {1}, {f32_bits(1)});
-  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::kFloat, {1}, {nan}), one, 1, 1), "");
+  const TensorData one = make_tensor(CaseDtype::Float, {1}, {f32_bits(1)});
+  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::Float, {1}, {nan}), one, 1, 1), "");
   // int64 is compared bit-exactly, beyond double precision: 2^62 + 1 vs 2^62.
-  const TensorData big = make_tensor(CaseDtype::kLong, {1}, {(uint64_t{1} << 62) + 1});
-  EXPECT_NE(compare_tensors(big, make_tensor(CaseDtype::kLong, {1}, {uint64_t{1} << 62}), 1, 1),
+  const TensorData big = make_tensor(CaseDtype::Long, {1}, {(uint64_t{1} << 62) + 1});
+  EXPECT_NE(compare_tensors(big, make_tensor(CaseDtype::Long, {1}, {uint64_t{1} << 62}), 1, 1),
             "");
   EXPECT_EQ(compare_tensors(big, big, 0, 0), "");
 }
@@ -383,9 +383,9 @@ TEST(CaseCompareTest, HandComputedAddMatchesGeneratedFloatCases) {
   for (const Case& c : f.cases) {
     const TensorData& a = c.args[0].tensor;
     const TensorData& b = c.args[1].tensor;
-    if (c.expect_error || a.dtype != CaseDtype::kFloat || b.dtype != CaseDtype::kFloat ||
+    if (c.expect_error || a.dtype != CaseDtype::Float || b.dtype != CaseDtype::Float ||
         a.sizes != b.sizes || !a.is_contiguous_order() || !b.is_contiguous_order() ||
-        c.args[2].kind != ArgKind::kInt) {
+        c.args[2].kind != ArgKind::Int) {
       continue;
     }
     // out = self + alpha * other, computed here in double and rounded to float.

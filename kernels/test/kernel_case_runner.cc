@@ -60,19 +60,19 @@ struct Arena {
 
 EValue* box(Arena& arena, const CaseArg& a, std::vector<Tensor*>* outs) {
   switch (a.kind) {
-    case ArgKind::kTensor: {
+    case ArgKind::Tensor: {
       Tensor* t = arena.tensor(a.tensor, a.is_out);
       if (a.is_out) outs->push_back(t);
       return arena.value(EValue(t));
     }
-    case ArgKind::kInt: return arena.value(EValue(a.int_value));
-    case ArgKind::kDouble: return arena.value(EValue(a.double_value));
-    case ArgKind::kBool: return arena.value(EValue(a.bool_value));
-    case ArgKind::kScalarType: return arena.value(EValue(int64_t(a.scalar_type)));
-    case ArgKind::kMemoryFormat: return arena.value(EValue(int64_t(a.memory_format)));
-    case ArgKind::kOptionalNone: return arena.value(EValue());
-    case ArgKind::kString: return arena.value(EValue(std::string_view(a.string_value)));
-    case ArgKind::kIntList: {
+    case ArgKind::Int: return arena.value(EValue(a.int_value));
+    case ArgKind::Double: return arena.value(EValue(a.double_value));
+    case ArgKind::Bool: return arena.value(EValue(a.bool_value));
+    case ArgKind::ScalarType: return arena.value(EValue(int64_t(a.scalar_type)));
+    case ArgKind::MemoryFormat: return arena.value(EValue(int64_t(a.memory_format)));
+    case ArgKind::OptionalNone: return arena.value(EValue());
+    case ArgKind::String: return arena.value(EValue(std::string_view(a.string_value)));
+    case ArgKind::IntList: {
       std::vector<EValue*> items;
       for (int64_t v : a.int_list) items.push_back(arena.value(EValue(v)));
       arena.pointer_lists.push_back(std::move(items));
@@ -81,18 +81,18 @@ EValue* box(Arena& arena, const CaseArg& a, std::vector<Tensor*>* outs) {
                                                       arena.int_scratch.back().data(),
                                                       a.int_list.size())));
     }
-    case ArgKind::kDoubleList:
+    case ArgKind::DoubleList:
       arena.doubles.push_back(a.double_list);
       return arena.value(EValue(runtime::Span<const double>(arena.doubles.back().data(),
                                                             a.double_list.size())));
-    case ArgKind::kBoolList: {
+    case ArgKind::BoolList: {
       const int i = arena.num_bools++ % 4;
       arena.bools[i].reset(new bool[a.bool_list.size() + 1]);
       for (size_t k = 0; k < a.bool_list.size(); ++k) arena.bools[i][k] = a.bool_list[k] != 0;
       return arena.value(
           EValue(runtime::Span<const bool>(arena.bools[i].get(), a.bool_list.size())));
     }
-    case ArgKind::kTensorList: {
+    case ArgKind::TensorList: {
       std::vector<EValue*> items;
       for (const TensorData& d : a.tensor_list) {
         Tensor* t = arena.tensor(d, a.is_out);
@@ -103,7 +103,7 @@ EValue* box(Arena& arena, const CaseArg& a, std::vector<Tensor*>* outs) {
       return arena.value(
           EValue(runtime::TensorList(arena.pointer_lists.back().data(), a.tensor_list.size())));
     }
-    case ArgKind::kOptionalTensorList: {
+    case ArgKind::OptionalTensorList: {
       std::vector<EValue*> items;
       for (const auto& d : a.optional_tensor_list) {
         items.push_back(d.has_value() ? arena.value(EValue(arena.tensor(*d, false)))
@@ -148,7 +148,7 @@ double expected_element(const TensorData& d, const std::vector<int64_t>& strides
 std::string inputs_at(const Case& c, int64_t i) {
   std::string s;
   for (const CaseArg& a : c.args) {
-    if (a.is_out || a.kind != ArgKind::kTensor || a.tensor.numel() <= i) continue;
+    if (a.is_out || a.kind != ArgKind::Tensor || a.tensor.numel() <= i) continue;
     char b[48];
     std::snprintf(b, sizeof(b), "%s%s=%.9g", s.empty() ? " (inputs: " : ", ", a.name.c_str(),
                   expected_element(a.tensor, a.tensor.strides(), i));
@@ -215,7 +215,7 @@ CaseOutcome run_case(const runtime::KernelRegistry& registry, const std::string&
   std::vector<EValue*> args;
   for (const CaseArg& a : c.args) args.push_back(box(arena, a, &outs));
   // An in-place op (copy_, index_put_) mutates and returns self.
-  if (outs.empty() && !c.args.empty() && c.args[0].kind == ArgKind::kTensor) {
+  if (outs.empty() && !c.args.empty() && c.args[0].kind == ArgKind::Tensor) {
     outs.push_back(args[0]->tensor_ptr());
     args.push_back(args[0]);
   }
@@ -256,7 +256,7 @@ CaseOutcome run_case(const runtime::KernelRegistry& registry, const std::string&
   if (c.outputs.size() > outs.size()) {
     std::vector<Tensor*> mutated;
     for (size_t i = c.args.size(); i-- > 0 && mutated.size() < c.outputs.size() - outs.size();) {
-      if (!c.args[i].is_out && c.args[i].kind == ArgKind::kTensor) {
+      if (!c.args[i].is_out && c.args[i].kind == ArgKind::Tensor) {
         mutated.insert(mutated.begin(), args[i]->tensor_ptr());
       }
     }

@@ -27,10 +27,13 @@ bool is_valid(ScalarType type) {
 }
 
 size_t element_size(ScalarType type) {
+  if (type == ScalarType::Float8_e8m0fnu) return 1;
   return is_valid(type) ? kTypes[static_cast<int>(type)].size : 0;
 }
 
 const char* scalar_type_name(ScalarType type) {
+  if (type == ScalarType::Float8_e8m0fnu) return "float8_e8m0fnu";
+  if (type == ScalarType::Undefined) return "undefined";
   return is_valid(type) ? kTypes[static_cast<int>(type)].name : "invalid";
 }
 
@@ -44,6 +47,7 @@ bool is_floating_point(ScalarType type) {
     case ScalarType::Float8_e4m3fn:
     case ScalarType::Float8_e5m2fnuz:
     case ScalarType::Float8_e4m3fnuz:
+    case ScalarType::Float8_e8m0fnu:
       return true;
     default:
       return false;

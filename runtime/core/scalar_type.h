@@ -1,5 +1,8 @@
 // ScalarType: element types of tensors, with ExecuTorch's numeric codes (the .pte
-// wire values, pte-format.md section 1.6), their sizes and printable names.
+// wire values, pte-format.md section 1.6), their sizes and printable names. The one
+// ScalarType of Ember: the AoT toolchain uses it too (aot/ir/scalar_type.h adds its
+// torch.export conversions), with two codes a .pte never carries: Undefined (-1) and
+// c10's Float8_e8m0fnu (44).
 #pragma once
 
 #include <cstddef>
@@ -38,17 +41,20 @@ enum class ScalarType : int8_t {
   UInt16 = 27,
   UInt32 = 28,
   UInt64 = 29,
+  Float8_e8m0fnu = 44,  // c10 code; no .pte code yet (AoT only)
+  Undefined = -1,       // no type (AoT only)
 };
 
 constexpr int kNumScalarTypes = 30;
 
-// True for every code above (0..29).
+// True for the .pte codes 0..29 (not Float8_e8m0fnu or Undefined).
 bool is_valid(ScalarType type);
 
-// Bytes per element; 0 for invalid codes.
+// Bytes per element (1 for Float8_e8m0fnu); 0 for Undefined and invalid codes.
 size_t element_size(ScalarType type);
 
-// PyTorch-style name: "float32", "int64", "bool", "bfloat16", ... ("invalid" otherwise).
+// PyTorch-style name: "float32", "int64", "bool", "bfloat16", "float8_e8m0fnu", ...;
+// "undefined" for Undefined, "invalid" for other codes.
 const char* scalar_type_name(ScalarType type);
 
 // Float, Double, Half, BFloat16 (and the float8 types).

@@ -9,7 +9,7 @@
 
 namespace ember::runtime {
 
-enum class LogLevel : uint8_t { kDebug = 0, kInfo = 1, kError = 2, kFatal = 3 };
+enum class LogLevel : uint8_t { Debug = 0, Info = 1, Error = 2, Fatal = 3 };
 
 // Minimum level that is emitted; messages below it are dropped. Default kInfo.
 void set_min_log_level(LogLevel level);
@@ -32,5 +32,5 @@ uint64_t ember_pal_now_ns(void);
 }
 
 #define EMBER_LOG(level, ...)                                                              \
-  ::ember::runtime::log_message(::ember::runtime::LogLevel::k##level, __FILE__, __LINE__, \
+  ::ember::runtime::log_message(::ember::runtime::LogLevel::level, __FILE__, __LINE__, \
                                 __VA_ARGS__)

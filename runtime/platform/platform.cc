@@ -7,7 +7,7 @@
 
 namespace ember::runtime {
 namespace {
-LogLevel g_min_level = LogLevel::kInfo;
+LogLevel g_min_level = LogLevel::Info;
 }  // namespace
 
 void set_min_log_level(LogLevel level) { g_min_level = level; }

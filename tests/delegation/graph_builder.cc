@@ -9,7 +9,7 @@ namespace ember::testing {
 aot::ValueId GraphBuilder::tensor(const std::string& name, std::vector<int64_t> sizes) {
   aot::Value v;
   v.name = name;
-  v.tensor.dtype = aot::ScalarType::kFloat;
+  v.tensor.dtype = aot::ScalarType::Float;
   int64_t stride = 1;
   v.tensor.strides.resize(sizes.size());
   for (size_t d = sizes.size(); d-- > 0;) {
@@ -27,7 +27,7 @@ aot::ValueId GraphBuilder::tensor(const std::string& name, std::vector<int64_t> 
 aot::ValueId GraphBuilder::input(const std::string& name, std::vector<int64_t> sizes) {
   const aot::ValueId v = tensor(name, std::move(sizes));
   g_.inputs().push_back(aot::Argument::tensor(v));
-  g_.signature().inputs.push_back({aot::InputKind::kUserInput, name, name, true, {}});
+  g_.signature().inputs.push_back({aot::InputKind::UserInput, name, name, true, {}});
   return v;
 }
 
@@ -41,12 +41,12 @@ aot::ValueId GraphBuilder::constant(const std::string& name, std::vector<int64_t
   // Parameters come first in a torch.export graph's inputs.
   size_t at = 0;
   while (at < g_.signature().inputs.size() &&
-         g_.signature().inputs[at].kind == aot::InputKind::kParameter) {
+         g_.signature().inputs[at].kind == aot::InputKind::Parameter) {
     ++at;
   }
   g_.inputs().insert(g_.inputs().begin() + static_cast<long>(at), aot::Argument::tensor(v));
   g_.signature().inputs.insert(g_.signature().inputs.begin() + static_cast<long>(at),
-                               {aot::InputKind::kParameter, name, name, true, {}});
+                               {aot::InputKind::Parameter, name, name, true, {}});
   return v;
 }
 
@@ -70,7 +70,7 @@ void GraphBuilder::last_arg(const std::string& name, aot::Argument arg) {
 
 void GraphBuilder::output(aot::ValueId v) {
   g_.outputs().push_back(aot::Argument::tensor(v));
-  g_.signature().outputs.push_back({aot::OutputKind::kUserOutput, g_.value(v).name, ""});
+  g_.signature().outputs.push_back({aot::OutputKind::UserOutput, g_.value(v).name, ""});
 }
 
 std::vector<uint8_t> float_bytes(const std::vector<float>& values) {

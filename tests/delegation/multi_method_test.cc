@@ -112,7 +112,7 @@ std::vector<uint8_t> read_file(const std::string& path) {
 }
 
 aot::HostTensor fixture(const std::string& file, std::vector<int64_t> sizes,
-                        aot::ScalarType dtype = aot::ScalarType::kFloat) {
+                        aot::ScalarType dtype = aot::ScalarType::Float) {
   aot::HostTensor t;
   t.dtype = dtype;
   t.sizes = std::move(sizes);

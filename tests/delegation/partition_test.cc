@@ -44,7 +44,7 @@ std::vector<aot::HostTensor> inputs() {
 size_t count_delegate_calls(const aot::EmitProgram& p) {
   size_t n = 0;
   for (const auto& in : p.methods[0].instructions) {
-    n += in.kind == aot::EmitInstructionKind::kDelegateCall ? 1 : 0;
+    n += in.kind == aot::EmitInstructionKind::DelegateCall ? 1 : 0;
   }
   return n;
 }

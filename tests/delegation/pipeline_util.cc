@@ -51,7 +51,7 @@ const runtime::BackendRegistry& demo_registry() {
 
 aot::HostTensor f32(std::vector<int64_t> sizes, const std::vector<float>& values) {
   aot::HostTensor t;
-  t.dtype = aot::ScalarType::kFloat;
+  t.dtype = aot::ScalarType::Float;
   t.sizes = std::move(sizes);
   t.bytes = float_bytes(values);
   return t;

@@ -51,7 +51,7 @@ aot::HostTensor float_tensor(const std::vector<int64_t>& sizes) {
 }
 
 bool read_float_file(const std::string& path, const std::vector<int64_t>& sizes, aot::HostTensor* out) {
-  out->dtype = aot::ScalarType::kFloat;
+  out->dtype = aot::ScalarType::Float;
   out->sizes = sizes;
   if (!read_file(path, &out->bytes)) return false;
   return static_cast<int64_t>(out->bytes.size()) == out->numel() * 4;

@@ -51,12 +51,12 @@ std::string external_dir() {
 }
 
 aot::ScalarType dtype_of(const std::string& name) {
-  if (name == "float32") return aot::ScalarType::kFloat;
-  if (name == "int64") return aot::ScalarType::kLong;
-  if (name == "int32") return aot::ScalarType::kInt;
-  if (name == "bool") return aot::ScalarType::kBool;
-  if (name == "float64") return aot::ScalarType::kDouble;
-  return aot::ScalarType::kUndefined;
+  if (name == "float32") return aot::ScalarType::Float;
+  if (name == "int64") return aot::ScalarType::Long;
+  if (name == "int32") return aot::ScalarType::Int;
+  if (name == "bool") return aot::ScalarType::Bool;
+  if (name == "float64") return aot::ScalarType::Double;
+  return aot::ScalarType::Undefined;
 }
 
 FixtureTensor tensor_of(const Json& j, const std::string& dir) {
@@ -98,11 +98,11 @@ void add_manifest(const std::string& dir, const std::string& prefix, std::vector
 
 double element(const aot::HostTensor& t, int64_t i) {
   switch (t.dtype) {
-    case aot::ScalarType::kFloat: { float v; std::memcpy(&v, t.bytes.data() + 4 * i, 4); return v; }
-    case aot::ScalarType::kDouble: { double v; std::memcpy(&v, t.bytes.data() + 8 * i, 8); return v; }
-    case aot::ScalarType::kLong: { int64_t v; std::memcpy(&v, t.bytes.data() + 8 * i, 8); return static_cast<double>(v); }
-    case aot::ScalarType::kInt: { int32_t v; std::memcpy(&v, t.bytes.data() + 4 * i, 4); return v; }
-    case aot::ScalarType::kBool: return t.bytes[static_cast<size_t>(i)] != 0;
+    case aot::ScalarType::Float: { float v; std::memcpy(&v, t.bytes.data() + 4 * i, 4); return v; }
+    case aot::ScalarType::Double: { double v; std::memcpy(&v, t.bytes.data() + 8 * i, 8); return v; }
+    case aot::ScalarType::Long: { int64_t v; std::memcpy(&v, t.bytes.data() + 8 * i, 8); return static_cast<double>(v); }
+    case aot::ScalarType::Int: { int32_t v; std::memcpy(&v, t.bytes.data() + 4 * i, 4); return v; }
+    case aot::ScalarType::Bool: return t.bytes[static_cast<size_t>(i)] != 0;
     default: return std::nan("");
   }
 }
@@ -139,7 +139,7 @@ Comparison compare_tensors(const aot::HostTensor& got, const aot::HostTensor& re
                 std::to_string(static_cast<int>(ref.dtype)) + " rank " + std::to_string(ref.sizes.size());
     return c;
   }
-  bool is_float = ref.dtype == aot::ScalarType::kFloat || ref.dtype == aot::ScalarType::kDouble;
+  bool is_float = ref.dtype == aot::ScalarType::Float || ref.dtype == aot::ScalarType::Double;
   for (int64_t i = 0; i < ref.numel(); ++i) {
     double g = element(got, i), r = element(ref, i);
     double diff = std::fabs(g - r);

@@ -15,7 +15,7 @@ namespace ember::testing {
 
 struct FixtureTensor {
   std::string file;  // absolute path of the .bin
-  aot::ScalarType dtype = aot::ScalarType::kFloat;
+  aot::ScalarType dtype = aot::ScalarType::Float;
   std::vector<int64_t> shape;
   bool exact = false;
 };

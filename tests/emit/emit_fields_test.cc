@@ -73,7 +73,7 @@ TEST(EmitFields, EveryValueKindAndOffsetHighBits) {
   scalar.memory_id = 1;
   scalar.memory_offset = (uint64_t{1} << 32) + 64;
   EmitTensor unplanned = float_2x2(-1);
-  unplanned.dynamism = EmitDynamism::kDynamicBound;
+  unplanned.dynamism = EmitDynamism::DynamicBound;
   m.values = {EmitValue::none(),
               EmitValue::of_int(-7),
               EmitValue::of_double(2.5),
@@ -81,11 +81,11 @@ TEST(EmitFields, EveryValueKindAndOffsetHighBits) {
               EmitValue::of_string("hi"),
               EmitValue::of_tensor(scalar),
               EmitValue::of_tensor(unplanned),
-              EmitValue::of_list(EmitValueKind::kIntList, {1, 1}),
+              EmitValue::of_list(EmitValueKind::IntList, {1, 1}),
               EmitValue::of_doubles({0.5, -1}),
               EmitValue::of_bools({true, false, true}),
-              EmitValue::of_list(EmitValueKind::kTensorList, {5, 6}),
-              EmitValue::of_list(EmitValueKind::kOptionalTensorList, {6, -1})};
+              EmitValue::of_list(EmitValueKind::TensorList, {5, 6}),
+              EmitValue::of_list(EmitValueKind::OptionalTensorList, {6, -1})};
   m.non_const_buffer_sizes = {0, (int64_t{1} << 32) + 128};
   m.operators = {{"aten::relu", ""}};
   m.instructions = {EmitInstruction::move(1, 1), EmitInstruction::jump_false(3, 0),

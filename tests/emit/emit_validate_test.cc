@@ -52,7 +52,7 @@ TEST(EmitValidate, BufferPlaceholderMustBeZero) {
 
 TEST(EmitValidate, IntListItemsMustBeEarlierInts) {
   EmitProgram p = add_program();
-  p.methods[0].values.push_back(EmitValue::of_list(EmitValueKind::kIntList, {0}));
+  p.methods[0].values.push_back(EmitValue::of_list(EmitValueKind::IntList, {0}));
   expect_error(p, Error::InvalidProgram, "value 4: item 0 (value 0) must be a Int");
   p.methods[0].values.back().indices = {5};
   expect_error(p, Error::InvalidProgram, "list elements must be earlier values");
@@ -63,7 +63,7 @@ TEST(EmitValidate, TensorRules) {
   p.methods[0].values[0].tensor.dim_order = {0, 0};
   expect_error(p, Error::InvalidProgram, "not a permutation");
   p = add_program();
-  p.methods[0].values[0].tensor.dynamism = EmitDynamism::kDynamicUnbound;
+  p.methods[0].values[0].tensor.dynamism = EmitDynamism::DynamicUnbound;
   expect_error(p, Error::NotSupported, "DYNAMIC_UNBOUND");
   p = add_program();
   p.methods[0].values[0].tensor.scalar_type = 9;

@@ -31,7 +31,7 @@ std::string dump(const std::vector<PteViolation>& violations) {
 }
 
 bool has_rule(const std::vector<PteViolation>& violations, const std::string& rule,
-              PteSeverity severity = PteSeverity::kError) {
+              PteSeverity severity = PteSeverity::Error) {
   for (const PteViolation& v : violations) {
     if (v.rule == rule && v.severity == severity) return true;
   }
@@ -128,8 +128,8 @@ TEST(PteCheckWriter, TensorRules) {
 
 TEST(PteCheckWriter, ListAndInstructionRules) {
   EmitProgram program = add_program();
-  program.methods[0].values.push_back(EmitValue::of_list(EmitValueKind::kIntList, {2}));
-  program.methods[0].values.push_back(EmitValue::of_list(EmitValueKind::kTensorList, {0}));
+  program.methods[0].values.push_back(EmitValue::of_list(EmitValueKind::IntList, {2}));
+  program.methods[0].values.push_back(EmitValue::of_list(EmitValueKind::TensorList, {0}));
   std::vector<uint8_t> bytes = write_or_die(program);
   auto* values = plan0(bytes)->mutable_values();
   static_cast<fb::IntList*>(values->GetMutableObject(4)->mutable_val())
@@ -168,7 +168,7 @@ TEST(PteCheckWriter, ConstantAndDelegateRules) {
       fb::GetMutableProgram(bytes.data())->mutable_constant_segment()->mutable_offsets();
   offsets->Mutate(2, 24);
   EXPECT_RULE(bytes, "value.constant_bounds");  // 16 bytes at 24 pass the 32-byte segment
-  EXPECT_TRUE(has_rule(check_pte(bytes), "constant.alignment", PteSeverity::kWarning));
+  EXPECT_TRUE(has_rule(check_pte(bytes), "constant.alignment", PteSeverity::Warning));
 
   bytes = write_or_die(delegate_program());
   auto* processed = plan0(bytes)->mutable_delegates()->GetMutableObject(0)->mutable_processed();
@@ -217,7 +217,7 @@ TEST(PteCheckWriter, MissingRequiredFields) {
   bytes.resize(std::max<size_t>(bytes.size(), 64), 0);
   auto violations = check_pte(bytes);
   EXPECT_TRUE(has_rule(violations, "plan.required")) << dump(violations);
-  EXPECT_TRUE(has_rule(violations, "constant.segment_missing", PteSeverity::kWarning));
+  EXPECT_TRUE(has_rule(violations, "constant.segment_missing", PteSeverity::Warning));
 }
 
 TEST(PteCheckWriter, RandomCorruptionNeverCrashes) {

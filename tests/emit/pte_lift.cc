@@ -88,13 +88,13 @@ struct Lifter {
       case K::Tensor:
         return EmitValue::of_tensor(tensor(v->val_as_Tensor()));
       case K::IntList:
-        return EmitValue::of_list(EmitValueKind::kIntList,
+        return EmitValue::of_list(EmitValueKind::IntList,
                                   to_vec<int64_t>(v->val_as_IntList()->items()));
       case K::TensorList:
-        return EmitValue::of_list(EmitValueKind::kTensorList,
+        return EmitValue::of_list(EmitValueKind::TensorList,
                                   to_vec<int64_t>(v->val_as_TensorList()->items()));
       case K::OptionalTensorList:
-        return EmitValue::of_list(EmitValueKind::kOptionalTensorList,
+        return EmitValue::of_list(EmitValueKind::OptionalTensorList,
                                   to_vec<int64_t>(v->val_as_OptionalTensorList()->items()));
       case K::DoubleList:
         return EmitValue::of_doubles(to_vec<double>(v->val_as_DoubleList()->items()));

@@ -31,7 +31,7 @@ const KernelRegistry& kernels() {
   static bool initialized = false;
   if (!initialized) {
     initialized = true;
-    set_min_log_level(LogLevel::kFatal);
+    set_min_log_level(LogLevel::Fatal);
     (void)register_prim_ops(registry);
     (void)ember::testing::register_test_kernels(registry);
   }

@@ -62,7 +62,7 @@ void run(ember::runtime::DelegateHandle* handle) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static bool quiet = [] {
-    ember::runtime::set_min_log_level(ember::runtime::LogLevel::kFatal);
+    ember::runtime::set_min_log_level(ember::runtime::LogLevel::Fatal);
     return true;
   }();
   (void)quiet;

@@ -85,7 +85,7 @@ std::vector<float> run_blob(const std::vector<uint8_t>& blob, const runtime::Nam
 }
 
 TEST(XnnGraphBuilderTest, HeaderAndFlatBufferLayout) {
-  auto blob = fc_graph().serialize(ConstantPlacement::kInline);
+  auto blob = fc_graph().serialize(ConstantPlacement::Inline);
   ASSERT_TRUE(blob.ok()) << ::ember::aot::format_error(blob.error());
   const std::vector<uint8_t>& b = blob->bytes;
   EXPECT_EQ(std::memcmp(b.data(), "\0\0\0\0XH00", 8), 0);
@@ -119,7 +119,7 @@ TEST(XnnGraphBuilderTest, NamedDataKeysAreSha256Hex) {
   uint32_t y = g.add_value({3});
   g.set_external(y, 1, kFlagExternalOutput);
   g.binary(fb::XNodeUnion::XNNAdd, x, c, y);
-  auto blob = g.serialize(ConstantPlacement::kNamedData);
+  auto blob = g.serialize(ConstantPlacement::NamedData);
   ASSERT_TRUE(blob.ok());
   // SHA-256("abc"), FIPS 180-2 appendix B.1.
   const std::string key = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
@@ -135,10 +135,10 @@ TEST(XnnGraphBuilderTest, NamedDataKeysAreSha256Hex) {
 
 TEST(XnnGraphBuilderTest, RuntimeRunsInlineAndNamedConstants) {
   // x = [1, 2]: W x = [1, 3]; + b = [1.5, -7]; clamp at 0 -> [1.5, 0].
-  auto inline_blob = fc_graph().serialize(ConstantPlacement::kInline);
+  auto inline_blob = fc_graph().serialize(ConstantPlacement::Inline);
   ASSERT_TRUE(inline_blob.ok());
   EXPECT_EQ(run_blob(inline_blob->bytes, nullptr, {1, 2}), (std::vector<float>{1.5f, 0.f}));
-  auto named_blob = fc_graph().serialize(ConstantPlacement::kNamedData);
+  auto named_blob = fc_graph().serialize(ConstantPlacement::NamedData);
   ASSERT_TRUE(named_blob.ok());
   MapData named;
   for (auto& [k, bytes] : named_blob->named_data) named.entries[k] = bytes;
@@ -150,12 +150,12 @@ TEST(XnnGraphBuilderTest, ExternalIdErrorsAreNamed) {
   XnnGraphBuilder g;
   g.set_external(g.add_value({1}), 0, kFlagExternalInput);
   g.set_external(g.add_value({1}), 0, kFlagExternalOutput);
-  auto dup = g.serialize(ConstantPlacement::kInline);
+  auto dup = g.serialize(ConstantPlacement::Inline);
   ASSERT_FALSE(dup.ok());
   EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("external id 0"), std::string::npos);
   XnnGraphBuilder gap;
   gap.set_external(gap.add_value({1}), 1, kFlagExternalInput);
-  auto missing = gap.serialize(ConstantPlacement::kInline);
+  auto missing = gap.serialize(ConstantPlacement::Inline);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("no value has external id 0"), std::string::npos);
   EXPECT_FALSE(parse_xnn_header({1, 2, 3}).ok());

@@ -57,11 +57,11 @@ TEST(XnnpackSupportTest, DtypeAndShapeChecks) {
   GraphBuilder b;
   auto x = b.input("x", {2, 2});
   auto y = b.op("relu", "default", {{"self", x}}, {2, 2});
-  b.graph().value(x).tensor.dtype = aot::ScalarType::kLong;
+  b.graph().value(x).tensor.dtype = aot::ScalarType::Long;
   aot::Support s = last_node_support(b);
   EXPECT_FALSE(s.supported);
   EXPECT_NE(s.reason.find("only f32"), std::string::npos) << s.reason;
-  b.graph().value(x).tensor.dtype = aot::ScalarType::kFloat;
+  b.graph().value(x).tensor.dtype = aot::ScalarType::Float;
   b.graph().value(y).tensor.sizes[0].is_static = false;
   s = last_node_support(b);
   EXPECT_FALSE(s.supported);

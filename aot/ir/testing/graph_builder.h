@@ -23,25 +23,25 @@ namespace ember::aot::testing {
 class GraphBuilder {
  public:
   ValueId input(const std::string& name, std::vector<int64_t> sizes,
-                ScalarType dtype = ScalarType::kFloat) {
-    return add_input(name, sizes, dtype, InputKind::kUserInput, nullptr);
+                ScalarType dtype = ScalarType::Float) {
+    return add_input(name, sizes, dtype, InputKind::UserInput, nullptr);
   }
   ValueId parameter(const std::string& name, std::vector<int64_t> sizes, const std::vector<float>& data,
-                    InputKind kind = InputKind::kParameter) {
+                    InputKind kind = InputKind::Parameter) {
     auto c = std::make_shared<ConstantData>();
     c->bytes.resize(data.size() * 4);
     std::memcpy(c->bytes.data(), data.data(), c->bytes.size());
-    return add_input(name, sizes, ScalarType::kFloat, kind, std::move(c));
+    return add_input(name, sizes, ScalarType::Float, kind, std::move(c));
   }
   // An op node with one tensor output `out_name` shaped `sizes`. Args name tensors by
   // ValueId; use op_args() for other kinds.
   ValueId op(const std::string& qualified, std::vector<std::pair<std::string, ValueId>> tensors,
              const std::string& out_name, std::vector<int64_t> sizes,
-             std::vector<NamedArgument> extra = {}, ScalarType dtype = ScalarType::kFloat) {
+             std::vector<NamedArgument> extra = {}, ScalarType dtype = ScalarType::Float) {
     std::vector<NamedArgument> args;
     for (auto& [n, v] : tensors) args.push_back({n, Argument::tensor(v), false});
     for (auto& e : extra) args.push_back(e);
-    ValueId out = g_.add_value({out_name, ValueKind::kTensor, contiguous_spec(dtype, static_sizes(sizes)), {}, ""}).get();
+    ValueId out = g_.add_value({out_name, ValueKind::Tensor, contiguous_spec(dtype, static_sizes(sizes)), {}, ""}).get();
     auto parsed = parse_node_target("torch.ops." + dotted(qualified)).get();
     Node n;
     n.kind = parsed.first;
@@ -54,7 +54,7 @@ class GraphBuilder {
     g_.nodes().push_back(std::move(n));
     return out;
   }
-  void output(ValueId v, OutputKind kind = OutputKind::kUserOutput, const std::string& target = "") {
+  void output(ValueId v, OutputKind kind = OutputKind::UserOutput, const std::string& target = "") {
     g_.outputs().push_back(Argument::tensor(v));
     g_.signature().outputs.push_back({kind, g_.value(v).name, target});
   }
@@ -72,7 +72,7 @@ class GraphBuilder {
                     InputKind kind, std::shared_ptr<const ConstantData> c) {
     TensorSpec spec = contiguous_spec(dtype, static_sizes(sizes));
     spec.constant = std::move(c);
-    ValueId v = g_.add_value({name, ValueKind::kTensor, spec, {}, ""}).get();
+    ValueId v = g_.add_value({name, ValueKind::Tensor, spec, {}, ""}).get();
     g_.inputs().push_back(Argument::tensor(v));
     InputSpec in;
     in.kind = kind;

@@ -29,10 +29,10 @@ struct CheckContext {
   const fb::Program* program = nullptr;
 
   void error(const std::string& rule, const std::string& location, const std::string& message) {
-    out->push_back({PteSeverity::kError, rule, location, message});
+    out->push_back({PteSeverity::Error, rule, location, message});
   }
   void warn(const std::string& rule, const std::string& location, const std::string& message) {
-    out->push_back({PteSeverity::kWarning, rule, location, message});
+    out->push_back({PteSeverity::Warning, rule, location, message});
   }
 };
 

@@ -10,13 +10,13 @@
 namespace ember::aot {
 
 std::string PteViolation::to_string() const {
-  return std::string(severity == PteSeverity::kError ? "error " : "warning ") + rule + " at " +
+  return std::string(severity == PteSeverity::Error ? "error " : "warning ") + rule + " at " +
          location + ": " + message;
 }
 
 size_t count_errors(const std::vector<PteViolation>& violations) {
   size_t n = 0;
-  for (const PteViolation& v : violations) n += v.severity == PteSeverity::kError;
+  for (const PteViolation& v : violations) n += v.severity == PteSeverity::Error;
   return n;
 }
 

@@ -35,10 +35,10 @@
 
 namespace ember::aot {
 
-enum class PteSeverity : uint8_t { kError, kWarning };
+enum class PteSeverity : uint8_t { Error, Warning };
 
 struct PteViolation {
-  PteSeverity severity = PteSeverity::kError;
+  PteSeverity severity = PteSeverity::Error;
   std::string rule;      // e.g. "value.memory_id"
   std::string location;  // e.g. "plan 'forward' value 3"
   std::string message;   // expected versus actual

@@ -43,7 +43,7 @@ TEST(PteCheckFixtures, UpstreamFilesHaveNoErrors) {
     std::vector<PteViolation> violations = check_pte(bytes, options);
     for (const PteViolation& v : violations) {
       std::printf("%s: %s\n", name.c_str(), v.to_string().c_str());
-      if (v.severity == PteSeverity::kWarning) {
+      if (v.severity == PteSeverity::Warning) {
         EXPECT_TRUE(kDeprecatedConstantBuffer.count(name) &&
                     (v.rule == "constant.segment_missing" ||
                      v.rule == "constant.deprecated_buffer"))

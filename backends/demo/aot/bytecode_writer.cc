@@ -31,14 +31,14 @@ uint16_t BytecodeWriter::add_slot(SlotKind kind, const std::vector<int64_t>& siz
     put(&rec, kSlotOffSizes + 4 * d, static_cast<uint64_t>(sizes[d]), 4);
   }
   slots_.insert(slots_.end(), rec.begin(), rec.end());
-  if (kind == SlotKind::kInput) ++num_inputs_;
-  if (kind == SlotKind::kOutput) ++num_outputs_;
+  if (kind == SlotKind::Input) ++num_inputs_;
+  if (kind == SlotKind::Output) ++num_outputs_;
   return static_cast<uint16_t>(num_slots_++);
 }
 
 uint16_t BytecodeWriter::add_constant(const std::vector<int64_t>& sizes,
                                       const std::vector<float>& values) {
-  const uint16_t slot = add_slot(SlotKind::kConstant, sizes);
+  const uint16_t slot = add_slot(SlotKind::Constant, sizes);
   put(&slots_, kSlotSize * slot + kSlotOffConstant, constants_.size(), 4);
   constants_.insert(constants_.end(), values.begin(), values.end());
   return slot;

@@ -24,10 +24,10 @@ class Compiler {
     EMBER_TRY(add_inputs());
     std::vector<std::pair<uint16_t, aot::ValueId>> copies;
     for (const aot::Argument& o : g_.outputs()) {
-      if (o.kind != aot::ArgKind::kTensor) return aot::not_supported("demo: a non-tensor output");
+      if (o.kind != aot::ArgKind::Tensor) return aot::not_supported("demo: a non-tensor output");
       const aot::ValueId v = o.values[0];
       EMBER_TRY(check_value(v));
-      const uint16_t slot = w_.add_slot(SlotKind::kOutput, sizes_of(g_.value(v)));
+      const uint16_t slot = w_.add_slot(SlotKind::Output, sizes_of(g_.value(v)));
       if (slot_.count(v) != 0 || produced_by_node(v) == false) {
         copies.emplace_back(slot, v);  // filled by a copy after the nodes
       } else {
@@ -37,7 +37,7 @@ class Compiler {
     for (const aot::Node& n : g_.nodes()) EMBER_TRY(add_node(n));
     for (auto& [slot, v] : copies) {
       EMBER_ASSIGN_OR_RETURN(uint16_t src, operand(v, "output"));
-      w_.add_instruction(OpCode::kCopy, slot, src);
+      w_.add_instruction(OpCode::Copy, slot, src);
     }
     return w_.finish();
   }
@@ -46,18 +46,18 @@ class Compiler {
   bool produced_by_node(aot::ValueId v) const {
     for (const aot::Node& n : g_.nodes()) {
       for (const aot::Argument& o : n.outputs) {
-        if (o.kind == aot::ArgKind::kTensor && o.values[0] == v) return true;
+        if (o.kind == aot::ArgKind::Tensor && o.values[0] == v) return true;
       }
     }
     return false;
   }
 
   aot::Error check_value(aot::ValueId v) const {
-    if (!g_.valid_id(v) || g_.value(v).kind != aot::ValueKind::kTensor) {
+    if (!g_.valid_id(v) || g_.value(v).kind != aot::ValueKind::Tensor) {
       return aot::not_supported("demo: value " + std::to_string(v) + " is not a tensor");
     }
     const aot::TensorSpec& t = g_.value(v).tensor;
-    if (t.dtype != aot::ScalarType::kFloat || !t.is_static() || t.rank() > kMaxRank) {
+    if (t.dtype != aot::ScalarType::Float || !t.is_static() || t.rank() > kMaxRank) {
       return aot::not_supported("demo: value '" + g_.value(v).name + "' is " + t.to_string() +
                                 ", the bytecode holds static f32 tensors of rank <= 6");
     }
@@ -66,14 +66,14 @@ class Compiler {
 
   aot::Error add_inputs() {
     for (const aot::Argument& in : g_.inputs()) {
-      if (in.kind != aot::ArgKind::kTensor) {
+      if (in.kind != aot::ArgKind::Tensor) {
         return aot::not_supported("demo: subgraph input of kind " +
                                   std::string(aot::to_string(in.kind)) + " (tensors only)");
       }
       const aot::ValueId v = in.values[0];
       if (g_.value(v).tensor.constant != nullptr) continue;  // constant slot, added on use
       EMBER_TRY(check_value(v));
-      slot_[v] = w_.add_slot(SlotKind::kInput, sizes_of(g_.value(v)));
+      slot_[v] = w_.add_slot(SlotKind::Input, sizes_of(g_.value(v)));
     }
     return aot::Error::Ok;
   }
@@ -108,8 +108,8 @@ class Compiler {
     const OpClass cls = op_class(op->code);
     EMBER_ASSIGN_OR_RETURN(uint16_t a, operand(n.find_input("self")->arg.values[0], n.describe()));
     uint16_t b = kNoOperand;
-    if (cls != OpClass::kUnary) {
-      const char* name = cls == OpClass::kMatmul ? "mat2" : "other";
+    if (cls != OpClass::Unary) {
+      const char* name = cls == OpClass::Matmul ? "mat2" : "other";
       EMBER_ASSIGN_OR_RETURN(b, operand(n.find_input(name)->arg.values[0], n.describe()));
     }
     const aot::ValueId out = n.outputs[0].values[0];
@@ -118,7 +118,7 @@ class Compiler {
     if (it != slot_.end()) {
       dst = it->second;  // an output slot reserved above
     } else {
-      dst = w_.add_slot(SlotKind::kScratch, sizes_of(g_.value(out)));
+      dst = w_.add_slot(SlotKind::Scratch, sizes_of(g_.value(out)));
       slot_[out] = dst;
     }
     w_.add_instruction(static_cast<OpCode>(op->code), dst, a, b);

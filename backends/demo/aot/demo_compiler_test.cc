@@ -105,7 +105,7 @@ TEST(DemoPartitioner, SupportsWithReasons) {
   b.op("sub", "Tensor", {{"self", x}, {"other", x}}, {2, 2});              // 4 filtered
   b.op("mm", "default", {{"self", x}, {"mat2", x}}, {2, 2});               // 5 yes
   aot::Graph& g = b.graph();
-  g.value(g.nodes()[5].outputs[0].values[0]).tensor.dtype = aot::ScalarType::kLong;  // now i64
+  g.value(g.nodes()[5].outputs[0].values[0]).tensor.dtype = aot::ScalarType::Long;  // now i64
   DemoPartitioner all;
   DemoPartitioner add_mm({"add", "mm"});
   EXPECT_TRUE(all.supports(g.nodes()[0], g).supported);

@@ -19,11 +19,11 @@ constexpr DemoOp kOps[] = {
 
 // Empty when `v` is a float32 tensor of static shape the bytecode can hold, else why not.
 std::string check_tensor(const aot::Graph& g, aot::ValueId v, const char* what) {
-  if (!g.valid_id(v) || g.value(v).kind != aot::ValueKind::kTensor) {
+  if (!g.valid_id(v) || g.value(v).kind != aot::ValueKind::Tensor) {
     return std::string(what) + " is not a tensor";
   }
   const aot::TensorSpec& t = g.value(v).tensor;
-  if (t.dtype != aot::ScalarType::kFloat) {
+  if (t.dtype != aot::ScalarType::Float) {
     return std::string(what) + " is " + aot::to_string(t.dtype) + ", only f32";
   }
   if (!t.is_static()) return std::string(what) + " has a symbolic shape " + t.to_string();
@@ -45,13 +45,13 @@ bool same_sizes(const aot::TensorSpec& a, const aot::TensorSpec& b) {
 
 aot::ValueId input_value(const aot::Node& n, const char* name) {
   const aot::NamedArgument* a = n.find_input(name);
-  return a != nullptr && a->arg.kind == aot::ArgKind::kTensor ? a->arg.values[0] : aot::kNoValue;
+  return a != nullptr && a->arg.kind == aot::ArgKind::Tensor ? a->arg.values[0] : aot::kNoValue;
 }
 
 }  // namespace
 
 const DemoOp* find_demo_op(const aot::Node& node) {
-  if (node.kind != aot::NodeKind::kOp) return nullptr;
+  if (node.kind != aot::NodeKind::Op) return nullptr;
   const std::string q = node.op.qualified();
   for (const DemoOp& op : kOps) {
     if (q == op.aten) return &op;
@@ -62,7 +62,7 @@ const DemoOp* find_demo_op(const aot::Node& node) {
 aot::Support demo_support(const aot::Node& node, const aot::Graph& g) {
   const DemoOp* op = find_demo_op(node);
   if (op == nullptr) return aot::Support::no("op not in the demo bytecode");
-  if (node.outputs.size() != 1 || node.outputs[0].kind != aot::ArgKind::kTensor) {
+  if (node.outputs.size() != 1 || node.outputs[0].kind != aot::ArgKind::Tensor) {
     return aot::Support::no("needs exactly one tensor output");
   }
   const aot::ValueId out = node.outputs[0].values[0];
@@ -70,15 +70,15 @@ aot::Support demo_support(const aot::Node& node, const aot::Graph& g) {
   if (!why.empty()) return aot::Support::no(why);
   for (const aot::NamedArgument& in : node.inputs) {
     if (in.name == "alpha") {
-      const bool one = (in.arg.kind == aot::ArgKind::kInt && in.arg.i == 1) ||
-                       (in.arg.kind == aot::ArgKind::kFloat && in.arg.f == 1.0);
+      const bool one = (in.arg.kind == aot::ArgKind::Int && in.arg.i == 1) ||
+                       (in.arg.kind == aot::ArgKind::Float && in.arg.f == 1.0);
       if (!one) return aot::Support::no("alpha other than 1");
     } else if (in.name == "memory_format") {
-      if (in.arg.kind != aot::ArgKind::kNone && !(in.arg.kind == aot::ArgKind::kMemoryFormat &&
+      if (in.arg.kind != aot::ArgKind::None && !(in.arg.kind == aot::ArgKind::MemoryFormat &&
                                                   (in.arg.i == 1 || in.arg.i == 4))) {
         return aot::Support::no("clone to a non-contiguous memory format");
       }
-    } else if (in.arg.kind != aot::ArgKind::kTensor) {
+    } else if (in.arg.kind != aot::ArgKind::Tensor) {
       return aot::Support::no("argument '" + in.name + "' is not a tensor");
     }
   }
@@ -88,14 +88,14 @@ aot::Support demo_support(const aot::Node& node, const aot::Graph& g) {
   const aot::TensorSpec& ts = g.value(out).tensor;
   const aot::TensorSpec& ta = g.value(a).tensor;
   const OpClass cls = op_class(op->code);
-  if (cls == OpClass::kUnary) {
+  if (cls == OpClass::Unary) {
     return same_sizes(ta, ts) ? aot::Support::yes() : aot::Support::no("shape change");
   }
-  const aot::ValueId b = input_value(node, cls == OpClass::kMatmul ? "mat2" : "other");
-  why = check_tensor(g, b, cls == OpClass::kMatmul ? "mat2" : "other");
+  const aot::ValueId b = input_value(node, cls == OpClass::Matmul ? "mat2" : "other");
+  why = check_tensor(g, b, cls == OpClass::Matmul ? "mat2" : "other");
   if (!why.empty()) return aot::Support::no(why);
   const aot::TensorSpec& tb = g.value(b).tensor;
-  if (cls == OpClass::kMatmul) {
+  if (cls == OpClass::Matmul) {
     if (ta.rank() != 2 || tb.rank() != 2 || ts.rank() != 2) return aot::Support::no("mm needs rank 2");
     return aot::Support::yes();
   }

@@ -48,40 +48,40 @@ constexpr uint16_t kNoOperand = 0xFFFF;
 constexpr uint8_t kDtypeFloat32 = 6;  // ExecuTorch ScalarType::Float
 
 enum class SlotKind : uint8_t {
-  kInput = 0,     // delegate argument i (slots [0, num_inputs))
-  kOutput = 1,    // delegate argument num_inputs + j (the next num_outputs slots)
-  kScratch = 2,   // intermediate, memory from the runtime allocator at init
-  kConstant = 3,  // read-only, data in the constant section
+  Input = 0,     // delegate argument i (slots [0, num_inputs))
+  Output = 1,    // delegate argument num_inputs + j (the next num_outputs slots)
+  Scratch = 2,   // intermediate, memory from the runtime allocator at init
+  Constant = 3,  // read-only, data in the constant section
 };
 
 enum class OpCode : uint8_t {
   // Elementwise binary: dst = a op b; each operand has dst's shape or one element.
-  kAdd = 0x01,
-  kSub = 0x02,
-  kMul = 0x03,
-  kDiv = 0x04,
-  kMaximum = 0x05,
-  kMinimum = 0x06,
+  Add = 0x01,
+  Sub = 0x02,
+  Mul = 0x03,
+  Div = 0x04,
+  Maximum = 0x05,
+  Minimum = 0x06,
   // Matrix product: dst[m,n] = a[m,k] @ b[k,n]; dst may not be a or b.
-  kMm = 0x10,
-  // Elementwise unary: dst = f(a), same shape; b is kNoOperand.
-  kCopy = 0x20,
-  kNeg = 0x21,
-  kRelu = 0x22,
-  kSigmoid = 0x23,
-  kSin = 0x24,
-  kCos = 0x25,
-  kTanh = 0x26,
-  kExp = 0x27,
+  Mm = 0x10,
+  // Elementwise unary: dst = f(a), same shape; b is NoOperand.
+  Copy = 0x20,
+  Neg = 0x21,
+  Relu = 0x22,
+  Sigmoid = 0x23,
+  Sin = 0x24,
+  Cos = 0x25,
+  Tanh = 0x26,
+  Exp = 0x27,
 };
 
-enum class OpClass : uint8_t { kInvalid, kBinary, kMatmul, kUnary };
+enum class OpClass : uint8_t { Invalid, Binary, Matmul, Unary };
 
 constexpr OpClass op_class(uint8_t code) {
-  if (code >= 0x01 && code <= 0x06) return OpClass::kBinary;
-  if (code == 0x10) return OpClass::kMatmul;
-  if (code >= 0x20 && code <= 0x27) return OpClass::kUnary;
-  return OpClass::kInvalid;
+  if (code >= 0x01 && code <= 0x06) return OpClass::Binary;
+  if (code == 0x10) return OpClass::Matmul;
+  if (code >= 0x20 && code <= 0x27) return OpClass::Unary;
+  return OpClass::Invalid;
 }
 
 // "add", "mm", ... ; "invalid" for unknown codes.

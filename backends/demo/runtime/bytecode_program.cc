@@ -82,23 +82,23 @@ Error check_header(const uint8_t* blob, size_t size, Header* h) {
 }
 
 SlotKind expected_kind(size_t i, const Header& h) {
-  if (i < h.num_inputs) return SlotKind::kInput;
-  if (i < size_t{h.num_inputs} + h.num_outputs) return SlotKind::kOutput;
-  return SlotKind::kScratch;  // or kConstant
+  if (i < h.num_inputs) return SlotKind::Input;
+  if (i < size_t{h.num_inputs} + h.num_outputs) return SlotKind::Output;
+  return SlotKind::Scratch;  // or kConstant
 }
 
 Error decode_slot(const uint8_t* p, size_t i, const Header& h, const LoadOptions& options,
                   DemoSlot* slot, uint32_t* constant_offset) {
   const uint8_t kind = p[kSlotOffKind];
   const SlotKind want = expected_kind(i, h);
-  const bool kind_ok = want == SlotKind::kScratch
-                           ? (kind == uint8_t(SlotKind::kScratch) ||
-                              kind == uint8_t(SlotKind::kConstant))
+  const bool kind_ok = want == SlotKind::Scratch
+                           ? (kind == uint8_t(SlotKind::Scratch) ||
+                              kind == uint8_t(SlotKind::Constant))
                            : kind == uint8_t(want);
   if (!kind_ok) {
     return fail(Error::InvalidProgram, "demo bytecode: slot %zu has kind %u, expected %s", i,
-                kind, want == SlotKind::kScratch ? "2 (scratch) or 3 (constant)"
-                      : want == SlotKind::kInput ? "0 (input)" : "1 (output)");
+                kind, want == SlotKind::Scratch ? "2 (scratch) or 3 (constant)"
+                      : want == SlotKind::Input ? "0 (input)" : "1 (output)");
   }
   slot->kind = static_cast<SlotKind>(kind);
   if (p[kSlotOffDtype] != kDtypeFloat32) {
@@ -141,7 +141,7 @@ Error decode_slot(const uint8_t* p, size_t i, const Header& h, const LoadOptions
   }
   slot->numel = static_cast<size_t>(numel);
   *constant_offset = read_u32(p + kSlotOffConstant);
-  if (slot->kind == SlotKind::kConstant) {
+  if (slot->kind == SlotKind::Constant) {
     if (uint64_t{*constant_offset} + numel > h.num_constants) {
       return fail(Error::InvalidProgram,
                   "demo bytecode: constant slot %zu reads [%u, %llu), the section has %u values",
@@ -169,7 +169,7 @@ Error check_shapes(size_t k, const DemoInstruction& in, const DemoSlot* slots) {
   const DemoSlot& a = slots[in.a];
   const char* name = op_name(in.op);
   switch (op_class(in.op)) {
-    case OpClass::kBinary: {
+    case OpClass::Binary: {
       const DemoSlot& b = slots[in.b];
       const bool a_ok = same_shape(a, dst) || a.numel == 1;
       const bool b_ok = same_shape(b, dst) || b.numel == 1;
@@ -181,7 +181,7 @@ Error check_shapes(size_t k, const DemoInstruction& in, const DemoSlot* slots) {
       }
       return Error::Ok;
     }
-    case OpClass::kMatmul: {
+    case OpClass::Matmul: {
       const DemoSlot& b = slots[in.b];
       if (a.rank != 2 || b.rank != 2 || dst.rank != 2 || a.sizes[1] != b.sizes[0] ||
           dst.sizes[0] != a.sizes[0] || dst.sizes[1] != b.sizes[1]) {
@@ -197,14 +197,14 @@ Error check_shapes(size_t k, const DemoInstruction& in, const DemoSlot* slots) {
       }
       return Error::Ok;
     }
-    case OpClass::kUnary:
+    case OpClass::Unary:
       if (!same_shape(a, dst)) {
         return fail(Error::InvalidProgram,
                     "demo bytecode: instruction %zu (%s): operand and destination shapes differ",
                     k, name);
       }
       return Error::Ok;
-    case OpClass::kInvalid:
+    case OpClass::Invalid:
       break;
   }
   return fail(Error::InvalidProgram, "demo bytecode: instruction %zu has unknown op code 0x%02x",
@@ -215,7 +215,7 @@ Error decode_instruction(const uint8_t* p, size_t k, const DemoSlot* slots, size
                          bool* written, DemoInstruction* in) {
   in->op = p[0];
   const OpClass cls = op_class(in->op);
-  if (cls == OpClass::kInvalid || p[1] != 0) {
+  if (cls == OpClass::Invalid || p[1] != 0) {
     return fail(Error::InvalidProgram,
                 "demo bytecode: instruction %zu has op code 0x%02x / flags %u (unknown op or "
                 "nonzero flags)",
@@ -224,7 +224,7 @@ Error decode_instruction(const uint8_t* p, size_t k, const DemoSlot* slots, size
   in->dst = read_u16(p + 2);
   in->a = read_u16(p + 4);
   in->b = read_u16(p + 6);
-  const bool unary = cls == OpClass::kUnary;
+  const bool unary = cls == OpClass::Unary;
   if (in->dst >= num_slots || in->a >= num_slots ||
       (unary ? in->b != kNoOperand : in->b >= num_slots)) {
     return fail(Error::InvalidProgram,
@@ -234,7 +234,7 @@ Error decode_instruction(const uint8_t* p, size_t k, const DemoSlot* slots, size
                 unary ? " and b must be 0xffff" : "");
   }
   const SlotKind dk = slots[in->dst].kind;
-  if (dk != SlotKind::kOutput && dk != SlotKind::kScratch) {
+  if (dk != SlotKind::Output && dk != SlotKind::Scratch) {
     return fail(Error::InvalidProgram,
                 "demo bytecode: instruction %zu (%s) writes slot %u, an input or constant", k,
                 op_name(in->op), in->dst);
@@ -284,8 +284,8 @@ runtime::Result<DemoProgram*> load_program(const uint8_t* blob, size_t size,
     new (&slots[i]) DemoSlot();
     uint32_t offset = 0;
     EMBER_TRY(decode_slot(slot_bytes + kSlotSize * i, i, h, options, &slots[i], &offset));
-    written[i] = slots[i].kind == SlotKind::kInput || slots[i].kind == SlotKind::kConstant;
-    data[i] = slots[i].kind == SlotKind::kConstant ? constants + offset : nullptr;
+    written[i] = slots[i].kind == SlotKind::Input || slots[i].kind == SlotKind::Constant;
+    data[i] = slots[i].kind == SlotKind::Constant ? constants + offset : nullptr;
   }
   for (size_t k = 0; k < h.num_instructions; ++k) {
     new (&instructions[k]) DemoInstruction();
@@ -298,7 +298,7 @@ runtime::Result<DemoProgram*> load_program(const uint8_t* blob, size_t size,
     }
   }
   for (size_t i = 0; i < h.num_slots; ++i) {
-    if (slots[i].kind != SlotKind::kScratch) continue;
+    if (slots[i].kind != SlotKind::Scratch) continue;
     data[i] = allocator->allocate_list<float>(slots[i].numel);
     if (data[i] == nullptr) {
       return fail(Error::DelegateMemoryAllocationFailed,

@@ -19,7 +19,7 @@
 namespace ember::backends::demo {
 
 struct DemoSlot {
-  SlotKind kind = SlotKind::kScratch;
+  SlotKind kind = SlotKind::Scratch;
   uint8_t rank = 0;
   int32_t sizes[kMaxRank] = {};
   size_t numel = 1;

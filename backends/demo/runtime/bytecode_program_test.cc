@@ -54,7 +54,7 @@ TEST(DemoBytecode, GoodBlobDecodes) {
   EXPECT_EQ(l.program->num_outputs, 1);
   EXPECT_EQ(l.program->num_slots, 5);
   EXPECT_EQ(l.program->num_instructions, 3);
-  EXPECT_EQ(l.program->slots[4].kind, SlotKind::kConstant);
+  EXPECT_EQ(l.program->slots[4].kind, SlotKind::Constant);
   EXPECT_EQ(l.program->data[4][1], 2.f);
   EXPECT_NE(l.program->data[3], nullptr);  // scratch
   EXPECT_EQ(l.program->instructions[2].op, 0x22);

@@ -24,7 +24,7 @@ bool shape_matches(const Tensor& t, const DemoSlot& slot) {
 
 Error bind(const DemoProgram& program, size_t i, EValue* value) {
   const DemoSlot& slot = program.slots[i];
-  const bool output = slot.kind == SlotKind::kOutput;
+  const bool output = slot.kind == SlotKind::Output;
   if (value == nullptr || !value->is_tensor()) {
     return fail(Error::InvalidType, "DemoBackend: argument %zu is %s, expected a float32 tensor",
                 i, value == nullptr ? "null" : runtime::tag_name(value->tag()));
@@ -56,26 +56,26 @@ Error bind(const DemoProgram& program, size_t i, EValue* value) {
 
 float apply_binary(uint8_t op, float x, float y) {
   switch (static_cast<OpCode>(op)) {
-    case OpCode::kAdd: return x + y;
-    case OpCode::kSub: return x - y;
-    case OpCode::kMul: return x * y;
-    case OpCode::kDiv: return x / y;
-    case OpCode::kMaximum: return (std::isnan(x) || x > y) ? x : y;
-    case OpCode::kMinimum: return (std::isnan(x) || x < y) ? x : y;
+    case OpCode::Add: return x + y;
+    case OpCode::Sub: return x - y;
+    case OpCode::Mul: return x * y;
+    case OpCode::Div: return x / y;
+    case OpCode::Maximum: return (std::isnan(x) || x > y) ? x : y;
+    case OpCode::Minimum: return (std::isnan(x) || x < y) ? x : y;
     default: return 0.f;  // unreachable: verified at load
   }
 }
 
 float apply_unary(uint8_t op, float x) {
   switch (static_cast<OpCode>(op)) {
-    case OpCode::kCopy: return x;
-    case OpCode::kNeg: return -x;
-    case OpCode::kRelu: return x > 0.f ? x : (std::isnan(x) ? x : 0.f);
-    case OpCode::kSigmoid: return 1.f / (1.f + std::exp(-x));
-    case OpCode::kSin: return std::sin(x);
-    case OpCode::kCos: return std::cos(x);
-    case OpCode::kTanh: return std::tanh(x);
-    case OpCode::kExp: return std::exp(x);
+    case OpCode::Copy: return x;
+    case OpCode::Neg: return -x;
+    case OpCode::Relu: return x > 0.f ? x : (std::isnan(x) ? x : 0.f);
+    case OpCode::Sigmoid: return 1.f / (1.f + std::exp(-x));
+    case OpCode::Sin: return std::sin(x);
+    case OpCode::Cos: return std::cos(x);
+    case OpCode::Tanh: return std::tanh(x);
+    case OpCode::Exp: return std::exp(x);
     default: return 0.f;  // unreachable: verified at load
   }
 }
@@ -126,10 +126,10 @@ Error run_program(const DemoProgram& program, runtime::Span<EValue*> args) {
   for (size_t k = 0; k < program.num_instructions; ++k) {
     const DemoInstruction& in = program.instructions[k];
     switch (op_class(in.op)) {
-      case OpClass::kBinary: run_binary(program, in); break;
-      case OpClass::kMatmul: run_mm(program, in); break;
-      case OpClass::kUnary: run_unary(program, in); break;
-      case OpClass::kInvalid: return fail(Error::Internal, "DemoBackend: unverified op code");
+      case OpClass::Binary: run_binary(program, in); break;
+      case OpClass::Matmul: run_mm(program, in); break;
+      case OpClass::Unary: run_unary(program, in); break;
+      case OpClass::Invalid: return fail(Error::Internal, "DemoBackend: unverified op code");
     }
   }
   return Error::Ok;

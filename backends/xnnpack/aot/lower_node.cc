@@ -7,11 +7,11 @@ using aot::ArgKind;
 
 aot::ValueId input_tensor(const aot::Node& node, const char* name) {
   const aot::NamedArgument* a = node.find_input(name);
-  return a != nullptr && a->arg.kind == ArgKind::kTensor ? a->arg.values[0] : aot::kNoValue;
+  return a != nullptr && a->arg.kind == ArgKind::Tensor ? a->arg.values[0] : aot::kNoValue;
 }
 
 aot::ValueId output_tensor(const aot::Node& node, size_t k) {
-  return k < node.outputs.size() && node.outputs[k].kind == ArgKind::kTensor ? node.outputs[k].values[0]
+  return k < node.outputs.size() && node.outputs[k].kind == ArgKind::Tensor ? node.outputs[k].values[0]
                                                                             : aot::kNoValue;
 }
 
@@ -19,9 +19,9 @@ double input_double(const aot::Node& node, const char* name, double dflt) {
   const aot::NamedArgument* a = node.find_input(name);
   if (a == nullptr) return dflt;
   switch (a->arg.kind) {
-    case ArgKind::kInt: case ArgKind::kSymInt: return static_cast<double>(a->arg.i);
-    case ArgKind::kFloat: case ArgKind::kSymFloat: return a->arg.f;
-    case ArgKind::kBool: return a->arg.b ? 1.0 : 0.0;
+    case ArgKind::Int: case ArgKind::SymInt: return static_cast<double>(a->arg.i);
+    case ArgKind::Float: case ArgKind::SymFloat: return a->arg.f;
+    case ArgKind::Bool: return a->arg.b ? 1.0 : 0.0;
     default: return dflt;
   }
 }
@@ -29,14 +29,14 @@ double input_double(const aot::Node& node, const char* name, double dflt) {
 std::vector<int64_t> input_ints(const aot::Node& node, const char* name, std::vector<int64_t> dflt) {
   const aot::NamedArgument* a = node.find_input(name);
   if (a == nullptr) return dflt;
-  if (a->arg.kind == ArgKind::kInt || a->arg.kind == ArgKind::kSymInt) return {a->arg.i};
-  if (a->arg.kind == ArgKind::kIntList || a->arg.kind == ArgKind::kSymIntList) return a->arg.ints;
+  if (a->arg.kind == ArgKind::Int || a->arg.kind == ArgKind::SymInt) return {a->arg.i};
+  if (a->arg.kind == ArgKind::IntList || a->arg.kind == ArgKind::SymIntList) return a->arg.ints;
   return dflt;
 }
 
 bool input_bool(const aot::Node& node, const char* name, bool dflt) {
   const aot::NamedArgument* a = node.find_input(name);
-  return a != nullptr && a->arg.kind == ArgKind::kBool ? a->arg.b : dflt;
+  return a != nullptr && a->arg.kind == ArgKind::Bool ? a->arg.b : dflt;
 }
 
 aot::Error lower_node(LowerContext& ctx, const aot::Node& node) {

@@ -25,7 +25,7 @@ bool is_one_of(const std::string& q, std::initializer_list<const char*> names) {
 
 ValueId first_tensor_input(const aot::Node& n) {
   for (const aot::NamedArgument& a : n.inputs) {
-    if (a.arg.kind == aot::ArgKind::kTensor) return a.arg.values[0];
+    if (a.arg.kind == aot::ArgKind::Tensor) return a.arg.values[0];
   }
   return aot::kNoValue;
 }

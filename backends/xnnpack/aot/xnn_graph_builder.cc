@@ -105,7 +105,7 @@ aot::Result<XnnBlob> XnnGraphBuilder::serialize(ConstantPlacement placement) con
   for (size_t c = 0; c < constants_.size(); ++c) {
     auto cd = std::make_unique<fb::ConstantDataOffsetT>();
     cd->size = constants_[c].size();
-    if (placement == ConstantPlacement::kNamedData) {
+    if (placement == ConstantPlacement::NamedData) {
       cd->offset = UINT64_MAX;
       cd->named_key = aot::sha256_hex(constants_[c]);
       bool have = false;

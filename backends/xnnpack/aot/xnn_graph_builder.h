@@ -28,7 +28,7 @@ constexpr uint32_t kXnnInvalidId = 0xFFFFFFFFu;
 constexpr uint32_t kFlagExternalInput = 0x1;
 constexpr uint32_t kFlagExternalOutput = 0x2;
 
-enum class ConstantPlacement { kInline, kNamedData };
+enum class ConstantPlacement { Inline, NamedData };
 
 struct XnnBlob {
   std::vector<uint8_t> bytes;

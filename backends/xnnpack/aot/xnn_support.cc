@@ -23,9 +23,9 @@ const char* const kMissing[] = {"tanh", "gelu", "exp", "log", "sin", "cos", "rsq
 std::string short_name(const aot::Node& n) { return n.op.name; }
 
 std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what) {
-  if (!g.valid_id(v) || g.value(v).kind != aot::ValueKind::kTensor) return what + " is not a tensor";
+  if (!g.valid_id(v) || g.value(v).kind != aot::ValueKind::Tensor) return what + " is not a tensor";
   const aot::TensorSpec& t = g.value(v).tensor;
-  if (t.dtype != aot::ScalarType::kFloat) return what + " is " + aot::to_string(t.dtype) + " (only f32)";
+  if (t.dtype != aot::ScalarType::Float) return what + " is " + aot::to_string(t.dtype) + " (only f32)";
   if (!t.is_static()) return what + " has a dynamic shape " + t.to_string() + " (static shapes only)";
   const bool scalar_constant = t.rank() == 0 && t.constant != nullptr;  // broadcast operand
   if ((t.rank() == 0 && !scalar_constant) || t.rank() > 6) {
@@ -42,7 +42,7 @@ std::string mutated_state(const aot::Graph& g, ValueId v) {
   for (size_t i = 0; i < g.inputs().size() && i < sig.inputs.size(); ++i) {
     if (g.inputs()[i].value() != v) continue;
     for (const aot::OutputSpec& o : sig.outputs) {
-      if ((o.kind == aot::OutputKind::kBufferMutation || o.kind == aot::OutputKind::kParameterMutation) &&
+      if ((o.kind == aot::OutputKind::BufferMutation || o.kind == aot::OutputKind::ParameterMutation) &&
           o.target == sig.inputs[i].target) {
         return o.target;
       }
@@ -104,7 +104,7 @@ std::string check_pool(const aot::Node& n, const aot::Graph& g) {
   if (n.op.name == "avg_pool2d") {
     if (input_bool(n, "ceil_mode", false)) return "avg_pool2d with ceil_mode";
     const aot::NamedArgument* d = n.find_input("divisor_override");
-    if (d != nullptr && d->arg.kind != aot::ArgKind::kNone) return "avg_pool2d with divisor_override";
+    if (d != nullptr && d->arg.kind != aot::ArgKind::None) return "avg_pool2d with divisor_override";
     std::vector<int64_t> pad = input_ints(n, "padding", {0});
     bool padded = std::any_of(pad.begin(), pad.end(), [](int64_t p) { return p != 0; });
     if (padded && input_bool(n, "count_include_pad", true)) {
@@ -118,7 +118,7 @@ std::string check_mean(const aot::Node& n, const aot::Graph& g) {
   const size_t r = g.value(input_tensor(n, "self")).tensor.rank();
   std::vector<int64_t> dims = input_ints(n, "dim", {});
   const aot::NamedArgument* dt = n.find_input("dtype");
-  if (dt != nullptr && dt->arg.kind != aot::ArgKind::kNone) return "mean with a dtype";
+  if (dt != nullptr && dt->arg.kind != aot::ArgKind::None) return "mean with a dtype";
   if (r != 4 || dims.size() != 2) return "mean only over H and W of a 4-D tensor";
   int64_t a = norm_dim(dims[0], r), b = norm_dim(dims[1], r);
   if (std::min(a, b) != 2 || std::max(a, b) != 3) return "mean only over H and W of a 4-D tensor";
@@ -147,8 +147,8 @@ std::string check_elu(const aot::Node& n, const aot::Graph&) {
 std::string check_clamp(const aot::Node& n, const aot::Graph&) {
   for (const char* a : {"min", "max"}) {
     const aot::NamedArgument* v = n.find_input(a);
-    if (v != nullptr && v->arg.kind != aot::ArgKind::kNone && v->arg.kind != aot::ArgKind::kInt &&
-        v->arg.kind != aot::ArgKind::kFloat) {
+    if (v != nullptr && v->arg.kind != aot::ArgKind::None && v->arg.kind != aot::ArgKind::Int &&
+        v->arg.kind != aot::ArgKind::Float) {
       return "clamp with a non-constant bound";
     }
   }
@@ -169,7 +169,7 @@ std::string check_expand(const aot::Node& n, const aot::Graph& g) {
 
 std::string check_clone(const aot::Node& n, const aot::Graph&) {
   const aot::NamedArgument* m = n.find_input("memory_format");
-  if (m != nullptr && m->arg.kind == aot::ArgKind::kMemoryFormat && m->arg.i != 1 && m->arg.i != 4) {
+  if (m != nullptr && m->arg.kind == aot::ArgKind::MemoryFormat && m->arg.i != 1 && m->arg.i != 4) {
     return "clone to channels_last (dim order handled at the boundary only)";
   }
   return "";
@@ -247,7 +247,7 @@ Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
   std::string why = check_tensor(graph, out, "output");
   if (!why.empty()) return Support::no(short_name(node) + ": " + why);
   for (const aot::NamedArgument& in : node.inputs) {
-    if (in.arg.kind != aot::ArgKind::kTensor) continue;
+    if (in.arg.kind != aot::ArgKind::Tensor) continue;
     why = check_tensor(graph, in.arg.values[0], "input '" + in.name + "'");
     if (!why.empty()) return Support::no(short_name(node) + ": " + why);
     const std::string state = mutated_state(graph, in.arg.values[0]);

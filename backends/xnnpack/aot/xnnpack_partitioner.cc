@@ -19,7 +19,7 @@ aot::Result<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlacem
 namespace {
 
 aot::Result<ConstantPlacement> placement_from(const std::vector<aot::CompileSpec>& specs) {
-  ConstantPlacement placement = ConstantPlacement::kNamedData;
+  ConstantPlacement placement = ConstantPlacement::NamedData;
   for (const aot::CompileSpec& spec : specs) {
     const std::string value(spec.value.begin(), spec.value.end());
     if (spec.key != kConstantsSpec) {
@@ -27,9 +27,9 @@ aot::Result<ConstantPlacement> placement_from(const std::vector<aot::CompileSpec
                                    kConstantsSpec + ")");
     }
     if (value == "inline") {
-      placement = ConstantPlacement::kInline;
+      placement = ConstantPlacement::Inline;
     } else if (value == "named_data") {
-      placement = ConstantPlacement::kNamedData;
+      placement = ConstantPlacement::NamedData;
     } else {
       return aot::invalid_argument(std::string("xnnpack: compile spec ") + kConstantsSpec + " is '" +
                                    value + "', expected 'named_data' or 'inline'");

@@ -20,7 +20,7 @@
 
 #include "aot/emit/emit_graph.h"
 #include "aot/recipe/export_session.h"
-#include "backends/xnnpack/aot/xnn_graph_builder.h"
+#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "kernels/portable/register_kernels.h"
@@ -102,7 +102,7 @@ void run_direct(benchmark::State& state, const std::string& model, bool setup_ea
       blob.assign(it->second.begin(), it->second.end());
     }
   }
-  auto h = ember::backends::xnnpack::parse_xnn_header(blob);
+  auto h = ember::backends::xnnpack::parse_xnnpack_header(blob);
   if (!h.ok() || xnn_initialize(nullptr) != xnn_status_success) return state.SkipWithError("blob/init");
   const fb::XNNGraph* g = fb::GetXNNGraph(blob.data() + h->flatbuffer_offset);
   const uint8_t* consts = blob.data() + h->constant_data_offset;

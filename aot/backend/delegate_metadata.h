@@ -1,5 +1,5 @@
 // What a delegate-call node carries in its metadata, from the to_backend stage (or
-// call_lowered) to the emit step: the backend id, the preprocessed blob, the compile specs
+// call_delegated) to the emit step: the backend id, the preprocessed blob, the compile specs
 // written into the program's BackendDelegate, and the named data the blob refers to by key
 // (program-level `named_data`, e.g. XNNPACK weights keyed by the SHA-256 of their bytes).
 //

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <set>
 
-#include "aot/backend/lowered_module.h"
+#include "aot/backend/delegated_module.h"
 #include "aot/emit/emit_graph.h"
 #include "aot/emit/pte_writer.h"
 #include "aot/planning/memory_planning_pass.h"
@@ -119,7 +119,7 @@ Result<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {
   return merged;
 }
 
-Result<std::vector<uint8_t>> lowered_module_pte(const LoweredModule& module, const std::string& method) {
+Result<std::vector<uint8_t>> delegated_module_pte(const DelegatedModule& module, const std::string& method) {
   EMBER_ASSIGN_OR_RETURN(Graph g, module.standalone_graph());
   EMBER_ASSIGN_OR_RETURN(EmitProgram program, compile_method(std::move(g), method));
   std::vector<uint8_t> bytes;

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "aot/backend/lowered_module.h"
+#include "aot/backend/delegated_module.h"
 #include "aot/emit/emit_program.h"
 #include "aot/ir/graph.h"
 #include "aot/ir/host_tensor.h"
@@ -46,7 +46,7 @@ Result<EmitProgram> constant_method(const std::string& name,
 
 // A standalone .pte of `module`: method `method` takes the original graph's user inputs and
 // returns its outputs through one DelegateCall.
-Result<std::vector<uint8_t>> lowered_module_pte(const LoweredModule& module,
+Result<std::vector<uint8_t>> delegated_module_pte(const DelegatedModule& module,
                                                   const std::string& method = "forward");
 
 // InvalidArgument naming a duplicate method name or an empty list.

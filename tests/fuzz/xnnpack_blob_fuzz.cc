@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "backends/xnnpack/runtime/test_graphs.h"
-#include "backends/xnnpack/runtime/xnn_executor.h"
+#include "backends/xnnpack/runtime/xnnpack_executor.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/platform/log.h"
 #include "tests/fuzz/xnnpack_seeds.h"
@@ -21,14 +21,14 @@ namespace {
 
 using ember::backends::xnnpack::backend_instance;
 using ember::backends::xnnpack::kInvalidId;
-using ember::backends::xnnpack::XnnExecutor;
+using ember::backends::xnnpack::XnnpackExecutor;
 using ember::backends::xnnpack::testing::HeapTensor;
 
 constexpr size_t kMaxRunElements = 1 << 20;  // all externals together
 alignas(16) uint8_t g_arena[1 << 22];
 
 void run(ember::runtime::DelegateHandle* handle) {
-  const auto& model = static_cast<XnnExecutor*>(handle)->model();
+  const auto& model = static_cast<XnnpackExecutor*>(handle)->model();
   std::vector<std::unique_ptr<HeapTensor>> tensors(model.num_externs);
   size_t total = 0;
   for (uint32_t v = 0; v < model.num_values; ++v) {

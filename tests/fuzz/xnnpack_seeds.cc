@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "backends/xnnpack/runtime/test_graphs.h"
-#include "backends/xnnpack/runtime/xnn_header.h"
+#include "backends/xnnpack/runtime/xnnpack_header.h"
 
 namespace ember::testing {
 namespace {
@@ -122,7 +122,7 @@ std::vector<std::vector<uint8_t>> extract_xnnpack_blobs(const std::vector<uint8_
     if (std::memcmp(file.data() + at, "XH00", 4) != 0) continue;
     const uint8_t* begin = file.data() + at - 4;
     const size_t avail = file.size() - (at - 4);
-    auto h = backends::xnnpack::parse_xnn_header(begin, avail);
+    auto h = backends::xnnpack::parse_xnnpack_header(begin, avail);
     if (!h.ok()) continue;
     const uint64_t end = std::max<uint64_t>(uint64_t{h->flatbuffer_offset} + h->flatbuffer_size,
                                             h->constant_data_offset + h->constant_data_size);

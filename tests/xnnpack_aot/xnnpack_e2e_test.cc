@@ -27,7 +27,7 @@ const runtime::BackendRegistry& xnnpack_registry() {
   return *registry;
 }
 
-aot::Result<aot::ExportSession> lower_xnnpack(const std::string& pt2) {
+aot::Result<aot::ExportSession> serialize_xnnpack(const std::string& pt2) {
   aot::RecipeRegistry recipes;
   EMBER_TRY(aot::register_builtin_recipes(&recipes));
   EMBER_TRY(backends::xnnpack::register_xnnpack_recipe(&recipes));
@@ -43,7 +43,7 @@ int check_fixtures(const std::string& prefix) {
   for (const Fixture& f : list_fixtures()) {
     if (f.id.rfind(prefix, 0) != 0) continue;
     SCOPED_TRACE(f.id);
-    auto session = lower_xnnpack(f.pt2);
+    auto session = serialize_xnnpack(f.pt2);
     if (!session.ok()) {
       ADD_FAILURE() << ::ember::aot::format_error(session.error());
       continue;

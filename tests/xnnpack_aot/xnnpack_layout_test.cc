@@ -9,7 +9,7 @@
 
 #include "aot/emit/emit_graph.h"
 #include "aot/recipe/export_session.h"
-#include "backends/xnnpack/aot/xnn_graph_builder.h"
+#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "tests/e2e/fixture_corpus.h"
 
@@ -40,7 +40,7 @@ bool blob_stats(const std::string& model, BlobStats* out) {
       auto it = n.metadata.find(aot::kDelegateBlobKey);
       if (it == n.metadata.end()) continue;
       std::vector<uint8_t> blob(it->second.begin(), it->second.end());
-      auto h = backends::xnnpack::parse_xnn_header(blob);
+      auto h = backends::xnnpack::parse_xnnpack_header(blob);
       EXPECT_TRUE(h.ok());
       if (!h.ok()) return false;
       const fb::XNNGraph* g = fb::GetXNNGraph(blob.data() + h->flatbuffer_offset);

@@ -36,7 +36,7 @@ class BytecodeWriter {
 };
 
 // A readable listing of a blob ("slot 0: input f32[2, 2]" / "0: mm s4 <- s0, s1"), or the
-// verifier-independent reason it cannot be read. For printing LoweredModules.
+// verifier-independent reason it cannot be read. For printing DelegatedModules.
 std::string disassemble(const std::vector<uint8_t>& blob);
 
 }  // namespace ember::backends::demo

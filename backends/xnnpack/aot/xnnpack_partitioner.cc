@@ -1,8 +1,8 @@
 // XnnpackPartitioner and the "xnnpack" recipe (see xnnpack_partitioner.h).
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 
-#include "backends/xnnpack/aot/lower_context.h"
-#include "backends/xnnpack/aot/xnn_support.h"
+#include "backends/xnnpack/aot/serialize_context.h"
+#include "backends/xnnpack/aot/xnnpack_support.h"
 
 namespace ember::backends::xnnpack {
 
@@ -10,8 +10,8 @@ aot::Support XnnpackPartitioner::supports(const aot::Node& node, const aot::Grap
   return xnnpack_support(node, graph);
 }
 
-aot::Result<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement) {
-  LowerContext ctx(subgraph);
+aot::Result<XnnpackBlob> serialize_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement) {
+  SerializeContext ctx(subgraph);
   EMBER_TRY(ctx.run());
   return ctx.builder().serialize(placement);
 }
@@ -43,7 +43,7 @@ aot::Result<ConstantPlacement> placement_from(const std::vector<aot::CompileSpec
 aot::Result<aot::PreprocessResult> XnnpackPartitioner::preprocess(
     const aot::Graph& subgraph, const std::vector<aot::CompileSpec>& compile_specs) const {
   EMBER_ASSIGN_OR_RETURN(ConstantPlacement placement, placement_from(compile_specs));
-  EMBER_ASSIGN_OR_RETURN(XnnBlob blob, lower_to_xnnpack(subgraph, placement));
+  EMBER_ASSIGN_OR_RETURN(XnnpackBlob blob, serialize_to_xnnpack(subgraph, placement));
   aot::PreprocessResult result;
   result.processed = std::move(blob.bytes);
   for (auto& [key, bytes] : blob.named_data) {

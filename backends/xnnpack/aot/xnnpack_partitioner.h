@@ -1,7 +1,7 @@
 // XnnpackPartitioner: the XNNPACK delegate's answer to the to_backend stage
-// (aot/backend/partitioner.h). supports() is xnnpack_support() (xnn_support.h: op,
+// (aot/backend/partitioner.h). supports() is xnnpack_support() (xnnpack_support.h: op,
 // dtype, shape and attribute checks with a reason for every refusal); preprocess()
-// lowers the subgraph with LowerContext (lower_context.h: NCHW at the delegate boundary,
+// lowers the subgraph with SerializeContext (serialize_context.h: NCHW at the delegate boundary,
 // NHWC inside, transposes only where a layout-sensitive op needs them) and serializes it
 // as an XH00 blob. Constants go where upstream's exporter puts them: into the program's
 // named_data, keyed by the SHA-256 hex of their bytes (shared across delegate calls and
@@ -18,7 +18,7 @@
 
 #include "aot/backend/partitioner.h"
 #include "aot/recipe/recipe.h"
-#include "backends/xnnpack/aot/xnn_graph_builder.h"
+#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 
 namespace ember::backends::xnnpack {
 
@@ -37,7 +37,7 @@ class XnnpackPartitioner final : public aot::Partitioner {
 };
 
 // Lowers a subgraph to an XnnpackBackend blob (what preprocess() returns).
-aot::Result<XnnBlob> lower_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement);
+aot::Result<XnnpackBlob> serialize_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement);
 
 // Registers the "xnnpack" recipe: the portable pipeline with XnnpackPartitioner at
 // to_backend (everything it supports is delegated; the rest runs on portable kernels),

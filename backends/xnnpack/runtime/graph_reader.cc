@@ -6,7 +6,7 @@
 #include "backends/xnnpack/runtime/constant_data.h"
 #include "backends/xnnpack/runtime/graph_model.h"
 #include "backends/xnnpack/runtime/node_io.h"
-#include "backends/xnnpack/runtime/xnn_header.h"
+#include "backends/xnnpack/runtime/xnnpack_header.h"
 #include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack {
@@ -20,8 +20,8 @@ constexpr uint32_t kAllowedFlags = 0x3;  // EXTERNAL_INPUT | EXTERNAL_OUTPUT
 
 Error locate_flatbuffer(const uint8_t* blob, size_t size, ConstantSource* src,
                         const uint8_t** fb, size_t* fb_size) {
-  if (has_xnn_header(blob, size)) {
-    auto header = parse_xnn_header(blob, size);
+  if (has_xnnpack_header(blob, size)) {
+    auto header = parse_xnnpack_header(blob, size);
     if (!header.ok()) return header.error();
     *fb = blob + header->flatbuffer_offset;
     *fb_size = header->flatbuffer_size;

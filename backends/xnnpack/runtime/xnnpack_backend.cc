@@ -1,4 +1,4 @@
-// XnnpackBackend: BackendInterface glue around XnnExecutor; see xnnpack_backend.h.
+// XnnpackBackend: BackendInterface glue around XnnpackExecutor; see xnnpack_backend.h.
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 
 #include <pthreadpool.h>
@@ -6,7 +6,7 @@
 
 #include <new>
 
-#include "backends/xnnpack/runtime/xnn_executor.h"
+#include "backends/xnnpack/runtime/xnnpack_executor.h"
 #include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack {
@@ -46,17 +46,17 @@ runtime::Result<runtime::DelegateHandle*> XnnpackBackend::init(
     return fail(Error::NotSupported, "XnnpackBackend: xnn_initialize failed (unsupported CPU?)");
   }
   runtime::MemoryAllocator* allocator = context.runtime_allocator();
-  void* mem = allocator == nullptr ? nullptr : allocator->allocate(sizeof(XnnExecutor), alignof(XnnExecutor));
+  void* mem = allocator == nullptr ? nullptr : allocator->allocate(sizeof(XnnpackExecutor), alignof(XnnpackExecutor));
   if (mem == nullptr) {
     return fail(Error::MemoryAllocationFailed,
                 "XnnpackBackend: method '%s': runtime allocator has no room for a delegate",
                 context.method_name() ? context.method_name() : "?");
   }
-  auto* exec = new (mem) XnnExecutor();
+  auto* exec = new (mem) XnnpackExecutor();
   const Error e = exec->init(processed->data(), processed->size(), context.named_data_map(),
                              allocator, static_cast<pthreadpool_t>(pool_for_init()));
   if (e != Error::Ok) {
-    exec->~XnnExecutor();
+    exec->~XnnpackExecutor();
     return runtime::annotate(e, "XnnpackBackend init (method '%s')",
                              context.method_name() ? context.method_name() : "?");
   }
@@ -68,11 +68,11 @@ Error XnnpackBackend::execute(runtime::BackendExecutionContext& context,
                               runtime::Span<runtime::EValue*> args) const {
   (void)context;
   if (handle == nullptr) return fail(Error::DelegateInvalidHandle, "XnnpackBackend: null handle");
-  return static_cast<XnnExecutor*>(handle)->execute(args);
+  return static_cast<XnnpackExecutor*>(handle)->execute(args);
 }
 
 void XnnpackBackend::destroy(runtime::DelegateHandle* handle) const {
-  if (handle != nullptr) static_cast<XnnExecutor*>(handle)->~XnnExecutor();
+  if (handle != nullptr) static_cast<XnnpackExecutor*>(handle)->~XnnpackExecutor();
 }
 
 XnnpackBackend& backend_instance() {

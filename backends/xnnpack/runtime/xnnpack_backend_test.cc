@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "backends/xnnpack/runtime/test_graphs.h"
-#include "backends/xnnpack/runtime/xnn_executor.h"
+#include "backends/xnnpack/runtime/xnnpack_executor.h"
 #include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack::testing {
@@ -39,7 +39,7 @@ class Delegate {
     runtime::BackendExecutionContext ctx(nullptr, "forward", nullptr);
     return backend_instance().execute(ctx, handle_, {values.data(), values.size()});
   }
-  XnnExecutor* executor() const { return static_cast<XnnExecutor*>(handle_); }
+  XnnpackExecutor* executor() const { return static_cast<XnnpackExecutor*>(handle_); }
 
  private:
   std::vector<uint8_t> blob_;

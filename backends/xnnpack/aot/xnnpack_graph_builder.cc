@@ -1,5 +1,5 @@
-// XnnGraphBuilder (see xnn_graph_builder.h): value/node bookkeeping and the XH00 blob.
-#include "backends/xnnpack/aot/xnn_graph_builder.h"
+// XnnpackGraphBuilder (see xnnpack_graph_builder.h): value/node bookkeeping and the XH00 blob.
+#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 
 #include <cstring>
 
@@ -30,23 +30,23 @@ T get_le(const std::vector<uint8_t>& in, size_t at) {
 
 }  // namespace
 
-uint32_t XnnGraphBuilder::add_value(std::vector<uint32_t> dims) {
+uint32_t XnnpackGraphBuilder::add_value(std::vector<uint32_t> dims) {
   values_.push_back({std::move(dims), -1, kXnnInvalidId, 0});
   return static_cast<uint32_t>(values_.size() - 1);
 }
 
-uint32_t XnnGraphBuilder::add_constant(std::vector<uint32_t> dims, std::vector<uint8_t> bytes) {
+uint32_t XnnpackGraphBuilder::add_constant(std::vector<uint32_t> dims, std::vector<uint8_t> bytes) {
   constants_.push_back(std::move(bytes));
   values_.push_back({std::move(dims), static_cast<int32_t>(constants_.size() - 1), kXnnInvalidId, 0});
   return static_cast<uint32_t>(values_.size() - 1);
 }
 
-void XnnGraphBuilder::set_external(uint32_t id, uint32_t external_id, uint32_t flag) {
+void XnnpackGraphBuilder::set_external(uint32_t id, uint32_t external_id, uint32_t flag) {
   values_[id].external_id = external_id;
   values_[id].flags = flag;
 }
 
-size_t XnnGraphBuilder::add_node(fb::XNodeUnion type, void* union_value) {
+size_t XnnpackGraphBuilder::add_node(fb::XNodeUnion type, void* union_value) {
   auto n = std::make_unique<fb::XNodeT>();
   n->xnode_union.type = type;
   n->xnode_union.value = union_value;
@@ -55,21 +55,21 @@ size_t XnnGraphBuilder::add_node(fb::XNodeUnion type, void* union_value) {
   return nodes_.size() - 1;
 }
 
-void XnnGraphBuilder::set_output_min_max(size_t node, float lo, float hi) {
+void XnnpackGraphBuilder::set_output_min_max(size_t node, float lo, float hi) {
   auto mm = std::make_unique<fb::OutputMinMaxT>();
   mm->output_min = lo;
   mm->output_max = hi;
   nodes_[node]->output_min_max = std::move(mm);
 }
 
-size_t XnnGraphBuilder::unary(fb::XNodeUnion type, uint32_t in, uint32_t out) {
+size_t XnnpackGraphBuilder::unary(fb::XNodeUnion type, uint32_t in, uint32_t out) {
   auto* t = new fb::_XNNNode1x1T();
   t->input_id = in;
   t->output_id = out;
   return add_node(type, t);
 }
 
-size_t XnnGraphBuilder::binary(fb::XNodeUnion type, uint32_t a, uint32_t b, uint32_t out) {
+size_t XnnpackGraphBuilder::binary(fb::XNodeUnion type, uint32_t a, uint32_t b, uint32_t out) {
   auto* t = new fb::_XNNNode2x1T();
   t->input1_id = a;
   t->input2_id = b;
@@ -77,7 +77,7 @@ size_t XnnGraphBuilder::binary(fb::XNodeUnion type, uint32_t a, uint32_t b, uint
   return add_node(type, t);
 }
 
-size_t XnnGraphBuilder::transpose(const std::vector<uint32_t>& perm, uint32_t in, uint32_t out) {
+size_t XnnpackGraphBuilder::transpose(const std::vector<uint32_t>& perm, uint32_t in, uint32_t out) {
   auto* t = new fb::XNNStaticTransposeT();
   t->num_dims = static_cast<uint32_t>(perm.size());
   t->perm = perm;
@@ -86,7 +86,7 @@ size_t XnnGraphBuilder::transpose(const std::vector<uint32_t>& perm, uint32_t in
   return add_node(fb::XNodeUnion::XNNStaticTranspose, t);
 }
 
-size_t XnnGraphBuilder::reshape(const std::vector<uint32_t>& shape, uint32_t in, uint32_t out) {
+size_t XnnpackGraphBuilder::reshape(const std::vector<uint32_t>& shape, uint32_t in, uint32_t out) {
   auto* t = new fb::XNNStaticReshapeT();
   t->num_dims = static_cast<uint32_t>(shape.size());
   t->new_shape = shape;
@@ -95,10 +95,10 @@ size_t XnnGraphBuilder::reshape(const std::vector<uint32_t>& shape, uint32_t in,
   return add_node(fb::XNodeUnion::XNNStaticReshape, t);
 }
 
-aot::Result<XnnBlob> XnnGraphBuilder::serialize(ConstantPlacement placement) const {
+aot::Result<XnnpackBlob> XnnpackGraphBuilder::serialize(ConstantPlacement placement) const {
   fb::XNNGraphT g;
   g.version = "0";
-  XnnBlob blob;
+  XnnpackBlob blob;
   std::vector<uint8_t> region;
   g.constant_data.push_back(std::make_unique<fb::ConstantDataOffsetT>());  // reserved entry 0
   std::vector<uint32_t> buffer_idx(constants_.size(), 0);
@@ -166,13 +166,13 @@ aot::Result<XnnBlob> XnnGraphBuilder::serialize(ConstantPlacement placement) con
   return blob;
 }
 
-aot::Result<XnnHeaderView> parse_xnn_header(const std::vector<uint8_t>& blob) {
+aot::Result<XnnpackHeaderView> parse_xnnpack_header(const std::vector<uint8_t>& blob) {
   if (blob.size() < kHeaderFieldsSize) {
     return aot::invalid_data("XNNPACK blob: " + std::to_string(blob.size()) +
                              " bytes, need at least 30 for the XH00 header");
   }
   if (std::memcmp(blob.data() + 4, "XH00", 4) != 0) return aot::invalid_data("XNNPACK blob: no XH00 magic");
-  XnnHeaderView h;
+  XnnpackHeaderView h;
   h.flatbuffer_offset = get_le<uint32_t>(blob, 10);
   h.flatbuffer_size = get_le<uint32_t>(blob, 14);
   h.constant_data_offset = get_le<uint32_t>(blob, 18);

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "backends/xnnpack/aot/lower_context.h"
+#include "backends/xnnpack/aot/serialize_context.h"
 
 namespace ember::backends::xnnpack {
 
@@ -27,7 +27,7 @@ int64_t pick(const std::vector<int64_t>& v, size_t i, int64_t dflt) {
   return v.size() > i ? v[i] : v[0];
 }
 
-Error lower_conv(LowerContext& ctx, const aot::Node& n) {
+Error serialize_conv(SerializeContext& ctx, const aot::Node& n) {
   ValueId x = input_tensor(n, "input"), w = input_tensor(n, "weight"), b = input_tensor(n, "bias");
   ValueId out = output_tensor(n);
   const std::vector<int64_t> ws = ctx.sizes(w);
@@ -60,7 +60,7 @@ Error lower_conv(LowerContext& ctx, const aot::Node& n) {
   return Error::Ok;
 }
 
-Error lower_batch_norm(LowerContext& ctx, const aot::Node& n) {
+Error serialize_batch_norm(SerializeContext& ctx, const aot::Node& n) {
   ValueId x = input_tensor(n, "input"), out = output_tensor(n);
   const std::vector<float>& mean = ctx.constant(input_tensor(n, "running_mean"));
   const std::vector<float>& var = ctx.constant(input_tensor(n, "running_var"));
@@ -109,7 +109,7 @@ Error lower_batch_norm(LowerContext& ctx, const aot::Node& n) {
 }
 
 // out = a @ w^T + bias, with w given as [N, K] (transposed = false) or [K, N].
-Error lower_matmul(LowerContext& ctx, ValueId a, ValueId w, bool w_is_kn, ValueId bias, ValueId out) {
+Error serialize_matmul(SerializeContext& ctx, ValueId a, ValueId w, bool w_is_kn, ValueId bias, ValueId out) {
   EMBER_ASSIGN_OR_RETURN(uint32_t in, ctx.get(a, identity_layout(ctx.rank(a))));
   const Layout lo = identity_layout(ctx.rank(out));
   const std::vector<int64_t> ws = ctx.sizes(w);
@@ -136,7 +136,7 @@ Error lower_matmul(LowerContext& ctx, ValueId a, ValueId w, bool w_is_kn, ValueI
   return Error::Ok;
 }
 
-Error lower_pool(LowerContext& ctx, const aot::Node& n, bool max) {
+Error serialize_pool(SerializeContext& ctx, const aot::Node& n, bool max) {
   ValueId x = input_tensor(n, "self"), out = output_tensor(n);
   std::vector<int64_t> k = input_ints(n, "kernel_size", {1}), s = input_ints(n, "stride", {});
   std::vector<int64_t> pad = input_ints(n, "padding", {0}), dil = input_ints(n, "dilation", {1});
@@ -166,7 +166,7 @@ Error lower_pool(LowerContext& ctx, const aot::Node& n, bool max) {
   return Error::Ok;
 }
 
-Error lower_global_avg(LowerContext& ctx, ValueId x, ValueId out) {
+Error serialize_global_avg(SerializeContext& ctx, ValueId x, ValueId out) {
   EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
   const std::vector<int64_t> in = ctx.sizes(x);
   if (ctx.rank(out) == 4) {
@@ -184,12 +184,12 @@ Error lower_global_avg(LowerContext& ctx, ValueId x, ValueId out) {
 
 }  // namespace
 
-Error lower_nn_op(LowerContext& ctx, const aot::Node& n) {
+Error serialize_nn_op(SerializeContext& ctx, const aot::Node& n) {
   const std::string q = n.op.qualified();
-  if (q == "aten::convolution.default") return lower_conv(ctx, n);
-  if (q == "aten::_native_batch_norm_legit_no_training.default") return lower_batch_norm(ctx, n);
+  if (q == "aten::convolution.default") return serialize_conv(ctx, n);
+  if (q == "aten::_native_batch_norm_legit_no_training.default") return serialize_batch_norm(ctx, n);
   if (q == "aten::addmm.default") {
-    return lower_matmul(ctx, input_tensor(n, "mat1"), input_tensor(n, "mat2"), true, input_tensor(n, "self"),
+    return serialize_matmul(ctx, input_tensor(n, "mat1"), input_tensor(n, "mat2"), true, input_tensor(n, "self"),
                         output_tensor(n));
   }
   if (q == "aten::mm.default" || q == "aten::bmm.default") {
@@ -201,19 +201,19 @@ Error lower_nn_op(LowerContext& ctx, const aot::Node& n) {
                            ctx.define(output_tensor(n), identity_layout(3)));
       return Error::Ok;
     }
-    return lower_matmul(ctx, a, b, true, aot::kNoValue, output_tensor(n));
+    return serialize_matmul(ctx, a, b, true, aot::kNoValue, output_tensor(n));
   }
   if (q == "aten::linear.default") {
-    return lower_matmul(ctx, input_tensor(n, "input"), input_tensor(n, "weight"), false,
+    return serialize_matmul(ctx, input_tensor(n, "input"), input_tensor(n, "weight"), false,
                         input_tensor(n, "bias"), output_tensor(n));
   }
   if (q == "aten::max_pool2d_with_indices.default" || q == "aten::max_pool2d.default") {
-    return lower_pool(ctx, n, true);
+    return serialize_pool(ctx, n, true);
   }
-  if (q == "aten::avg_pool2d.default") return lower_pool(ctx, n, false);
+  if (q == "aten::avg_pool2d.default") return serialize_pool(ctx, n, false);
   if (q == "aten::mean.dim" || q == "aten::_adaptive_avg_pool2d.default" ||
       q == "aten::adaptive_avg_pool2d.default") {
-    return lower_global_avg(ctx, input_tensor(n, "self"), output_tensor(n));
+    return serialize_global_avg(ctx, input_tensor(n, "self"), output_tensor(n));
   }
   return aot::not_found(q);
 }

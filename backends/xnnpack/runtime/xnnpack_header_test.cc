@@ -1,6 +1,6 @@
 // Table-driven tests of the XH00 header parser: well-formed headers from the
 // writer's layout (pte-format.md 6.2) and every bounds rule broken once.
-#include "backends/xnnpack/runtime/xnn_header.h"
+#include "backends/xnnpack/runtime/xnnpack_header.h"
 
 #include <gtest/gtest.h>
 
@@ -28,11 +28,11 @@ std::vector<uint8_t> blob(size_t size, uint32_t fb_off, uint32_t fb_size, uint32
   return b;
 }
 
-TEST(XnnHeader, ParsesWriterLayout) {
+TEST(XnnpackHeader, ParsesWriterLayout) {
   // 32-byte padded header, 48-byte flatbuffer, 16 constant bytes.
   const auto b = blob(96, 32, 48, 80, 16);
-  ASSERT_TRUE(has_xnn_header(b.data(), b.size()));
-  auto h = parse_xnn_header(b.data(), b.size());
+  ASSERT_TRUE(has_xnnpack_header(b.data(), b.size()));
+  auto h = parse_xnnpack_header(b.data(), b.size());
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(h->flatbuffer_offset, 32u);
   EXPECT_EQ(h->flatbuffer_size, 48u);
@@ -40,16 +40,16 @@ TEST(XnnHeader, ParsesWriterLayout) {
   EXPECT_EQ(h->constant_data_size, 16u);
 }
 
-TEST(XnnHeader, EmptyConstantRegionAtEnd) {
+TEST(XnnpackHeader, EmptyConstantRegionAtEnd) {
   const auto b = blob(80, 32, 48, 80, 0);
-  EXPECT_TRUE(parse_xnn_header(b.data(), b.size()).ok());
+  EXPECT_TRUE(parse_xnnpack_header(b.data(), b.size()).ok());
 }
 
-TEST(XnnHeader, LegacyBlobHasNoHeader) {
+TEST(XnnpackHeader, LegacyBlobHasNoHeader) {
   auto b = blob(96, 32, 48, 80, 16, "XN01");  // a bare FlatBuffer has its id there
-  EXPECT_FALSE(has_xnn_header(b.data(), b.size()));
-  EXPECT_FALSE(has_xnn_header(b.data(), 29));
-  EXPECT_FALSE(has_xnn_header(nullptr, 0));
+  EXPECT_FALSE(has_xnnpack_header(b.data(), b.size()));
+  EXPECT_FALSE(has_xnnpack_header(b.data(), 29));
+  EXPECT_FALSE(has_xnnpack_header(nullptr, 0));
 }
 
 std::vector<uint8_t> truncated(std::vector<uint8_t> b, size_t n) {
@@ -63,7 +63,7 @@ struct BadCase {
   const char* message_part;
 };
 
-TEST(XnnHeader, BadHeadersGetNamedErrors) {
+TEST(XnnpackHeader, BadHeadersGetNamedErrors) {
   const BadCase cases[] = {
       {"too short", truncated(blob(96, 32, 48, 80, 16), 29), "header needs 30"},
       {"flatbuffer too small", blob(96, 32, 4, 80, 16), "flatbuffer_size 4"},
@@ -78,7 +78,7 @@ TEST(XnnHeader, BadHeadersGetNamedErrors) {
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.name);
     runtime::clear_error_message();
-    auto h = parse_xnn_header(c.bytes.data(), c.bytes.size());
+    auto h = parse_xnnpack_header(c.bytes.data(), c.bytes.size());
     ASSERT_FALSE(h.ok());
     EXPECT_EQ(h.error(), runtime::Error::InvalidProgram);
     EXPECT_NE(std::strstr(runtime::last_error_message(), c.message_part), nullptr)

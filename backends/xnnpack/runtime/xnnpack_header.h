@@ -11,7 +11,7 @@
 
 namespace ember::backends::xnnpack {
 
-struct XnnHeader {
+struct XnnpackHeader {
   static constexpr size_t kMagicOffset = 4;
   static constexpr size_t kMinSize = 30;  // bytes the fields occupy
   static constexpr size_t kMinFlatbufferSize = 8;
@@ -23,12 +23,12 @@ struct XnnHeader {
 };
 
 // True when `data` carries the XH00 magic at offset 4 (and is long enough).
-bool has_xnn_header(const void* data, size_t size);
+bool has_xnnpack_header(const void* data, size_t size);
 
-// Parses and bounds-checks the header of a blob that has_xnn_header(). Errors:
+// Parses and bounds-checks the header of a blob that has_xnnpack_header(). Errors:
 // InvalidProgram (with a message) when the blob is too short, the FlatBuffer is
 // shorter than 8 bytes, a region runs past the blob, or the constant region starts
 // before the FlatBuffer ends.
-runtime::Result<XnnHeader> parse_xnn_header(const void* data, size_t size);
+runtime::Result<XnnpackHeader> parse_xnnpack_header(const void* data, size_t size);
 
 }  // namespace ember::backends::xnnpack

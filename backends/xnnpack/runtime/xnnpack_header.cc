@@ -1,5 +1,5 @@
-// Parser of the XH00 delegate-blob header; see xnn_header.h.
-#include "backends/xnnpack/runtime/xnn_header.h"
+// Parser of the XH00 delegate-blob header; see xnnpack_header.h.
+#include "backends/xnnpack/runtime/xnnpack_header.h"
 
 #include <cstring>
 
@@ -19,29 +19,29 @@ uint64_t read_le(const uint8_t* p, size_t n) {
 
 }  // namespace
 
-bool has_xnn_header(const void* data, size_t size) {
-  if (data == nullptr || size < XnnHeader::kMinSize) return false;
-  return std::memcmp(static_cast<const uint8_t*>(data) + XnnHeader::kMagicOffset, "XH00", 4) == 0;
+bool has_xnnpack_header(const void* data, size_t size) {
+  if (data == nullptr || size < XnnpackHeader::kMinSize) return false;
+  return std::memcmp(static_cast<const uint8_t*>(data) + XnnpackHeader::kMagicOffset, "XH00", 4) == 0;
 }
 
-runtime::Result<XnnHeader> parse_xnn_header(const void* data, size_t size) {
-  if (data == nullptr || size < XnnHeader::kMinSize) {
+runtime::Result<XnnpackHeader> parse_xnnpack_header(const void* data, size_t size) {
+  if (data == nullptr || size < XnnpackHeader::kMinSize) {
     return fail(Error::InvalidProgram, "XNNPACK blob: %zu bytes, the XH00 header needs %zu",
-                size, XnnHeader::kMinSize);
+                size, XnnpackHeader::kMinSize);
   }
   const uint8_t* p = static_cast<const uint8_t*>(data);
-  if (std::memcmp(p + XnnHeader::kMagicOffset, "XH00", 4) != 0) {
+  if (std::memcmp(p + XnnpackHeader::kMagicOffset, "XH00", 4) != 0) {
     return fail(Error::InvalidProgram, "XNNPACK blob: no XH00 magic at offset 4");
   }
-  XnnHeader h;
+  XnnpackHeader h;
   h.flatbuffer_offset = static_cast<uint32_t>(read_le(p + 10, 4));
   h.flatbuffer_size = static_cast<uint32_t>(read_le(p + 14, 4));
   h.constant_data_offset = static_cast<uint32_t>(read_le(p + 18, 4));
   h.constant_data_size = read_le(p + 22, 8);
   const uint64_t fb_end = uint64_t(h.flatbuffer_offset) + h.flatbuffer_size;
-  if (h.flatbuffer_size < XnnHeader::kMinFlatbufferSize) {
+  if (h.flatbuffer_size < XnnpackHeader::kMinFlatbufferSize) {
     return fail(Error::InvalidProgram, "XNNPACK blob: flatbuffer_size %u, expected at least %zu",
-                h.flatbuffer_size, XnnHeader::kMinFlatbufferSize);
+                h.flatbuffer_size, XnnpackHeader::kMinFlatbufferSize);
   }
   if (fb_end > size) {
     return fail(Error::InvalidProgram,

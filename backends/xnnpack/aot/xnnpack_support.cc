@@ -1,12 +1,12 @@
-// xnnpack_support (see xnn_support.h): per-op attribute checks after common tensor checks.
-#include "backends/xnnpack/aot/xnn_support.h"
+// xnnpack_support (see xnnpack_support.h): per-op attribute checks after common tensor checks.
+#include "backends/xnnpack/aot/xnnpack_support.h"
 
 #include <algorithm>
 #include <functional>
 #include <map>
 
 #include "aot/ir/graph_util.h"
-#include "backends/xnnpack/aot/lower_context.h"
+#include "backends/xnnpack/aot/serialize_context.h"
 
 namespace ember::backends::xnnpack {
 
@@ -65,7 +65,7 @@ int64_t norm_dim(int64_t d, size_t rank) { return d < 0 ? d + int64_t(rank) : d;
 using Check = std::function<std::string(const aot::Node&, const aot::Graph&)>;
 
 std::string check_conv(const aot::Node& n, const aot::Graph& g) {
-  if (input_bool(n, "transposed", false)) return "transposed convolution is not lowered";
+  if (input_bool(n, "transposed", false)) return "transposed convolution is not serialized to XNNPACK";
   ValueId w = input_tensor(n, "weight"), b = input_tensor(n, "bias");
   if (g.value(input_tensor(n, "input")).tensor.rank() != 4) return "only 2-D convolution (4-D input)";
   if (!is_const(g, w)) return "weight is not a constant";

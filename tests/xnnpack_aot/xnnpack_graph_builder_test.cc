@@ -1,8 +1,8 @@
-// XnnGraphBuilder's blobs: the XH00 header fields and FlatBuffer (identifier XN01,
+// XnnpackGraphBuilder's blobs: the XH00 header fields and FlatBuffer (identifier XN01,
 // verifier, reserved constant_data[0], named keys = SHA-256 hex of the bytes), and a
 // round trip through the runtime half (XnnpackBackend init + execute) with constants
 // inline and in named data. Expected numbers are worked by hand in the comments.
-#include "backends/xnnpack/aot/xnn_graph_builder.h"
+#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 
 #include <gtest/gtest.h>
 
@@ -27,8 +27,8 @@ std::vector<uint8_t> floats(std::vector<float> f) {
 }
 
 // y = clamp(x @ W^T + b, 0, inf) with x [1,2], W [[1,0],[1,1]], b [0.5, -10].
-XnnGraphBuilder fc_graph() {
-  XnnGraphBuilder g;
+XnnpackGraphBuilder fc_graph() {
+  XnnpackGraphBuilder g;
   uint32_t x = g.add_value({1, 2});
   g.set_external(x, 0, kFlagExternalInput);
   uint32_t w = g.add_constant({2, 2}, floats({1, 0, 1, 1}));
@@ -84,13 +84,13 @@ std::vector<float> run_blob(const std::vector<uint8_t>& blob, const runtime::Nam
   return {y[0], y[1]};
 }
 
-TEST(XnnGraphBuilderTest, HeaderAndFlatBufferLayout) {
+TEST(XnnpackGraphBuilderTest, HeaderAndFlatBufferLayout) {
   auto blob = fc_graph().serialize(ConstantPlacement::Inline);
   ASSERT_TRUE(blob.ok()) << ::ember::aot::format_error(blob.error());
   const std::vector<uint8_t>& b = blob->bytes;
   EXPECT_EQ(std::memcmp(b.data(), "\0\0\0\0XH00", 8), 0);
   EXPECT_EQ(b[8] | (b[9] << 8), 30);
-  auto h = parse_xnn_header(b);
+  auto h = parse_xnnpack_header(b);
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(h->flatbuffer_offset, 32u);
   EXPECT_EQ(h->constant_data_offset, 32u + ((h->flatbuffer_size + 15) / 16) * 16);
@@ -111,8 +111,8 @@ TEST(XnnGraphBuilderTest, HeaderAndFlatBufferLayout) {
   EXPECT_EQ(g->xnodes()->Get(0)->output_min_max()->output_min(), 0.f);
 }
 
-TEST(XnnGraphBuilderTest, NamedDataKeysAreSha256Hex) {
-  XnnGraphBuilder g;
+TEST(XnnpackGraphBuilderTest, NamedDataKeysAreSha256Hex) {
+  XnnpackGraphBuilder g;
   uint32_t x = g.add_value({3});
   g.set_external(x, 0, kFlagExternalInput);
   uint32_t c = g.add_constant({3}, {'a', 'b', 'c'});  // only the key is checked here
@@ -125,7 +125,7 @@ TEST(XnnGraphBuilderTest, NamedDataKeysAreSha256Hex) {
   const std::string key = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
   ASSERT_EQ(blob->named_data.size(), 1u);
   EXPECT_EQ(blob->named_data[0].first, key);
-  auto h = parse_xnn_header(blob->bytes);
+  auto h = parse_xnnpack_header(blob->bytes);
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(h->constant_data_size, 0u);
   const fb::XNNGraph* fg = fb::GetXNNGraph(blob->bytes.data() + 32);
@@ -133,7 +133,7 @@ TEST(XnnGraphBuilderTest, NamedDataKeysAreSha256Hex) {
   EXPECT_EQ(fg->constant_data()->Get(1)->named_key()->str(), key);
 }
 
-TEST(XnnGraphBuilderTest, RuntimeRunsInlineAndNamedConstants) {
+TEST(XnnpackGraphBuilderTest, RuntimeRunsInlineAndNamedConstants) {
   // x = [1, 2]: W x = [1, 3]; + b = [1.5, -7]; clamp at 0 -> [1.5, 0].
   auto inline_blob = fc_graph().serialize(ConstantPlacement::Inline);
   ASSERT_TRUE(inline_blob.ok());
@@ -146,19 +146,19 @@ TEST(XnnGraphBuilderTest, RuntimeRunsInlineAndNamedConstants) {
   EXPECT_EQ(run_blob(named_blob->bytes, &named, {1, 2}), (std::vector<float>{1.5f, 0.f}));
 }
 
-TEST(XnnGraphBuilderTest, ExternalIdErrorsAreNamed) {
-  XnnGraphBuilder g;
+TEST(XnnpackGraphBuilderTest, ExternalIdErrorsAreNamed) {
+  XnnpackGraphBuilder g;
   g.set_external(g.add_value({1}), 0, kFlagExternalInput);
   g.set_external(g.add_value({1}), 0, kFlagExternalOutput);
   auto dup = g.serialize(ConstantPlacement::Inline);
   ASSERT_FALSE(dup.ok());
   EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("external id 0"), std::string::npos);
-  XnnGraphBuilder gap;
+  XnnpackGraphBuilder gap;
   gap.set_external(gap.add_value({1}), 1, kFlagExternalInput);
   auto missing = gap.serialize(ConstantPlacement::Inline);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("no value has external id 0"), std::string::npos);
-  EXPECT_FALSE(parse_xnn_header({1, 2, 3}).ok());
+  EXPECT_FALSE(parse_xnnpack_header({1, 2, 3}).ok());
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // broadcast to the output's rank and stored in the other operand's layout), clamps
 // (relu, hardtanh, clamp: fused into the producing node's output_min_max when it is the
 // value's only use), unary activations and softmax (over the physically innermost dim).
-#include "backends/xnnpack/aot/lower_context.h"
+#include "backends/xnnpack/aot/serialize_context.h"
 
 #include <cstring>
 #include <limits>
@@ -17,7 +17,7 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-uint32_t add_float_constant(LowerContext& ctx, std::vector<float> data, std::vector<int64_t> sizes,
+uint32_t add_float_constant(SerializeContext& ctx, std::vector<float> data, std::vector<int64_t> sizes,
                             const Layout& l) {
   std::vector<float> phys = permute_floats(data, sizes, l);
   std::vector<uint8_t> bytes(phys.size() * sizeof(float));
@@ -31,7 +31,7 @@ struct Operand {
   float scalar = 0.f;
 };
 
-aot::Result<uint32_t> operand_id(LowerContext& ctx, const Operand& op, size_t r, const Layout& l) {
+aot::Result<uint32_t> operand_id(SerializeContext& ctx, const Operand& op, size_t r, const Layout& l) {
   if (op.v == aot::kNoValue) return add_float_constant(ctx, {op.scalar}, std::vector<int64_t>(r, 1), l);
   if (ctx.is_constant(op.v)) {
     std::vector<int64_t> s = ctx.sizes(op.v);
@@ -42,19 +42,19 @@ aot::Result<uint32_t> operand_id(LowerContext& ctx, const Operand& op, size_t r,
   return ctx.get(op.v, identity_layout(ctx.rank(op.v)));
 }
 
-Error lower_binary(LowerContext& ctx, fb::XNodeUnion type, Operand a, Operand b, ValueId out) {
+Error serialize_binary(SerializeContext& ctx, fb::XNodeUnion type, Operand a, Operand b, ValueId out) {
   const size_t r = ctx.rank(out);
   Layout l = identity_layout(r);
-  bool lower_rank_activation = false;
+  bool low_rank_activation = false;
   for (const Operand* op : {&b, &a}) {
     if (op->v == aot::kNoValue || ctx.is_constant(op->v)) continue;
     if (ctx.rank(op->v) == r) {
       l = ctx.layout_of(op->v);
     } else {
-      lower_rank_activation = true;
+      low_rank_activation = true;
     }
   }
-  if (lower_rank_activation) l = identity_layout(r);
+  if (low_rank_activation) l = identity_layout(r);
   EMBER_ASSIGN_OR_RETURN(uint32_t ia, operand_id(ctx, a, r, l));
   EMBER_ASSIGN_OR_RETURN(uint32_t ib, operand_id(ctx, b, r, l));
   uint32_t o = ctx.define(out, l);
@@ -75,7 +75,7 @@ bool fusable(fb::XNodeUnion t) {
   }
 }
 
-Error lower_clamp(LowerContext& ctx, ValueId in, ValueId out, float lo, float hi) {
+Error serialize_clamp(SerializeContext& ctx, ValueId in, ValueId out, float lo, float hi) {
   Layout l = ctx.layout_of(in);
   EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
   const int p = ctx.producer(in);
@@ -96,7 +96,7 @@ Error lower_clamp(LowerContext& ctx, ValueId in, ValueId out, float lo, float hi
   return Error::Ok;
 }
 
-Error lower_unary(LowerContext& ctx, fb::XNodeUnion type, void* table, ValueId in, ValueId out) {
+Error serialize_unary(SerializeContext& ctx, fb::XNodeUnion type, void* table, ValueId in, ValueId out) {
   Layout l = ctx.layout_of(in);
   auto id = ctx.get(in, l);
   if (!id.ok()) {
@@ -122,7 +122,7 @@ Error lower_unary(LowerContext& ctx, fb::XNodeUnion type, void* table, ValueId i
   return Error::Ok;
 }
 
-Error lower_softmax(LowerContext& ctx, ValueId in, ValueId out, int64_t dim) {
+Error serialize_softmax(SerializeContext& ctx, ValueId in, ValueId out, int64_t dim) {
   const size_t r = ctx.rank(in);
   if (dim < 0) dim += static_cast<int64_t>(r);
   Layout l;
@@ -158,39 +158,39 @@ fb::XNodeUnion unary_type(const std::string& name) {
 
 }  // namespace
 
-Error lower_elementwise_op(LowerContext& ctx, const aot::Node& n) {
+Error serialize_elementwise_op(SerializeContext& ctx, const aot::Node& n) {
   const std::string& name = n.op.name;
   const std::string& ov = n.op.overload;
   ValueId self = input_tensor(n, "self"), out = output_tensor(n);
   fb::XNodeUnion bt = binary_type(name);
   if (bt != fb::XNodeUnion::NONE && (ov == "Tensor" || ov == "default")) {
-    return lower_binary(ctx, bt, {self}, {input_tensor(n, "other")}, out);
+    return serialize_binary(ctx, bt, {self}, {input_tensor(n, "other")}, out);
   }
   if (bt != fb::XNodeUnion::NONE && ov == "Scalar") {
-    return lower_binary(ctx, bt, {self}, {aot::kNoValue, float(input_double(n, "other", 0))}, out);
+    return serialize_binary(ctx, bt, {self}, {aot::kNoValue, float(input_double(n, "other", 0))}, out);
   }
-  if (name == "relu" && ov == "default") return lower_clamp(ctx, self, out, 0.f, kInf);
+  if (name == "relu" && ov == "default") return serialize_clamp(ctx, self, out, 0.f, kInf);
   if (name == "hardtanh" && ov == "default") {
-    return lower_clamp(ctx, self, out, float(input_double(n, "min_val", -1)), float(input_double(n, "max_val", 1)));
+    return serialize_clamp(ctx, self, out, float(input_double(n, "min_val", -1)), float(input_double(n, "max_val", 1)));
   }
   if (name == "clamp" && ov == "default") {
-    return lower_clamp(ctx, self, out, float(input_double(n, "min", -kInf)), float(input_double(n, "max", kInf)));
+    return serialize_clamp(ctx, self, out, float(input_double(n, "min", -kInf)), float(input_double(n, "max", kInf)));
   }
   if (name == "_softmax" || (name == "softmax" && ov == "int")) {
-    return lower_softmax(ctx, self, out, static_cast<int64_t>(input_double(n, "dim", -1)));
+    return serialize_softmax(ctx, self, out, static_cast<int64_t>(input_double(n, "dim", -1)));
   }
   if (name == "leaky_relu" && ov == "default") {
     auto* t = new fb::XNNLeakyReLUT();
     t->negative_slope = float(input_double(n, "negative_slope", 0.01));
-    return lower_unary(ctx, fb::XNodeUnion::XNNLeakyReLU, t, self, out);
+    return serialize_unary(ctx, fb::XNodeUnion::XNNLeakyReLU, t, self, out);
   }
   if (name == "elu" && ov == "default") {
     auto* t = new fb::XNNELUT();
     t->alpha = float(input_double(n, "alpha", 1.0));
-    return lower_unary(ctx, fb::XNodeUnion::XNNELU, t, self, out);
+    return serialize_unary(ctx, fb::XNodeUnion::XNNELU, t, self, out);
   }
   fb::XNodeUnion ut = unary_type(name);
-  if (ut != fb::XNodeUnion::NONE && ov == "default") return lower_unary(ctx, ut, nullptr, self, out);
+  if (ut != fb::XNodeUnion::NONE && ov == "default") return serialize_unary(ctx, ut, nullptr, self, out);
   return aot::not_found(n.op.qualified());
 }
 

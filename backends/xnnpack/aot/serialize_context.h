@@ -1,4 +1,4 @@
-// LowerContext: state of turning one delegated subgraph (aot::Graph of supported nodes)
+// SerializeContext: state of turning one delegated subgraph (aot::Graph of supported nodes)
 // into an XNNGraph, and the layout bookkeeping (README.md, "Layout").
 //
 // Every logical value may be held in one or more physical layouts. A layout is a dim
@@ -20,7 +20,7 @@
 
 #include "aot/ir/graph.h"
 #include "aot/ir/graph_util.h"
-#include "backends/xnnpack/aot/xnn_graph_builder.h"
+#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 
 namespace ember::backends::xnnpack {
 
@@ -34,12 +34,12 @@ std::vector<uint32_t> permute_dims(const std::vector<int64_t>& sizes, const Layo
 std::vector<float> permute_floats(const std::vector<float>& data, const std::vector<int64_t>& sizes,
                                   const Layout& layout);
 
-class LowerContext {
+class SerializeContext {
  public:
-  explicit LowerContext(const aot::Graph& graph);
+  explicit SerializeContext(const aot::Graph& graph);
 
   const aot::Graph& graph() const { return graph_; }
-  XnnGraphBuilder& builder() { return builder_; }
+  XnnpackGraphBuilder& builder() { return builder_; }
 
   // Static logical sizes of a tensor value.
   std::vector<int64_t> sizes(aot::ValueId v) const;
@@ -78,7 +78,7 @@ class LowerContext {
   aot::Error bind_outputs();
 
   const aot::Graph& graph_;
-  XnnGraphBuilder builder_;
+  XnnpackGraphBuilder builder_;
   aot::ValueUses uses_;
   std::map<aot::ValueId, std::vector<std::pair<Layout, uint32_t>>> held_;
   std::map<aot::ValueId, std::vector<float>> folded_;
@@ -86,13 +86,13 @@ class LowerContext {
   mutable std::map<aot::ValueId, std::vector<float>> param_cache_;
 };
 
-// Lowers one node (dispatch over the op tables of lower_ops_*.cc).
-aot::Error lower_node(LowerContext& ctx, const aot::Node& node);
+// Lowers one node (dispatch over the op tables of serialize_ops_*.cc).
+aot::Error serialize_node(SerializeContext& ctx, const aot::Node& node);
 
 // Op families; each returns NotFound when it does not know the op.
-aot::Error lower_nn_op(LowerContext& ctx, const aot::Node& node);
-aot::Error lower_elementwise_op(LowerContext& ctx, const aot::Node& node);
-aot::Error lower_layout_op(LowerContext& ctx, const aot::Node& node);
+aot::Error serialize_nn_op(SerializeContext& ctx, const aot::Node& node);
+aot::Error serialize_elementwise_op(SerializeContext& ctx, const aot::Node& node);
+aot::Error serialize_layout_op(SerializeContext& ctx, const aot::Node& node);
 
 // Helpers shared by the op files.
 aot::ValueId input_tensor(const aot::Node& node, const char* name);

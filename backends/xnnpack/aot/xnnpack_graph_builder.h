@@ -1,4 +1,4 @@
-// XnnGraphBuilder: an XNNGraph under construction (values, constants, nodes) and its
+// XnnpackGraphBuilder: an XNNGraph under construction (values, constants, nodes) and its
 // serialization into an XnnpackBackend blob (pte-format.md section 6): a 32-byte XH00
 // header, the XNNGraph FlatBuffer (identifier XN01, padded to 16) and the constant region.
 //
@@ -30,12 +30,12 @@ constexpr uint32_t kFlagExternalOutput = 0x2;
 
 enum class ConstantPlacement { Inline, NamedData };
 
-struct XnnBlob {
+struct XnnpackBlob {
   std::vector<uint8_t> bytes;
   std::vector<std::pair<std::string, std::vector<uint8_t>>> named_data;  // kNamedData only
 };
 
-class XnnGraphBuilder {
+class XnnpackGraphBuilder {
  public:
   // An fp32 activation value (internal until marked external).
   uint32_t add_value(std::vector<uint32_t> dims);
@@ -63,7 +63,7 @@ class XnnGraphBuilder {
   size_t reshape(const std::vector<uint32_t>& shape, uint32_t in, uint32_t out);
 
   // The blob. InvalidArgument if an external id is missing or used twice.
-  aot::Result<XnnBlob> serialize(ConstantPlacement placement) const;
+  aot::Result<XnnpackBlob> serialize(ConstantPlacement placement) const;
 
  private:
   struct ValueRec {
@@ -78,10 +78,10 @@ class XnnGraphBuilder {
 };
 
 // The blob's XH00 header fields as read back (for tests and the inspect tool).
-struct XnnHeaderView {
+struct XnnpackHeaderView {
   uint32_t flatbuffer_offset = 0, flatbuffer_size = 0, constant_data_offset = 0;
   uint64_t constant_data_size = 0;
 };
-aot::Result<XnnHeaderView> parse_xnn_header(const std::vector<uint8_t>& blob);
+aot::Result<XnnpackHeaderView> parse_xnnpack_header(const std::vector<uint8_t>& blob);
 
 }  // namespace ember::backends::xnnpack

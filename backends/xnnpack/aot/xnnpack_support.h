@@ -2,7 +2,7 @@
 // the op (against the node types Debian's Feb 2022 XNNPACK has, plus the kernels the
 // runtime half runs inside the delegate), dtypes (fp32 only), shapes (static, rank 1..6,
 // non-empty) and attributes ("add with alpha != 1", "avg_pool2d with ceil_mode", ...).
-// The lowering (lower_ops_*.cc) handles exactly what this accepts.
+// The lowering (serialize_ops_*.cc) handles exactly what this accepts.
 #pragma once
 
 #include "aot/backend/partitioner.h"

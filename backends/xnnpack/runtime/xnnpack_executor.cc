@@ -1,5 +1,5 @@
-// XnnExecutor: load-time validation and per-call binding; see xnn_executor.h.
-#include "backends/xnnpack/runtime/xnn_executor.h"
+// XnnpackExecutor: load-time validation and per-call binding; see xnnpack_executor.h.
+#include "backends/xnnpack/runtime/xnnpack_executor.h"
 
 #include <cstring>
 #include <new>
@@ -29,7 +29,7 @@ ScalarType scalar_type_of(fb_xnnpack::XNNDatatype t) {
 
 }  // namespace
 
-XnnExecutor::~XnnExecutor() {
+XnnpackExecutor::~XnnpackExecutor() {
   for (ShapePlan*& p : plans_) {
     delete p;
     p = nullptr;
@@ -37,13 +37,13 @@ XnnExecutor::~XnnExecutor() {
   release_graph(&model_);
 }
 
-size_t XnnExecutor::num_cached_plans() const {
+size_t XnnpackExecutor::num_cached_plans() const {
   size_t n = 0;
   for (const ShapePlan* p : plans_) n += p != nullptr;
   return n;
 }
 
-Error XnnExecutor::init(const void* blob, size_t size, const runtime::NamedDataMap* named_data,
+Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedDataMap* named_data,
                         runtime::MemoryAllocator* allocator, pthreadpool_t pool) {
   pool_ = pool;
   EMBER_TRY(read_graph(blob, size, named_data, allocator, &model_));
@@ -64,7 +64,7 @@ Error XnnExecutor::init(const void* blob, size_t size, const runtime::NamedDataM
   return plan.ok() ? Error::Ok : plan.error();
 }
 
-runtime::Result<ShapePlan*> XnnExecutor::plan_for_inputs() {
+runtime::Result<ShapePlan*> XnnpackExecutor::plan_for_inputs() {
   ++tick_;
   size_t victim = 0;
   for (size_t i = 0; i < kMaxCachedPlans; ++i) {
@@ -90,7 +90,7 @@ runtime::Result<ShapePlan*> XnnExecutor::plan_for_inputs() {
   return plan;
 }
 
-Error XnnExecutor::read_input_shapes(runtime::Span<runtime::EValue*> args) {
+Error XnnpackExecutor::read_input_shapes(runtime::Span<runtime::EValue*> args) {
   if (args.size() != model_.num_externs) {
     return fail(Error::InvalidArgument, "XNNPACK delegate: %zu arguments, the graph has %u "
                 "external values (inputs then outputs)", args.size(), model_.num_externs);
@@ -136,7 +136,7 @@ Error XnnExecutor::read_input_shapes(runtime::Span<runtime::EValue*> args) {
   return Error::Ok;
 }
 
-Error XnnExecutor::bind(runtime::Span<runtime::EValue*> args, const ShapePlan& plan) {
+Error XnnpackExecutor::bind(runtime::Span<runtime::EValue*> args, const ShapePlan& plan) {
   for (uint32_t v = 0; v < model_.num_values; ++v) {
     data_[v] = model_.values[v].data != nullptr ? const_cast<void*>(model_.values[v].data)
                                                 : plan.buffer(v);
@@ -175,7 +175,7 @@ Error XnnExecutor::bind(runtime::Span<runtime::EValue*> args, const ShapePlan& p
   return Error::Ok;
 }
 
-Error XnnExecutor::execute(runtime::Span<runtime::EValue*> args) {
+Error XnnpackExecutor::execute(runtime::Span<runtime::EValue*> args) {
   EMBER_TRY(read_input_shapes(args));
   ShapePlan* plan = nullptr;
   EMBER_ASSIGN_OR_RETURN(plan, plan_for_inputs());

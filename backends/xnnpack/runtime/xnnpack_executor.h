@@ -1,4 +1,4 @@
-// XnnExecutor: the state behind one XnnpackBackend delegate handle. init()
+// XnnpackExecutor: the state behind one XnnpackBackend delegate handle. init()
 // validates the blob into a GraphModel, partitions it into stages and builds the
 // plan for the serialized shapes (so unsupported nodes fail at load). execute()
 // binds args[external_id] (inputs then outputs), honours each tensor's
@@ -20,12 +20,12 @@ namespace ember::backends::xnnpack {
 
 constexpr size_t kMaxCachedPlans = 4;
 
-class XnnExecutor {
+class XnnpackExecutor {
  public:
-  XnnExecutor() = default;
-  ~XnnExecutor();
-  XnnExecutor(const XnnExecutor&) = delete;
-  XnnExecutor& operator=(const XnnExecutor&) = delete;
+  XnnpackExecutor() = default;
+  ~XnnpackExecutor();
+  XnnpackExecutor(const XnnpackExecutor&) = delete;
+  XnnpackExecutor& operator=(const XnnpackExecutor&) = delete;
 
   // `blob` must outlive the executor. Arrays come from `allocator`.
   runtime::Error init(const void* blob, size_t size, const runtime::NamedDataMap* named_data,

@@ -1,5 +1,5 @@
-// LoweredModule, to_backend and call_lowered (see lowered_module.h).
-#include "aot/backend/lowered_module.h"
+// DelegatedModule, to_backend and call_delegated (see delegated_module.h).
+#include "aot/backend/delegated_module.h"
 
 #include "aot/ir/printer.h"
 #include "aot/ir/graph_rewrite.h"
@@ -13,8 +13,8 @@ bool is_constant_input(const Graph& g, const Argument& in) {
 
 }  // namespace
 
-std::string LoweredModule::to_string() const {
-  std::string out = "LoweredModule(backend_id=" + backend_id + ", processed=" +
+std::string DelegatedModule::to_string() const {
+  std::string out = "DelegatedModule(backend_id=" + backend_id + ", processed=" +
                     std::to_string(processed.size()) + " bytes, compile_specs=[";
   for (size_t i = 0; i < compile_specs.size(); ++i) {
     out += (i ? ", " : "") + compile_specs[i].key + ":" +
@@ -23,7 +23,7 @@ std::string LoweredModule::to_string() const {
   return out + "])\noriginal:\n" + print_graph(original);
 }
 
-Result<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend,
+Result<DelegatedModule> to_backend(const Graph& edge, const Partitioner& backend,
                                    std::vector<CompileSpec> compile_specs) {
   for (const Node& n : edge.nodes()) {
     Support s = backend.supports(n, edge);
@@ -32,7 +32,7 @@ Result<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend,
                            n.describe() + " is not supported: " + s.reason);
     }
   }
-  LoweredModule m;
+  DelegatedModule m;
   m.backend_id = backend.backend_id();
   EMBER_ASSIGN_OR_RETURN(PreprocessResult result, backend.preprocess(edge, compile_specs));
   m.processed = std::move(result.processed);
@@ -42,14 +42,14 @@ Result<LoweredModule> to_backend(const Graph& edge, const Partitioner& backend,
   return m;
 }
 
-Result<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& module,
+Result<std::vector<ValueId>> call_delegated(Graph& graph, const DelegatedModule& module,
                                             const std::vector<ValueId>& inputs) {
   const Graph& o = module.original;
   size_t expected = 0;
   for (const Argument& in : o.inputs()) expected += is_constant_input(o, in) ? 0 : 1;
   if (inputs.size() != expected) {
-    return invalid_argument("call_lowered: " + std::to_string(inputs.size()) +
-                            " inputs given, the lowered module takes " + std::to_string(expected));
+    return invalid_argument("call_delegated: " + std::to_string(inputs.size()) +
+                            " inputs given, the delegated module takes " + std::to_string(expected));
   }
   std::vector<NamedArgument> args;
   size_t k = 0;
@@ -58,7 +58,7 @@ Result<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& mod
     const ValueId v = inputs[k];
     const std::string want = o.value(in.values[0]).tensor.to_string();
     if (!graph.valid_id(v) || graph.value(v).tensor.to_string() != want) {
-      return invalid_argument("call_lowered: input " + std::to_string(k) + " must be " + want);
+      return invalid_argument("call_delegated: input " + std::to_string(k) + " must be " + want);
     }
     args.push_back({"", Argument::tensor(v), false});
     ++k;
@@ -88,7 +88,7 @@ Result<std::vector<ValueId>> call_lowered(Graph& graph, const LoweredModule& mod
 }
 
 
-Result<Graph> LoweredModule::standalone_graph() const {
+Result<Graph> DelegatedModule::standalone_graph() const {
   Graph g;
   g.info() = original.info();
   std::vector<ValueId> ins;
@@ -102,7 +102,7 @@ Result<Graph> LoweredModule::standalone_graph() const {
     g.signature().inputs.push_back(spec);
     ins.push_back(v);
   }
-  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> outs, call_lowered(g, *this, ins));
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> outs, call_delegated(g, *this, ins));
   for (ValueId v : outs) {
     g.outputs().push_back(Argument::tensor(v));
     g.signature().outputs.push_back({OutputKind::UserOutput, g.value(v).name, ""});

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "backends/xnnpack/aot/lower_context.h"
+#include "backends/xnnpack/aot/serialize_context.h"
 
 namespace ember::backends::xnnpack {
 
@@ -30,7 +30,7 @@ ValueId first_tensor_input(const aot::Node& n) {
   return aot::kNoValue;
 }
 
-Error lower_permute(LowerContext& ctx, const aot::Node& n) {
+Error serialize_permute(SerializeContext& ctx, const aot::Node& n) {
   ValueId in = input_tensor(n, "self"), out = output_tensor(n);
   const size_t r = ctx.rank(in);
   std::vector<int64_t> dims = input_ints(n, "dims", {});
@@ -58,7 +58,7 @@ Error lower_permute(LowerContext& ctx, const aot::Node& n) {
   return Error::Ok;
 }
 
-Error lower_reshape(LowerContext& ctx, ValueId in, ValueId out) {
+Error serialize_reshape(SerializeContext& ctx, ValueId in, ValueId out) {
   if (ctx.is_constant(in)) {
     ctx.set_constant(out, ctx.constant(in));
     return Error::Ok;
@@ -70,7 +70,7 @@ Error lower_reshape(LowerContext& ctx, ValueId in, ValueId out) {
   return Error::Ok;
 }
 
-Error lower_identity(LowerContext& ctx, ValueId in, ValueId out) {
+Error serialize_identity(SerializeContext& ctx, ValueId in, ValueId out) {
   if (ctx.is_constant(in)) {
     ctx.set_constant(out, ctx.constant(in));
     return Error::Ok;
@@ -81,14 +81,14 @@ Error lower_identity(LowerContext& ctx, ValueId in, ValueId out) {
   return Error::Ok;
 }
 
-Error lower_cat(LowerContext& ctx, const aot::Node& n) {
+Error serialize_cat(SerializeContext& ctx, const aot::Node& n) {
   const aot::NamedArgument* t = n.find_input("tensors");
   ValueId out = output_tensor(n);
   const size_t r = ctx.rank(out);
   int64_t dim = static_cast<int64_t>(input_double(n, "dim", 0));
   if (dim < 0) dim += static_cast<int64_t>(r);
   std::vector<ValueId> ins = t->arg.values;
-  if (ins.size() == 1) return lower_identity(ctx, ins[0], out);
+  if (ins.size() == 1) return serialize_identity(ctx, ins[0], out);
   Layout l = identity_layout(r);
   for (ValueId v : ins) {
     if (!ctx.is_constant(v)) {
@@ -117,7 +117,7 @@ Error lower_cat(LowerContext& ctx, const aot::Node& n) {
   return Error::Ok;
 }
 
-Error lower_pad(LowerContext& ctx, const aot::Node& n) {
+Error serialize_pad(SerializeContext& ctx, const aot::Node& n) {
   ValueId in = input_tensor(n, "self"), out = output_tensor(n);
   const size_t r = ctx.rank(in);
   std::vector<int64_t> pad = input_ints(n, "pad", {});
@@ -142,7 +142,7 @@ Error lower_pad(LowerContext& ctx, const aot::Node& n) {
 
 // slice.Tensor (step 1) in the input's layout; select.int = a one-wide slice in the
 // logical order, then a reshape dropping the dim. Both run as the delegate's static slice.
-Error lower_slice(LowerContext& ctx, const aot::Node& n, bool select) {
+Error serialize_slice(SerializeContext& ctx, const aot::Node& n, bool select) {
   ValueId in = input_tensor(n, "self"), out = output_tensor(n);
   const size_t r = ctx.rank(in);
   const std::vector<int64_t> is = ctx.sizes(in);
@@ -186,26 +186,26 @@ Error lower_slice(LowerContext& ctx, const aot::Node& n, bool select) {
 
 }  // namespace
 
-Error lower_layout_op(LowerContext& ctx, const aot::Node& n) {
+Error serialize_layout_op(SerializeContext& ctx, const aot::Node& n) {
   const std::string q = n.op.qualified();
   if (q == "aten::permute.default" || q == "aten::permute_copy.default" || q == "aten::transpose.int") {
-    return lower_permute(ctx, n);
+    return serialize_permute(ctx, n);
   }
   if (is_one_of(q, {"aten::view.default", "aten::_unsafe_view.default", "aten::reshape.default",
                     "aten::view_copy.default", "aten::squeeze.dims", "aten::squeeze.dim",
                     "aten::squeeze.default", "aten::unsqueeze.default", "aten::flatten.using_ints",
                     "aten::squeeze_copy.dims", "aten::unsqueeze_copy.default"})) {
-    return lower_reshape(ctx, first_tensor_input(n), output_tensor(n));
+    return serialize_reshape(ctx, first_tensor_input(n), output_tensor(n));
   }
   if (is_one_of(q, {"aten::clone.default", "aten::alias.default", "aten::alias_copy.default",
                     "aten::expand.default", "aten::expand_copy.default", "aten::detach.default",
                     "aten::dropout.default"})) {
-    return lower_identity(ctx, first_tensor_input(n), output_tensor(n));
+    return serialize_identity(ctx, first_tensor_input(n), output_tensor(n));
   }
-  if (q == "aten::cat.default") return lower_cat(ctx, n);
-  if (q == "aten::select.int" || q == "aten::select_copy.int") return lower_slice(ctx, n, true);
-  if (q == "aten::slice.Tensor" || q == "aten::slice_copy.Tensor") return lower_slice(ctx, n, false);
-  if (q == "aten::constant_pad_nd.default") return lower_pad(ctx, n);
+  if (q == "aten::cat.default") return serialize_cat(ctx, n);
+  if (q == "aten::select.int" || q == "aten::select_copy.int") return serialize_slice(ctx, n, true);
+  if (q == "aten::slice.Tensor" || q == "aten::slice_copy.Tensor") return serialize_slice(ctx, n, false);
+  if (q == "aten::constant_pad_nd.default") return serialize_pad(ctx, n);
   return aot::not_found(q);
 }
 

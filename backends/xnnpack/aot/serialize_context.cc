@@ -1,5 +1,5 @@
-// LowerContext (see lower_context.h): layouts, constants and the external bindings.
-#include "backends/xnnpack/aot/lower_context.h"
+// SerializeContext (see serialize_context.h): layouts, constants and the external bindings.
+#include "backends/xnnpack/aot/serialize_context.h"
 
 #include <cstring>
 
@@ -42,19 +42,19 @@ std::vector<float> permute_floats(const std::vector<float>& data, const std::vec
   return out;
 }
 
-LowerContext::LowerContext(const aot::Graph& graph) : graph_(graph), uses_(aot::compute_uses(graph)) {}
+SerializeContext::SerializeContext(const aot::Graph& graph) : graph_(graph), uses_(aot::compute_uses(graph)) {}
 
-std::vector<int64_t> LowerContext::sizes(ValueId v) const {
+std::vector<int64_t> SerializeContext::sizes(ValueId v) const {
   std::vector<int64_t> s;
   for (const aot::SymInt& d : graph_.value(v).tensor.sizes) s.push_back(d.value);
   return s;
 }
 
-bool LowerContext::is_constant(ValueId v) const {
+bool SerializeContext::is_constant(ValueId v) const {
   return folded_.count(v) != 0 || graph_.value(v).tensor.constant != nullptr;
 }
 
-const std::vector<float>& LowerContext::constant(ValueId v) const {
+const std::vector<float>& SerializeContext::constant(ValueId v) const {
   auto f = folded_.find(v);
   if (f != folded_.end()) return f->second;
   auto c = param_cache_.find(v);
@@ -65,13 +65,13 @@ const std::vector<float>& LowerContext::constant(ValueId v) const {
   return param_cache_[v] = std::move(data);
 }
 
-Layout LowerContext::layout_of(ValueId v) const {
+Layout SerializeContext::layout_of(ValueId v) const {
   auto it = held_.find(v);
   if (it == held_.end() || it->second.empty()) return identity_layout(rank(v));
   return it->second.front().first;
 }
 
-aot::Result<uint32_t> LowerContext::get(ValueId v, const Layout& layout) {
+aot::Result<uint32_t> SerializeContext::get(ValueId v, const Layout& layout) {
   auto& held = held_[v];
   for (const auto& [l, id] : held) {
     if (l == layout) return id;
@@ -115,22 +115,22 @@ aot::Result<uint32_t> LowerContext::get(ValueId v, const Layout& layout) {
   return id;
 }
 
-uint32_t LowerContext::define(ValueId v, const Layout& layout) {
+uint32_t SerializeContext::define(ValueId v, const Layout& layout) {
   uint32_t id = builder_.add_value(permute_dims(sizes(v), layout));
   held_[v].insert(held_[v].begin(), {layout, id});
   return id;
 }
 
-void LowerContext::bind(ValueId v, uint32_t id, const Layout& layout) {
+void SerializeContext::bind(ValueId v, uint32_t id, const Layout& layout) {
   held_[v].insert(held_[v].begin(), {layout, id});
 }
 
-int LowerContext::producer(ValueId v) const {
+int SerializeContext::producer(ValueId v) const {
   auto it = producers_.find(v);
   return it == producers_.end() ? -1 : it->second;
 }
 
-Error LowerContext::bind_inputs() {
+Error SerializeContext::bind_inputs() {
   uint32_t ext = 0;
   for (const aot::Argument& in : graph_.inputs()) {
     ValueId v = in.value();
@@ -144,7 +144,7 @@ Error LowerContext::bind_inputs() {
   return Error::Ok;
 }
 
-Error LowerContext::bind_outputs() {
+Error SerializeContext::bind_outputs() {
   uint32_t ext = 0;
   for (const aot::Argument& in : graph_.inputs()) {
     ValueId v = in.value();
@@ -163,9 +163,9 @@ Error LowerContext::bind_outputs() {
   return Error::Ok;
 }
 
-Error LowerContext::run() {
+Error SerializeContext::run() {
   EMBER_TRY(bind_inputs());
-  for (const aot::Node& n : graph_.nodes()) EMBER_TRY(lower_node(*this, n));
+  for (const aot::Node& n : graph_.nodes()) EMBER_TRY(serialize_node(*this, n));
   return bind_outputs();
 }
 

@@ -1,5 +1,5 @@
-// lower_node dispatch and the argument helpers shared by the lower_ops_*.cc files.
-#include "backends/xnnpack/aot/lower_context.h"
+// serialize_node dispatch and the argument helpers shared by the serialize_ops_*.cc files.
+#include "backends/xnnpack/aot/serialize_context.h"
 
 namespace ember::backends::xnnpack {
 
@@ -39,12 +39,12 @@ bool input_bool(const aot::Node& node, const char* name, bool dflt) {
   return a != nullptr && a->arg.kind == ArgKind::Bool ? a->arg.b : dflt;
 }
 
-aot::Error lower_node(LowerContext& ctx, const aot::Node& node) {
-  aot::Error st = lower_nn_op(ctx, node);
+aot::Error serialize_node(SerializeContext& ctx, const aot::Node& node) {
+  aot::Error st = serialize_nn_op(ctx, node);
   if (st != aot::Error::NotFound) return st;
-  st = lower_elementwise_op(ctx, node);
+  st = serialize_elementwise_op(ctx, node);
   if (st != aot::Error::NotFound) return st;
-  st = lower_layout_op(ctx, node);
+  st = serialize_layout_op(ctx, node);
   if (st != aot::Error::NotFound) return st;
   return aot::not_supported("xnnpack lowering: no lowering for " + node.describe());
 }

@@ -3,7 +3,7 @@
 // own .pte and run; then called twice from a larger graph whose non-lowerable part (two
 // adds with a 0.3 bias) runs on the portable kernels. Expected values come from tables:
 // sin(pi/6) = 0.5, sin(pi/2) = 1, sin(0.5) = 0.479425538604203, sin(1) = 0.841470984807897.
-#include "aot/backend/lowered_module.h"
+#include "aot/backend/delegated_module.h"
 
 #include <gtest/gtest.h>
 
@@ -38,7 +38,7 @@ aot::Graph sin_model() {
   return g.take();
 }
 
-aot::Result<aot::LoweredModule> lower_sin(uint8_t max_numel) {
+aot::Result<aot::DelegatedModule> lower_sin(uint8_t max_numel) {
   return aot::to_backend(sin_model(), backends::demo::DemoPartitioner(),
                          {{"max_numel", {max_numel}}});
 }
@@ -48,12 +48,12 @@ void expect_near(const std::vector<float>& got, const std::vector<float>& want) 
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 2e-6) << "element " << i;
 }
 
-TEST(TutorialLoweredModule, PrintsSavesAndRunsOnItsOwn) {
+TEST(TutorialDelegatedModule, PrintsSavesAndRunsOnItsOwn) {
   auto lowered = lower_sin(4);
   ASSERT_TRUE(lowered.ok()) << ::ember::aot::format_error(lowered.error());
   EXPECT_EQ(lowered->backend_id, "DemoBackend");
   const std::string text = lowered->to_string();
-  EXPECT_EQ(text.rfind("LoweredModule(backend_id=DemoBackend, processed=" +
+  EXPECT_EQ(text.rfind("DelegatedModule(backend_id=DemoBackend, processed=" +
                            std::to_string(lowered->processed.size()) +
                            " bytes, compile_specs=[max_numel:1B])\noriginal:\n",
                        0),
@@ -61,7 +61,7 @@ TEST(TutorialLoweredModule, PrintsSavesAndRunsOnItsOwn) {
       << text;
   EXPECT_NE(text.find("aten::sin.default"), std::string::npos) << text;
 
-  auto pte = aot::lowered_module_pte(*lowered);
+  auto pte = aot::delegated_module_pte(*lowered);
   ASSERT_TRUE(pte.ok()) << ::ember::aot::format_error(pte.error());
   const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/lowered_sin.pte";
   {
@@ -76,10 +76,10 @@ TEST(TutorialLoweredModule, PrintsSavesAndRunsOnItsOwn) {
   expect_near(floats((*out)[0]), kSinX);
 }
 
-TEST(TutorialLoweredModule, CompileSpecReachesTheBackend) {
+TEST(TutorialDelegatedModule, CompileSpecReachesTheBackend) {
   auto lowered = lower_sin(3);  // max_numel 3 < the 4 elements of x: DemoBackend refuses
   ASSERT_TRUE(lowered.ok());
-  auto pte = aot::lowered_module_pte(*lowered);
+  auto pte = aot::delegated_module_pte(*lowered);
   ASSERT_TRUE(pte.ok());
   runtime::Module module(pte->data(), pte->size());
   runtime::Module::Options options;
@@ -93,7 +93,7 @@ TEST(TutorialLoweredModule, CompileSpecReachesTheBackend) {
       << runtime::last_error_message();
 }
 
-TEST(TutorialLoweredModule, UnsupportedOpIsNamed) {
+TEST(TutorialDelegatedModule, UnsupportedOpIsNamed) {
   GraphBuilder g;
   auto x = g.input("x", {4});
   g.output(g.op("abs", "default", {{"self", x}}, {4}));
@@ -105,15 +105,15 @@ TEST(TutorialLoweredModule, UnsupportedOpIsNamed) {
 }
 
 // class CompositeModule: a = lowered(x); b = lowered(a); ret = (a + b) + 0.3; return a, b, ret
-TEST(TutorialLoweredModule, ComposedTwiceWithNonLowerablePart) {
+TEST(TutorialDelegatedModule, ComposedTwiceWithNonLowerablePart) {
   auto lowered = lower_sin(4);
   ASSERT_TRUE(lowered.ok());
   GraphBuilder g;
   auto bias = g.constant("bias", {1}, {0.3f});
   auto x = g.input("x", {4});
-  auto a = aot::call_lowered(g.graph(), *lowered, {x});
+  auto a = aot::call_delegated(g.graph(), *lowered, {x});
   ASSERT_TRUE(a.ok()) << ::ember::aot::format_error(a.error());
-  auto b = aot::call_lowered(g.graph(), *lowered, {(*a)[0]});
+  auto b = aot::call_delegated(g.graph(), *lowered, {(*a)[0]});
   ASSERT_TRUE(b.ok()) << ::ember::aot::format_error(b.error());
   auto sum = g.op("add", "Tensor", {{"self", (*a)[0]}, {"other", (*b)[0]}}, {4});
   auto ret = g.op("add", "Tensor", {{"self", sum}, {"other", bias}}, {4});
@@ -139,15 +139,15 @@ TEST(TutorialLoweredModule, ComposedTwiceWithNonLowerablePart) {
   expect_near(floats((*out)[2]), want);
 }
 
-TEST(TutorialLoweredModule, CallLoweredChecksInputs) {
+TEST(TutorialDelegatedModule, CallLoweredChecksInputs) {
   auto lowered = lower_sin(4);
   ASSERT_TRUE(lowered.ok());
   GraphBuilder g;
   auto wrong = g.input("wrong", {3});
-  auto r = aot::call_lowered(g.graph(), *lowered, {wrong});
+  auto r = aot::call_delegated(g.graph(), *lowered, {wrong});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("must be f32[4]"), std::string::npos) << std::string(::ember::runtime::last_error_message());
-  EXPECT_FALSE(aot::call_lowered(g.graph(), *lowered, {}).ok());
+  EXPECT_FALSE(aot::call_delegated(g.graph(), *lowered, {}).ok());
 }
 
 TEST(CompileSpecs, EncodeDecodeRoundTripAndRejectTruncation) {

@@ -1,0 +1,73 @@
+"""Visibility lists for the runtime side: the arrows of ARCHITECTURE.md as Bazel sees them.
+
+    platform <- core <- {kernel, backend, loader} <- executor <- module <- tools
+    kernels/portable: core, kernel (never the executor)
+    backends/*/runtime: core, backend (never aot/, never another backend)
+
+The AoT toolchain (aot/, backends/*/aot) may use the runtime (it runs programs for
+calibration and checks); the runtime side never uses the AoT: aot/visibility.bzl does not
+list runtime packages, and //tests/layering:layering_test checks the dependency graph and
+the #include lines. Tests and benchmarks may use anything.
+"""
+
+_ANYONE_TESTING = [
+    "//tests:__subpackages__",
+    "//benchmarks:__subpackages__",
+]
+
+_AOT = [
+    "//aot:__subpackages__",
+    "//backends/demo/aot:__pkg__",
+    "//backends/xnnpack/aot:__pkg__",
+]
+
+_BACKEND_RUNTIMES = [
+    "//backends/demo/runtime:__pkg__",
+    "//backends/xnnpack/runtime:__pkg__",
+]
+
+_USERS = {
+    "platform": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES,
+    "core": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES + _AOT,
+    "kernel": [
+        "//runtime/executor:__subpackages__",
+        "//runtime/kernel:__subpackages__",
+        "//runtime/module:__pkg__",
+        "//runtime/tools:__pkg__",
+        "//kernels:__subpackages__",
+    ] + _AOT,
+    "backend": [
+        "//runtime/executor:__subpackages__",
+        "//runtime/module:__pkg__",
+        "//runtime/tools:__pkg__",
+    ] + _BACKEND_RUNTIMES + _AOT,
+    "loader": [
+        "//runtime/executor:__subpackages__",
+        "//runtime/module:__pkg__",
+        "//runtime/tools:__pkg__",
+    ] + _AOT,
+    "executor": [
+        "//runtime/executor:__subpackages__",
+        "//runtime/module:__pkg__",
+        "//runtime/tools:__pkg__",
+    ] + _AOT,
+    "module": ["//runtime/tools:__pkg__"] + _AOT,
+    "threadpool": ["//runtime/tools:__pkg__"] + _BACKEND_RUNTIMES + _AOT,
+    "prim_ops": ["//runtime/tools:__pkg__", "//runtime/executor:__subpackages__"] + _AOT,
+    "tools": [],
+    "schema": ["//runtime/executor:__subpackages__", "//runtime/tools:__pkg__"] + _AOT,
+    "kernels": ["//kernels:__subpackages__", "//runtime/tools:__pkg__"] + _AOT,
+    "backend_runtime": ["//runtime/tools:__pkg__"],
+}
+
+def runtime_visibility(layer):
+    """The packages that may depend on targets of runtime-side `layer` (a key of _USERS)."""
+    return _USERS[layer] + _ANYONE_TESTING
+
+def backend_runtime_visibility(backend):
+    """A backend's runtime half: runtime/tools, its own AoT half (shared format headers)."""
+    return _USERS["backend_runtime"] + ["//backends/%s/aot:__pkg__" % backend] + _ANYONE_TESTING
+
+def backend_aot_visibility():
+    """A backend's AoT half: the AoT tools and recipes that link it."""
+    return ["//aot/tools:__subpackages__"] + _ANYONE_TESTING

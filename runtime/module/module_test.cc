@@ -11,8 +11,8 @@
 
 #include "runtime/core/diagnostics.h"
 
-#include "tests/runtime/program_builder.h"
-#include "tests/runtime/test_kernels.h"
+#include "runtime/executor/testing/program_builder.h"
+#include "runtime/executor/testing/test_kernels.h"
 
 namespace ember::runtime {
 namespace {

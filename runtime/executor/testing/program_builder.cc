@@ -1,4 +1,4 @@
-#include "tests/runtime/program_builder.h"
+#include "runtime/executor/testing/program_builder.h"
 
 #include <cstring>
 

@@ -104,6 +104,30 @@ class ModuleLoadOnceTest : public ::testing::Test {
     return module;
   }
 
+  // Loads "forward" of delegated_add_program(extra_values): on the first try
+  // (one init), using more than `min_used` bytes of method allocator.
+  void expect_loads_once(size_t extra_values, size_t min_used) {
+    auto module = make_module(delegated_add_program(extra_values));
+    Result<Method*> method = module->load_method("forward");
+    ASSERT_TRUE(method.ok()) << last_error_message();
+    EXPECT_EQ(backend_.inits, 1);
+    EXPECT_GT(module->method_allocator_used("forward"), min_used);
+    EXPECT_EQ((*method)->num_values(), 4 + extra_values);
+  }
+
+  // Loading "forward" fails once (one init) with MemoryAllocationFailed and a
+  // message that contains `text`.
+  void expect_fails_once(const char* text) {
+    auto module = make_module(delegated_add_program());
+    Result<Method*> method = module->load_method("forward");
+    ASSERT_FALSE(method.ok());
+    EXPECT_EQ(method.error(), Error::MemoryAllocationFailed);
+    EXPECT_NE(std::string(last_error_message()).find(text), std::string::npos)
+        << last_error_message();
+    EXPECT_EQ(backend_.inits, 1);
+    EXPECT_FALSE(module->is_method_loaded("forward"));
+  }
+
   FixedKernelRegistry<8> kernels_;
   BackendRegistry backends_;
   CountingBackend backend_;
@@ -130,50 +154,23 @@ TEST_F(ModuleLoadOnceTest, DelegateInitRunsOncePerLoad) {
 // 2,004-value table.
 TEST_F(ModuleLoadOnceTest, LargeMethodLoadsInOneGo) {
   backend_.init_bytes = size_t(1) << 20;
-  auto module = make_module(delegated_add_program(2000));
-  Result<Method*> method = module->load_method("forward");
-  ASSERT_TRUE(method.ok()) << last_error_message();
-  EXPECT_EQ(backend_.inits, 1);
-  EXPECT_GT(module->method_allocator_used("forward"), size_t(1) << 20);
-  EXPECT_EQ((*method)->num_values(), 2004u);
+  expect_loads_once(2000, size_t(1) << 20);
 }
 
 // A value table far beyond any fixed first guess (40,004 EValues).
-TEST_F(ModuleLoadOnceTest, LargeValueTableLoads) {
-  auto module = make_module(delegated_add_program(40000));
-  Result<Method*> method = module->load_method("forward");
-  ASSERT_TRUE(method.ok()) << last_error_message();
-  EXPECT_EQ(backend_.inits, 1);
-  EXPECT_GT(module->method_allocator_used("forward"), size_t(256) << 10);
-  EXPECT_EQ((*method)->num_values(), 40004u);
-}
+TEST_F(ModuleLoadOnceTest, LargeValueTableLoads) { expect_loads_once(40000, size_t(256) << 10); }
 
 // MemoryAllocationFailed is the error the old loop retried on: now the first
 // failure is the answer, with the backend's own message.
 TEST_F(ModuleLoadOnceTest, FailedLoadIsReportedOnceWithItsError) {
   backend_.init_error = Error::MemoryAllocationFailed;
-  auto module = make_module(delegated_add_program());
-  Result<Method*> method = module->load_method("forward");
-  ASSERT_FALSE(method.ok());
-  EXPECT_EQ(method.error(), Error::MemoryAllocationFailed);
-  EXPECT_NE(std::string(last_error_message()).find("CountingBackend: refused on purpose"),
-            std::string::npos)
-      << last_error_message();
-  EXPECT_EQ(backend_.inits, 1);
-  EXPECT_FALSE(module->is_method_loaded("forward"));
+  expect_fails_once("CountingBackend: refused on purpose");
 }
 
 TEST_F(ModuleLoadOnceTest, MethodAllocatorCapHolds) {
   backend_.init_bytes = size_t(2) << 20;
   options_.max_method_allocator_bytes = size_t(1) << 20;
-  auto module = make_module(delegated_add_program());
-  Result<Method*> method = module->load_method("forward");
-  ASSERT_FALSE(method.ok());
-  EXPECT_EQ(method.error(), Error::MemoryAllocationFailed);
-  EXPECT_NE(std::string(last_error_message()).find("CountingBackend: no room for 2097152 bytes"),
-            std::string::npos)
-      << last_error_message();
-  EXPECT_EQ(backend_.inits, 1);
+  expect_fails_once("CountingBackend: no room for 2097152 bytes");
 }
 
 TEST(ModuleTest, MissingFileIsNotFound) {

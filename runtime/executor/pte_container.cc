@@ -17,7 +17,9 @@ uint32_t read_u32(const uint8_t* p) {
   return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
 }
 
-uint64_t read_u64(const uint8_t* p) { return uint64_t(read_u32(p)) | uint64_t(read_u32(p + 4)) << 32; }
+uint64_t read_u64(const uint8_t* p) {
+  return uint64_t(read_u32(p)) | uint64_t(read_u32(p + 4)) << 32;
+}
 
 unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
 

@@ -93,8 +93,9 @@ class PteContainer final {
 
   // Opens a whole file held in memory: PteLayout::parse, then open_program on
   // its first program_size bytes. segment_data() works on the result.
-  static Result<PteContainer> open(const void* file, size_t file_size,
-                                   PteVerification verification = PteVerification::InternalConsistency);
+  static Result<PteContainer> open(
+      const void* file, size_t file_size,
+      PteVerification verification = PteVerification::InternalConsistency);
 
   // Opens the FlatBuffer of a file described by `layout`: `program` holds at
   // least layout.program_size bytes (the start of the file). Checks the "ET12"

@@ -39,7 +39,8 @@ void put_u64(std::vector<uint8_t>* b, size_t at, uint64_t v) {
 
 // 64 head bytes: root 0x40, "ET12", "eh00", length, program_size, segment base,
 // segment data size.
-std::vector<uint8_t> head(uint32_t length, uint64_t program_size, uint64_t base, uint64_t data_size) {
+std::vector<uint8_t> head(uint32_t length, uint64_t program_size, uint64_t base,
+                          uint64_t data_size) {
   std::vector<uint8_t> b(64, 0);
   put_u32(&b, 0, 0x40);
   std::memcpy(b.data() + 4, "ET12", 4);
@@ -59,7 +60,8 @@ TEST(PteExtendedHeaderTest, AbsentIsNotFound) {
   std::vector<uint8_t> b = head(32, 1000, 1024, 10);
   std::memcpy(b.data() + 8, "eh01", 4);
   EXPECT_EQ(PteExtendedHeader::parse(b.data(), b.size()).error(), Error::NotFound);
-  EXPECT_EQ(PteExtendedHeader::parse(b.data(), 11).error(), Error::NotFound);  // no room for a magic
+  EXPECT_EQ(PteExtendedHeader::parse(b.data(), 11).error(),
+            Error::NotFound);  // no room for a magic
 }
 
 TEST(PteExtendedHeaderTest, ReadsBothLengths) {
@@ -78,8 +80,10 @@ TEST(PteExtendedHeaderTest, TruncatedOrTooShortIsInvalid) {
   const std::vector<uint8_t> b = head(32, 1040, 1152, 4);
   EXPECT_EQ(PteExtendedHeader::parse(b.data(), 20).error(), Error::InvalidProgram);
   EXPECT_NE(message().find("extended header truncated"), std::string::npos) << message();
-  EXPECT_EQ(PteExtendedHeader::parse(b.data(), 36).error(), Error::InvalidProgram);  // length 32, 28 given
-  EXPECT_EQ(PteExtendedHeader::parse(head(16, 1040, 1152, 4).data(), 64).error(), Error::InvalidProgram);
+  EXPECT_EQ(PteExtendedHeader::parse(b.data(), 36).error(),
+            Error::InvalidProgram);  // length 32, 28 given
+  EXPECT_EQ(PteExtendedHeader::parse(head(16, 1040, 1152, 4).data(), 64).error(),
+            Error::InvalidProgram);
   EXPECT_NE(message().find("length 16 is below the minimum 24"), std::string::npos) << message();
 }
 
@@ -108,18 +112,24 @@ TEST(PteLayoutTest, TruncatedFileIsInvalid) {
   const std::vector<uint8_t> b = head(32, 1040, 1152, 4);
   EXPECT_EQ(layout_error(std::vector<uint8_t>(b.begin(), b.begin() + 7), 7), Error::InvalidProgram);
   EXPECT_NE(message().find("too short for a program"), std::string::npos) << message();
-  EXPECT_EQ(layout_error(std::vector<uint8_t>(b.begin(), b.begin() + 30), 30), Error::InvalidProgram);
+  EXPECT_EQ(layout_error(std::vector<uint8_t>(b.begin(), b.begin() + 30), 30),
+            Error::InvalidProgram);
 }
 
 TEST(PteLayoutTest, OffsetsPastTheEndAreInvalid) {
-  EXPECT_EQ(layout_error(head(32, 2000, 0, 0), 1156), Error::InvalidProgram);  // program_size > file
+  EXPECT_EQ(layout_error(head(32, 2000, 0, 0), 1156),
+            Error::InvalidProgram);  // program_size > file
   EXPECT_NE(message().find("program_size 2000 outside [40, 1156]"), std::string::npos) << message();
   EXPECT_EQ(layout_error(head(32, 39, 0, 0), 1156), Error::InvalidProgram);  // inside the header
-  EXPECT_EQ(layout_error(head(32, 1040, 1024, 4), 1156), Error::InvalidProgram);  // base inside the program
+  EXPECT_EQ(layout_error(head(32, 1040, 1024, 4), 1156),
+            Error::InvalidProgram);  // base inside the program
   EXPECT_NE(message().find("segment_base_offset 1024"), std::string::npos) << message();
-  EXPECT_EQ(layout_error(head(32, 1040, 1280, 0), 1156), Error::InvalidProgram);  // base past the file
-  EXPECT_EQ(layout_error(head(32, 1040, 1152, 5), 1156), Error::InvalidProgram);  // data past the file
-  EXPECT_NE(message().find("file truncated: segments need 5 bytes from offset 1152"), std::string::npos)
+  EXPECT_EQ(layout_error(head(32, 1040, 1280, 0), 1156),
+            Error::InvalidProgram);  // base past the file
+  EXPECT_EQ(layout_error(head(32, 1040, 1152, 5), 1156),
+            Error::InvalidProgram);  // data past the file
+  EXPECT_NE(message().find("file truncated: segments need 5 bytes from offset 1152"),
+            std::string::npos)
       << message();
 }
 
@@ -170,16 +180,19 @@ TEST(PteContainerTest, BadIdentifierIsInvalid) {
   std::memcpy(bytes.data() + 4, "XY99", 4);
   const AlignedBytes file(bytes);
   EXPECT_EQ(PteContainer::open(file.data(), file.size()).error(), Error::InvalidProgram);
-  EXPECT_NE(message().find("bad file identifier 'XY99', expected 'ET12'"), std::string::npos) << message();
+  EXPECT_NE(message().find("bad file identifier 'XY99', expected 'ET12'"), std::string::npos)
+      << message();
 }
 
 TEST(PteContainerTest, TruncatedFilesAreInvalid) {
   const std::vector<uint8_t> good = program_with_segments();
-  for (size_t n : {size_t(0), size_t(7), size_t(12), size_t(39), size_t(63), good.size() / 2, good.size() - 1}) {
+  for (size_t n : {size_t(0), size_t(7), size_t(12), size_t(39), size_t(63), good.size() / 2,
+                   good.size() - 1}) {
     const AlignedBytes cut(std::vector<uint8_t>(good.begin(), good.begin() + n));
     EXPECT_EQ(PteContainer::open(cut.data(), cut.size()).error(), Error::InvalidProgram) << n;
   }
-  const std::vector<uint8_t> plain = serialize(*make_add_program());  // no header: the verifier sees the cut
+  const std::vector<uint8_t> plain =
+      serialize(*make_add_program());  // no header: the verifier sees the cut
   const AlignedBytes cut(std::vector<uint8_t>(plain.begin(), plain.end() - 8));
   EXPECT_EQ(PteContainer::open(cut.data(), cut.size()).error(), Error::InvalidProgram);
   EXPECT_NE(message().find("failed verification"), std::string::npos) << message();
@@ -202,8 +215,9 @@ TEST(PteContainerTest, OpenProgramNeedsTheWholeProgram) {
   const AlignedBytes file(program_with_segments());
   auto layout = PteLayout::parse(file.data(), 64, file.size());
   ASSERT_TRUE(layout.ok());
-  EXPECT_EQ(PteContainer::open_program(*layout, file.data(), size_t(layout->program_size) - 1).error(),
-            Error::InvalidArgument);
+  EXPECT_EQ(
+      PteContainer::open_program(*layout, file.data(), size_t(layout->program_size) - 1).error(),
+      Error::InvalidArgument);
   auto c = PteContainer::open_program(*layout, file.data(), size_t(layout->program_size));
   ASSERT_TRUE(c.ok()) << message();
   EXPECT_FALSE(c->has_file_data());
@@ -216,7 +230,8 @@ TEST(PteContainerTest, SegmentsOutOfRangeAreInvalid) {
   auto c = PteContainer::open(file.data(), file.size());
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->segment(2).error(), Error::InvalidProgram);
-  EXPECT_NE(message().find("segment index 2 out of range (program has 2)"), std::string::npos) << message();
+  EXPECT_NE(message().find("segment index 2 out of range (program has 2)"), std::string::npos)
+      << message();
   EXPECT_EQ(c->segment_data(SIZE_MAX).error(), Error::InvalidProgram);
 }
 
@@ -237,12 +252,13 @@ TEST(PteContainerTest, SegmentsPastTheEndAreInvalid) {
   EXPECT_EQ(segment_error(0, 8), Error::Ok);
   EXPECT_EQ(segment_error(4, 4), Error::Ok);
   EXPECT_EQ(segment_error(4, 5), Error::InvalidProgram);
-  EXPECT_NE(message().find("segment 0 (offset 4, 5 bytes) ends past the"), std::string::npos) << message();
+  EXPECT_NE(message().find("segment 0 (offset 4, 5 bytes) ends past the"), std::string::npos)
+      << message();
   EXPECT_EQ(segment_error(9, 1), Error::InvalidProgram);
   EXPECT_EQ(segment_error(UINT64_MAX - 10, 1), Error::InvalidProgram);  // base + offset overflows
   EXPECT_NE(message().find("overflows"), std::string::npos) << message();
   EXPECT_EQ(segment_error(2, UINT64_MAX), Error::InvalidProgram);  // size overflows
-  EXPECT_EQ(segment_error(UINT64_MAX, 0), Error::Ok);  // empty: nothing to read
+  EXPECT_EQ(segment_error(UINT64_MAX, 0), Error::Ok);              // empty: nothing to read
 }
 
 TEST(PteContainerTest, SegmentsNeedASegmentRegion) {
@@ -256,7 +272,8 @@ TEST(PteContainerTest, SegmentsNeedASegmentRegion) {
   ASSERT_TRUE(c.ok()) << message();
   EXPECT_FALSE(c->layout().has_extended_header);
   EXPECT_EQ(c->segment(0).error(), Error::InvalidProgram);
-  EXPECT_NE(message().find("segment 0 has 4 bytes but the file has no extended header"), std::string::npos)
+  EXPECT_NE(message().find("segment 0 has 4 bytes but the file has no extended header"),
+            std::string::npos)
       << message();
   auto empty = c->segment_data(1);
   ASSERT_TRUE(empty.ok());
@@ -276,7 +293,8 @@ TEST(PteContainerTest, NamedDataLookup) {
   EXPECT_EQ(*w1, 1u);
   auto bytes = c->segment_data(*w1);
   ASSERT_TRUE(bytes.ok());
-  EXPECT_EQ(std::vector<uint8_t>(bytes->begin(), bytes->end()), std::vector<uint8_t>({4, 5, 6, 7, 8}));
+  EXPECT_EQ(std::vector<uint8_t>(bytes->begin(), bytes->end()),
+            std::vector<uint8_t>({4, 5, 6, 7, 8}));
   EXPECT_EQ(c->named_data_segment("w").error(), Error::NotFound);
   EXPECT_NE(message().find("named data key 'w' not found"), std::string::npos) << message();
   auto gone = c->named_data_segment("gone");

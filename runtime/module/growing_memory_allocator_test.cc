@@ -5,10 +5,10 @@
 // 64-byte chunk alignment.
 #include "runtime/module/growing_memory_allocator.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
-
-#include <gtest/gtest.h>
 
 namespace ember::runtime {
 namespace {
@@ -41,7 +41,7 @@ TEST(GrowingMemoryAllocatorTest, GrowsByDoublingChunks) {
   std::memset(big, 3, 10000);
   EXPECT_EQ(a.num_chunks(), 3u);
   EXPECT_EQ(a.capacity(), 1024u + 2048u + 10048u);  // 10000 rounded up to 64
-  EXPECT_EQ(static_cast<uint8_t*>(p)[999], 1);       // earlier memory is untouched
+  EXPECT_EQ(static_cast<uint8_t*>(p)[999], 1);      // earlier memory is untouched
 }
 
 TEST(GrowingMemoryAllocatorTest, HonoursAlignmentInEveryChunk) {

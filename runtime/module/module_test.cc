@@ -10,7 +10,6 @@
 #include <string>
 
 #include "runtime/core/diagnostics.h"
-
 #include "runtime/executor/testing/program_builder.h"
 #include "runtime/executor/testing/test_kernels.h"
 
@@ -58,7 +57,8 @@ class CountingBackend final : public BackendInterface {
     if (init_error != Error::Ok) return fail(init_error, "CountingBackend: refused on purpose");
     void* p = context.runtime_allocator()->allocate(init_bytes, 16);
     if (p == nullptr) {
-      return fail(Error::MemoryAllocationFailed, "CountingBackend: no room for %zu bytes", init_bytes);
+      return fail(Error::MemoryAllocationFailed, "CountingBackend: no room for %zu bytes",
+                  init_bytes);
     }
     std::memset(p, 0x5a, init_bytes);
     return p;
@@ -82,7 +82,8 @@ std::vector<uint8_t> delegated_add_program(size_t extra_values = 0) {
   delegate->processed->location = testing::fbs::DataLocation::INLINE;
   delegate->processed->index = 0;
   program->execution_plan[0]->delegates.push_back(std::move(delegate));
-  program->backend_delegate_data.push_back(std::make_unique<testing::fbs::BackendDelegateInlineDataT>());
+  program->backend_delegate_data.push_back(
+      std::make_unique<testing::fbs::BackendDelegateInlineDataT>());
   for (size_t i = 0; i < extra_values; ++i) {
     program->execution_plan[0]->values.push_back(testing::make_int_value(int64_t(i)));
   }

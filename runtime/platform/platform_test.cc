@@ -3,14 +3,14 @@
 // with the caller's file and line, cut to the 255 characters the fixed 256-byte
 // buffer holds, levels ordered Debug < Info < Error, and Debug dropped at the
 // default minimum level. ember_pal_now_ns never goes back and sees a 2 ms sleep.
-#include "runtime/platform/log.h"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "runtime/platform/log.h"
 
 namespace {
 

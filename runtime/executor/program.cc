@@ -72,7 +72,8 @@ Error Program::load_constants() {
                 size_of(cs->offsets()), size_of(root->constant_buffer()));
   }
   SegmentInfo info{SegmentInfo::Type::Constant, cs->segment_index(), nullptr};
-  Result<FreeableBuffer> data = load_program_segment(loader_, container_, cs->segment_index(), info);
+  Result<FreeableBuffer> data =
+      load_program_segment(loader_, container_, cs->segment_index(), info);
   if (!data.ok()) return annotate(data.error(), "loading the constant segment");
   constant_segment_ = std::move(*data);
   return Error::Ok;
@@ -141,7 +142,8 @@ Result<const void*> Program::get_constant_data(size_t index, size_t nbytes) cons
     return fail(Error::InvalidProgram, "constant buffer %zu holds %zu bytes, tensor needs %zu",
                 index, size_of(storage), nbytes);
   }
-  return static_cast<const void*>(storage->data());
+  // An absent storage vector holds 0 bytes (only a 0-byte tensor gets here).
+  return static_cast<const void*>(storage == nullptr ? nullptr : storage->data());
 }
 
 Result<FreeableBuffer> Program::load_segment(size_t index, const SegmentInfo& info) const {

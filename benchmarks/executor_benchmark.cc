@@ -12,10 +12,10 @@
 
 #include "kernels/portable/register_kernels.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/testing/program_builder.h"
+#include "runtime/executor/testing/test_kernels.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/loader/buffer_data_loader.h"
-#include "tests/runtime/program_builder.h"
-#include "tests/runtime/test_kernels.h"
 
 namespace {
 

@@ -48,8 +48,12 @@ class MemoryAllocator {
 
   virtual void reset() { cur_ = begin_; }
 
-  size_t capacity() const { return static_cast<size_t>(end_ - begin_); }
-  size_t used() const { return static_cast<size_t>(cur_ - begin_); }
+  // Bytes this allocator can hand out in all, and bytes handed out so far
+  // (alignment padding included). Virtual for allocators that are not one
+  // caller buffer (the Module's heap-backed method allocator).
+  virtual size_t capacity() const { return static_cast<size_t>(end_ - begin_); }
+  virtual size_t used() const { return static_cast<size_t>(cur_ - begin_); }
+  // The caller's buffer (null for a subclass that does not use one).
   uint8_t* base() const { return begin_; }
 
  private:

@@ -49,8 +49,8 @@ Result<Method> Program::load_method(const char* name, MemoryManager* memory,
   if (state == nullptr) {
     return fail(Error::MemoryAllocationFailed, "load_method('%s'): method allocator exhausted", name);
   }
-  const fb::ExecutionPlan* plan = as_program(root_)->execution_plan()->Get(0);
-  for (const fb::ExecutionPlan* p : *as_program(root_)->execution_plan()) {
+  const fb::ExecutionPlan* plan = as_program(flatbuffer_root())->execution_plan()->Get(0);
+  for (const fb::ExecutionPlan* p : *as_program(flatbuffer_root())->execution_plan()) {
     if (p->name() != nullptr && p->name()->string_view() == std::string_view(name)) {
       plan = p;
       break;

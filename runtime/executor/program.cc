@@ -1,10 +1,10 @@
-// Program::load: header, FlatBuffer verification, constants (pte-format.md 2.3).
+// Program::load: the container (pte_container.h: header, FlatBuffer verification),
+// then constants (pte-format.md 2.3); segments are loaded through the DataLoader.
 #include "runtime/executor/program.h"
 
 #include <cstring>
 
 #include "runtime/core/diagnostics.h"
-#include "runtime/executor/extended_header.h"
 #include "runtime/executor/flatbuffer_access.h"
 
 namespace ember::runtime {
@@ -17,75 +17,15 @@ namespace {
 
 constexpr size_t kMinimumAlignment = alignof(std::max_align_t);
 
-// Reads the optional extended header; fills program_size / segment base.
-Error read_layout(DataLoader* loader, size_t file_size, size_t* program_size,
-                  size_t* segment_base, bool* has_segments) {
-  const size_t head_size =
-      file_size < ExtendedHeader::kNumHeadBytes ? file_size : ExtendedHeader::kNumHeadBytes;
+// Reads the first bytes of the file and checks its layout (pte_container.h).
+Result<PteLayout> read_layout(DataLoader* loader, size_t file_size) {
+  const size_t head_size = file_size < PteLayout::kHeadBytes ? file_size : PteLayout::kHeadBytes;
   if (head_size < 8) {
     return fail(Error::InvalidProgram, "file is %zu bytes, too short for a program", file_size);
   }
   Result<FreeableBuffer> head = loader->load(0, head_size, SegmentInfo{});
   if (!head.ok()) return annotate(head.error(), "reading the program header");
-  Result<ExtendedHeader> header = ExtendedHeader::parse(head->data(), head->size());
-  if (header.error() == Error::NotFound) {
-    *program_size = file_size;
-    *segment_base = 0;
-    *has_segments = false;
-    return Error::Ok;
-  }
-  if (!header.ok()) return header.error();
-  const ExtendedHeader& h = *header;
-  if (h.program_size < ExtendedHeader::kOffset + h.length || h.program_size > file_size) {
-    return fail(Error::InvalidProgram, "extended header: program_size %llu outside [%zu, %zu]",
-                static_cast<unsigned long long>(h.program_size),
-                size_t(ExtendedHeader::kOffset + h.length), file_size);
-  }
-  if (h.segment_base_offset != 0) {
-    if (h.segment_base_offset < h.program_size || h.segment_base_offset > file_size) {
-      return fail(Error::InvalidProgram,
-                  "extended header: segment_base_offset %llu outside [program_size %llu, file "
-                  "size %zu]",
-                  static_cast<unsigned long long>(h.segment_base_offset),
-                  static_cast<unsigned long long>(h.program_size), file_size);
-    }
-    if (h.segment_data_size > file_size - h.segment_base_offset) {
-      return fail(Error::InvalidProgram,
-                  "file truncated: segments need %llu bytes from offset %llu, file has %zu",
-                  static_cast<unsigned long long>(h.segment_data_size),
-                  static_cast<unsigned long long>(h.segment_base_offset), file_size);
-    }
-  }
-  *program_size = size_t(h.program_size);
-  *segment_base = size_t(h.segment_base_offset);
-  *has_segments = h.segment_base_offset != 0;
-  return Error::Ok;
-}
-
-Error verify(const uint8_t* data, size_t size, Program::Verification verification) {
-  if (std::memcmp(data + 4, fb::ProgramIdentifier(), 4) != 0) {
-    char id[5] = {};
-    for (int i = 0; i < 4; ++i) {
-      const char c = static_cast<char>(data[4 + i]);
-      id[i] = (c >= 32 && c < 127) ? c : '?';
-    }
-    return fail(Error::InvalidProgram, "bad file identifier '%s', expected '%s'", id,
-                fb::ProgramIdentifier());
-  }
-  if (verification == Program::Verification::Minimal) {
-    uint32_t root = 0;
-    std::memcpy(&root, data, 4);
-    if (root < 8 || root > size - 4) {
-      return fail(Error::InvalidProgram, "root offset %u outside the %zu-byte program", root, size);
-    }
-    return Error::Ok;
-  }
-  flatbuffers::Verifier verifier(data, size, /*max_depth=*/64, /*max_tables=*/10000000);
-  if (!fb::VerifyProgramBuffer(verifier)) {
-    return fail(Error::InvalidProgram, "the program FlatBuffer (%zu bytes) failed verification",
-                size);
-  }
-  return Error::Ok;
+  return PteLayout::parse(head->data(), head->size(), file_size);
 }
 
 }  // namespace
@@ -96,10 +36,9 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
   if (!file_size.ok()) return annotate(file_size.error(), "reading the program size");
   Program program;
   program.loader_ = loader;
-  program.file_size_ = *file_size;
-  size_t program_size = 0;
-  EMBER_TRY(read_layout(loader, *file_size, &program_size, &program.segment_base_offset_,
-                        &program.has_segments_));
+  Result<PteLayout> layout = read_layout(loader, *file_size);
+  if (!layout.ok()) return layout.error();
+  const size_t program_size = size_t(layout->program_size);
   Result<FreeableBuffer> data = loader->load(0, program_size, SegmentInfo{});
   if (!data.ok()) return annotate(data.error(), "reading the %zu-byte program", program_size);
   program.program_data_ = std::move(*data);
@@ -111,20 +50,20 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
     return fail(Error::InvalidArgument, "program data at %p is not aligned to %zu bytes",
                 static_cast<const void*>(bytes), kMinimumAlignment);
   }
-  EMBER_TRY(verify(bytes, program_size, verification));
-  const fb::Program* root = fb::GetProgram(bytes);
-  if (root->execution_plan() == nullptr) {
+  Result<PteContainer> container =
+      PteContainer::open_program(*layout, bytes, program.program_data_.size(), verification);
+  if (!container.ok()) return container.error();
+  program.container_ = *container;
+  if (as_program(program.flatbuffer_root())->execution_plan() == nullptr) {
     return fail(Error::InvalidProgram, "program has no execution_plan table");
   }
-  program.root_ = root;
   EMBER_TRY(program.load_constants());
-  program.named_data_ = PteDataMap(loader, root->named_data(), root->segments(),
-                                   program.segment_base_offset_, program.has_segments_);
+  program.named_data_ = PteDataMap(loader, program.container_);
   return program;
 }
 
 Error Program::load_constants() {
-  const fb::Program* root = as_program(root_);
+  const fb::Program* root = as_program(flatbuffer_root());
   const fb::SubsegmentOffsets* cs = root->constant_segment();
   if (cs == nullptr || size_of(cs->offsets()) <= 1) return Error::Ok;  // none, or deprecated path
   if (size_of(root->constant_buffer()) != 0) {
@@ -133,15 +72,15 @@ Error Program::load_constants() {
                 size_of(cs->offsets()), size_of(root->constant_buffer()));
   }
   SegmentInfo info{SegmentInfo::Type::Constant, cs->segment_index(), nullptr};
-  Result<FreeableBuffer> data = load_program_segment(
-      loader_, root->segments(), segment_base_offset_, has_segments_, cs->segment_index(), info);
+  Result<FreeableBuffer> data =
+      load_program_segment(loader_, container_, cs->segment_index(), info);
   if (!data.ok()) return annotate(data.error(), "loading the constant segment");
   constant_segment_ = std::move(*data);
   return Error::Ok;
 }
 
 Program::HeaderStatus Program::check_header(const void* data, size_t size) {
-  if (size < ExtendedHeader::kNumHeadBytes) return HeaderStatus::ShortData;
+  if (size < PteLayout::kHeadBytes) return HeaderStatus::ShortData;
   const char* id = static_cast<const char*>(data) + 4;
   if (std::memcmp(id, fb::ProgramIdentifier(), 4) == 0) return HeaderStatus::CompatibleVersion;
   const bool digits = id[2] >= '0' && id[2] <= '9' && id[3] >= '0' && id[3] <= '9';
@@ -149,20 +88,20 @@ Program::HeaderStatus Program::check_header(const void* data, size_t size) {
   return HeaderStatus::NotPresent;
 }
 
-size_t Program::num_methods() const { return size_of(as_program(root_)->execution_plan()); }
+size_t Program::num_methods() const { return size_of(as_program(flatbuffer_root())->execution_plan()); }
 
 Result<const char*> Program::get_method_name(size_t i) const {
   if (i >= num_methods()) {
     return fail(Error::InvalidArgument, "method index %zu out of range (program has %zu)", i,
                 num_methods());
   }
-  const auto* plan = as_program(root_)->execution_plan()->Get(flatbuffers::uoffset_t(i));
+  const auto* plan = as_program(flatbuffer_root())->execution_plan()->Get(flatbuffers::uoffset_t(i));
   if (plan->name() == nullptr) return fail(Error::InvalidProgram, "method %zu has no name", i);
   return plan->name()->c_str();
 }
 
 Result<MethodMeta> Program::method_meta(const char* name) const {
-  const auto* plans = as_program(root_)->execution_plan();
+  const auto* plans = as_program(flatbuffer_root())->execution_plan();
   for (size_t i = 0; i < plans->size(); ++i) {
     const fb::ExecutionPlan* plan = plans->Get(flatbuffers::uoffset_t(i));
     if (plan->name() == nullptr || plan->name()->string_view() != std::string_view(name)) continue;
@@ -177,7 +116,7 @@ Result<MethodMeta> Program::method_meta(const char* name) const {
 }
 
 Result<const void*> Program::get_constant_data(size_t index, size_t nbytes) const {
-  const fb::Program* root = as_program(root_);
+  const fb::Program* root = as_program(flatbuffer_root());
   const fb::SubsegmentOffsets* cs = root->constant_segment();
   if (cs != nullptr && size_of(cs->offsets()) > 1) {
     if (index >= cs->offsets()->size()) {
@@ -203,32 +142,24 @@ Result<const void*> Program::get_constant_data(size_t index, size_t nbytes) cons
     return fail(Error::InvalidProgram, "constant buffer %zu holds %zu bytes, tensor needs %zu",
                 index, size_of(storage), nbytes);
   }
-  return static_cast<const void*>(storage->data());
+  // An absent storage vector holds 0 bytes (only a 0-byte tensor gets here).
+  return static_cast<const void*>(storage == nullptr ? nullptr : storage->data());
 }
 
 Result<FreeableBuffer> Program::load_segment(size_t index, const SegmentInfo& info) const {
-  return load_program_segment(loader_, as_program(root_)->segments(), segment_base_offset_,
-                              has_segments_, index, info);
+  return load_program_segment(loader_, container_, index, info);
 }
 
 Error Program::load_segment_into(size_t index, size_t offset, size_t size, void* buffer) const {
-  const auto* segs = as_program(root_)->segments();
-  if (index >= size_of(segs)) {
-    return fail(Error::InvalidProgram, "segment index %zu out of range (program has %zu)", index,
-                size_of(segs));
-  }
-  const fb::DataSegment* seg = segs->Get(flatbuffers::uoffset_t(index));
-  if (seg->size() > SIZE_MAX || !range_fits(offset, size, size_t(seg->size()))) {
+  Result<PteRange> range = container_.segment(index);
+  if (!range.ok()) return range.error();
+  if (range->size > SIZE_MAX || !range_fits(offset, size, size_t(range->size))) {
     return fail(Error::InvalidProgram, "segment %zu: [%zu, +%zu) exceeds its %llu bytes", index,
-                offset, size, static_cast<unsigned long long>(seg->size()));
+                offset, size, static_cast<unsigned long long>(range->size));
   }
   if (size == 0) return Error::Ok;
-  if (!has_segments_ || seg->offset() > SIZE_MAX - segment_base_offset_ - offset) {
-    return fail(Error::InvalidProgram, "segment %zu is not addressable in this file", index);
-  }
   SegmentInfo info{SegmentInfo::Type::Mutable, index, nullptr};
-  return loader_->load_into(segment_base_offset_ + size_t(seg->offset()) + offset, size, info,
-                            buffer);
+  return loader_->load_into(size_t(range->offset) + offset, size, info, buffer);
 }
 
 }  // namespace ember::runtime

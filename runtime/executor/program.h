@@ -21,6 +21,7 @@
 #include "runtime/core/thread_pool.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/method_meta.h"
+#include "runtime/executor/pte_container.h"
 #include "runtime/executor/pte_data_map.h"
 #include "runtime/kernel/kernel_registry.h"
 
@@ -36,12 +37,9 @@ struct MethodLoadOptions {
 
 class Program final {
  public:
-  enum class Verification : uint8_t {
-    // Skips only the FlatBuffers verifier (for trusted, pre-verified data).
-    Minimal,
-    // Runs the FlatBuffers verifier over the whole program (the default).
-    InternalConsistency,
-  };
+  // Minimal (identifier and root offset only, for trusted data) or
+  // InternalConsistency (the FlatBuffers verifier, the default); pte_container.h.
+  using Verification = PteVerification;
 
   enum class HeaderStatus : uint8_t { CompatibleVersion, IncompatibleVersion, NotPresent, ShortData };
 
@@ -79,7 +77,9 @@ class Program final {
 
   // The verified FlatBuffer root (an executorch_flatbuffer::Program); for the
   // executor's own sources only.
-  const void* flatbuffer_root() const { return root_; }
+  const void* flatbuffer_root() const { return container_.program_root(); }
+  // The file's container: header, layout, segment ranges, named-data keys.
+  const PteContainer& container() const { return container_; }
 
   Program(Program&&) = default;
   Program& operator=(Program&&) = delete;
@@ -92,10 +92,7 @@ class Program final {
   DataLoader* loader_ = nullptr;
   FreeableBuffer program_data_;
   FreeableBuffer constant_segment_;
-  const void* root_ = nullptr;
-  size_t file_size_ = 0;
-  size_t segment_base_offset_ = 0;
-  bool has_segments_ = false;
+  PteContainer container_;  // points into program_data_
   PteDataMap named_data_;
 };
 

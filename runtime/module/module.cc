@@ -10,6 +10,7 @@
 #include "runtime/loader/file_data_loader.h"
 #include "runtime/loader/flat_tensor_data_map.h"
 #include "runtime/loader/mmap_data_loader.h"
+#include "runtime/module/growing_memory_allocator.h"
 
 namespace ember::runtime {
 
@@ -25,12 +26,18 @@ uint8_t* aligned_bytes(size_t size) {
 
 }  // namespace
 
+// The first chunk of a method allocator; later chunks double (see
+// growing_memory_allocator.h). Small programs fit in the first.
+constexpr size_t kFirstMethodChunkBytes = size_t(64) << 10;
+
 struct Module::LoadedMethod {
-  std::unique_ptr<uint8_t[], void (*)(uint8_t*)> method_pool{nullptr, free_bytes};
+  explicit LoadedMethod(size_t max_method_bytes)
+      : method_allocator(kFirstMethodChunkBytes, max_method_bytes) {}
+
   std::unique_ptr<uint8_t[], void (*)(uint8_t*)> temp_pool{nullptr, free_bytes};
   std::vector<std::unique_ptr<uint8_t[], void (*)(uint8_t*)>> planned;
   std::vector<Span<uint8_t>> spans;
-  MemoryAllocator method_allocator;
+  GrowingMemoryAllocator method_allocator;
   MemoryAllocator temp_allocator;
   HierarchicalAllocator planned_memory;
   std::unique_ptr<MemoryManager> memory;
@@ -103,11 +110,16 @@ Result<MethodMeta> Module::method_meta(const std::string& name) {
   return program_->method_meta(name.c_str());
 }
 
-Result<std::unique_ptr<Module::LoadedMethod>> Module::try_load(const std::string& name,
-                                                                size_t method_bytes) {
+// Planned buffers come from MethodMeta's sizes, the method allocator grows on
+// demand (capped by max_method_allocator_bytes): the load runs exactly once, so
+// each delegate's init runs once and a failure is returned as it happened.
+Result<Method*> Module::load_method(const std::string& name) {
+  EMBER_TRY(load());
+  auto it = methods_.find(name);
+  if (it != methods_.end()) return it->second->method.get();
   Result<MethodMeta> meta = program_->method_meta(name.c_str());
   if (!meta.ok()) return meta.error();
-  auto m = std::make_unique<LoadedMethod>();
+  auto m = std::make_unique<LoadedMethod>(options_.max_method_allocator_bytes);
   for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
     Result<int64_t> size = meta->memory_planned_buffer_size(i);
     if (!size.ok()) return size.error();
@@ -119,12 +131,11 @@ Result<std::unique_ptr<Module::LoadedMethod>> Module::try_load(const std::string
     m->spans.emplace_back(m->planned.back().get(), size_t(*size));
   }
   m->planned_memory = HierarchicalAllocator(Span<Span<uint8_t>>(m->spans.data(), m->spans.size()));
-  m->method_pool.reset(aligned_bytes(method_bytes));
   m->temp_pool.reset(aligned_bytes(options_.temp_allocator_bytes));
-  if (m->method_pool == nullptr || m->temp_pool == nullptr) {
-    return fail(Error::MemoryAllocationFailed, "cannot allocate method memory (%zu bytes)", method_bytes);
+  if (m->temp_pool == nullptr) {
+    return fail(Error::MemoryAllocationFailed, "cannot allocate the temp allocator (%zu bytes)",
+                options_.temp_allocator_bytes);
   }
-  m->method_allocator = MemoryAllocator(m->method_pool.get(), method_bytes);
   m->temp_allocator = MemoryAllocator(m->temp_pool.get(), options_.temp_allocator_bytes);
   m->memory = std::make_unique<MemoryManager>(&m->method_allocator, &m->planned_memory, &m->temp_allocator);
   MethodLoadOptions options = options_.method;
@@ -132,24 +143,9 @@ Result<std::unique_ptr<Module::LoadedMethod>> Module::try_load(const std::string
   Result<Method> method = program_->load_method(name.c_str(), m->memory.get(), options);
   if (!method.ok()) return method.error();
   m->method = std::make_unique<Method>(std::move(*method));
-  return m;
-}
-
-Result<Method*> Module::load_method(const std::string& name) {
-  EMBER_TRY(load());
-  auto it = methods_.find(name);
-  if (it != methods_.end()) return it->second->method.get();
-  for (size_t bytes = size_t(256) << 10;; bytes *= 4) {
-    Result<std::unique_ptr<LoadedMethod>> m = try_load(name, bytes);
-    if (m.ok()) {
-      Method* method = (*m)->method.get();
-      methods_[name] = std::move(*m);
-      return method;
-    }
-    if (m.error() != Error::MemoryAllocationFailed || bytes >= options_.max_method_allocator_bytes) {
-      return m.error();
-    }
-  }
+  Method* loaded = m->method.get();
+  methods_[name] = std::move(m);
+  return loaded;
 }
 
 void Module::unload_method(const std::string& name) { methods_.erase(name); }

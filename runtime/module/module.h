@@ -5,10 +5,11 @@
 //   auto outputs = module.execute("forward", {EValue(&input_tensor)});
 //
 // Unlike the core runtime, Module allocates: it owns the loader, the program,
-// and per method a method allocator (grown until the method fits), the planned
-// buffers sized from MethodMeta, and a temp allocator. Registries default to
-// the process-wide ones. Not thread-safe; use one Module per thread, or share
-// the Program and load a Method per thread with the core API.
+// and per method the planned buffers sized from MethodMeta, a method allocator
+// that takes heap chunks as the load asks for them (growing_memory_allocator.h;
+// a method is loaded exactly once, never retried) and a temp allocator.
+// Registries default to the process-wide ones. Not thread-safe; use one Module
+// per thread, or share the Program and load a Method per thread with the core API.
 #pragma once
 
 #include <map>
@@ -31,6 +32,8 @@ class Module final {
     MethodLoadOptions method;  // registries, external data (.ptd), thread pool
     Program::Verification verification = Program::Verification::InternalConsistency;
     size_t temp_allocator_bytes = size_t(16) << 20;
+    // Cap on a method allocator's heap chunks: a load that needs more fails
+    // with MemoryAllocationFailed (it bounds what a hostile file can claim).
     size_t max_method_allocator_bytes = size_t(1) << 30;
   };
 
@@ -58,7 +61,8 @@ class Module final {
   Result<std::vector<std::string>> method_names();
   Result<MethodMeta> method_meta(const std::string& name);
 
-  // Loads `name` once (later calls return the same Method).
+  // Loads `name` once (later calls return the same Method). A failed load is
+  // not retried: its error and message are the runtime's own.
   Result<Method*> load_method(const std::string& name);
   bool is_method_loaded(const std::string& name) const { return methods_.count(name) != 0; }
   void unload_method(const std::string& name);
@@ -74,7 +78,6 @@ class Module final {
 
  private:
   struct LoadedMethod;
-  Result<std::unique_ptr<LoadedMethod>> try_load(const std::string& name, size_t method_bytes);
 
   Error load_data_map();
 

@@ -1,10 +1,17 @@
-// Module: load from bytes, execute, method names and errors.
+// Module: load from bytes, execute, method names and errors; a method is
+// loaded exactly once (a counting backend sees one init per load_method, also
+// when the method needs far more than a fixed first guess of memory), and a
+// failed load returns the runtime's own error and message, not retried.
 #include "runtime/module/module.h"
 
 #include <gtest/gtest.h>
 
-#include "tests/runtime/program_builder.h"
-#include "tests/runtime/test_kernels.h"
+#include <cstring>
+#include <string>
+
+#include "runtime/core/diagnostics.h"
+#include "runtime/executor/testing/program_builder.h"
+#include "runtime/executor/testing/test_kernels.h"
 
 namespace ember::runtime {
 namespace {
@@ -37,6 +44,134 @@ TEST(ModuleTest, ExecutesFromBytes) {
   EXPECT_TRUE(module.is_method_loaded("forward"));
   EXPECT_EQ(module.execute("nope", {}).error(), Error::NotFound);
   EXPECT_EQ(module.forward({EValue(&a)}).error(), Error::InvalidArgument);
+}
+
+// A backend that counts init() calls, takes `init_bytes` from the method
+// allocator (and writes them), or fails with `init_error`.
+class CountingBackend final : public BackendInterface {
+ public:
+  bool is_available() const override { return true; }
+  Result<DelegateHandle*> init(BackendInitContext& context, FreeableBuffer*,
+                               Span<const CompileSpec>) const override {
+    ++inits;
+    if (init_error != Error::Ok) return fail(init_error, "CountingBackend: refused on purpose");
+    void* p = context.runtime_allocator()->allocate(init_bytes, 16);
+    if (p == nullptr) {
+      return fail(Error::MemoryAllocationFailed, "CountingBackend: no room for %zu bytes",
+                  init_bytes);
+    }
+    std::memset(p, 0x5a, init_bytes);
+    return p;
+  }
+  Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>) const override {
+    return Error::Ok;
+  }
+
+  mutable int inits = 0;
+  size_t init_bytes = 64;
+  Error init_error = Error::Ok;
+};
+
+// The add program with one CountingBackend delegate (initialised at load, never
+// called) and `extra_values` more Int values in its value table.
+std::vector<uint8_t> delegated_add_program(size_t extra_values = 0) {
+  auto program = testing::make_add_program();
+  auto delegate = std::make_unique<testing::fbs::BackendDelegateT>();
+  delegate->id = "CountingBackend";
+  delegate->processed = std::make_unique<testing::fbs::BackendDelegateDataReferenceT>();
+  delegate->processed->location = testing::fbs::DataLocation::INLINE;
+  delegate->processed->index = 0;
+  program->execution_plan[0]->delegates.push_back(std::move(delegate));
+  program->backend_delegate_data.push_back(
+      std::make_unique<testing::fbs::BackendDelegateInlineDataT>());
+  for (size_t i = 0; i < extra_values; ++i) {
+    program->execution_plan[0]->values.push_back(testing::make_int_value(int64_t(i)));
+  }
+  return testing::serialize(*program);
+}
+
+class ModuleLoadOnceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(testing::register_test_kernels(kernels_), Error::Ok);
+    ASSERT_EQ(backends_.register_backend("CountingBackend", &backend_), Error::Ok);
+    options_.method.kernels = &kernels_;
+    options_.method.backends = &backends_;
+  }
+
+  std::unique_ptr<Module> make_module(const std::vector<uint8_t>& bytes) {
+    auto module = std::make_unique<Module>(bytes.data(), bytes.size());
+    module->set_options(options_);
+    return module;
+  }
+
+  // Loads "forward" of delegated_add_program(extra_values): on the first try
+  // (one init), using more than `min_used` bytes of method allocator.
+  void expect_loads_once(size_t extra_values, size_t min_used) {
+    auto module = make_module(delegated_add_program(extra_values));
+    Result<Method*> method = module->load_method("forward");
+    ASSERT_TRUE(method.ok()) << last_error_message();
+    EXPECT_EQ(backend_.inits, 1);
+    EXPECT_GT(module->method_allocator_used("forward"), min_used);
+    EXPECT_EQ((*method)->num_values(), 4 + extra_values);
+  }
+
+  // Loading "forward" fails once (one init) with MemoryAllocationFailed and a
+  // message that contains `text`.
+  void expect_fails_once(const char* text) {
+    auto module = make_module(delegated_add_program());
+    Result<Method*> method = module->load_method("forward");
+    ASSERT_FALSE(method.ok());
+    EXPECT_EQ(method.error(), Error::MemoryAllocationFailed);
+    EXPECT_NE(std::string(last_error_message()).find(text), std::string::npos)
+        << last_error_message();
+    EXPECT_EQ(backend_.inits, 1);
+    EXPECT_FALSE(module->is_method_loaded("forward"));
+  }
+
+  FixedKernelRegistry<8> kernels_;
+  BackendRegistry backends_;
+  CountingBackend backend_;
+  Module::Options options_;
+};
+
+TEST_F(ModuleLoadOnceTest, DelegateInitRunsOncePerLoad) {
+  auto module = make_module(delegated_add_program());
+  Result<Method*> first = module->load_method("forward");
+  ASSERT_TRUE(first.ok()) << last_error_message();
+  EXPECT_EQ(backend_.inits, 1);
+  Result<Method*> again = module->load_method("forward");  // already loaded
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *first);
+  EXPECT_EQ(backend_.inits, 1);
+  module->unload_method("forward");
+  ASSERT_TRUE(module->load_method("forward").ok());
+  EXPECT_EQ(backend_.inits, 2);
+}
+
+// The old Module tried 256 KiB first and retried 4x larger after each
+// MemoryAllocationFailed (so this delegate's init ran three times: at 256 KiB,
+// 1 MiB and 4 MiB); this method needs a 1 MiB delegate state on top of a
+// 2,004-value table.
+TEST_F(ModuleLoadOnceTest, LargeMethodLoadsInOneGo) {
+  backend_.init_bytes = size_t(1) << 20;
+  expect_loads_once(2000, size_t(1) << 20);
+}
+
+// A value table far beyond any fixed first guess (40,004 EValues).
+TEST_F(ModuleLoadOnceTest, LargeValueTableLoads) { expect_loads_once(40000, size_t(256) << 10); }
+
+// MemoryAllocationFailed is the error the old loop retried on: now the first
+// failure is the answer, with the backend's own message.
+TEST_F(ModuleLoadOnceTest, FailedLoadIsReportedOnceWithItsError) {
+  backend_.init_error = Error::MemoryAllocationFailed;
+  expect_fails_once("CountingBackend: refused on purpose");
+}
+
+TEST_F(ModuleLoadOnceTest, MethodAllocatorCapHolds) {
+  backend_.init_bytes = size_t(2) << 20;
+  options_.max_method_allocator_bytes = size_t(1) << 20;
+  expect_fails_once("CountingBackend: no room for 2097152 bytes");
 }
 
 TEST(ModuleTest, MissingFileIsNotFound) {

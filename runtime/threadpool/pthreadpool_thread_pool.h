@@ -3,7 +3,8 @@
 // decides). The pool's threads are created by the constructor (an
 // application-level object, not a runtime allocation); parallel_for blocks
 // until every index has run. Optional: link //runtime/threadpool and pass
-// the pool to KernelRuntimeContext / the executor.
+// the pool to KernelRuntimeContext / the executor (executor_runner
+// --cpu_threads does), and handle() to a backend that takes a pthreadpool_t.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +27,9 @@ class PthreadpoolThreadPool final : public ThreadPool {
   bool ok() const { return pool_ != nullptr; }
   size_t num_threads() const override;
   void parallel_for(size_t count, Task fn, void* context) override;
+  // The underlying pool, for backends that take a pthreadpool_t; null when
+  // !ok(). Owned by this object: valid until it is destroyed.
+  pthreadpool* handle() const { return pool_; }
 
  private:
   pthreadpool* pool_;

@@ -1,6 +1,9 @@
 // Tests PthreadpoolThreadPool: every index runs exactly once, sizes are as
-// asked, and runtime::parallel_for falls back to the caller for one thread.
+// asked, handle() is the pool itself, and runtime::parallel_for falls back to
+// the caller for one thread.
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
+
+#include <pthreadpool.h>
 
 #include <atomic>
 #include <vector>
@@ -20,6 +23,16 @@ TEST(PthreadpoolThreadPoolTest, RunsEveryIndexOnce) {
   EXPECT_EQ(pool.num_threads(), 2u);
   std::vector<std::atomic<int>> hits(1000);
   pool.parallel_for(hits.size(), &bump, &hits);
+  for (const auto& h : hits) EXPECT_EQ(h.load(), 1);
+}
+
+TEST(PthreadpoolThreadPoolTest, HandleIsTheUnderlyingPool) {
+  PthreadpoolThreadPool pool(3);
+  ASSERT_TRUE(pool.ok());
+  ASSERT_NE(pool.handle(), nullptr);
+  EXPECT_EQ(pthreadpool_get_threads_count(pool.handle()), 3u);
+  std::vector<std::atomic<int>> hits(10);
+  pthreadpool_parallelize_1d(pool.handle(), &bump, &hits, hits.size(), 0);
   for (const auto& h : hits) EXPECT_EQ(h.load(), 1);
 }
 

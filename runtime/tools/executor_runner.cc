@@ -17,7 +17,7 @@
 #include "runtime/core/diagnostics.h"
 #include "runtime/module/module.h"
 #include "runtime/platform/log.h"
-#include "runtime/tools/pthreadpool_thread_pool.h"
+#include "runtime/threadpool/pthreadpool_thread_pool.h"
 #include "runtime/tools/registration.h"
 #include "runtime/tools/runner_io.h"
 

@@ -1,5 +1,5 @@
 // Programs written by our emitter load and run on Ember's runtime (Module,
-// prim ops, the test-only add/mul kernels of //tests/runtime:test_kernels and a
+// prim ops, the test-only add/mul kernels of //runtime/executor:test_kernels and a
 // small test backend), with outputs computed by hand:
 //   add of two float[2,2] with planned IO; constants (deduplicated, in the
 //   constant segment behind the eh00 header); two methods; a delegate whose blob
@@ -13,10 +13,10 @@
 #include "aot/emit/pte_writer.h"
 #include "aot/planning/greedy_planner.h"
 #include "runtime/backend/backend_registry.h"
+#include "runtime/executor/testing/test_kernels.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/module/module.h"
 #include "tests/emit/test_programs.h"
-#include "tests/runtime/test_kernels.h"
 
 namespace ember::aot {
 namespace {

@@ -1,9 +1,7 @@
-// PteView and lift_pte (see pte_view.h). Test-only; the FlatBuffer is verified
-// first, and every index used here is bounds-checked.
+// PteView and lift_pte (see pte_view.h). Test-only; the container is opened (and
+// the FlatBuffer verified) by runtime::PteContainer, and every index used here is
+// bounds-checked.
 #include "tests/emit/pte_view.h"
-
-#include <cstring>
-#include <map>
 
 #include "aot/emit/element_size.h"
 
@@ -11,12 +9,6 @@ namespace ember::aot::emit_test {
 namespace {
 
 namespace fb = executorch_flatbuffer;
-
-uint64_t le64(const std::vector<uint8_t>& b, size_t at) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= uint64_t{b[at + i]} << (8 * i);
-  return v;
-}
 
 std::vector<uint8_t> slice(const std::vector<uint8_t>& bytes, uint64_t offset, uint64_t size) {
   if (offset > bytes.size() || size > bytes.size() - offset) return {};
@@ -34,23 +26,18 @@ uint64_t tensor_nbytes(const fb::Tensor* t) {
   return n;
 }
 
-PteView::PteView(const std::vector<uint8_t>& bytes) : bytes_(bytes) {
-  uint64_t program_size = bytes.size();
-  if (bytes.size() >= 40 && std::memcmp(bytes.data() + 8, "eh00", 4) == 0) {
-    header_ = true;
-    program_size = le64(bytes, 16);
-    segment_base_ = le64(bytes, 24);
-    if (program_size > bytes.size()) return;
-  }
-  flatbuffers::Verifier verifier(bytes.data(), program_size);
-  if (fb::VerifyProgramBuffer(verifier)) program_ = fb::GetProgram(bytes.data());
+PteView::PteView(const std::vector<uint8_t>& bytes) {
+  runtime::Result<runtime::PteContainer> container =
+      runtime::PteContainer::open(bytes.data(), bytes.size());
+  if (!container.ok()) return;
+  container_ = *container;
+  program_ = static_cast<const fb::Program*>(container_.program_root());
 }
 
 std::vector<uint8_t> PteView::segment_bytes(uint32_t index) const {
-  const auto* segments = program_->segments();
-  if (segments == nullptr || index >= segments->size()) return {};
-  const fb::DataSegment* s = segments->Get(index);
-  return slice(bytes_, segment_base_ + s->offset(), s->size());
+  runtime::Result<runtime::Span<const uint8_t>> data = container_.segment_data(index);
+  if (!data.ok()) return {};
+  return std::vector<uint8_t>(data->begin(), data->end());
 }
 
 std::vector<uint8_t> PteView::constant_bytes(const fb::Tensor* t) const {

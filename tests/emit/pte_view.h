@@ -1,7 +1,9 @@
-// Test-only reading of a .pte through the generated schema accessors (not
-// through the code under test): resolves a tensor's constant or mutable bytes,
-// a delegate's blob and a segment's bytes, lifts a whole file into an
-// EmitProgram (for re-emission), and compares two files field by field.
+// Test-only reading of a .pte: the container (header, verified FlatBuffer,
+// segments) through the runtime's PteContainer, the fields through the generated
+// schema accessors (not through the emitter under test): resolves a tensor's
+// constant or mutable bytes, a delegate's blob and a segment's bytes, lifts a
+// whole file into an EmitProgram (for re-emission), and compares two files
+// field by field.
 #pragma once
 
 #include <cstdint>
@@ -9,18 +11,20 @@
 #include <vector>
 
 #include "aot/emit/emit_program.h"
+#include "runtime/executor/pte_container.h"
 #include "schema/program_generated.h"
 
 namespace ember::aot::emit_test {
 
 class PteView {
  public:
-  // `bytes` must outlive the view. ok() is false if the FlatBuffer does not verify.
+  // `bytes` must outlive the view. ok() is false if the container does not open
+  // (bad header or layout, or the FlatBuffer does not verify).
   explicit PteView(const std::vector<uint8_t>& bytes);
   bool ok() const { return program_ != nullptr; }
   const executorch_flatbuffer::Program* program() const { return program_; }
-  bool has_header() const { return header_; }
-  uint64_t segment_base() const { return segment_base_; }
+  bool has_header() const { return container_.layout().has_extended_header; }
+  uint64_t segment_base() const { return container_.layout().segment_base_offset; }
 
   std::vector<uint8_t> segment_bytes(uint32_t index) const;
   // The constant bytes of a constant tensor (nbytes of its sizes), or empty.
@@ -30,10 +34,8 @@ class PteView {
   std::vector<uint8_t> delegate_blob(const executorch_flatbuffer::BackendDelegate* d) const;
 
  private:
-  const std::vector<uint8_t>& bytes_;
+  runtime::PteContainer container_;
   const executorch_flatbuffer::Program* program_ = nullptr;
-  bool header_ = false;
-  uint64_t segment_base_ = 0;
 };
 
 // Rebuilds the program description of a file (methods in file order, constants

@@ -10,10 +10,10 @@
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/testing/test_kernels.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/loader/buffer_data_loader.h"
 #include "runtime/platform/log.h"
-#include "tests/runtime/test_kernels.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tests/runtime/program_builder.h"
+#include "runtime/executor/testing/program_builder.h"
 
 using ember::testing::make_add_program;
 using ember::testing::serialize;

@@ -2,7 +2,6 @@
 #include "tests/xnnpack/pte_delegate_harness.h"
 
 #include <cstring>
-#include <map>
 
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/core/diagnostics.h"
@@ -16,24 +15,13 @@ namespace fb = executorch_flatbuffer;
 
 namespace {
 
-class SegmentDataMap final : public runtime::NamedDataMap {
- public:
-  std::map<std::string, std::pair<const uint8_t*, size_t>> entries;
-  runtime::Result<runtime::FreeableBuffer> get_data(std::string_view key) const override {
-    auto it = entries.find(std::string(key));
-    if (it == entries.end()) return runtime::fail(Error::NotFound, "no named data '%.*s'", int(key.size()), key.data());
-    return runtime::FreeableBuffer(it->second.first, it->second.second);
-  }
-  size_t num_keys() const override { return entries.size(); }
-  runtime::Result<std::string_view> key_at(size_t i) const override {
-    if (i >= entries.size()) return Error::InvalidArgument;
-    auto it = entries.begin();
-    std::advance(it, i);
-    return std::string_view(it->first);
-  }
-};
-
 const fb::ExecutionPlan* as_plan(const void* p) { return static_cast<const fb::ExecutionPlan*>(p); }
+
+// The bytes of segment `index` of the loaded file (empty when it does not resolve).
+runtime::Span<const uint8_t> segment_bytes(const runtime::PteContainer& container, size_t index) {
+  runtime::Result<runtime::Span<const uint8_t>> data = container.segment_data(index);
+  return data.ok() ? *data : runtime::Span<const uint8_t>();
+}
 
 }  // namespace
 
@@ -52,32 +40,24 @@ PteDelegateHarness::~PteDelegateHarness() {
 }
 
 bool PteDelegateHarness::load(const std::string& path, std::string* error) {
-  if (!read_file(path, &file_) || file_.size() < 8) {
+  if (!read_file(path, &file_)) {
     *error = "cannot read " + path;
     return false;
   }
-  flatbuffers::Verifier v(file_.data(), file_.size());
-  if (!fb::VerifyProgramBuffer(v)) {
-    *error = "not a verified ET12 program: " + path;
+  runtime::Result<runtime::PteContainer> container =
+      runtime::PteContainer::open(file_.data(), file_.size());
+  if (!container.ok()) {
+    *error = "not a valid ET12 program: " + path + ": " + runtime::last_error_message();
     return false;
   }
-  if (file_.size() >= 32 && std::memcmp(file_.data() + 8, "eh00", 4) == 0) {
-    for (int i = 0; i < 8; ++i) segment_base_ |= size_t(file_[24 + i]) << (8 * i);
-  }
-  auto named = std::make_unique<SegmentDataMap>();
-  const fb::Program* program = fb::GetProgram(file_.data());
-  if (program->named_data() != nullptr) {
-    for (const auto* nd : *program->named_data()) {
-      const auto* seg = program->segments()->Get(nd->segment_index());
-      named->entries[nd->key()->str()] = {file_.data() + segment_base_ + seg->offset(), seg->size()};
-    }
-  }
-  named_ = std::move(named);
+  container_ = *container;
+  loader_ = std::make_unique<runtime::BufferDataLoader>(file_.data(), file_.size());
+  named_ = std::make_unique<runtime::PteDataMap>(loader_.get(), container_);
   return true;
 }
 
 Error PteDelegateHarness::init_delegates(const std::string& method) {
-  const fb::Program* program = fb::GetProgram(file_.data());
+  const auto* program = static_cast<const fb::Program*>(container_.program_root());
   const fb::ExecutionPlan* plan = nullptr;
   for (const auto* p : *program->execution_plan()) {
     if (p->name()->str() == method) plan = p;
@@ -115,9 +95,8 @@ Error PteDelegateHarness::init_delegates(const std::string& method) {
       data = slot->data.data();
       if (t->data_buffer_idx() != 0 && program->constant_segment() != nullptr) {
         const auto* cs = program->constant_segment();
-        const auto* seg = program->segments()->Get(cs->segment_index());
-        const size_t at = segment_base_ + seg->offset() + cs->offsets()->Get(t->data_buffer_idx());
-        std::memcpy(data, file_.data() + at, nbytes);
+        const runtime::Span<const uint8_t> constants = segment_bytes(container_, cs->segment_index());
+        std::memcpy(data, constants.data() + cs->offsets()->Get(t->data_buffer_idx()), nbytes);
       }
     }
     slot->tensor = runtime::Tensor(
@@ -137,9 +116,9 @@ Error PteDelegateHarness::init_delegates(const std::string& method) {
     const uint8_t* data = nullptr;
     size_t size = 0;
     if (ref->location() == fb::DataLocation::SEGMENT) {
-      const auto* seg = program->segments()->Get(ref->index());
-      data = file_.data() + segment_base_ + seg->offset();
-      size = seg->size();
+      const runtime::Span<const uint8_t> segment = segment_bytes(container_, ref->index());
+      data = segment.data();
+      size = segment.size();
     } else {
       const auto* inl = program->backend_delegate_data()->Get(ref->index())->data();
       data = inl->data();

@@ -1,9 +1,10 @@
 // Test-only harness that runs the XNNPACK delegates of an upstream .pte directly
-// (without runtime/executor): it parses the program with //schema:program, builds
+// (without a runtime Method): it opens the file with runtime::PteContainer (header,
+// verified FlatBuffer, segments), reads the plan with //schema:program, builds
 // each delegate's processed blob from its segment or inline data, exposes the
-// program's named_data through a NamedDataMap, creates one heap Tensor per
-// tensor value, and runs the method's DelegateCalls in order. Methods that also
-// contain KernelCalls can only be initialised, not run, here.
+// program's named_data through the runtime's PteDataMap, creates one heap Tensor
+// per tensor value, and runs the method's DelegateCalls in order. Methods that
+// also contain KernelCalls can only be initialised, not run, here.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,9 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/memory_allocator.h"
 #include "runtime/core/named_data_map.h"
+#include "runtime/executor/pte_container.h"
+#include "runtime/executor/pte_data_map.h"
+#include "runtime/loader/buffer_data_loader.h"
 
 namespace ember::testing {
 
@@ -42,9 +46,10 @@ class PteDelegateHarness {
  private:
   struct TensorSlot;
   std::vector<uint8_t> file_;
+  runtime::PteContainer container_;
   const void* plan_ = nullptr;
-  size_t segment_base_ = 0;
-  std::unique_ptr<runtime::NamedDataMap> named_;
+  std::unique_ptr<runtime::BufferDataLoader> loader_;
+  std::unique_ptr<runtime::PteDataMap> named_;
   std::vector<uint8_t> arena_;
   std::vector<std::vector<uint8_t>> planned_;
   std::unique_ptr<runtime::MemoryAllocator> allocator_;

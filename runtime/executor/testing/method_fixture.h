@@ -12,10 +12,10 @@
 #include <memory>
 
 #include "runtime/executor/program.h"
+#include "runtime/executor/testing/program_builder.h"
+#include "runtime/executor/testing/test_kernels.h"
 #include "runtime/kernel/kernel_registry.h"
 #include "runtime/loader/buffer_data_loader.h"
-#include "tests/runtime/program_builder.h"
-#include "tests/runtime/test_kernels.h"
 
 namespace ember::testing {
 

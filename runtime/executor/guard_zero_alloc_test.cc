@@ -7,9 +7,9 @@
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/testing/program_builder.h"
+#include "runtime/executor/testing/test_kernels.h"
 #include "runtime/loader/buffer_data_loader.h"
-#include "tests/runtime/program_builder.h"
-#include "tests/runtime/test_kernels.h"
 #include "tests/support/allocation_counter.h"
 
 namespace ember::testing {

@@ -1,4 +1,4 @@
-#include "tests/runtime/test_kernels.h"
+#include "runtime/executor/testing/test_kernels.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "tests/runtime/program_builder.h"
+#include "runtime/executor/testing/program_builder.h"
 
 #include <cstring>
 
@@ -64,31 +64,16 @@ void put_u32(std::vector<uint8_t>* b, size_t at, uint32_t v) { std::memcpy(b->da
 void put_u64(std::vector<uint8_t>* b, size_t at, uint64_t v) { std::memcpy(b->data() + at, &v, 8); }
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-}  // namespace
-
-std::vector<uint8_t> serialize(const fbs::ProgramT& source, const std::vector<std::vector<uint8_t>>& segments,
-                               uint32_t header_length) {
+std::vector<uint8_t> finish(const fbs::ProgramT& program) {
   flatbuffers::FlatBufferBuilder builder;
-  std::unique_ptr<fbs::ProgramT> copy;
-  {
-    flatbuffers::FlatBufferBuilder tmp;
-    tmp.Finish(fbs::Program::Pack(tmp, &source), fbs::ProgramIdentifier());
-    copy.reset(fbs::GetProgram(tmp.GetBufferPointer())->UnPack());
-  }
-  size_t offset = 0;
-  if (!segments.empty()) {
-    copy->segments.clear();
-    for (const auto& s : segments) {
-      auto seg = std::make_unique<fbs::DataSegmentT>();
-      seg->offset = offset;
-      seg->size = s.size();
-      copy->segments.push_back(std::move(seg));
-      offset = align_up(offset + s.size(), 128);
-    }
-  }
-  builder.Finish(fbs::Program::Pack(builder, copy.get()), fbs::ProgramIdentifier());
-  std::vector<uint8_t> flat(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
-  if (segments.empty()) return flat;
+  builder.Finish(fbs::Program::Pack(builder, &program), fbs::ProgramIdentifier());
+  return std::vector<uint8_t>(builder.GetBufferPointer(), builder.GetBufferPointer() + builder.GetSize());
+}
+
+// Inserts the extended header into `flat` and appends `region` at the next
+// 128-byte boundary after the program (pte-format.md 2.2).
+std::vector<uint8_t> with_header(const std::vector<uint8_t>& flat, const std::vector<uint8_t>& region,
+                                 uint32_t header_length) {
   const size_t header = 32;
   std::vector<uint8_t> out(8 + header);
   uint32_t root;
@@ -103,12 +88,33 @@ std::vector<uint8_t> serialize(const fbs::ProgramT& source, const std::vector<st
   put_u64(&out, 16, program_size);
   put_u64(&out, 24, base);
   out.resize(base, 0);
-  for (size_t i = 0; i < segments.size(); ++i) {
-    out.resize(base + copy->segments[i]->offset, 0);
-    out.insert(out.end(), segments[i].begin(), segments[i].end());
-  }
+  out.insert(out.end(), region.begin(), region.end());
   if (header_length >= 32) put_u64(&out, 32, out.size() - base);
   return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> serialize(const fbs::ProgramT& source, const std::vector<std::vector<uint8_t>>& segments,
+                               uint32_t header_length) {
+  std::unique_ptr<fbs::ProgramT> copy(fbs::GetProgram(finish(source).data())->UnPack());
+  if (segments.empty()) return finish(*copy);
+  copy->segments.clear();
+  std::vector<uint8_t> region;
+  for (const auto& s : segments) {
+    auto seg = std::make_unique<fbs::DataSegmentT>();
+    seg->offset = region.size();
+    seg->size = s.size();
+    copy->segments.push_back(std::move(seg));
+    region.insert(region.end(), s.begin(), s.end());
+    if (&s != &segments.back()) region.resize(align_up(region.size(), 128), 0);
+  }
+  return with_header(finish(*copy), region, header_length);
+}
+
+std::vector<uint8_t> serialize_with_region(const fbs::ProgramT& program, const std::vector<uint8_t>& region,
+                                           uint32_t header_length) {
+  return with_header(finish(program), region, header_length);
 }
 
 AlignedBytes::AlignedBytes(const std::vector<uint8_t>& bytes)

@@ -9,10 +9,10 @@
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/testing/program_builder.h"
+#include "runtime/executor/testing/test_kernels.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/loader/buffer_data_loader.h"
-#include "tests/runtime/program_builder.h"
-#include "tests/runtime/test_kernels.h"
 
 namespace ember::testing {
 namespace {
@@ -104,6 +104,19 @@ TEST_F(BadFileTest, ConstantSegmentOffsetPastTheEnd) {
   program->execution_plan[0]->inputs = {0};
   EXPECT_EQ(load(serialize(*program, {{1, 2, 3, 4, 5, 6, 7, 8}})), Error::InvalidProgram);
   EXPECT_NE(message().find("exceeds the 8-byte constant segment"), std::string::npos) << message();
+}
+
+// Fuzz-found: a 0-byte constant whose (deprecated) constant_buffer entry has no
+// storage vector was read through a null pointer. It loads, with no data.
+TEST_F(BadFileTest, EmptyConstantWithoutStorage) {
+  auto program = make_add_program();
+  program->constant_segment.reset();  // the deprecated constant_buffer path
+  program->constant_buffer.push_back(std::make_unique<fbs::BufferT>());  // placeholder
+  program->constant_buffer.push_back(std::make_unique<fbs::BufferT>());  // no storage
+  auto value = make_tensor_value({0}, 0, 0);
+  value->val.AsTensor()->data_buffer_idx = 1;
+  program->execution_plan[0]->values.push_back(std::move(value));
+  EXPECT_EQ(load(serialize(*program)), Error::Ok) << message();
 }
 
 TEST_F(BadFileTest, SegmentIndexOutOfRange) {

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "runtime/executor/program.h"
+#include "runtime/executor/testing/program_builder.h"
+#include "runtime/executor/testing/test_kernels.h"
 #include "runtime/loader/buffer_data_loader.h"
-#include "tests/runtime/program_builder.h"
-#include "tests/runtime/test_kernels.h"
 
 namespace ember::testing {
 namespace {

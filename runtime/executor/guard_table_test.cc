@@ -11,10 +11,10 @@
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/testing/method_fixture.h"
+#include "runtime/executor/testing/program_builder.h"
+#include "runtime/executor/testing/test_kernels.h"
 #include "runtime/loader/buffer_data_loader.h"
-#include "tests/runtime/method_fixture.h"
-#include "tests/runtime/program_builder.h"
-#include "tests/runtime/test_kernels.h"
 
 namespace ember::testing {
 namespace {

@@ -33,6 +33,12 @@ std::vector<uint8_t> serialize(const fbs::ProgramT& program,
                                const std::vector<std::vector<uint8_t>>& segments = {},
                                uint32_t header_length = 32);
 
+// Serializes `program` with its segments exactly as given (even out of range)
+// behind an extended header, and appends `region` as the segment data.
+std::vector<uint8_t> serialize_with_region(const fbs::ProgramT& program,
+                                           const std::vector<uint8_t>& region,
+                                           uint32_t header_length = 32);
+
 // Copies bytes into storage aligned for Program::load.
 class AlignedBytes {
  public:

@@ -5,6 +5,7 @@
 
 #include "kernels/portable/register_kernels.h"
 #include "runtime/core/diagnostics.h"
+#include "runtime/executor/pte_container.h"
 #include "runtime/kernel/kernel_registry.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/module/module.h"
@@ -111,9 +112,9 @@ std::vector<std::string> missing_kernels(const std::vector<uint8_t>& pte) {
   std::vector<std::string> missing;
   auto registry = make_registry();
   if (!registry.ok()) return missing;
-  flatbuffers::Verifier verifier(pte.data(), pte.size());
-  if (!executorch_flatbuffer::VerifyProgramBuffer(verifier)) return missing;
-  const auto* program = executorch_flatbuffer::GetProgram(pte.data());
+  Result<runtime::PteContainer> container = runtime::PteContainer::open(pte.data(), pte.size());
+  if (!container.ok()) return missing;
+  const auto* program = static_cast<const executorch_flatbuffer::Program*>(container->program_root());
   if (program->execution_plan() == nullptr) return missing;
   for (const auto* plan : *program->execution_plan()) {
     if (plan->operators() == nullptr) continue;

@@ -7,6 +7,7 @@
 
 #include "aot/ir/scalar_type.h"
 #include "aot/planning/memory_planner.h"
+#include "runtime/executor/pte_container.h"
 #include "schema/program_generated.h"
 
 namespace ember::aot {
@@ -159,23 +160,12 @@ std::string PteTensorInfo::to_string() const {
 }
 
 Result<PteSummary> summarize_pte(const std::vector<uint8_t>& bytes) {
-  if (bytes.size() < 8 || std::memcmp(bytes.data() + 4, "ET12", 4) != 0) {
-    return invalid_program("not an ExecuTorch program: no 'ET12' identifier at byte 4");
-  }
+  EMBER_ASSIGN_OR_RETURN(runtime::PteContainer container,
+                         runtime::PteContainer::open(bytes.data(), bytes.size()));
   PteSummary s;
   s.file_bytes = bytes.size();
-  uint64_t program_size = bytes.size();
-  if (bytes.size() >= 32 && std::memcmp(bytes.data() + 8, "eh00", 4) == 0) {
-    s.extended_header = true;
-    uint64_t v = 0;
-    std::memcpy(&v, bytes.data() + 16, 8);
-    if (v > 0 && v <= bytes.size()) program_size = v;
-  }
-  flatbuffers::Verifier verifier(bytes.data(), program_size);
-  if (!fb::VerifyProgramBuffer(verifier)) {
-    return invalid_program("the program FlatBuffer does not verify (" + std::to_string(program_size) + " bytes)");
-  }
-  const fb::Program* p = fb::GetProgram(bytes.data());
+  s.extended_header = container.layout().has_extended_header;
+  const fb::Program* p = static_cast<const fb::Program*>(container.program_root());
   s.num_segments = p->segments() == nullptr ? 0 : p->segments()->size();
   if (p->constant_segment() != nullptr && p->segments() != nullptr &&
       p->constant_segment()->segment_index() < p->segments()->size()) {

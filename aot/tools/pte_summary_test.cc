@@ -56,7 +56,7 @@ TEST(PteSummaryTest, NotAProgram) {
   junk[4] = 'E', junk[5] = 'T', junk[6] = '1', junk[7] = '2';
   auto again = summarize_pte(junk);
   ASSERT_FALSE(again.ok());
-  EXPECT_NE(std::string(last_error_message()).find("does not verify"), std::string::npos) << std::string(last_error_message());
+  EXPECT_NE(std::string(last_error_message()).find("failed verification"), std::string::npos) << std::string(last_error_message());
 }
 
 }  // namespace

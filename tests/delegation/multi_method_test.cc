@@ -9,16 +9,17 @@
 #include <iterator>
 
 #include "aot/emit/method_compiler.h"
-#include "aot/recipe/multi_method.h"
 #include "aot/emit/pte_writer.h"
+#include "aot/ir/testing/graph_builder.h"
+#include "aot/recipe/multi_method.h"
 #include "backends/demo/aot/demo_partitioner.h"
 #include "runtime/module/module.h"
-#include "tests/delegation/graph_builder.h"
 #include "tests/delegation/pipeline_util.h"
 
 namespace ember::testing {
 namespace {
 
+using aot::testing::GraphBuilder;
 using runtime::Error;
 
 aot::EmitProgram lowered(aot::Graph g, bool demo, const std::string& name) {
@@ -35,10 +36,10 @@ aot::EmitProgram lowered(aot::Graph g, bool demo, const std::string& name) {
 // encode(x) = relu(mm(x, W)), W = [1 -1; 2 0]
 aot::Graph encode_graph() {
   GraphBuilder g;
-  auto w = g.constant("w", {2, 2}, {1, -1, 2, 0});
+  auto w = g.parameter("w", {2, 2}, {1, -1, 2, 0});
   auto x = g.input("x", {2, 2});
-  auto mm = g.op("mm", "default", {{"self", x}, {"mat2", w}}, {2, 2});
-  g.output(g.op("relu", "default", {{"self", mm}}, {2, 2}));
+  auto mm = g.op("aten::mm.default", {{"self", x}, {"mat2", w}}, "mm_0", {2, 2});
+  g.output(g.op("aten::relu.default", {{"self", mm}}, "relu_1", {2, 2}));
   return g.take();
 }
 
@@ -46,8 +47,8 @@ aot::Graph encode_graph() {
 aot::Graph decode_graph() {
   GraphBuilder g;
   auto z = g.input("z", {2, 2});
-  auto sq = g.op("mul", "Tensor", {{"self", z}, {"other", z}}, {2, 2});
-  g.output(g.op("sub", "Tensor", {{"self", sq}, {"other", z}}, {2, 2}));
+  auto sq = g.op("aten::mul.Tensor", {{"self", z}, {"other", z}}, "mul_0", {2, 2});
+  g.output(g.op("aten::sub.Tensor", {{"self", sq}, {"other", z}}, "sub_1", {2, 2}));
   return g.take();
 }
 

@@ -6,24 +6,25 @@
 
 #include <cmath>
 
-#include "aot/passes/pass_registry.h"
-#include "aot/passes/replace_relu_with_sigmoid_pass.h"
 #include "aot/ir/printer.h"
+#include "aot/ir/testing/graph_builder.h"
+#include "aot/passes/pass_registry.h"
 #include "aot/passes/pipeline.h"
+#include "aot/passes/replace_relu_with_sigmoid_pass.h"
 #include "backends/demo/aot/demo_partitioner.h"
-#include "tests/delegation/graph_builder.h"
 #include "tests/delegation/pipeline_util.h"
 
 namespace ember::testing {
 namespace {
 
+using aot::testing::GraphBuilder;
 using runtime::Error;
 
 aot::Graph relu_model() {
   GraphBuilder g;
   auto x = g.input("x", {3});
-  auto r = g.op("relu", "default", {{"self", x}}, {3});
-  g.output(g.op("mul", "Tensor", {{"self", r}, {"other", x}}, {3}));
+  auto r = g.op("aten::relu.default", {{"self", x}}, "relu_0", {3});
+  g.output(g.op("aten::mul.Tensor", {{"self", r}, {"other", x}}, "mul_1", {3}));
   return g.take();
 }
 

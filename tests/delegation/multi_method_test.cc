@@ -53,9 +53,12 @@ aot::Graph decode_graph() {
 }
 
 TEST(TutorialMultiMethod, EncodeDecodeAndConstantMethodsInOneProgram) {
-  auto scale = aot::constant_method("get_scale", {aot::ConstantValue::of_double(0.5)});
-  auto vocab = aot::constant_method("get_vocab_size", {aot::ConstantValue::of_int(32000)});
-  auto table = aot::constant_method("get_table", {aot::ConstantValue::of_tensor(f32({2}, {1.5f, -2}))});
+  auto scale = aot::constant_method("get_scale", {aot::EmitValue::of_double(0.5)});
+  auto vocab = aot::constant_method("get_vocab_size", {aot::EmitValue::of_int(32000)});
+  std::vector<std::vector<uint8_t>> table_data;
+  auto table_value = aot::constant_tensor(f32({2}, {1.5f, -2}), &table_data);
+  ASSERT_TRUE(table_value.ok());
+  auto table = aot::constant_method("get_table", {*table_value}, std::move(table_data));
   ASSERT_TRUE(scale.ok() && vocab.ok() && table.ok());
   auto merged = aot::merge_programs({lowered(encode_graph(), true, "encode"),
                                      lowered(decode_graph(), false, "decode"), *vocab, *scale,
@@ -93,12 +96,16 @@ TEST(TutorialMultiMethod, EncodeDecodeAndConstantMethodsInOneProgram) {
 }
 
 TEST(TutorialMultiMethod, DuplicateNamesAndBadFlagsAreErrors) {
-  auto a = aot::constant_method("m", {aot::ConstantValue::of_int(1)});
-  auto b = aot::constant_method("m", {aot::ConstantValue::of_int(2)});
+  auto a = aot::constant_method("m", {aot::EmitValue::of_int(1)});
+  auto b = aot::constant_method("m", {aot::EmitValue::of_int(2)});
   auto merged = aot::merge_programs({*a, *b});
   ASSERT_FALSE(merged.ok());
   EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("two methods are called 'm'"), std::string::npos);
   EXPECT_FALSE(aot::constant_method("empty", {}).ok());
+  EXPECT_FALSE(aot::constant_method("dangling", {aot::EmitValue::of_tensor({})}).ok());
+  std::vector<std::vector<uint8_t>> data;
+  EXPECT_FALSE(aot::constant_tensor({aot::ScalarType::Float, {2}, {1, 2, 3}}, &data).ok());
+  EXPECT_TRUE(data.empty());
   EXPECT_FALSE(aot::parse_method_flag("encode").ok());
   EXPECT_FALSE(aot::parse_method_flag("=x.pt2").ok());
   auto ok = aot::parse_method_flag("encode=enc.pt2");
@@ -135,7 +142,7 @@ TEST(TutorialMultiMethod, LowerMethodsFromPt2FixturesMatchesPyTorch) {
   ASSERT_EQ(aot::register_builtin_recipes(&recipes), Error::Ok);
   ASSERT_EQ(backends::demo::register_demo_recipe(&recipes), Error::Ok);
   const std::string dir = "tests/fixtures/pt2/";
-  auto vocab = aot::constant_method("get_vocab_size", {aot::ConstantValue::of_int(7)});
+  auto vocab = aot::constant_method("get_vocab_size", {aot::EmitValue::of_int(7)});
   std::vector<aot::EmitProgram> extra;
   extra.push_back(*vocab);
   auto program = aot::lower_methods(

@@ -151,18 +151,5 @@ TEST(TutorialDelegatedModule, CallLoweredChecksInputs) {
   EXPECT_FALSE(aot::call_delegated(g.graph(), *lowered, {}).ok());
 }
 
-TEST(CompileSpecs, EncodeDecodeRoundTripAndRejectTruncation) {
-  std::vector<aot::CompileSpec> specs = {{"a", {1, 2, 3}}, {"max_numel", {}}};
-  const std::string text = aot::encode_compile_specs(specs);
-  auto back = aot::decode_compile_specs(text);
-  ASSERT_TRUE(back.ok());
-  ASSERT_EQ(back->size(), 2u);
-  EXPECT_EQ((*back)[0].value, (std::vector<uint8_t>{1, 2, 3}));
-  EXPECT_EQ((*back)[1].key, "max_numel");
-  for (size_t n = 0; n < text.size(); ++n) {
-    EXPECT_FALSE(aot::decode_compile_specs(text.substr(0, n)).ok()) << n;
-  }
-}
-
 }  // namespace
 }  // namespace ember::testing

@@ -95,25 +95,6 @@ TEST(TutorialMultiMethod, EncodeDecodeAndConstantMethodsInOneProgram) {
   EXPECT_EQ(floats((*d)[0]), (std::vector<float>{0, 2, 6, 20}));
 }
 
-TEST(TutorialMultiMethod, DuplicateNamesAndBadFlagsAreErrors) {
-  auto a = aot::constant_method("m", {aot::EmitValue::of_int(1)});
-  auto b = aot::constant_method("m", {aot::EmitValue::of_int(2)});
-  auto merged = aot::merge_programs({*a, *b});
-  ASSERT_FALSE(merged.ok());
-  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("two methods are called 'm'"), std::string::npos);
-  EXPECT_FALSE(aot::constant_method("empty", {}).ok());
-  EXPECT_FALSE(aot::constant_method("dangling", {aot::EmitValue::of_tensor({})}).ok());
-  std::vector<std::vector<uint8_t>> data;
-  EXPECT_FALSE(aot::constant_tensor({aot::ScalarType::Float, {2}, {1, 2, 3}}, &data).ok());
-  EXPECT_TRUE(data.empty());
-  EXPECT_FALSE(aot::parse_method_flag("encode").ok());
-  EXPECT_FALSE(aot::parse_method_flag("=x.pt2").ok());
-  auto ok = aot::parse_method_flag("encode=enc.pt2");
-  ASSERT_TRUE(ok.ok());
-  EXPECT_EQ(ok->name, "encode");
-  EXPECT_EQ(ok->pt2_path, "enc.pt2");
-}
-
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());

@@ -5,11 +5,10 @@
 #include "aot/ir/testing/graph_builder.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 
-namespace ember::testing {
+namespace ember::backends::xnnpack {
 namespace {
 
 using aot::testing::GraphBuilder;
-using backends::xnnpack::XnnpackPartitioner;
 
 aot::Support last_node_support(GraphBuilder& b) {
   XnnpackPartitioner p;
@@ -102,4 +101,4 @@ TEST(XnnpackSupportTest, PoolingAndMeanAttributes) {
 }
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace ember::backends::xnnpack

@@ -1,6 +1,8 @@
 // ToBackendPass with a toy partitioner that supports add and mul: consecutive supported
 // nodes become one delegate-call node whose inputs are the runtime tensors the run reads
-// and whose outputs are the values used later; the report records every node.
+// and whose outputs are the values used later; the report records every node. The
+// delegate metadata it writes (named data, compile specs) round-trips and rejects
+// truncated text.
 #include "aot/backend/to_backend_pass.h"
 
 #include <gtest/gtest.h>
@@ -95,6 +97,19 @@ TEST(ToBackendPassTest, TruncatedNamedDataMetadataIsRejected) {
   EXPECT_EQ(back.get()[0].data, items[0].data);
   for (size_t n = 0; n < text.size(); ++n) EXPECT_FALSE(decode_named_data(text.substr(0, n)).ok()) << n;
   EXPECT_FALSE(decode_named_data(text + "x").ok());
+}
+
+TEST(CompileSpecs, EncodeDecodeRoundTripAndRejectTruncation) {
+  std::vector<CompileSpec> specs = {{"a", {1, 2, 3}}, {"max_numel", {}}};
+  const std::string text = encode_compile_specs(specs);
+  auto back = decode_compile_specs(text);
+  ASSERT_TRUE(back.ok());
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ((*back)[0].value, (std::vector<uint8_t>{1, 2, 3}));
+  EXPECT_EQ((*back)[1].key, "max_numel");
+  for (size_t n = 0; n < text.size(); ++n) {
+    EXPECT_FALSE(decode_compile_specs(text.substr(0, n)).ok()) << n;
+  }
 }
 
 }  // namespace

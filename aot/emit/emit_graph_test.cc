@@ -6,12 +6,14 @@
 
 #include <gtest/gtest.h>
 
-#include "aot/emit/pte_writer.h"
-#include "aot/passes/functionalize_pass.h"
-#include "aot/planning/memory_planning_pass.h"
-#include "aot/passes/out_variant_pass.h"
-#include "aot/ir/testing/graph_builder.h"
+#include <cstring>
+
 #include "aot/backend/to_backend_pass.h"
+#include "aot/emit/pte_writer.h"
+#include "aot/ir/testing/graph_builder.h"
+#include "aot/passes/functionalize_pass.h"
+#include "aot/passes/out_variant_pass.h"
+#include "aot/planning/memory_planning_pass.h"
 
 namespace ember::aot {
 namespace {

@@ -68,12 +68,13 @@ Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) {
 std::string guard_method_name(const std::string& method) { return kGuardMethodPrefix + method; }
 
 Result<EmitMethod> guard_method(const std::string& method, const std::vector<InputGuardRecord>& guards) {
-  std::vector<ConstantValue> ints = {ConstantValue::of_int(kGuardTableVersion),
-                                     ConstantValue::of_int(static_cast<int64_t>(guards.size()))};
+  std::vector<EmitValue> ints = {EmitValue::of_int(kGuardTableVersion),
+                                 EmitValue::of_int(static_cast<int64_t>(guards.size()))};
   for (const InputGuardRecord& g : guards) {
-    for (int64_t v : {g.kind, g.input, g.dim, g.a, g.b}) ints.push_back(ConstantValue::of_int(v));
+    for (int64_t v : {g.kind, g.input, g.dim, g.a, g.b}) ints.push_back(EmitValue::of_int(v));
   }
-  EMBER_ASSIGN_OR_RETURN(EmitProgram p, constant_method(guard_method_name(method), ints));
+  EMBER_ASSIGN_OR_RETURN(EmitProgram p,
+                         constant_method(guard_method_name(method), std::move(ints)));
   return std::move(p.methods[0]);
 }
 

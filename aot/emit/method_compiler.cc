@@ -29,66 +29,55 @@ Result<EmitProgram> compile_method(Graph graph, const std::string& name,
   return program;
 }
 
-ConstantValue ConstantValue::of_int(int64_t v) {
-  ConstantValue c;
-  c.kind = Kind::Int;
-  c.i = v;
-  return c;
-}
-ConstantValue ConstantValue::of_double(double v) {
-  ConstantValue c;
-  c.kind = Kind::Double;
-  c.d = v;
-  return c;
-}
-ConstantValue ConstantValue::of_bool(bool v) {
-  ConstantValue c;
-  c.kind = Kind::Bool;
-  c.b = v;
-  return c;
-}
-ConstantValue ConstantValue::of_tensor(HostTensor t) {
-  ConstantValue c;
-  c.kind = Kind::Tensor;
-  c.tensor = std::move(t);
-  return c;
-}
-
-Result<EmitProgram> constant_method(const std::string& name,
-                                      const std::vector<ConstantValue>& values) {
+Result<EmitProgram> constant_method(const std::string& name, std::vector<EmitValue> values,
+                                    std::vector<std::vector<uint8_t>> constants) {
   if (values.empty()) return invalid_argument("constant method '" + name + "' returns nothing");
   EmitProgram program;
   EmitMethod m;
   m.name = name;
-  for (const ConstantValue& c : values) {
-    switch (c.kind) {
-      case ConstantValue::Kind::Int: m.values.push_back(EmitValue::of_int(c.i)); break;
-      case ConstantValue::Kind::Double: m.values.push_back(EmitValue::of_double(c.d)); break;
-      case ConstantValue::Kind::Bool: m.values.push_back(EmitValue::of_bool(c.b)); break;
-      case ConstantValue::Kind::Tensor: {
-        const HostTensor& h = c.tensor;
-        const size_t want = static_cast<size_t>(h.numel()) * element_size(h.dtype);
-        if (h.numel() < 0 || h.bytes.size() != want) {
-          return invalid_argument("constant method '" + name + "': tensor has " +
-                                  std::to_string(h.bytes.size()) + " bytes, expected " +
-                                  std::to_string(want));
-        }
-        EmitTensor t;
-        t.scalar_type = static_cast<int8_t>(h.dtype);
-        for (size_t d = 0; d < h.sizes.size(); ++d) {
-          t.sizes.push_back(static_cast<int32_t>(h.sizes[d]));
-          t.dim_order.push_back(static_cast<uint8_t>(d));
-        }
-        program.constants.push_back(h.bytes);
-        t.constant_index = static_cast<int32_t>(program.constants.size() - 1);
-        m.values.push_back(EmitValue::of_tensor(std::move(t)));
+  for (EmitValue& v : values) {
+    const std::string what =
+        "constant method '" + name + "': output " + std::to_string(m.values.size());
+    switch (v.kind) {
+      case EmitValueKind::Int:
+      case EmitValueKind::Double:
+      case EmitValueKind::Bool:
         break;
-      }
+      case EmitValueKind::Tensor:
+        if (v.tensor.constant_index < 0 ||
+            static_cast<size_t>(v.tensor.constant_index) >= constants.size()) {
+          return invalid_argument(what + " is a tensor with constant_index " +
+                                  std::to_string(v.tensor.constant_index) + ", there are " +
+                                  std::to_string(constants.size()) + " constants");
+        }
+        break;
+      default:
+        return invalid_argument(what + " is not an int, double, bool or constant tensor");
     }
+    m.values.push_back(std::move(v));
     m.outputs.push_back(static_cast<int32_t>(m.values.size() - 1));
   }
   program.methods.push_back(std::move(m));
+  program.constants = std::move(constants);
   return program;
+}
+
+Result<EmitValue> constant_tensor(const HostTensor& t,
+                                  std::vector<std::vector<uint8_t>>* constants) {
+  const size_t want = static_cast<size_t>(t.numel()) * element_size(t.dtype);
+  if (t.numel() < 0 || t.bytes.size() != want) {
+    return invalid_argument("constant tensor has " + std::to_string(t.bytes.size()) +
+                            " bytes, expected " + std::to_string(want));
+  }
+  EmitTensor e;
+  e.scalar_type = static_cast<int8_t>(t.dtype);
+  for (size_t d = 0; d < t.sizes.size(); ++d) {
+    e.sizes.push_back(static_cast<int32_t>(t.sizes[d]));
+    e.dim_order.push_back(static_cast<uint8_t>(d));
+  }
+  constants->push_back(t.bytes);
+  e.constant_index = static_cast<int32_t>(constants->size() - 1);
+  return EmitValue::of_tensor(std::move(e));
 }
 
 Result<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {

@@ -4,7 +4,7 @@
 //
 //   auto enc = compile_method(encode_graph, "encode");      // to_executorch + emit lowering
 //   auto dec = compile_method(decode_graph, "decode");
-//   auto vocab = constant_method("get_vocab_size", {ConstantValue::of_int(32000)});
+//   auto vocab = constant_method("get_vocab_size", {EmitValue::of_int(32000)});
 //   auto prog = merge_programs({*enc, *dec, vocab});         // one program, three methods
 //   write_pte(*prog, &bytes);
 //
@@ -27,22 +27,17 @@ namespace ember::aot {
 Result<EmitProgram> compile_method(Graph graph, const std::string& name,
                                      const std::string& planner = "greedy");
 
-// One output of a constant method.
-struct ConstantValue {
-  enum class Kind { Int, Double, Bool, Tensor } kind = Kind::Int;
-  int64_t i = 0;
-  double d = 0;
-  bool b = false;
-  HostTensor tensor;
-  static ConstantValue of_int(int64_t v);
-  static ConstantValue of_double(double v);
-  static ConstantValue of_bool(bool v);
-  static ConstantValue of_tensor(HostTensor t);
-};
+// A method with no inputs and no instructions whose outputs are `values`, in a program of
+// its own whose constants are `constants`. Each value is an Int, Double or Bool, or a Tensor
+// whose constant_index points into `constants` (constant_tensor() makes one). InvalidArgument
+// for an empty list, another kind, or a tensor without constant data.
+Result<EmitProgram> constant_method(const std::string& name, std::vector<EmitValue> values,
+                                    std::vector<std::vector<uint8_t>> constants = {});
 
-// A method with no inputs and no instructions whose outputs are `values`.
-Result<EmitProgram> constant_method(const std::string& name,
-                                      const std::vector<ConstantValue>& values);
+// A constant tensor value for constant_method(): `t`'s dtype and sizes, contiguous, with
+// its bytes appended to `constants`. InvalidArgument when the byte count does not match.
+Result<EmitValue> constant_tensor(const HostTensor& t,
+                                  std::vector<std::vector<uint8_t>>* constants);
 
 // A standalone .pte of `module`: method `method` takes the original graph's user inputs and
 // returns its outputs through one DelegateCall.

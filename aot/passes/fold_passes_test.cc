@@ -5,11 +5,12 @@
 
 #include <cstring>
 
+#include "aot/ir/graph_rewrite.h"
 #include "aot/ir/printer.h"
+#include "aot/ir/testing/graph_builder.h"
 #include "aot/ir/verifier.h"
 #include "aot/passes/fold_batch_norm_pass.h"
 #include "aot/passes/fold_constant_permute_pass.h"
-#include "aot/ir/testing/graph_builder.h"
 
 namespace ember::aot {
 namespace {

@@ -4,16 +4,17 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstring>
 #include <fstream>
 
 #include "aot/ir/printer.h"
+#include "aot/ir/testing/graph_builder.h"
 #include "aot/passes/dead_code_pass.h"
 #include "aot/passes/functionalize_pass.h"
 #include "aot/passes/op_set_check_pass.h"
 #include "aot/passes/out_variant_pass.h"
 #include "aot/passes/pipeline.h"
 #include "aot/passes/scalar_to_tensor_pass.h"
-#include "aot/ir/testing/graph_builder.h"
 
 namespace ember::aot {
 namespace {

@@ -13,15 +13,16 @@
 
 #include "aot/emit/method_compiler.h"
 #include "aot/emit/pte_writer.h"
+#include "aot/ir/testing/graph_builder.h"
 #include "backends/demo/aot/demo_partitioner.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/module/module.h"
-#include "tests/delegation/graph_builder.h"
 #include "tests/delegation/pipeline_util.h"
 
 namespace ember::testing {
 namespace {
 
+using aot::testing::GraphBuilder;
 using runtime::Error;
 
 constexpr float kPi = 3.14159265358979f;
@@ -34,7 +35,7 @@ const std::vector<float> kSinSinX = {0, 0.479425538604203f, 0.841470984807897f,
 aot::Graph sin_model() {
   GraphBuilder g;
   auto x = g.input("x", {4});
-  g.output(g.op("sin", "default", {{"self", x}}, {4}));
+  g.output(g.op("aten::sin.default", {{"self", x}}, "sin_0", {4}));
   return g.take();
 }
 
@@ -96,7 +97,7 @@ TEST(TutorialDelegatedModule, CompileSpecReachesTheBackend) {
 TEST(TutorialDelegatedModule, UnsupportedOpIsNamed) {
   GraphBuilder g;
   auto x = g.input("x", {4});
-  g.output(g.op("abs", "default", {{"self", x}}, {4}));
+  g.output(g.op("aten::abs.default", {{"self", x}}, "abs_0", {4}));
   auto lowered = aot::to_backend(g.take(), backends::demo::DemoPartitioner());
   ASSERT_FALSE(lowered.ok());
   EXPECT_EQ(lowered.error(), aot::Error::NotSupported);
@@ -109,14 +110,14 @@ TEST(TutorialDelegatedModule, ComposedTwiceWithNonLowerablePart) {
   auto lowered = lower_sin(4);
   ASSERT_TRUE(lowered.ok());
   GraphBuilder g;
-  auto bias = g.constant("bias", {1}, {0.3f});
+  auto bias = g.parameter("bias", {1}, {0.3f});
   auto x = g.input("x", {4});
   auto a = aot::call_delegated(g.graph(), *lowered, {x});
   ASSERT_TRUE(a.ok()) << ::ember::aot::format_error(a.error());
   auto b = aot::call_delegated(g.graph(), *lowered, {(*a)[0]});
   ASSERT_TRUE(b.ok()) << ::ember::aot::format_error(b.error());
-  auto sum = g.op("add", "Tensor", {{"self", (*a)[0]}, {"other", (*b)[0]}}, {4});
-  auto ret = g.op("add", "Tensor", {{"self", sum}, {"other", bias}}, {4});
+  auto sum = g.op("aten::add.Tensor", {{"self", (*a)[0]}, {"other", (*b)[0]}}, "add_0", {4});
+  auto ret = g.op("aten::add.Tensor", {{"self", sum}, {"other", bias}}, "add_1", {4});
   g.output((*a)[0]);
   g.output((*b)[0]);
   g.output(ret);
@@ -148,19 +149,6 @@ TEST(TutorialDelegatedModule, CallLoweredChecksInputs) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("must be f32[4]"), std::string::npos) << std::string(::ember::runtime::last_error_message());
   EXPECT_FALSE(aot::call_delegated(g.graph(), *lowered, {}).ok());
-}
-
-TEST(CompileSpecs, EncodeDecodeRoundTripAndRejectTruncation) {
-  std::vector<aot::CompileSpec> specs = {{"a", {1, 2, 3}}, {"max_numel", {}}};
-  const std::string text = aot::encode_compile_specs(specs);
-  auto back = aot::decode_compile_specs(text);
-  ASSERT_TRUE(back.ok());
-  ASSERT_EQ(back->size(), 2u);
-  EXPECT_EQ((*back)[0].value, (std::vector<uint8_t>{1, 2, 3}));
-  EXPECT_EQ((*back)[1].key, "max_numel");
-  for (size_t n = 0; n < text.size(); ++n) {
-    EXPECT_FALSE(aot::decode_compile_specs(text.substr(0, n)).ok()) << n;
-  }
 }
 
 }  // namespace

@@ -9,16 +9,17 @@
 #include <iterator>
 
 #include "aot/emit/method_compiler.h"
-#include "aot/recipe/multi_method.h"
 #include "aot/emit/pte_writer.h"
+#include "aot/ir/testing/graph_builder.h"
+#include "aot/recipe/multi_method.h"
 #include "backends/demo/aot/demo_partitioner.h"
 #include "runtime/module/module.h"
-#include "tests/delegation/graph_builder.h"
 #include "tests/delegation/pipeline_util.h"
 
 namespace ember::testing {
 namespace {
 
+using aot::testing::GraphBuilder;
 using runtime::Error;
 
 aot::EmitProgram lowered(aot::Graph g, bool demo, const std::string& name) {
@@ -35,10 +36,10 @@ aot::EmitProgram lowered(aot::Graph g, bool demo, const std::string& name) {
 // encode(x) = relu(mm(x, W)), W = [1 -1; 2 0]
 aot::Graph encode_graph() {
   GraphBuilder g;
-  auto w = g.constant("w", {2, 2}, {1, -1, 2, 0});
+  auto w = g.parameter("w", {2, 2}, {1, -1, 2, 0});
   auto x = g.input("x", {2, 2});
-  auto mm = g.op("mm", "default", {{"self", x}, {"mat2", w}}, {2, 2});
-  g.output(g.op("relu", "default", {{"self", mm}}, {2, 2}));
+  auto mm = g.op("aten::mm.default", {{"self", x}, {"mat2", w}}, "mm_0", {2, 2});
+  g.output(g.op("aten::relu.default", {{"self", mm}}, "relu_1", {2, 2}));
   return g.take();
 }
 
@@ -46,15 +47,18 @@ aot::Graph encode_graph() {
 aot::Graph decode_graph() {
   GraphBuilder g;
   auto z = g.input("z", {2, 2});
-  auto sq = g.op("mul", "Tensor", {{"self", z}, {"other", z}}, {2, 2});
-  g.output(g.op("sub", "Tensor", {{"self", sq}, {"other", z}}, {2, 2}));
+  auto sq = g.op("aten::mul.Tensor", {{"self", z}, {"other", z}}, "mul_0", {2, 2});
+  g.output(g.op("aten::sub.Tensor", {{"self", sq}, {"other", z}}, "sub_1", {2, 2}));
   return g.take();
 }
 
 TEST(TutorialMultiMethod, EncodeDecodeAndConstantMethodsInOneProgram) {
-  auto scale = aot::constant_method("get_scale", {aot::ConstantValue::of_double(0.5)});
-  auto vocab = aot::constant_method("get_vocab_size", {aot::ConstantValue::of_int(32000)});
-  auto table = aot::constant_method("get_table", {aot::ConstantValue::of_tensor(f32({2}, {1.5f, -2}))});
+  auto scale = aot::constant_method("get_scale", {aot::EmitValue::of_double(0.5)});
+  auto vocab = aot::constant_method("get_vocab_size", {aot::EmitValue::of_int(32000)});
+  std::vector<std::vector<uint8_t>> table_data;
+  auto table_value = aot::constant_tensor(f32({2}, {1.5f, -2}), &table_data);
+  ASSERT_TRUE(table_value.ok());
+  auto table = aot::constant_method("get_table", {*table_value}, std::move(table_data));
   ASSERT_TRUE(scale.ok() && vocab.ok() && table.ok());
   auto merged = aot::merge_programs({lowered(encode_graph(), true, "encode"),
                                      lowered(decode_graph(), false, "decode"), *vocab, *scale,
@@ -91,21 +95,6 @@ TEST(TutorialMultiMethod, EncodeDecodeAndConstantMethodsInOneProgram) {
   EXPECT_EQ(floats((*d)[0]), (std::vector<float>{0, 2, 6, 20}));
 }
 
-TEST(TutorialMultiMethod, DuplicateNamesAndBadFlagsAreErrors) {
-  auto a = aot::constant_method("m", {aot::ConstantValue::of_int(1)});
-  auto b = aot::constant_method("m", {aot::ConstantValue::of_int(2)});
-  auto merged = aot::merge_programs({*a, *b});
-  ASSERT_FALSE(merged.ok());
-  EXPECT_NE(std::string(::ember::runtime::last_error_message()).find("two methods are called 'm'"), std::string::npos);
-  EXPECT_FALSE(aot::constant_method("empty", {}).ok());
-  EXPECT_FALSE(aot::parse_method_flag("encode").ok());
-  EXPECT_FALSE(aot::parse_method_flag("=x.pt2").ok());
-  auto ok = aot::parse_method_flag("encode=enc.pt2");
-  ASSERT_TRUE(ok.ok());
-  EXPECT_EQ(ok->name, "encode");
-  EXPECT_EQ(ok->pt2_path, "enc.pt2");
-}
-
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -134,7 +123,7 @@ TEST(TutorialMultiMethod, LowerMethodsFromPt2FixturesMatchesPyTorch) {
   ASSERT_EQ(aot::register_builtin_recipes(&recipes), Error::Ok);
   ASSERT_EQ(backends::demo::register_demo_recipe(&recipes), Error::Ok);
   const std::string dir = "tests/fixtures/pt2/";
-  auto vocab = aot::constant_method("get_vocab_size", {aot::ConstantValue::of_int(7)});
+  auto vocab = aot::constant_method("get_vocab_size", {aot::EmitValue::of_int(7)});
   std::vector<aot::EmitProgram> extra;
   extra.push_back(*vocab);
   auto program = aot::lower_methods(

@@ -5,9 +5,9 @@
 // with values computed by hand.
 #include <gtest/gtest.h>
 
-#include "backends/demo/aot/demo_partitioner.h"
-#include "tests/delegation/graph_builder.h"
+#include "aot/ir/testing/graph_builder.h"
 #include "aot/recipe/run_method.h"
+#include "backends/demo/aot/demo_partitioner.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/module/module.h"
 #include "tests/delegation/pipeline_util.h"
@@ -15,6 +15,7 @@
 namespace ember::testing {
 namespace {
 
+using aot::testing::GraphBuilder;
 using runtime::Error;
 
 // def f(a, x, b):
@@ -24,11 +25,11 @@ aot::Graph tutorial_f() {
   auto a = g.input("a", {2, 2});
   auto x = g.input("x", {2, 2});
   auto b = g.input("b", {2, 2});
-  auto y = g.op("mm", "default", {{"self", a}, {"mat2", x}}, {2, 2});
-  auto z = g.op("add", "Tensor", {{"self", y}, {"other", b}}, {2, 2});
-  auto a2 = g.op("sub", "Tensor", {{"self", z}, {"other", a}}, {2, 2});
-  auto y2 = g.op("mm", "default", {{"self", a2}, {"mat2", x}}, {2, 2});
-  auto z2 = g.op("add", "Tensor", {{"self", y2}, {"other", b}}, {2, 2});
+  auto y = g.op("aten::mm.default", {{"self", a}, {"mat2", x}}, "mm_0", {2, 2});
+  auto z = g.op("aten::add.Tensor", {{"self", y}, {"other", b}}, "add_1", {2, 2});
+  auto a2 = g.op("aten::sub.Tensor", {{"self", z}, {"other", a}}, "sub_2", {2, 2});
+  auto y2 = g.op("aten::mm.default", {{"self", a2}, {"mat2", x}}, "mm_3", {2, 2});
+  auto z2 = g.op("aten::add.Tensor", {{"self", y2}, {"other", b}}, "add_4", {2, 2});
   g.output(z2);
   return g.take();
 }

@@ -1,10 +1,10 @@
 // Delegation test glue (see pipeline_util.h).
 #include "tests/delegation/pipeline_util.h"
 
+#include "aot/ir/testing/graph_builder.h"
 #include "aot/recipe/run_method.h"
 #include "aot/recipe/stages.h"
 #include "backends/demo/runtime/demo_backend.h"
-#include "tests/delegation/graph_builder.h"
 
 namespace ember::testing {
 namespace {
@@ -53,11 +53,11 @@ aot::HostTensor f32(std::vector<int64_t> sizes, const std::vector<float>& values
   aot::HostTensor t;
   t.dtype = aot::ScalarType::Float;
   t.sizes = std::move(sizes);
-  t.bytes = float_bytes(values);
+  t.bytes = aot::testing::float_bytes(values);
   return t;
 }
 
-std::vector<float> floats(const aot::HostTensor& t) { return to_floats(t.bytes); }
+std::vector<float> floats(const aot::HostTensor& t) { return aot::testing::to_floats(t.bytes); }
 
 aot::Result<std::vector<aot::HostTensor>> run_with_demo(const std::vector<uint8_t>& pte,
                                                           const std::string& method,

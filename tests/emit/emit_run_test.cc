@@ -11,12 +11,12 @@
 #include <memory>
 
 #include "aot/emit/pte_writer.h"
+#include "aot/emit/testing/test_programs.h"
 #include "aot/planning/greedy_planner.h"
 #include "runtime/backend/backend_registry.h"
 #include "runtime/executor/testing/test_kernels.h"
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/module/module.h"
-#include "tests/emit/test_programs.h"
 
 namespace ember::aot {
 namespace {

@@ -7,9 +7,9 @@
 #include <random>
 
 #include "aot/emit/pte_writer.h"
+#include "aot/emit/testing/test_programs.h"
 #include "aot/tools/pte_check/pte_check.h"
 #include "schema/program_generated.h"
-#include "tests/emit/test_programs.h"
 
 namespace ember::aot {
 namespace {

@@ -9,18 +9,18 @@
 #include <cmath>
 #include <vector>
 
+#include "aot/ir/testing/graph_builder.h"
 #include "backends/demo/aot/bytecode_writer.h"
 #include "backends/demo/aot/demo_partitioner.h"
 #include "backends/demo/runtime/bytecode_program.h"
 #include "backends/demo/runtime/interpreter.h"
 #include "backends/demo/runtime/test_blob.h"
 #include "runtime/core/diagnostics.h"
-#include "tests/delegation/graph_builder.h"
 
 namespace ember::backends::demo {
 namespace {
 
-using ember::testing::GraphBuilder;
+using aot::testing::GraphBuilder;
 using testing::HeapTensor;
 
 struct Loaded {
@@ -44,13 +44,13 @@ runtime::Error run(Loaded& r, std::vector<HeapTensor*> args) {
 TEST(DemoCompiler, MmAddReluWithConstant) {
   // relu(mm(x, w) + x - 10), w a parameter.
   GraphBuilder b;
-  auto w = b.constant("w", {2, 2}, {1, 0, 1, 1});
+  auto w = b.parameter("w", {2, 2}, {1, 0, 1, 1});
   auto x = b.input("x", {2, 2});
-  auto ten = b.constant("ten", {}, {10});
-  auto mm = b.op("mm", "default", {{"self", x}, {"mat2", w}}, {2, 2});
-  auto add = b.op("add", "Tensor", {{"self", mm}, {"other", x}}, {2, 2});
-  auto sub = b.op("sub", "Tensor", {{"self", add}, {"other", ten}}, {2, 2});
-  auto relu = b.op("relu", "default", {{"self", sub}}, {2, 2});
+  auto ten = b.parameter("ten", {}, {10});
+  auto mm = b.op("aten::mm.default", {{"self", x}, {"mat2", w}}, "mm_0", {2, 2});
+  auto add = b.op("aten::add.Tensor", {{"self", mm}, {"other", x}}, "add_1", {2, 2});
+  auto sub = b.op("aten::sub.Tensor", {{"self", add}, {"other", ten}}, "sub_2", {2, 2});
+  auto relu = b.op("aten::relu.default", {{"self", sub}}, "relu_3", {2, 2});
   b.output(relu);
   auto blob = compile_subgraph(b.graph());
   ASSERT_TRUE(blob.ok()) << ::ember::aot::format_error(blob.error());
@@ -70,8 +70,8 @@ TEST(DemoCompiler, MmAddReluWithConstant) {
 TEST(DemoCompiler, DisassemblyListsSlotsAndInstructions) {
   GraphBuilder b;
   auto x = b.input("x", {3});
-  auto s = b.op("sigmoid", "default", {{"self", x}}, {3});
-  auto m = b.op("mul", "Tensor", {{"self", s}, {"other", x}}, {3});
+  auto s = b.op("aten::sigmoid.default", {{"self", x}}, "sigmoid_0", {3});
+  auto m = b.op("aten::mul.Tensor", {{"self", s}, {"other", x}}, "mul_1", {3});
   b.output(m);
   b.output(x);  // pass-through output: a copy
   auto blob = compile_subgraph(b.graph());
@@ -97,13 +97,13 @@ TEST(DemoPartitioner, SupportsWithReasons) {
   auto x = b.input("x", {2, 2});
   auto col = b.input("col", {2, 1});
   auto row = b.input("row", {1, 2});
-  b.op("add", "Tensor", {{"self", x}, {"other", x}}, {2, 2});              // 0 yes
-  b.op("add", "Tensor", {{"self", col}, {"other", row}}, {2, 2});          // 1 broadcast
-  b.op("add", "Tensor", {{"self", x}, {"other", x}}, {2, 2});
-  b.last_arg("alpha", aot::Argument::integer(2));                          // 2 alpha
-  b.op("conv2d", "default", {{"input", x}}, {2, 2});                       // 3 unknown op
-  b.op("sub", "Tensor", {{"self", x}, {"other", x}}, {2, 2});              // 4 filtered
-  b.op("mm", "default", {{"self", x}, {"mat2", x}}, {2, 2});               // 5 yes
+  b.op("aten::add.Tensor", {{"self", x}, {"other", x}}, "add_0", {2, 2});      // 0 yes
+  b.op("aten::add.Tensor", {{"self", col}, {"other", row}}, "add_1", {2, 2});  // 1 broadcast
+  b.op("aten::add.Tensor", {{"self", x}, {"other", x}}, "add_2", {2, 2},       // 2 alpha
+       {{"alpha", aot::Argument::integer(2), true}});
+  b.op("aten::conv2d.default", {{"input", x}}, "conv2d_3", {2, 2});        // 3 unknown op
+  b.op("aten::sub.Tensor", {{"self", x}, {"other", x}}, "sub_4", {2, 2});  // 4 filtered
+  b.op("aten::mm.default", {{"self", x}, {"mat2", x}}, "mm_5", {2, 2});    // 5 yes
   aot::Graph& g = b.graph();
   g.value(g.nodes()[5].outputs[0].values[0]).tensor.dtype = aot::ScalarType::Long;  // now i64
   DemoPartitioner all;
@@ -121,8 +121,8 @@ TEST(DemoPartitioner, SupportsWithReasons) {
 TEST(DemoCompiler, UnsupportedNodeNamesIt) {
   GraphBuilder b;
   auto x = b.input("x", {2});
-  auto y = b.op("add", "Tensor", {{"self", x}, {"other", x}}, {2});
-  b.last_arg("alpha", aot::Argument::floating(0.5));
+  auto y = b.op("aten::add.Tensor", {{"self", x}, {"other", x}}, "add_0", {2},
+                {{"alpha", aot::Argument::floating(0.5), true}});
   b.output(y);
   auto blob = compile_subgraph(b.graph());
   ASSERT_FALSE(blob.ok());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aot/emit/emit_program.h"
+#include "aot/ir/testing/graph_builder.h"
 
 namespace ember::aot::emit_test {
 
@@ -22,7 +23,7 @@ EmitMethod add_method(const std::string& name = "forward");
 uint32_t u32_at(const std::vector<uint8_t>& b, size_t offset);
 uint64_t u64_at(const std::vector<uint8_t>& b, size_t offset);
 
-std::vector<uint8_t> float_bytes(const std::vector<float>& values);
+using testing::float_bytes;  // little-endian float32 bytes (aot/ir/testing/graph_builder.h)
 
 // Removes the extended header: bytes [0,8) with the root offset reduced by
 // `header_bytes`, then bytes [8 + header_bytes, program_size).

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "aot/emit/pte_writer.h"
+#include "aot/emit/testing/test_programs.h"
 #include "schema/program_generated.h"
-#include "tests/emit/test_programs.h"
 
 namespace ember::aot {
 namespace {

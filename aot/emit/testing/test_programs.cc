@@ -1,7 +1,5 @@
 // Hand-built programs and byte readers for the emitter tests (see test_programs.h).
-#include "tests/emit/test_programs.h"
-
-#include <cstring>
+#include "aot/emit/testing/test_programs.h"
 
 namespace ember::aot::emit_test {
 
@@ -40,12 +38,6 @@ uint64_t u64_at(const std::vector<uint8_t>& b, size_t offset) {
   uint64_t v = 0;
   for (int i = 0; i < 8; ++i) v |= uint64_t{b.at(offset + i)} << (8 * i);
   return v;
-}
-
-std::vector<uint8_t> float_bytes(const std::vector<float>& values) {
-  std::vector<uint8_t> out(values.size() * sizeof(float));
-  std::memcpy(out.data(), values.data(), out.size());
-  return out;
 }
 
 std::vector<uint8_t> strip_header(const std::vector<uint8_t>& file, size_t header_bytes,

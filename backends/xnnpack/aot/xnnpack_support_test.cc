@@ -2,13 +2,13 @@
 // missing from this XNNPACK, dtype, dynamic shape, attributes such as alpha != 1).
 #include <gtest/gtest.h>
 
+#include "aot/ir/testing/graph_builder.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
-#include "tests/delegation/graph_builder.h"
 
-namespace ember::testing {
+namespace ember::backends::xnnpack {
 namespace {
 
-using backends::xnnpack::XnnpackPartitioner;
+using aot::testing::GraphBuilder;
 
 aot::Support last_node_support(GraphBuilder& b) {
   XnnpackPartitioner p;
@@ -19,35 +19,35 @@ aot::Support last_node_support(GraphBuilder& b) {
 TEST(XnnpackSupportTest, AcceptsElementwiseAndActivations) {
   GraphBuilder b;
   auto x = b.input("x", {2, 3});
-  b.op("add", "Tensor", {{"self", x}, {"other", x}}, {2, 3});
+  b.op("aten::add.Tensor", {{"self", x}, {"other", x}}, "add_0", {2, 3});
   EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
-  b.op("hardswish", "default", {{"self", x}}, {2, 3});
+  b.op("aten::hardswish.default", {{"self", x}}, "hardswish_1", {2, 3});
   EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
-  b.op("relu", "default", {{"self", x}}, {2, 3});
+  b.op("aten::relu.default", {{"self", x}}, "relu_2", {2, 3});
   EXPECT_TRUE(last_node_support(b).supported);
 }
 
 TEST(XnnpackSupportTest, AddWithAlphaIsRefusedWithReason) {
   GraphBuilder b;
   auto x = b.input("x", {2, 3});
-  b.op("add", "Tensor", {{"self", x}, {"other", x}}, {2, 3});
-  b.last_arg("alpha", aot::Argument::integer(2));
+  b.op("aten::add.Tensor", {{"self", x}, {"other", x}}, "add_0", {2, 3},
+       {{"alpha", aot::Argument::integer(2), true}});
   aot::Support s = last_node_support(b);
   EXPECT_FALSE(s.supported);
   EXPECT_NE(s.reason.find("add with alpha \u2260 1"), std::string::npos) << s.reason;
-  b.op("sub", "Tensor", {{"self", x}, {"other", x}}, {2, 3});
-  b.last_arg("alpha", aot::Argument::floating(1.0));
+  b.op("aten::sub.Tensor", {{"self", x}, {"other", x}}, "sub_1", {2, 3},
+       {{"alpha", aot::Argument::floating(1.0), true}});
   EXPECT_TRUE(last_node_support(b).supported);
 }
 
 TEST(XnnpackSupportTest, OpsThisXnnpackLacks) {
   GraphBuilder b;
   auto x = b.input("x", {4});
-  b.op("tanh", "default", {{"self", x}}, {4});
+  b.op("aten::tanh.default", {{"self", x}}, "tanh_0", {4});
   aot::Support s = last_node_support(b);
   EXPECT_FALSE(s.supported);
   EXPECT_EQ(s.reason, "tanh: not supported by this XNNPACK version");
-  b.op("cumsum", "default", {{"self", x}}, {4});
+  b.op("aten::cumsum.default", {{"self", x}}, "cumsum_1", {4});
   s = last_node_support(b);
   EXPECT_FALSE(s.supported);
   EXPECT_EQ(s.reason, "aten::cumsum.default: no XNNPACK lowering");
@@ -56,7 +56,7 @@ TEST(XnnpackSupportTest, OpsThisXnnpackLacks) {
 TEST(XnnpackSupportTest, DtypeAndShapeChecks) {
   GraphBuilder b;
   auto x = b.input("x", {2, 2});
-  auto y = b.op("relu", "default", {{"self", x}}, {2, 2});
+  auto y = b.op("aten::relu.default", {{"self", x}}, "relu_0", {2, 2});
   b.graph().value(x).tensor.dtype = aot::ScalarType::Long;
   aot::Support s = last_node_support(b);
   EXPECT_FALSE(s.supported);
@@ -72,33 +72,33 @@ TEST(XnnpackSupportTest, ConvolutionNeedsConstantWeights) {
   GraphBuilder b;
   auto x = b.input("x", {1, 2, 4, 4});
   auto w = b.input("w", {3, 2, 1, 1});
-  b.op("convolution", "default", {{"input", x}, {"weight", w}}, {1, 3, 4, 4});
+  b.op("aten::convolution.default", {{"input", x}, {"weight", w}}, "convolution_0", {1, 3, 4, 4});
   aot::Support s = last_node_support(b);
   EXPECT_FALSE(s.supported);
   EXPECT_NE(s.reason.find("weight is not a constant"), std::string::npos) << s.reason;
-  auto wc = b.constant("wc", {3, 2, 1, 1}, std::vector<float>(6, 1.f));
-  b.op("convolution", "default", {{"input", x}, {"weight", wc}}, {1, 3, 4, 4});
+  auto wc = b.parameter("wc", {3, 2, 1, 1}, std::vector<float>(6, 1.f));
+  b.op("aten::convolution.default", {{"input", x}, {"weight", wc}}, "convolution_1", {1, 3, 4, 4});
   EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
 }
 
 TEST(XnnpackSupportTest, PoolingAndMeanAttributes) {
   GraphBuilder b;
   auto x = b.input("x", {1, 2, 4, 4});
-  b.op("avg_pool2d", "default", {{"self", x}}, {1, 2, 2, 2});
-  b.last_arg("kernel_size", aot::Argument::int_list({2, 2}));
-  b.last_arg("ceil_mode", aot::Argument::boolean(true));
+  b.op("aten::avg_pool2d.default", {{"self", x}}, "avg_pool2d_0", {1, 2, 2, 2},
+       {{"kernel_size", aot::Argument::int_list({2, 2}), true},
+        {"ceil_mode", aot::Argument::boolean(true), true}});
   aot::Support s = last_node_support(b);
   EXPECT_FALSE(s.supported);
   EXPECT_NE(s.reason.find("ceil_mode"), std::string::npos) << s.reason;
-  b.op("mean", "dim", {{"self", x}}, {1, 1, 4, 4});
-  b.last_arg("dim", aot::Argument::int_list({1}));
+  b.op("aten::mean.dim", {{"self", x}}, "mean_1", {1, 1, 4, 4},
+       {{"dim", aot::Argument::int_list({1}), true}});
   s = last_node_support(b);
   EXPECT_FALSE(s.supported);
   EXPECT_NE(s.reason.find("only over H and W"), std::string::npos) << s.reason;
-  b.op("mean", "dim", {{"self", x}}, {1, 2, 1, 1});
-  b.last_arg("dim", aot::Argument::int_list({-1, -2}));
+  b.op("aten::mean.dim", {{"self", x}}, "mean_2", {1, 2, 1, 1},
+       {{"dim", aot::Argument::int_list({-1, -2}), true}});
   EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
 }
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace ember::backends::xnnpack

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "aot/emit/pte_writer.h"
-#include "tests/emit/test_programs.h"
+#include "aot/emit/testing/test_programs.h"
 
 namespace ember::aot {
 namespace {

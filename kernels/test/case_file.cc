@@ -144,7 +144,7 @@ bool parse_tensor(ByteReader& r, bool is_out, TensorData* t) {
            std::to_string(kMaxCaseTensorDims));
     return false;
   }
-  t->dtype = static_cast<CaseDtype>(dtype);
+  t->dtype = static_cast<ScalarType>(dtype);
   uint64_t numel = 0;
   bool overflow = false;
   if (!parse_layout(r, ndim, t, &numel, &overflow)) return false;
@@ -166,7 +166,7 @@ bool parse_tensor(ByteReader& r, bool is_out, TensorData* t) {
   }
   if (nbytes != want) {
     r.fail("tensor nbytes " + std::to_string(nbytes) + " does not match " + std::to_string(numel) +
-           " element(s) of " + case_dtype_name(t->dtype) + " (" + std::to_string(want) + ")");
+           " element(s) of " + runtime::scalar_type_name(t->dtype) + " (" + std::to_string(want) + ")");
     return false;
   }
   if (nbytes > r.remaining()) {
@@ -258,7 +258,7 @@ bool parse_arg_value(ByteReader& r, CaseArg* a) {
       if (r.ok() && case_dtype_size(code) == 0) {
         r.fail("argument '" + a->name + "': unknown ScalarType code " + std::to_string(code));
       }
-      a->scalar_type = static_cast<CaseDtype>(code);
+      a->scalar_type = static_cast<ScalarType>(code);
       break;
     }
     case ArgKind::String:
@@ -381,22 +381,6 @@ size_t case_dtype_size(uint8_t code) {
     case 4: case 7: return 8;
     default: return 0;
   }
-}
-
-const char* case_dtype_name(CaseDtype dtype) {
-  switch (dtype) {
-    case CaseDtype::Byte: return "uint8";
-    case CaseDtype::Char: return "int8";
-    case CaseDtype::Short: return "int16";
-    case CaseDtype::Int: return "int32";
-    case CaseDtype::Long: return "int64";
-    case CaseDtype::Half: return "float16";
-    case CaseDtype::Float: return "float32";
-    case CaseDtype::Double: return "float64";
-    case CaseDtype::Bool: return "bool";
-    case CaseDtype::BFloat16: return "bfloat16";
-  }
-  return "unknown";
 }
 
 const char* arg_kind_name(ArgKind kind) {

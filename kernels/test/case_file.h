@@ -15,21 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/scalar_type.h"
+
 namespace ember::kernels::testing {
 
-// ExecuTorch ScalarType codes used by case files (pte-format.md §1.6).
-enum class CaseDtype : uint8_t {
-  Byte = 0,  // uint8
-  Char = 1,  // int8
-  Short = 2,
-  Int = 3,
-  Long = 4,
-  Half = 5,
-  Float = 6,
-  Double = 7,
-  Bool = 11,
-  BFloat16 = 15,
-};
+// Tensor dtypes in case files are ExecuTorch ScalarType codes (pte-format.md §1.6).
+using runtime::ScalarType;
 
 // The kind of one argument value; codes are the file's `kind` byte.
 enum class ArgKind : uint8_t {
@@ -51,7 +42,7 @@ enum class ArgKind : uint8_t {
 // A tensor: sizes are logical; data holds numel * element size bytes, little-endian, in the
 // physical order given by dim_order (outermost first; [0,2,3,1] is channels-last).
 struct TensorData {
-  CaseDtype dtype = CaseDtype::Float;
+  ScalarType dtype = ScalarType::Float;
   std::vector<int64_t> sizes;
   std::vector<uint8_t> dim_order;
   std::vector<uint8_t> data;
@@ -79,7 +70,7 @@ struct CaseArg {
   std::vector<uint8_t> bool_list;                      // kBoolList (0 or 1 each)
   std::vector<TensorData> tensor_list;                 // kTensorList
   std::vector<std::optional<TensorData>> optional_tensor_list;  // kOptionalTensorList
-  CaseDtype scalar_type = CaseDtype::Float;           // kScalarType
+  ScalarType scalar_type = ScalarType::Float;           // kScalarType
   std::string string_value;                            // kString
   uint8_t memory_format = 0;  // kMemoryFormat: 0 contiguous, 1 preserve, 2 channels_last
 };
@@ -115,8 +106,6 @@ constexpr size_t kMaxCaseTensorDims = 16;
 
 // Element size in bytes of a case dtype code, or 0 if the code is not one listed above.
 size_t case_dtype_size(uint8_t code);
-// "float32", "int64", ... or "unknown".
-const char* case_dtype_name(CaseDtype dtype);
 const char* arg_kind_name(ArgKind kind);
 
 // "aten::add.out" -> "aten__add.out.case".

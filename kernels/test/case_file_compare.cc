@@ -22,9 +22,9 @@ double half_to_double(uint16_t h) {
   return sign * std::ldexp(mant + 1024, exp - 25);
 }
 
-bool is_floating(CaseDtype d) {
-  return d == CaseDtype::Half || d == CaseDtype::Float || d == CaseDtype::Double ||
-         d == CaseDtype::BFloat16;
+bool is_floating(ScalarType d) {
+  return d == ScalarType::Half || d == ScalarType::Float || d == ScalarType::Double ||
+         d == ScalarType::BFloat16;
 }
 
 std::string index_text(const std::vector<int64_t>& idx) {
@@ -41,39 +41,40 @@ double case_element_as_double(const TensorData& t, size_t index) {
   uint64_t bits = 0;
   for (size_t i = 0; i < elem; ++i) bits |= static_cast<uint64_t>(p[i]) << (8 * i);
   switch (t.dtype) {
-    case CaseDtype::Byte: return static_cast<double>(static_cast<uint8_t>(bits));
-    case CaseDtype::Char: return static_cast<double>(static_cast<int8_t>(bits));
-    case CaseDtype::Short: return static_cast<double>(static_cast<int16_t>(bits));
-    case CaseDtype::Int: return static_cast<double>(static_cast<int32_t>(bits));
-    case CaseDtype::Long: return static_cast<double>(static_cast<int64_t>(bits));
-    case CaseDtype::Bool: return bits != 0 ? 1.0 : 0.0;
-    case CaseDtype::Half: return half_to_double(static_cast<uint16_t>(bits));
-    case CaseDtype::BFloat16: {
+    case ScalarType::Byte: return static_cast<double>(static_cast<uint8_t>(bits));
+    case ScalarType::Char: return static_cast<double>(static_cast<int8_t>(bits));
+    case ScalarType::Short: return static_cast<double>(static_cast<int16_t>(bits));
+    case ScalarType::Int: return static_cast<double>(static_cast<int32_t>(bits));
+    case ScalarType::Long: return static_cast<double>(static_cast<int64_t>(bits));
+    case ScalarType::Bool: return bits != 0 ? 1.0 : 0.0;
+    case ScalarType::Half: return half_to_double(static_cast<uint16_t>(bits));
+    case ScalarType::BFloat16: {
       const uint32_t f32 = static_cast<uint32_t>(bits) << 16;
       float f;
       std::memcpy(&f, &f32, 4);
       return f;
     }
-    case CaseDtype::Float: {
+    case ScalarType::Float: {
       const uint32_t b32 = static_cast<uint32_t>(bits);
       float f;
       std::memcpy(&f, &b32, 4);
       return f;
     }
-    case CaseDtype::Double: {
+    case ScalarType::Double: {
       double d;
       std::memcpy(&d, &bits, 8);
       return d;
     }
+    default:  // case files carry only the dtypes above (case_dtype_size)
+      return 0.0;
   }
-  return 0.0;
 }
 
 std::string compare_tensors(const TensorData& got, const TensorData& want, double atol,
                             double rtol) {
   if (got.dtype != want.dtype) {
-    return std::string("dtype ") + case_dtype_name(got.dtype) + ", expected " +
-           case_dtype_name(want.dtype);
+    return std::string("dtype ") + runtime::scalar_type_name(got.dtype) + ", expected " +
+           runtime::scalar_type_name(want.dtype);
   }
   if (got.sizes != want.sizes) {
     return "sizes " + index_text(got.sizes) + ", expected " + index_text(want.sizes);
@@ -93,7 +94,7 @@ std::string compare_tensors(const TensorData& got, const TensorData& want, doubl
       wo += static_cast<size_t>(idx[d] * ws[d]);
     }
     bool ok;
-    if (want.dtype == CaseDtype::Long) {
+    if (want.dtype == ScalarType::Long) {
       ok = std::memcmp(got.data.data() + go * 8, want.data.data() + wo * 8, 8) == 0;
     } else {
       const double g = case_element_as_double(got, go), w = case_element_as_double(want, wo);

@@ -117,7 +117,7 @@ TEST(CaseFileTest, ParsesHandWrittenFile) {
   ASSERT_EQ(c0.args.size(), 4u);
   const TensorData& self = c0.args[0].tensor;
   EXPECT_EQ(c0.args[0].kind, ArgKind::Tensor);
-  EXPECT_EQ(self.dtype, CaseDtype::Float);
+  EXPECT_EQ(self.dtype, ScalarType::Float);
   EXPECT_EQ(self.sizes, (std::vector<int64_t>{1, 2, 1, 2}));
   EXPECT_EQ(self.dim_order, (std::vector<uint8_t>{0, 2, 3, 1}));
   EXPECT_FALSE(self.is_contiguous_order());
@@ -153,11 +153,11 @@ TEST(CaseFileTest, ParsesHandWrittenFile) {
   EXPECT_EQ(c1.args[4].bool_list, (std::vector<uint8_t>{1, 0, 1}));
   EXPECT_EQ(c1.args[5].kind, ArgKind::OptionalNone);
   ASSERT_EQ(c1.args[6].tensor_list.size(), 1u);
-  EXPECT_EQ(c1.args[6].tensor_list[0].dtype, CaseDtype::Long);
+  EXPECT_EQ(c1.args[6].tensor_list[0].dtype, ScalarType::Long);
   ASSERT_EQ(c1.args[7].optional_tensor_list.size(), 2u);
   EXPECT_FALSE(c1.args[7].optional_tensor_list[0].has_value());
-  EXPECT_EQ(c1.args[7].optional_tensor_list[1]->dtype, CaseDtype::Bool);
-  EXPECT_EQ(c1.args[8].scalar_type, CaseDtype::BFloat16);
+  EXPECT_EQ(c1.args[7].optional_tensor_list[1]->dtype, ScalarType::Bool);
+  EXPECT_EQ(c1.args[8].scalar_type, ScalarType::BFloat16);
   EXPECT_EQ(c1.args[9].string_value, "floor");
   EXPECT_EQ(c1.args[10].memory_format, 2);
   EXPECT_EQ(c1.args[11].tensor.numel(), 0);
@@ -213,7 +213,7 @@ TEST(CaseFileTest, Helpers) {
   EXPECT_EQ(case_file_name("aten::add.out"), "aten__add.out.case");
   EXPECT_EQ(case_dtype_size(15), 2u);
   EXPECT_EQ(case_dtype_size(8), 0u);
-  EXPECT_STREQ(case_dtype_name(CaseDtype::Half), "float16");
+  EXPECT_STREQ(runtime::scalar_type_name(ScalarType::Half), "float16");
   EXPECT_STREQ(arg_kind_name(ArgKind::OptionalTensorList), "OptionalTensorList");
   CaseFile f;
   EXPECT_NE(read_case_file("/nonexistent/x.case", &f).find("cannot open"), std::string::npos);
@@ -291,11 +291,11 @@ TEST(CaseFileTest, GeneratedMaxPoolHasTwoOuts) {
   EXPECT_EQ(c.args[c.args.size() - 2].name, "out");
   EXPECT_EQ(c.args.back().name, "indices");
   EXPECT_EQ(c.outputs.size(), 2u);
-  EXPECT_EQ(c.outputs[1].dtype, CaseDtype::Long);
+  EXPECT_EQ(c.outputs[1].dtype, ScalarType::Long);
 }
 
 // A tensor of the given dtype and sizes whose little-endian element bytes are `bits`.
-TensorData make_tensor(CaseDtype dtype, std::vector<int64_t> sizes, std::vector<uint64_t> bits,
+TensorData make_tensor(ScalarType dtype, std::vector<int64_t> sizes, std::vector<uint64_t> bits,
                        std::vector<uint8_t> dim_order = {}) {
   TensorData t;
   t.dtype = dtype;
@@ -319,7 +319,7 @@ uint64_t f32_bits(float f) {
 
 TEST(CaseCompareTest, DecodesHalfAndBFloat16) {
   // IEEE half: 1.0, -2.0, +inf, NaN, smallest subnormal (2^-24), 65504 (max).
-  const TensorData h = make_tensor(CaseDtype::Half, {6},
+  const TensorData h = make_tensor(ScalarType::Half, {6},
                                    {0x3C00, 0xC000, 0x7C00, 0x7E00, 0x0001, 0x7BFF});
   EXPECT_EQ(case_element_as_double(h, 0), 1.0);
   EXPECT_EQ(case_element_as_double(h, 1), -2.0);
@@ -328,48 +328,48 @@ TEST(CaseCompareTest, DecodesHalfAndBFloat16) {
   EXPECT_EQ(case_element_as_double(h, 4), std::ldexp(1.0, -24));
   EXPECT_EQ(case_element_as_double(h, 5), 65504.0);
   // bfloat16 is the top half of a float32: 0x3F80 = 1.0, 0xC0A0 = -5.0.
-  const TensorData b = make_tensor(CaseDtype::BFloat16, {2}, {0x3F80, 0xC0A0});
+  const TensorData b = make_tensor(ScalarType::BFloat16, {2}, {0x3F80, 0xC0A0});
   EXPECT_EQ(case_element_as_double(b, 0), 1.0);
   EXPECT_EQ(case_element_as_double(b, 1), -5.0);
-  const TensorData i8 = make_tensor(CaseDtype::Char, {1}, {0xFF});
+  const TensorData i8 = make_tensor(ScalarType::Char, {1}, {0xFF});
   EXPECT_EQ(case_element_as_double(i8, 0), -1.0);
 }
 
 TEST(CaseCompareTest, ComparesInLogicalOrderWithTolerance) {
   // Logical [1,2,1,2] NCHW values c0=(1,2), c1=(3,4): contiguous bytes 1,2,3,4; channels-last
   // physical order (w0: c0, c1), (w1: c0, c1) = 1,3,2,4.
-  const TensorData nchw = make_tensor(CaseDtype::Float, {1, 2, 1, 2},
+  const TensorData nchw = make_tensor(ScalarType::Float, {1, 2, 1, 2},
                                       {f32_bits(1), f32_bits(2), f32_bits(3), f32_bits(4)});
-  const TensorData nhwc = make_tensor(CaseDtype::Float, {1, 2, 1, 2},
+  const TensorData nhwc = make_tensor(ScalarType::Float, {1, 2, 1, 2},
                                       {f32_bits(1), f32_bits(3), f32_bits(2), f32_bits(4)},
                                       {0, 2, 3, 1});
   EXPECT_EQ(compare_tensors(nhwc, nchw, 0, 0), "");
-  const TensorData off = make_tensor(CaseDtype::Float, {1, 2, 1, 2},
+  const TensorData off = make_tensor(ScalarType::Float, {1, 2, 1, 2},
                                      {f32_bits(1), f32_bits(2), f32_bits(3.001f), f32_bits(4)});
   EXPECT_NE(compare_tensors(off, nchw, 1e-4, 0).find("element [0,1,0,0]"), std::string::npos);
   EXPECT_EQ(compare_tensors(off, nchw, 1e-4, 1e-3), "");  // within rtol * |3|
-  EXPECT_NE(compare_tensors(nchw, make_tensor(CaseDtype::Double, {4}, {0, 0, 0, 0}), 0, 0)
+  EXPECT_NE(compare_tensors(nchw, make_tensor(ScalarType::Double, {4}, {0, 0, 0, 0}), 0, 0)
                 .find("dtype float32"),
             std::string::npos);
-  EXPECT_NE(compare_tensors(nchw, make_tensor(CaseDtype::Float, {4}, {0, 0, 0, 0}), 0, 0)
+  EXPECT_NE(compare_tensors(nchw, make_tensor(ScalarType::Float, {4}, {0, 0, 0, 0}), 0, 0)
                 .find("sizes [1,2,1,2]"),
             std::string::npos);
 }
 
 TEST(CaseCompareTest, NonFiniteAndIntegerRules) {
   const uint64_t nan = f32_bits(std::nanf("")), inf = f32_bits(INFINITY);
-  const TensorData want = make_tensor(CaseDtype::Float, {2}, {nan, inf});
-  EXPECT_EQ(compare_tensors(make_tensor(CaseDtype::Float, {2}, {nan, inf}), want, 1, 1), "");
-  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::Float, {2}, {f32_bits(1), inf}), want, 1, 1),
+  const TensorData want = make_tensor(ScalarType::Float, {2}, {nan, inf});
+  EXPECT_EQ(compare_tensors(make_tensor(ScalarType::Float, {2}, {nan, inf}), want, 1, 1), "");
+  EXPECT_NE(compare_tensors(make_tensor(ScalarType::Float, {2}, {f32_bits(1), inf}), want, 1, 1),
             "");
-  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::Float, {2}, {nan, f32_bits(-INFINITY)}),
+  EXPECT_NE(compare_tensors(make_tensor(ScalarType::Float, {2}, {nan, f32_bits(-INFINITY)}),
                             want, 1, 1),
             "");
-  const TensorData one = make_tensor(CaseDtype::Float, {1}, {f32_bits(1)});
-  EXPECT_NE(compare_tensors(make_tensor(CaseDtype::Float, {1}, {nan}), one, 1, 1), "");
+  const TensorData one = make_tensor(ScalarType::Float, {1}, {f32_bits(1)});
+  EXPECT_NE(compare_tensors(make_tensor(ScalarType::Float, {1}, {nan}), one, 1, 1), "");
   // int64 is compared bit-exactly, beyond double precision: 2^62 + 1 vs 2^62.
-  const TensorData big = make_tensor(CaseDtype::Long, {1}, {(uint64_t{1} << 62) + 1});
-  EXPECT_NE(compare_tensors(big, make_tensor(CaseDtype::Long, {1}, {uint64_t{1} << 62}), 1, 1),
+  const TensorData big = make_tensor(ScalarType::Long, {1}, {(uint64_t{1} << 62) + 1});
+  EXPECT_NE(compare_tensors(big, make_tensor(ScalarType::Long, {1}, {uint64_t{1} << 62}), 1, 1),
             "");
   EXPECT_EQ(compare_tensors(big, big, 0, 0), "");
 }
@@ -383,7 +383,7 @@ TEST(CaseCompareTest, HandComputedAddMatchesGeneratedFloatCases) {
   for (const Case& c : f.cases) {
     const TensorData& a = c.args[0].tensor;
     const TensorData& b = c.args[1].tensor;
-    if (c.expect_error || a.dtype != CaseDtype::Float || b.dtype != CaseDtype::Float ||
+    if (c.expect_error || a.dtype != ScalarType::Float || b.dtype != ScalarType::Float ||
         a.sizes != b.sizes || !a.is_contiguous_order() || !b.is_contiguous_order() ||
         c.args[2].kind != ArgKind::Int) {
       continue;

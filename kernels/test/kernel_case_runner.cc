@@ -161,7 +161,7 @@ std::string compare(const Tensor& got, const TensorData& want, const Case& c, si
   char buf[256];
   if (static_cast<int>(got.scalar_type()) != static_cast<int>(want.dtype)) {
     std::snprintf(buf, sizeof(buf), "out %zu dtype %s, want %s", index,
-                  runtime::scalar_type_name(got.scalar_type()), case_dtype_name(want.dtype));
+                  runtime::scalar_type_name(got.scalar_type()), runtime::scalar_type_name(want.dtype));
     return buf;
   }
   bool same = got.dim() == want.sizes.size();

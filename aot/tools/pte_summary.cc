@@ -109,9 +109,39 @@ void compute_lower_bound(const fb::ExecutionPlan* plan, PteMethodSummary* m) {
   m->lower_bound = live_size_lower_bound(items);
 }
 
-PteMethodSummary summarize_plan(const fb::ExecutionPlan* plan) {
+// The verifier accepts a union whose tag is set but whose member is absent; the accessors
+// then return null. Reject such a value or instruction before anything reads it.
+Error check_unions(const fb::ExecutionPlan* plan, const std::string& method) {
+  if (plan->values() != nullptr) {
+    for (uint32_t k = 0; k < plan->values()->size(); ++k) {
+      const fb::EValue* v = plan->values()->Get(k);
+      if (v->val_type() != fb::KernelTypes::NONE && v->val() == nullptr) {
+        return invalid_program("method '" + method + "' value " + std::to_string(k) + ": tagged " +
+                               fb::EnumNameKernelTypes(v->val_type()) + " but holds no " +
+                               fb::EnumNameKernelTypes(v->val_type()));
+      }
+    }
+  }
+  if (plan->chains() == nullptr) return Error::Ok;
+  for (uint32_t c = 0; c < plan->chains()->size(); ++c) {
+    const auto* instructions = plan->chains()->Get(c)->instructions();
+    if (instructions == nullptr) continue;
+    for (uint32_t i = 0; i < instructions->size(); ++i) {
+      const fb::Instruction* ins = instructions->Get(i);
+      if (ins->instr_args_type() != fb::InstructionArguments::NONE && ins->instr_args() == nullptr) {
+        return invalid_program("method '" + method + "' chain " + std::to_string(c) + " instruction " +
+                               std::to_string(i) + ": tagged " +
+                               fb::EnumNameInstructionArguments(ins->instr_args_type()) + " but has no arguments");
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+Result<PteMethodSummary> summarize_plan(const fb::ExecutionPlan* plan) {
   PteMethodSummary m;
   m.name = plan->name() == nullptr ? "" : plan->name()->str();
+  EMBER_TRY(check_unions(plan, m.name));
   if (plan->inputs() != nullptr) {
     for (int32_t i : *plan->inputs()) m.inputs.push_back(info_of(plan, i));
   }
@@ -189,7 +219,7 @@ Result<PteSummary> summarize_pte(const std::vector<uint8_t>& bytes) {
   }
   if (p->execution_plan() != nullptr) {
     for (const fb::ExecutionPlan* plan : *p->execution_plan()) {
-      PteMethodSummary m = summarize_plan(plan);
+      EMBER_ASSIGN_OR_RETURN(PteMethodSummary m, summarize_plan(plan));
       if (plan->delegates() != nullptr) {
         for (const fb::BackendDelegate* d : *plan->delegates()) {
           uint64_t blob = 0;

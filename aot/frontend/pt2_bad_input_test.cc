@@ -5,6 +5,9 @@
 // lenient cases the format requires (non-finite floats written either way, unknown keys).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include <cmath>
 
 #include "aot/frontend/pt2_reader.h"
@@ -83,7 +86,24 @@ TEST_F(BadInputTest, EmptyAndNonZip) {
   expect_error(read(as_bytes(std::string(4096, 'x'))), Error::InvalidProgram, "zip");
   auto missing = read_pt2_file("/nonexistent/model.pt2");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error(), Error::AccessFailed);
+  EXPECT_EQ(missing.error(), Error::NotFound);  // the file loader's code for a missing path
+}
+
+// Issue #16: a directory was sized with tellg and allocated as such (std::bad_alloc).
+TEST_F(BadInputTest, DirectoryIsNamed) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  ASSERT_NE(tmp, nullptr);
+  auto g = read_pt2_file(tmp);
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error(), Error::AccessFailed);
+  EXPECT_EQ(std::string(last_error_message()), "'" + std::string(tmp) + "' is a directory, not a file");
+}
+
+// Issue #16: a .pte given to lower says it is already a program, not "not a zip".
+TEST_F(BadInputTest, PteIsNamed) {
+  std::vector<uint8_t> pte(64, 0);
+  std::memcpy(pte.data() + 4, "ET12", 4);
+  expect_error(read(pte), Error::InvalidArgument, "this is a .pte, already a program");
 }
 
 TEST_F(BadInputTest, EveryTruncationIsAnError) {

@@ -99,6 +99,22 @@ TEST_F(BadInputTest, DirectoryIsNamed) {
   EXPECT_EQ(std::string(last_error_message()), "'" + std::string(tmp) + "' is a directory, not a file");
 }
 
+// Issue #16: one bit flipped inside a weight of the committed mlp fixture (byte 18898 lies in
+// the stored entry serialized_state_dict.pt, offsets by Python's zipfile) was read silently
+// and lowered into wrong outputs; the entry's CRC-32 no longer matches.
+TEST(Pt2IntegrityTest, FlippedWeightBitNamesTheEntry) {
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(ember::testing::read_file(ember::testing::committed_pt2_fixture("mlp.core_aten.torch2_6.pt2"), &bytes));
+  ASSERT_TRUE(read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2").ok()) << format_error(Error::Ok);
+  bytes[18898] ^= 0x10;
+  auto g = read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error(), Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("entry 'serialized_state_dict.pt' is damaged: CRC-32 0x"),
+            std::string::npos)
+      << last_error_message();
+}
+
 // Issue #16: a .pte given to lower says it is already a program, not "not a zip".
 TEST_F(BadInputTest, PteIsNamed) {
   std::vector<uint8_t> pte(64, 0);

@@ -32,6 +32,20 @@ if [ -f "$ADD" ]; then
   printf '\000' | dd of="${TEST_TMPDIR}/add.pte" bs=1 seek=570 conv=notrunc status=none
   printf '\000' | dd of="${TEST_TMPDIR}/add.pte" bs=1 seek=572 conv=notrunc status=none
   expect_error "InvalidProgram \(0x23\): .*add.pte: method 'forward' value [0-9]+: tagged Tensor but holds no Tensor" "${TEST_TMPDIR}/add.pte"
+  # The method renamed fo"ward and fo<ESC>ward (same length): text escapes it, --json is valid.
+  for name in 'fo"ward' $'fo\033ward'; do
+    python3 - "$ADD" "${TEST_TMPDIR}/named.pte" "$name" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+assert d.count(b'forward') == 1
+open(sys.argv[2], 'wb').write(d.replace(b'forward', sys.argv[3].encode()))
+PY
+    "$INSPECT" "${TEST_TMPDIR}/named.pte" > "${TEST_TMPDIR}/out.txt" || fail "inspect on a renamed method failed"
+    grep -q $'\033' "${TEST_TMPDIR}/out.txt" && fail "raw ESC byte in inspect text"
+    grep -qF "method 'fo\\\"ward'" "${TEST_TMPDIR}/out.txt" || grep -qF "method 'fo\\x1bward'" "${TEST_TMPDIR}/out.txt" || fail "method name not escaped: $(head -4 "${TEST_TMPDIR}/out.txt")"
+    "$INSPECT" "${TEST_TMPDIR}/named.pte" --json > "${TEST_TMPDIR}/out.json" || fail "inspect --json failed"
+    python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['methods'][0]['name'] == sys.argv[2]" "${TEST_TMPDIR}/out.json" "$name" || fail "inspect --json invalid or name changed"
+  done
 else
   echo "note: ${SHARED} absent, add.pte case skipped"
 fi

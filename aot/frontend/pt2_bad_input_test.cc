@@ -5,6 +5,9 @@
 // lenient cases the format requires (non-finite floats written either way, unknown keys).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include <cmath>
 
 #include "aot/frontend/pt2_reader.h"
@@ -83,7 +86,40 @@ TEST_F(BadInputTest, EmptyAndNonZip) {
   expect_error(read(as_bytes(std::string(4096, 'x'))), Error::InvalidProgram, "zip");
   auto missing = read_pt2_file("/nonexistent/model.pt2");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error(), Error::AccessFailed);
+  EXPECT_EQ(missing.error(), Error::NotFound);  // the file loader's code for a missing path
+}
+
+// Issue #16: a directory was sized with tellg and allocated as such (std::bad_alloc).
+TEST_F(BadInputTest, DirectoryIsNamed) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  ASSERT_NE(tmp, nullptr);
+  auto g = read_pt2_file(tmp);
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error(), Error::AccessFailed);
+  EXPECT_EQ(std::string(last_error_message()), "'" + std::string(tmp) + "' is a directory, not a file");
+}
+
+// Issue #16: one bit flipped inside a weight of the committed mlp fixture (byte 18898 lies in
+// the stored entry serialized_state_dict.pt, offsets by Python's zipfile) was read silently
+// and lowered into wrong outputs; the entry's CRC-32 no longer matches.
+TEST(Pt2IntegrityTest, FlippedWeightBitNamesTheEntry) {
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(ember::testing::read_file(ember::testing::committed_pt2_fixture("mlp.core_aten.torch2_6.pt2"), &bytes));
+  ASSERT_TRUE(read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2").ok()) << format_error(Error::Ok);
+  bytes[18898] ^= 0x10;
+  auto g = read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error(), Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("entry 'serialized_state_dict.pt' is damaged: CRC-32 0x"),
+            std::string::npos)
+      << last_error_message();
+}
+
+// Issue #16: a .pte given to lower says it is already a program, not "not a zip".
+TEST_F(BadInputTest, PteIsNamed) {
+  std::vector<uint8_t> pte(64, 0);
+  std::memcpy(pte.data() + 4, "ET12", 4);
+  expect_error(read(pte), Error::InvalidArgument, "this is a .pte, already a program");
 }
 
 TEST_F(BadInputTest, EveryTruncationIsAnError) {

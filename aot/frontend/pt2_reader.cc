@@ -1,13 +1,14 @@
 // .pt2 container detection and the read pipeline: JSON -> Graph -> weights -> verify.
 #include "aot/frontend/pt2_reader.h"
 
-#include <fstream>
+#include <cstring>
 
 #include "aot/frontend/program_json.h"
 #include "aot/frontend/torch_save.h"
 #include "aot/frontend/weights.h"
 #include "aot/frontend/zip_reader.h"
 #include "aot/ir/verifier.h"
+#include "runtime/loader/file_data_loader.h"
 
 namespace ember::aot {
 namespace {
@@ -90,6 +91,10 @@ Error read_archive(const ZipReader& zip, const std::string& root, const Pt2ReadO
 
 Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
                                 const Pt2ReadOptions& options) {
+  if (size >= 8 && std::memcmp(data + 4, "ET12", 4) == 0) {
+    return invalid_argument(name + ": this is a .pte, already a program: run it with executor_runner "
+                            "(lower takes the torch.export .pt2)");
+  }
   auto zip = ZipReader::open(data, size, name);
   if (!zip.ok()) return zip.error();
   Graph g;
@@ -116,16 +121,17 @@ Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::strin
   return g;
 }
 
+Result<std::vector<uint8_t>> read_file_bytes(const std::string& path) {
+  // FileDataLoader refuses what is not a regular file (a directory, a device) by name.
+  EMBER_ASSIGN_OR_RETURN(runtime::FileDataLoader file, runtime::FileDataLoader::from(path.c_str()));
+  EMBER_ASSIGN_OR_RETURN(size_t size, file.size());
+  std::vector<uint8_t> bytes(size);
+  if (size > 0) EMBER_TRY(file.load_into(0, size, runtime::SegmentInfo{}, bytes.data()));
+  return bytes;
+}
+
 Result<Graph> read_pt2_file(const std::string& path, const Pt2ReadOptions& options) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return fail(Error::AccessFailed, path + ": cannot open file");
-  std::streamoff size = in.tellg();
-  if (size < 0) return fail(Error::AccessFailed, path + ": cannot size file");
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  in.seekg(0);
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) {
-    return fail(Error::AccessFailed, path + ": read failed");
-  }
+  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, read_file_bytes(path));
   return read_pt2_buffer(bytes.data(), bytes.size(), path, options);
 }
 

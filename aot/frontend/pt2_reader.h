@@ -25,6 +25,9 @@ struct Pt2ReadOptions {
   bool verify = true;        // run verify_graph() (schemas checked where known)
 };
 
+// Reads a whole regular file; AccessFailed naming the path for a directory, a device or a
+// failed read, NotFound for a missing path.
+Result<std::vector<uint8_t>> read_file_bytes(const std::string& path);
 // Reads a .pt2 file from disk.
 Result<Graph> read_pt2_file(const std::string& path, const Pt2ReadOptions& options = {});
 // Reads a .pt2 held in memory (the bytes are only borrowed during the call); `name`

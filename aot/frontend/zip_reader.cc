@@ -4,12 +4,36 @@
 #include <zip.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 
 namespace ember::aot {
 namespace {
 
 constexpr uint64_t kMaxCompressionRatio = 1024;
 constexpr uint64_t kMaxEntryBytes = uint64_t{16} << 30;  // 16 GiB
+
+// CRC-32 as zip stores it (IEEE 802.3, reflected polynomial 0xEDB88320).
+uint32_t crc32_of(const std::vector<uint8_t>& bytes) {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  uint32_t crc = 0xFFFFFFFFu;
+  for (uint8_t b : bytes) crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8);
+  return crc ^ 0xFFFFFFFFu;
+}
+
+std::string hex32(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "0x%08x", v);
+  return buf;
+}
 
 std::string libzip_message(zip_error_t* error) {
   std::string m = zip_error_strerror(error);
@@ -90,6 +114,14 @@ Result<std::vector<uint8_t>> ZipReader::read(const std::string& name) const {
     return fail(Error::AccessFailed,
                   what_ + ": reading entry '" + name + "' gave " + std::to_string(got) + " of " +
                       std::to_string(st.size) + " bytes" + (err.empty() ? "" : " (" + err + ")"));
+  }
+  // libzip does not check the CRC of a stored entry: a flipped bit in a weight would pass.
+  if (st.valid & ZIP_STAT_CRC) {
+    const uint32_t crc = crc32_of(out);
+    if (crc != st.crc) {
+      return invalid_program(what_ + ": entry '" + name + "' is damaged: CRC-32 " + hex32(crc) +
+                             ", the archive records " + hex32(st.crc));
+    }
   }
   return out;
 }

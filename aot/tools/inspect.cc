@@ -31,38 +31,18 @@ DEFINE_string(dot, "", "(.pt2) also write a Graphviz picture of the graph to thi
 
 namespace {
 
-// Reads the first bytes / all bytes of a file; false if it cannot be read.
-bool read_all(const std::string& path, std::vector<uint8_t>* out) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return false;
-  uint8_t buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out->insert(out->end(), buf, buf + n);
-  std::fclose(f);
-  return true;
+bool looks_like_pte(const std::vector<uint8_t>& bytes) {
+  return bytes.size() >= 8 && std::string(bytes.begin() + 4, bytes.begin() + 8) == "ET12";
 }
 
-bool looks_like_pte(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return false;
-  char head[8] = {};
-  size_t n = std::fread(head, 1, 8, f);
-  std::fclose(f);
-  return n == 8 && std::string(head + 4, 4) == "ET12";
+int report(ember::aot::Error err) {
+  std::fprintf(stderr, "inspect: %s\n", ember::aot::format_error(err).c_str());
+  return 1;
 }
 
-int inspect_pte(const std::string& path) {
-  std::vector<uint8_t> bytes;
-  if (!read_all(path, &bytes)) {
-    std::fprintf(stderr, "AccessFailed: cannot read '%s'\n", path.c_str());
-    return 1;
-  }
+int inspect_pte(const std::string& path, const std::vector<uint8_t>& bytes) {
   auto summary = ember::aot::summarize_pte(bytes);
-  if (!summary.ok()) {
-    std::fprintf(stderr, "%s: %s: %s\n", ember::aot::error_name(summary.error()), path.c_str(),
-                 ::ember::runtime::last_error_message());
-    return 1;
-  }
+  if (!summary.ok()) return report(ember::aot::annotate(summary.error(), path));
   std::string out = FLAGS_json ? ember::aot::pte_summary_json(summary.get())
                                : ember::aot::pte_summary_text(summary.get());
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -81,14 +61,13 @@ int main(int argc, char** argv) {
   std::string path = argv[1];
   const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
   if (!path.empty() && path[0] != '/' && cwd != nullptr) path = std::string(cwd) + "/" + path;
-  if (looks_like_pte(path)) return inspect_pte(path);
+  auto bytes = ember::aot::read_file_bytes(path);
+  if (!bytes.ok()) return report(bytes.error());
+  if (looks_like_pte(*bytes)) return inspect_pte(path, *bytes);
   ember::aot::Pt2ReadOptions options;
   options.load_weights = FLAGS_weights;
-  auto graph = ember::aot::read_pt2_file(path, options);
-  if (!graph.ok()) {
-    std::fprintf(stderr, "error: %s\n", ::ember::aot::format_error(graph.error()).c_str());
-    return 1;
-  }
+  auto graph = ember::aot::read_pt2_buffer(bytes->data(), bytes->size(), path, options);
+  if (!graph.ok()) return report(graph.error());
   std::string out = FLAGS_json ? ember::aot::summarize_pt2_json(graph.get(), FLAGS_graph)
                                : ember::aot::summarize_pt2_text(graph.get(), FLAGS_graph);
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -98,8 +77,7 @@ int main(int argc, char** argv) {
     std::string dot = ember::aot::graph_to_dot(graph.get());
     FILE* f = std::fopen(dot_path.c_str(), "wb");
     if (f == nullptr || std::fwrite(dot.data(), 1, dot.size(), f) != dot.size() || std::fclose(f) != 0) {
-      std::fprintf(stderr, "AccessFailed: cannot write '%s'\n", dot_path.c_str());
-      return 1;
+      return report(ember::aot::fail(ember::aot::Error::AccessFailed, "cannot write '" + dot_path + "'"));
     }
   }
   return 0;

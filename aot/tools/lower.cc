@@ -15,7 +15,8 @@
 // the lower bound) and the delegation summary. --dump-dir writes every stage's graph
 // (NN_<stage>.txt) and, with --verbose, the graph after every pass. Relative paths are
 // resolved against $BUILD_WORKING_DIRECTORY (where `bazel run` was started). On error it
-// prints "<ErrorName>: message" and exits 1; bad usage exits 2.
+// prints "lower: ErrorName (0xNN): message" and exits 1; bad usage (including -o naming an
+// input and --compile_spec with a recipe that has no partitioner) exits 2.
 #include <gflags/gflags.h>
 #include <sys/stat.h>
 
@@ -42,9 +43,36 @@ std::string resolve(const std::string& path) {
   return std::string(cwd) + "/" + path;
 }
 
-int report(ember::aot::Error st) {
-  std::fprintf(stderr, "%s: %s\n", ember::aot::error_name(st), ::ember::runtime::last_error_message());
-  return 1;
+// Prints "lower: ErrorName (0xNN): message" and returns `status` (1: failed, 2: bad usage).
+int report(ember::aot::Error st, int status = 1) {
+  std::fprintf(stderr, "lower: %s\n", ember::aot::format_error(st).c_str());
+  return status;
+}
+
+// True if `a` and `b` name one existing file (same device and inode).
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+// Usage errors found before any work: -o naming an input, --compile_spec that no
+// partitioner of the recipe would read.
+ember::aot::Error check_usage(const ember::aot::RecipeRegistry& recipes, const ember::aot::RecipeOptions& ro,
+                              const std::vector<std::string>& inputs, const std::string& out) {
+  using namespace ember::aot;
+  for (const std::string& in : inputs) {
+    if (same_file(in, out)) {
+      return invalid_argument("-o '" + out + "' names the input '" + in + "'; refusing to overwrite it");
+    }
+  }
+  if (ro.compile_specs.empty()) return Error::Ok;
+  EMBER_ASSIGN_OR_RETURN(Recipe recipe, recipes.create(FLAGS_recipe, ro));
+  if (recipe.partitioners.empty()) {
+    return invalid_argument("--compile_spec " + ro.compile_specs[0].key + ": recipe '" + FLAGS_recipe +
+                            "' has no partitioner to read it (use a delegating recipe such as --recipe xnnpack)");
+  }
+  return Error::Ok;
 }
 
 }  // namespace
@@ -73,18 +101,21 @@ int main(int argc, char** argv) {
   for (const std::string& spec : spec_flags) {
     const size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0) {
-      std::fprintf(stderr, "--compile_spec expects KEY=VALUE, got '%s'\n", spec.c_str());
-      return 2;
+      return report(invalid_argument("--compile_spec expects KEY=VALUE, got '" + spec + "'"), 2);
     }
     ro.compile_specs.push_back({spec.substr(0, eq), std::vector<uint8_t>(spec.begin() + eq + 1, spec.end())});
   }
   if (st != Error::Ok) return report(st);
+  std::vector<std::string> methods;  // NAME=FILE with FILE resolved like MODEL.pt2
+  std::vector<std::string> inputs;   // every input file, resolved
+  if (method_flags.empty()) inputs.push_back(resolve(argv[1]));
+  for (const std::string& m : method_flags) {
+    const size_t eq = m.find('=');
+    methods.push_back(eq == std::string::npos ? m : m.substr(0, eq + 1) + resolve(m.substr(eq + 1)));
+    if (eq != std::string::npos) inputs.push_back(resolve(m.substr(eq + 1)));
+  }
+  if (Error u = check_usage(recipes, ro, inputs, resolve(FLAGS_o)); u != Error::Ok) return report(u, 2);
   if (!method_flags.empty()) {
-    std::vector<std::string> methods;  // NAME=FILE with FILE resolved like MODEL.pt2
-    for (const std::string& m : method_flags) {
-      const size_t eq = m.find('=');
-      methods.push_back(eq == std::string::npos ? m : m.substr(0, eq + 1) + resolve(m.substr(eq + 1)));
-    }
     auto written = write_multi_method_program(recipes, FLAGS_recipe, methods, ro, resolve(FLAGS_o));
     if (!written.ok()) return report(written.error());
     std::printf("wrote %s (%zu methods, %zu bytes)\n", resolve(FLAGS_o).c_str(), method_flags.size(),

@@ -1,6 +1,7 @@
 #!/bin/bash
 # lower: progress lines per stage, the memory plan line and a .pte on success; on a
-# malformed .pt2 "<ErrorName>: message" on stderr and exit status 1; bad usage exits 2.
+# malformed .pt2 "lower: ErrorName (0xNN): message" on stderr, once, and exit status 1; bad
+# usage exits 2. Reproductions of issue #16 each give a named error.
 set -u
 LOWER="$1"
 FIXTURE="$2"
@@ -19,8 +20,37 @@ printf 'PK\003\004garbage' > "${TEST_TMPDIR}/bad.pt2"
 "$LOWER" "${TEST_TMPDIR}/bad.pt2" -o "${TEST_TMPDIR}/bad.pte" 2> "${TEST_TMPDIR}/err.txt"
 rc=$?
 [ $rc -eq 1 ] || fail "malformed input exit status $rc, expected 1"
-grep -qE '^[A-Z][A-Za-z]+: ' "${TEST_TMPDIR}/err.txt" || fail "error is not '<ErrorName>: message': $(cat ${TEST_TMPDIR}/err.txt)"
+grep -qE '^lower: [A-Z][A-Za-z]+ \(0x[0-9a-f]{2}\): ' "${TEST_TMPDIR}/err.txt" || fail "error is not 'lower: ErrorName (0xNN): message': $(cat ${TEST_TMPDIR}/err.txt)"
+[ "$(wc -l < "${TEST_TMPDIR}/err.txt")" -eq 1 ] || fail "error not printed exactly once: $(cat ${TEST_TMPDIR}/err.txt)"
 grep -q "bad.pt2" "${TEST_TMPDIR}/err.txt" || fail "error does not name the file"
+
+# expect_error STATUS PATTERN ARGS...: lower exits STATUS and prints "lower: PATTERN" once.
+expect_error() {
+  local want=$1 pattern=$2; shift 2
+  "$LOWER" "$@" > /dev/null 2> "${TEST_TMPDIR}/err.txt"
+  local rc=$?
+  [ $rc -eq "$want" ] || fail "lower $*: exit status $rc, expected $want: $(cat ${TEST_TMPDIR}/err.txt)"
+  grep -qE "^lower: ${pattern}" "${TEST_TMPDIR}/err.txt" || fail "lower $*: got '$(cat ${TEST_TMPDIR}/err.txt)', expected 'lower: ${pattern}'"
+  [ "$(wc -l < "${TEST_TMPDIR}/err.txt")" -eq 1 ] || fail "lower $*: error not printed once"
+}
+
+# A directory as the model (was std::bad_alloc from tellg).
+mkdir -p "${TEST_TMPDIR}/dir.pt2"
+expect_error 1 "AccessFailed \(0x22\): .*'${TEST_TMPDIR}/dir.pt2' is a directory" "${TEST_TMPDIR}/dir.pt2" -o "${TEST_TMPDIR}/x.pte"
+
+# -o naming the input: refused, the input untouched.
+cp "$FIXTURE" "${TEST_TMPDIR}/self.pt2"
+before=$(cksum < "${TEST_TMPDIR}/self.pt2")
+expect_error 2 "InvalidArgument \(0x12\): -o .*self.pt2' names the input" "${TEST_TMPDIR}/self.pt2" -o "${TEST_TMPDIR}/self.pt2"
+expect_error 2 "InvalidArgument \(0x12\): -o .*self.pt2' names the input" --method forward="${TEST_TMPDIR}/self.pt2" -o "${TEST_TMPDIR}/self.pt2"
+[ "$(cksum < "${TEST_TMPDIR}/self.pt2")" = "$before" ] || fail "the input was overwritten"
+
+# --compile_spec that no partitioner of the portable recipe would read.
+expect_error 2 "InvalidArgument \(0x12\): --compile_spec xnnpack.constants: recipe 'portable' has no partitioner" "$FIXTURE" -o "${TEST_TMPDIR}/y.pte" --compile_spec xnnpack.constants=inline
+"$LOWER" "$FIXTURE" -o "${TEST_TMPDIR}/y.pte" --recipe xnnpack --compile_spec xnnpack.constants=inline > /dev/null 2>&1 || fail "--compile_spec with the xnnpack recipe refused"
+
+# A .pte given to lower says it is already a program.
+expect_error 1 "InvalidArgument \(0x12\): .*model.pte: this is a .pte, already a program" "$OUT" -o "${TEST_TMPDIR}/z.pte"
 
 "$LOWER" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "usage error should exit 2"

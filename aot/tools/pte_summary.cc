@@ -2,6 +2,7 @@
 #include "aot/tools/pte_summary.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -109,9 +110,39 @@ void compute_lower_bound(const fb::ExecutionPlan* plan, PteMethodSummary* m) {
   m->lower_bound = live_size_lower_bound(items);
 }
 
-PteMethodSummary summarize_plan(const fb::ExecutionPlan* plan) {
+// The verifier accepts a union whose tag is set but whose member is absent; the accessors
+// then return null. Reject such a value or instruction before anything reads it.
+Error check_unions(const fb::ExecutionPlan* plan, const std::string& method) {
+  if (plan->values() != nullptr) {
+    for (uint32_t k = 0; k < plan->values()->size(); ++k) {
+      const fb::EValue* v = plan->values()->Get(k);
+      if (v->val_type() != fb::KernelTypes::NONE && v->val() == nullptr) {
+        return invalid_program("method '" + method + "' value " + std::to_string(k) + ": tagged " +
+                               fb::EnumNameKernelTypes(v->val_type()) + " but holds no " +
+                               fb::EnumNameKernelTypes(v->val_type()));
+      }
+    }
+  }
+  if (plan->chains() == nullptr) return Error::Ok;
+  for (uint32_t c = 0; c < plan->chains()->size(); ++c) {
+    const auto* instructions = plan->chains()->Get(c)->instructions();
+    if (instructions == nullptr) continue;
+    for (uint32_t i = 0; i < instructions->size(); ++i) {
+      const fb::Instruction* ins = instructions->Get(i);
+      if (ins->instr_args_type() != fb::InstructionArguments::NONE && ins->instr_args() == nullptr) {
+        return invalid_program("method '" + method + "' chain " + std::to_string(c) + " instruction " +
+                               std::to_string(i) + ": tagged " +
+                               fb::EnumNameInstructionArguments(ins->instr_args_type()) + " but has no arguments");
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+Result<PteMethodSummary> summarize_plan(const fb::ExecutionPlan* plan) {
   PteMethodSummary m;
   m.name = plan->name() == nullptr ? "" : plan->name()->str();
+  EMBER_TRY(check_unions(plan, m.name));
   if (plan->inputs() != nullptr) {
     for (int32_t i : *plan->inputs()) m.inputs.push_back(info_of(plan, i));
   }
@@ -147,6 +178,25 @@ PteMethodSummary summarize_plan(const fb::ExecutionPlan* plan) {
   }
   compute_lower_bound(plan, &m);
   return m;
+}
+
+// Strings from the file, made safe for a terminal: control bytes, quotes and backslashes
+// become escapes (\x1b, \", \\).
+std::string printable(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -189,7 +239,7 @@ Result<PteSummary> summarize_pte(const std::vector<uint8_t>& bytes) {
   }
   if (p->execution_plan() != nullptr) {
     for (const fb::ExecutionPlan* plan : *p->execution_plan()) {
-      PteMethodSummary m = summarize_plan(plan);
+      EMBER_ASSIGN_OR_RETURN(PteMethodSummary m, summarize_plan(plan));
       if (plan->delegates() != nullptr) {
         for (const fb::BackendDelegate* d : *plan->delegates()) {
           uint64_t blob = 0;
@@ -219,14 +269,14 @@ std::string pte_summary_text(const PteSummary& s) {
                     std::to_string(s.num_named_data) + " entr" + (s.num_named_data == 1 ? "y, " : "ies, ") +
                     std::to_string(s.named_data_bytes) + " bytes\n";
   for (const PteMethodSummary& m : s.methods) {
-    out += "method '" + m.name + "': " + std::to_string(m.num_instructions) + " instructions, " +
+    out += "method '" + printable(m.name) + "': " + std::to_string(m.num_instructions) + " instructions, " +
            std::to_string(m.num_values) + " values\n";
     for (size_t i = 0; i < m.inputs.size(); ++i) out += "  input " + std::to_string(i) + ": " + m.inputs[i].to_string() + "\n";
     for (size_t i = 0; i < m.outputs.size(); ++i) out += "  output " + std::to_string(i) + ": " + m.outputs[i].to_string() + "\n";
     out += "  operators:\n";
-    for (const auto& [op, n] : m.op_histogram) out += "    " + std::to_string(n) + "  " + op + "\n";
+    for (const auto& [op, n] : m.op_histogram) out += "    " + std::to_string(n) + "  " + printable(op) + "\n";
     if (m.delegates.empty()) out += "  delegates: none\n";
-    for (const auto& [id, blob] : m.delegates) out += "  delegate " + id + ": " + std::to_string(blob) + " byte blob\n";
+    for (const auto& [id, blob] : m.delegates) out += "  delegate " + printable(id) + ": " + std::to_string(blob) + " byte blob\n";
     char line[200];
     std::snprintf(line, sizeof(line), "  memory plan: arena %llu B in %zu buffer(s), lower bound %llu B (ratio %.3f), %zu planned tensors\n",
                   static_cast<unsigned long long>(m.arena_bytes), m.buffer_sizes.empty() ? 0 : m.buffer_sizes.size() - 1,
@@ -265,7 +315,8 @@ std::string pte_summary_json(const PteSummary& s) {
                          {"lower_bound_bytes", m.lower_bound}, {"planned_tensors", m.planned_tensors}};
     j["methods"].push_back(jm);
   }
-  return j.dump(2) + "\n";
+  // Names from the file may hold any bytes: JSON escapes control bytes, invalid UTF-8 becomes U+FFFD.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace ember::aot

@@ -59,5 +59,24 @@ TEST(PteSummaryTest, NotAProgram) {
   EXPECT_NE(std::string(last_error_message()).find("failed verification"), std::string::npos) << std::string(last_error_message());
 }
 
+// Issue #16: upstream's add.pte with bytes 570 and 572 set to 0 keeps a verified FlatBuffer
+// whose value 0 is tagged Tensor but holds no table; inspect used to dereference it.
+TEST(PteSummaryTest, TaggedValueWithoutTable) {
+  const std::string dir = ember::testing::shared_dir();
+  if (dir.empty()) GTEST_SKIP() << ember::testing::skip_message();
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(ember::testing::read_file(dir + "/fixtures/executorch-pte/pytorch__executorch__add.pte", &bytes));
+  ASSERT_EQ(bytes.size(), 728u);
+  bytes[570] = 0;
+  bytes[572] = 0;
+  auto s = summarize_pte(bytes);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("method 'forward' value "), std::string::npos)
+      << last_error_message();
+  EXPECT_NE(std::string(last_error_message()).find("tagged Tensor but holds no Tensor"), std::string::npos)
+      << last_error_message();
+}
+
 }  // namespace
 }  // namespace ember::aot

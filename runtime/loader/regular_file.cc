@@ -18,6 +18,10 @@ Result<RegularFile> open_regular_file(const char* path) {
                 path, std::strerror(errno));
   }
   struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return fail(Error::AccessFailed, "'%s' is a directory, not a file", path);
+  }
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
     return fail(Error::AccessFailed, "'%s' is not a readable regular file", path);

@@ -2,17 +2,24 @@
 // timings. Takes upstream's flags (--model_path, --data_path, --inputs,
 // --output_file, --print_output, --num_executions, --method_name,
 // --cpu_threads) plus --input_shapes, --warmup, --json, --profile and
-// --list_kernels. Exits non-zero with "<Error> (0x..): <message>" on failure.
+// --list_kernels. On failure prints "executor_runner: ErrorName (0xNN): message" once and
+// exits 1; bad flags (--num_executions < 1, --warmup < 0, --cpu_threads 0 or < -1) exit 2.
+// --cpu_threads above the core count is capped with a warning. Without --inputs, tensor
+// inputs are ones (upstream's default) and a note says so. Input files must be regular
+// files of exactly the input's byte size; anything else is refused before it is read.
 #include <gflags/gflags.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/module/module.h"
@@ -38,10 +45,42 @@ DEFINE_bool(list_kernels, false, "List registered kernels and backends, then exi
 namespace ember::runtime {
 namespace {
 
-int die(Error err) {
+// Prints "executor_runner: ErrorName (0xNN): message" once and returns `status` (1: the
+// run failed, 2: bad usage).
+int die(Error err, int status = 1) {
   char buffer[kMaxErrorMessageLength + 64];
   fprintf(stderr, "executor_runner: %s\n", format_error(err, buffer, sizeof(buffer)));
-  return 1;
+  return status;
+}
+
+// Flag values that make no sense are refused before any work; --cpu_threads above the
+// core count is capped to it with a warning (a crafted flag must not start 100,000 threads).
+Error check_flags() {
+  if (FLAGS_num_executions < 1) {
+    return fail(Error::InvalidArgument, "--num_executions must be at least 1, got %d", FLAGS_num_executions);
+  }
+  if (FLAGS_warmup < 0) return fail(Error::InvalidArgument, "--warmup must be 0 or more, got %d", FLAGS_warmup);
+  if (FLAGS_cpu_threads == 0 || FLAGS_cpu_threads < -1) {
+    return fail(Error::InvalidArgument, "--cpu_threads must be -1 (one per core) or at least 1, got %d",
+                FLAGS_cpu_threads);
+  }
+  const long cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  if (FLAGS_cpu_threads > cores) {
+    fprintf(stderr, "executor_runner: warning: --cpu_threads %d is more than the %ld core(s); using %ld\n",
+            FLAGS_cpu_threads, cores, cores);
+    FLAGS_cpu_threads = int(cores);
+  }
+  return Error::Ok;
+}
+
+// A torch.export .pt2 is a zip archive: say so instead of "bad identifier".
+bool looks_like_pt2(const std::string& path) {
+  FILE* f = fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  char head[4] = {};
+  const size_t n = fread(head, 1, 4, f);
+  fclose(f);
+  return n == 4 && memcmp(head, "PK\3\4", 4) == 0;
 }
 
 double ms_since(uint64_t start_ns) { return double(ember_pal_now_ns() - start_ns) / 1e6; }
@@ -71,7 +110,7 @@ struct Timings {
 // Runs --warmup untimed and --num_executions timed executions.
 Error run_method(Method& method, const RunnerInputs& inputs, std::vector<InstructionProfile>* profile,
                  Timings* timings) {
-  const int total = std::max(0, FLAGS_warmup) + std::max(1, FLAGS_num_executions);
+  const int total = FLAGS_warmup + FLAGS_num_executions;  // both checked by check_flags()
   for (int run = 0; run < total; ++run) {
     const bool timed = run >= FLAGS_warmup;
     method.set_profile(FLAGS_profile && timed ? profile->data() : nullptr);
@@ -89,9 +128,11 @@ void print_json(const Method& method, const Timings& t) {
   std::sort(sorted.begin(), sorted.end());
   const size_t n = sorted.size();
   const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  // The method name comes from the file: nlohmann::json escapes quotes and control bytes.
   printf("{\"load_ms\":%.4f,\"first_ms\":%.4f,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
-         "\"iterations\":%zu,\"method\":\"%s\",\"outputs\":%s}\n",
-         t.load_ms, t.runs_ms.front(), median, sorted.front(), sorted.back(), n, method.name(),
+         "\"iterations\":%zu,\"method\":%s,\"outputs\":%s}\n",
+         t.load_ms, t.runs_ms.front(), median, sorted.front(), sorted.back(), n,
+         nlohmann::json(method.name()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str(),
          outputs_json(method).c_str());
 }
 
@@ -103,6 +144,10 @@ Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& b
   options.method.thread_pool = pool;
   module.set_options(options);
   if (Error err = module.load(); err != Error::Ok) {
+    if (looks_like_pt2(FLAGS_model_path)) {
+      return fail(Error::InvalidProgram, "'%s' is a .pt2 (torch.export archive), not a program: lower it first "
+                  "(lower MODEL.pt2 -o MODEL.pte)", FLAGS_model_path.c_str());
+    }
     return annotate(err, "loading '%s'", FLAGS_model_path.c_str());
   }
   std::string name = FLAGS_method_name;
@@ -134,7 +179,7 @@ int run() {
     return die(fail(Error::InvalidArgument, "--input_shapes '%s' is malformed", FLAGS_input_shapes.c_str()));
   }
   std::unique_ptr<PthreadpoolThreadPool> pool;
-  if (FLAGS_cpu_threads != 1) {
+  if (FLAGS_cpu_threads != 1) {  // check_flags(): -1 or 2..cores
     pool = std::make_unique<PthreadpoolThreadPool>(FLAGS_cpu_threads < 0 ? 0 : size_t(FLAGS_cpu_threads));
   }
   Timings timings;
@@ -149,6 +194,10 @@ int run() {
   RunnerInputs inputs;
   const std::vector<std::string> files =
       FLAGS_inputs.empty() ? std::vector<std::string>() : split(FLAGS_inputs, ',');
+  if (files.empty() && method.inputs_size() > 0) {  // upstream's default, said aloud (docs/decisions.md)
+    fprintf(stderr, "executor_runner: note: no --inputs: tensor inputs are filled with ones, scalars keep "
+            "their exported values (%zu input(s))\n", method.inputs_size());
+  }
   if (Error err = build_inputs(method, files, shapes, &inputs); err != Error::Ok) return die(err);
   std::vector<InstructionProfile> profile(method.num_instructions());
   if (Error err = run_method(method, inputs, &profile, &timings); err != Error::Ok) return die(err);
@@ -169,8 +218,11 @@ int main(int argc, char** argv) {
   gflags::SetUsageMessage("executor_runner --model_path model.pte [--inputs a.bin,b.bin] [--json]");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {
-    fprintf(stderr, "executor_runner: unexpected argument '%s'\n", argv[1]);
-    return 2;
+    return ember::runtime::die(
+        ember::runtime::fail(ember::runtime::Error::InvalidArgument, "unexpected argument '%s'", argv[1]), 2);
+  }
+  if (ember::runtime::Error err = ember::runtime::check_flags(); err != ember::runtime::Error::Ok) {
+    return ember::runtime::die(err, 2);
   }
   // Under `bazel run`, relative paths are the caller's: work from their directory.
   if (const char* cwd = getenv("BUILD_WORKING_DIRECTORY"); cwd != nullptr && *cwd != '\0') {

@@ -1,13 +1,47 @@
 #!/bin/bash
 # executor_runner end to end on upstream files (skips when ../shared is absent):
 # JSON for a constant method, raw output files equal upstream's reference, and a
-# named error with a non-zero exit for a program needing a missing backend.
+# named error with a non-zero exit for a program needing a missing backend. Errors are
+# "executor_runner: ErrorName (0xNN): message", printed once; the reproductions of issue
+# #16 (bad flags exit 2, directories and devices as inputs, oversized input files, a .pt2
+# as the model) each end in a named error. Flag checks run without ../shared.
 set -u
 RUNNER="$TEST_SRCDIR/$TEST_WORKSPACE/runtime/tools/executor_runner"
 WS=$(readlink -f "$TEST_SRCDIR/$TEST_WORKSPACE/WORKSPACE")
 F="${EMBER_SHARED_DIR:-$(dirname "$(dirname "$WS")")/shared}/fixtures/executorch-pte"
-if [ ! -d "$F" ]; then echo "shared fixtures absent: skipping"; exit 0; fi
 fail() { echo "FAIL: $*"; exit 1; }
+
+# expect_error STATUS PATTERN ARGS...: exits STATUS, "executor_runner: PATTERN" printed once.
+expect_error() {
+  local want=$1 pattern=$2; shift 2
+  "$RUNNER" "$@" > /dev/null 2> "$TEST_TMPDIR/err.txt"
+  local rc=$?
+  [ $rc -eq "$want" ] || fail "$*: exit status $rc, expected $want: $(cat "$TEST_TMPDIR/err.txt")"
+  grep -qE "^executor_runner: ${pattern}" "$TEST_TMPDIR/err.txt" || fail "$*: got '$(cat "$TEST_TMPDIR/err.txt")', expected '${pattern}'"
+  [ "$(grep -c "executor_runner: [A-Z]" "$TEST_TMPDIR/err.txt")" -eq 1 ] || fail "$*: error not printed once: $(cat "$TEST_TMPDIR/err.txt")"
+}
+
+BADFLAG="InvalidArgument \(0x12\): "
+expect_error 2 "${BADFLAG}--num_executions must be at least 1, got 0" --num_executions 0
+expect_error 2 "${BADFLAG}--num_executions must be at least 1, got -1" --num_executions=-1
+expect_error 2 "${BADFLAG}--warmup must be 0 or more, got -5" --warmup=-5
+expect_error 2 "${BADFLAG}--cpu_threads must be -1 \(one per core\) or at least 1, got 0" --cpu_threads 0
+expect_error 2 "${BADFLAG}--cpu_threads must be -1 \(one per core\) or at least 1, got -7" --cpu_threads=-7
+printf 'PK\003\004 a torch.export archive' > "$TEST_TMPDIR/model.pt2"
+expect_error 1 "InvalidProgram \(0x23\): '$TEST_TMPDIR/model.pt2' is a .pt2 .*lower it first" --model_path "$TEST_TMPDIR/model.pt2"
+
+if [ ! -d "$F" ]; then echo "shared fixtures absent: skipping the rest"; exit 0; fi
+ADD="$F/pytorch__executorch__add.pte"
+C="$F/reference/pytorch__executorch__add/forward/case1"
+mkdir -p "$TEST_TMPDIR/dir"
+expect_error 1 "AccessFailed \(0x22\): input 0 \(needs 4 bytes\): '$TEST_TMPDIR/dir' is a directory" --model_path "$ADD" --inputs "$TEST_TMPDIR/dir,$C/input1.bin"
+expect_error 1 "AccessFailed \(0x22\): input 1 \(needs 4 bytes\): '/dev/zero' is not a readable regular file" --model_path "$ADD" --inputs "$C/input0.bin,/dev/zero"
+head -c 1000 /dev/zero > "$TEST_TMPDIR/big.bin"
+expect_error 1 "${BADFLAG}input 0: '$TEST_TMPDIR/big.bin' has 1000 bytes, the input needs 4" --model_path "$ADD" --inputs "$TEST_TMPDIR/big.bin,$C/input1.bin"
+# --cpu_threads above the core count is capped with a warning; no --inputs is upstream's ones.
+"$RUNNER" --model_path "$ADD" --cpu_threads 100000 --print_output none > /dev/null 2> "$TEST_TMPDIR/err.txt" || fail "--cpu_threads 100000 failed: $(cat "$TEST_TMPDIR/err.txt")"
+grep -q "^executor_runner: warning: --cpu_threads 100000 is more than the $(getconf _NPROCESSORS_ONLN) core(s); using $(getconf _NPROCESSORS_ONLN)$" "$TEST_TMPDIR/err.txt" || fail "no cap warning: $(cat "$TEST_TMPDIR/err.txt")"
+grep -q "^executor_runner: note: no --inputs: tensor inputs are filled with ones" "$TEST_TMPDIR/err.txt" || fail "no note on default inputs"
 
 out=$("$RUNNER" --model_path "$F/corey-cole__executorch-numpy-runtime__const_methods.pte" \
   --method_name get_scalar --json --print_output none 2>/dev/null) || fail "get_scalar exited non-zero"
@@ -33,9 +67,8 @@ out=$("$RUNNER" --model_path "$F/balthazarneveu__executorch_smoothly__xnnpack_si
 echo "$out" | grep -q '"shape":\[1,3,17,23\]' || fail "simpleconv output shape: $out"
 echo "$out" | grep -q "XnnpackBackend" || fail "profile table lacks the delegate: $out"
 
-err=$("$RUNNER" --model_path "$F/Arm-Examples__CMSIS-Executorch__ethos_u_minimal_example.pte" 2>&1)
-[ $? -ne 0 ] || fail "missing backend must exit non-zero"
-echo "$err" | grep -q "NotFound (0x20).*EthosUBackend" || fail "error does not name the backend: $err"
+expect_error 1 "NotFound \(0x20\).*EthosUBackend" --model_path "$F/Arm-Examples__CMSIS-Executorch__ethos_u_minimal_example.pte"
+[ "$(grep -c EthosUBackend "$TEST_TMPDIR/err.txt")" -eq 1 ] || fail "runtime error printed more than once: $(cat "$TEST_TMPDIR/err.txt")"
 
 err=$("$RUNNER" --model_path /nonexistent.pte 2>&1)
 [ $? -ne 0 ] || fail "missing file must exit non-zero"

@@ -3,12 +3,11 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/core/half.h"
+#include "runtime/loader/file_data_loader.h"
 
 namespace ember::runtime {
 
@@ -55,6 +54,22 @@ void fill_ones(ScalarType type, void* data, size_t numel) {
   }
 }
 
+// Reads input file `path` for input `i` into `out`. The file must be a regular file of
+// exactly `want` bytes; anything else is refused before a byte is read (a directory, a
+// device such as /dev/zero, a file larger or smaller than the value it fills).
+Error read_input_file(size_t i, const std::string& path, size_t want, std::vector<uint8_t>* out) {
+  Result<FileDataLoader> file = FileDataLoader::from(path.c_str());
+  if (!file.ok()) return annotate(file.error(), "input %zu (needs %zu bytes)", i, want);
+  const size_t have = *file->size();
+  if (have != want) {
+    return fail(Error::InvalidArgument, "input %zu: '%s' has %zu bytes, the input needs %zu", i, path.c_str(),
+                have, want);
+  }
+  out->assign(want, 0);
+  if (want == 0) return Error::Ok;
+  return file->load_into(0, want, SegmentInfo{}, out->data());
+}
+
 Error build_tensor_input(const Method& method, size_t i, const std::string* file,
                          const std::vector<int32_t>& shape, RunnerInputs* out) {
   Result<TensorInfo> info = method.method_meta().input_tensor_meta(i);
@@ -72,14 +87,7 @@ Error build_tensor_input(const Method& method, size_t i, const std::string* file
   const size_t nbytes = numel * element_size(info->scalar_type());
   std::vector<uint8_t> bytes(nbytes);
   if (file != nullptr) {
-    std::ifstream in(*file, std::ios::binary);
-    if (!in) return fail(Error::NotFound, "cannot open input file '%s'", file->c_str());
-    std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (data.size() != nbytes) {
-      return fail(Error::InvalidArgument, "input %zu: '%s' has %zu bytes, the tensor needs %zu", i,
-                  file->c_str(), data.size(), nbytes);
-    }
-    bytes = std::move(data);
+    EMBER_TRY(read_input_file(i, *file, nbytes, &bytes));
   } else {
     fill_ones(info->scalar_type(), bytes.data(), numel);
   }
@@ -100,14 +108,9 @@ Error build_scalar_input(const Method& method, size_t i, const std::string* file
     out->values[i] = exported;
     return Error::Ok;
   }
-  std::ifstream in(*file, std::ios::binary);
-  std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t want = exported.is_bool() ? 1 : 8;
-  if (!in.eof() && !in.good()) return fail(Error::NotFound, "cannot read input file '%s'", file->c_str());
-  if (data.size() != want) {
-    return fail(Error::InvalidArgument, "input %zu (%s): '%s' has %zu bytes, needs %zu", i,
-                tag_name(exported.tag()), file->c_str(), data.size(), want);
-  }
+  std::vector<uint8_t> data;
+  EMBER_TRY_CONTEXT(read_input_file(i, *file, exported.is_bool() ? 1 : 8, &data), "%s input",
+                    tag_name(exported.tag()));
   if (exported.is_int()) {
     int64_t v;
     std::memcpy(&v, data.data(), 8);

@@ -13,7 +13,8 @@ namespace {
 bool is_float_arithmetic(const Node& n) {
   if (n.kind != NodeKind::Op || n.op.ns != "aten") return false;
   const std::string& name = n.op.name;
-  if (n.op.overload == "Tensor") return name == "add" || name == "sub" || name == "mul" || name == "div";
+  if (n.op.overload == "Tensor")
+    return name == "add" || name == "sub" || name == "mul" || name == "div";
   return n.op.overload == "default" && (name == "maximum" || name == "minimum");
 }
 
@@ -36,19 +37,27 @@ bool scalar_value(const TensorSpec& t, double* out) {
   if (t.constant == nullptr || t.rank() != 0) return false;
   const std::vector<uint8_t>& b = t.constant->bytes;
   switch (t.dtype) {
-    case ScalarType::Long: return read_as_double<int64_t>(b, out);
-    case ScalarType::Int: return read_as_double<int32_t>(b, out);
-    case ScalarType::Short: return read_as_double<int16_t>(b, out);
-    case ScalarType::Char: return read_as_double<int8_t>(b, out);
-    case ScalarType::Byte: return read_as_double<uint8_t>(b, out);
-    case ScalarType::Double: return read_as_double<double>(b, out);
-    default: return false;
+    case ScalarType::Long:
+      return read_as_double<int64_t>(b, out);
+    case ScalarType::Int:
+      return read_as_double<int32_t>(b, out);
+    case ScalarType::Short:
+      return read_as_double<int16_t>(b, out);
+    case ScalarType::Char:
+      return read_as_double<int8_t>(b, out);
+    case ScalarType::Byte:
+      return read_as_double<uint8_t>(b, out);
+    case ScalarType::Double:
+      return read_as_double<double>(b, out);
+    default:
+      return false;
   }
 }
 
 // Whether `n` uses `v` as self or other of f32 arithmetic whose other operand is f32.
 bool eligible_use(const Graph& g, const Node& n, ValueId v) {
-  if (!is_float_arithmetic(n) || n.outputs.size() != 1 || !is_float_tensor(g, tensor_of(n.outputs[0]))) {
+  if (!is_float_arithmetic(n) || n.outputs.size() != 1 ||
+      !is_float_tensor(g, tensor_of(n.outputs[0]))) {
     return false;
   }
   const NamedArgument* self = n.find_input("self");

@@ -1,8 +1,8 @@
 // CastScalarConstantsPass: gives the 0-dim constant operands of float arithmetic the float
 // dtype, so that backends which only take f32 operands (XNNPACK) see one dtype.
 //
-// Before: %y : f32[1, 16, 8, 8] = aten::add.Tensor(self=%x, other=%_scalar_3)   # %_scalar_3 : i64[] = 3
-// After:  %y : f32[1, 16, 8, 8] = aten::add.Tensor(self=%x, other=%_scalar_3)   # %_scalar_3 : f32[] = 3.0
+// Before: %y : f32[1, 16] = aten::add.Tensor(self=%x, other=%_scalar)   # %_scalar : i64[] = 3
+// After:  %y : f32[1, 16] = aten::add.Tensor(self=%x, other=%_scalar)   # %_scalar : f32[] = 3.0
 // Hardswish and hardsigmoid decompose into `x + 3`, `clamp(0, 6)` and `/ 6` with int64
 // wrapped numbers (ScalarToTensorPass makes them 0-dim i64 constants). Torch's type promotion
 // already computes such an op in the float output's dtype and converts the 0-dim operand to

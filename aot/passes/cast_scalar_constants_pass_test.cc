@@ -7,9 +7,9 @@
 
 #include <cstring>
 
+#include "aot/ir/testing/graph_builder.h"
 #include "aot/ir/verifier.h"
 #include "aot/passes/scalar_to_tensor_pass.h"
-#include "aot/ir/testing/graph_builder.h"
 
 namespace ember::aot {
 namespace {
@@ -55,7 +55,8 @@ TEST(CastScalarConstantsPassTest, HardswishNumbersBecomeFloat) {
 TEST(CastScalarConstantsPassTest, IntegerArithmeticKeepsItsConstant) {
   GraphBuilder b;
   ValueId x = b.input("x", {3}, ScalarType::Long);
-  b.output(b.op("aten::add.Tensor", {{"self", x}}, "add", {3}, {number("other", 1)}, ScalarType::Long));
+  b.output(
+      b.op("aten::add.Tensor", {{"self", x}}, "add", {3}, {number("other", 1)}, ScalarType::Long));
   Graph g = b.take();
   ASSERT_EQ(ScalarToTensorPass().run(g), Error::Ok);
   ASSERT_EQ(CastScalarConstantsPass().run(g), Error::Ok);
@@ -73,8 +74,12 @@ TEST(CastScalarConstantsPassTest, ConstantSharedWithAnIntegerUseIsLeftAlone) {
   Node n = g.nodes()[0];
   n.name = "add_int";
   n.inputs[0].arg = Argument::tensor(i);
-  ValueId out = g.add_value({"add_int", ValueKind::Tensor, contiguous_spec(ScalarType::Long, static_sizes({2})),
-                             {}, ""}).get();
+  ValueId out = g.add_value({"add_int",
+                             ValueKind::Tensor,
+                             contiguous_spec(ScalarType::Long, static_sizes({2})),
+                             {},
+                             ""})
+                    .get();
   n.outputs = {Argument::tensor(out)};
   g.nodes().push_back(n);
   g.outputs().push_back(Argument::tensor(out));

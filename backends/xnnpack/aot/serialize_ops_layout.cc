@@ -142,8 +142,9 @@ Error serialize_pad(SerializeContext& ctx, const aot::Node& n) {
 
 // A static slice of `len` elements at `start` along logical `dim` of the value `id`, which holds
 // logical sizes `is` in layout `l`; the output is `out_id`.
-void add_static_slice(SerializeContext& ctx, uint32_t id, const Layout& l, const std::vector<int64_t>& is,
-                      int64_t dim, int64_t start, int64_t len, uint32_t out_id) {
+void add_static_slice(SerializeContext& ctx, uint32_t id, const Layout& l,
+                      const std::vector<int64_t>& is, int64_t dim, int64_t start, int64_t len,
+                      uint32_t out_id) {
   auto* sl = new fb::XNNStaticSliceT();
   sl->num_dims = uint32_t(l.size());
   for (size_t i = 0; i < l.size(); ++i) {
@@ -208,7 +209,9 @@ Error serialize_split(SerializeContext& ctx, const aot::Node& n) {
   const std::vector<ValueId>& outs = n.outputs[0].values;
   int64_t start = 0;
   for (size_t k = 0; k < outs.size() && k < lens.size(); ++k) {
-    if (outs[k] != aot::kNoValue) add_static_slice(ctx, id, l, is, dim, start, lens[k], ctx.define(outs[k], l));
+    if (outs[k] != aot::kNoValue) {
+      add_static_slice(ctx, id, l, is, dim, start, lens[k], ctx.define(outs[k], l));
+    }
     start += lens[k];
   }
   return Error::Ok;
@@ -235,7 +238,9 @@ Error serialize_layout_op(SerializeContext& ctx, const aot::Node& n) {
   if (q == "aten::cat.default") return serialize_cat(ctx, n);
   if (q == "aten::select.int" || q == "aten::select_copy.int") return serialize_slice(ctx, n, true);
   if (q == "aten::slice.Tensor" || q == "aten::slice_copy.Tensor") return serialize_slice(ctx, n, false);
-  if (q == "aten::split.Tensor" || q == "aten::split_with_sizes.default") return serialize_split(ctx, n);
+  if (q == "aten::split.Tensor" || q == "aten::split_with_sizes.default") {
+    return serialize_split(ctx, n);
+  }
   if (q == "aten::constant_pad_nd.default") return serialize_pad(ctx, n);
   return aot::not_found(q);
 }

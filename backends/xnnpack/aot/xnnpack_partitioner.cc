@@ -2,6 +2,7 @@
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 
 #include "aot/passes/cast_scalar_constants_pass.h"
+#include "aot/passes/fuse_hardswish_pass.h"
 #include "backends/xnnpack/aot/serialize_context.h"
 #include "backends/xnnpack/aot/xnnpack_support.h"
 
@@ -64,6 +65,8 @@ aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry) {
     // int64 / f64 0-dim operands of f32 arithmetic (hardswish's 3 and 6) become f32 so that
     // those nodes are delegated (docs/decisions.md).
     r.transform_passes.push_back(std::make_shared<aot::CastScalarConstantsPass>());
+    // x * clamp(x + 3, 0, 6) / 6 -> hardswish: one XNNHardswish node instead of three.
+    r.transform_passes.push_back(std::make_shared<aot::FuseHardswishPass>());
     r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(options.compile_specs));
     return r;
   });

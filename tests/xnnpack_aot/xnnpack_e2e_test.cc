@@ -38,7 +38,9 @@ aot::Result<aot::ExportSession> serialize_xnnpack(const std::string& pt2) {
 }
 
 // Lowers, runs and compares every fixture whose id starts with `prefix`; returns how many ran.
-int check_fixtures(const std::string& prefix) {
+// `partitions` >= 0: the xnnpack recipe must delegate in exactly that many partitions, and the
+// summary must give a reason for every node left out.
+int check_fixtures(const std::string& prefix, int partitions = -1) {
   int ran = 0;
   for (const Fixture& f : list_fixtures()) {
     if (f.id.rfind(prefix, 0) != 0) continue;
@@ -52,6 +54,13 @@ int check_fixtures(const std::string& prefix) {
     std::printf("%s\n%s", f.id.c_str(), summary.c_str());
     if (prefix.rfind("shared:", 0) != 0) {
       EXPECT_NE(summary.find("xnnpack: "), std::string::npos) << "nothing delegated";
+    }
+    if (partitions >= 0) {
+      const aot::DelegationReport& report = session->last_artifact().delegation;
+      EXPECT_EQ(report.num_partitions, partitions) << summary;
+      for (const aot::DelegationEntry& e : report.entries) {
+        EXPECT_TRUE(e.delegated || !e.reason.empty()) << e.node << " refused without a reason";
+      }
     }
     for (const auto& v : aot::check_pte(*session->pte())) ADD_FAILURE() << v.to_string();
     std::vector<std::string> missing = aot::missing_kernels(*session->pte());
@@ -103,11 +112,23 @@ void check_model(const std::string& model) {
   if (check_fixtures(model + ".core_aten.torch2_6") == 0) GTEST_SKIP() << model << ": fixture not found";
 }
 
+// A large fixture (../large_fixtures/pt2) from every torch version present, with the partition
+// count the xnnpack recipe must reach.
+void check_large_model(const std::string& model, int partitions) {
+  if (check_fixtures(model + ".core_aten.", partitions) == 0) {
+    GTEST_SKIP() << model << ": fixture not found (tools/fixtures/README.md writes it)";
+  }
+}
+
 TEST(XnnpackE2eTest, Mlp) { check_model("mlp"); }
 TEST(XnnpackE2eTest, ConvBnRelu) { check_model("conv_bn_relu"); }
 TEST(XnnpackE2eTest, TransformerEncoderLayer) { check_model("transformer_encoder_layer"); }
 TEST(XnnpackE2eTest, Squeezenet) { check_model("squeezenet1_1"); }
 TEST(XnnpackE2eTest, MobileNetV2) { check_model("mobilenet_v2"); }
+// Hardswish/hardsigmoid (int64 3 and 6, cast to f32 by the recipe's transform stage): whole.
+TEST(XnnpackE2eTest, MobileNetV3Small) { check_large_model("mobilenet_v3_small", 1); }
+// split_with_sizes (channel split, delegate-internal static slices) and channel shuffle: whole.
+TEST(XnnpackE2eTest, ShuffleNetV2) { check_large_model("shufflenet_v2_x0_5", 1); }
 
 // Every other committed fixture (both dialects and torch versions): whatever the xnnpack
 // recipe delegates must still match PyTorch.

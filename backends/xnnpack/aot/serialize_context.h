@@ -101,5 +101,8 @@ aot::ValueId output_tensor(const aot::Node& node, size_t k = 0);
 double input_double(const aot::Node& node, const char* name, double dflt);
 std::vector<int64_t> input_ints(const aot::Node& node, const char* name, std::vector<int64_t> dflt);
 bool input_bool(const aot::Node& node, const char* name, bool dflt);
+// The lengths along `dim` of split.Tensor's / split_with_sizes' outputs for a dim of size
+// `dim_size` (split.Tensor: split_size each, the last one shorter).
+std::vector<int64_t> split_lengths(const aot::Node& node, int64_t dim_size);
 
 }  // namespace ember::backends::xnnpack

@@ -1,6 +1,8 @@
 // serialize_node dispatch and the argument helpers shared by the serialize_ops_*.cc files.
 #include "backends/xnnpack/aot/serialize_context.h"
 
+#include <algorithm>
+
 namespace ember::backends::xnnpack {
 
 using aot::ArgKind;
@@ -37,6 +39,16 @@ std::vector<int64_t> input_ints(const aot::Node& node, const char* name, std::ve
 bool input_bool(const aot::Node& node, const char* name, bool dflt) {
   const aot::NamedArgument* a = node.find_input(name);
   return a != nullptr && a->arg.kind == ArgKind::Bool ? a->arg.b : dflt;
+}
+
+std::vector<int64_t> split_lengths(const aot::Node& node, int64_t dim_size) {
+  if (node.op.name == "split_with_sizes") return input_ints(node, "split_sizes", {});
+  const int64_t each = int64_t(input_double(node, "split_size", 0));
+  std::vector<int64_t> lens;
+  for (int64_t start = 0; each > 0 && start < dim_size; start += each) {
+    lens.push_back(std::min(each, dim_size - start));
+  }
+  return lens;
 }
 
 aot::Error serialize_node(SerializeContext& ctx, const aot::Node& node) {

@@ -1,7 +1,7 @@
 // Layout ops: permute (relabels the layout, no data movement), reshape-like ops (view,
 // reshape, squeeze, unsqueeze, flatten: a static reshape in the logical order), identity
 // ops (clone, alias, same-shape expand), cat (delegate-internal concatenate along the
-// dim's physical position), slice/select (delegate-internal static slice) and
+// dim's physical position), slice/select/split (delegate-internal static slices) and
 // constant_pad_nd. Ops on constants fold at export time.
 #include <algorithm>
 #include <utility>
@@ -140,14 +140,35 @@ Error serialize_pad(SerializeContext& ctx, const aot::Node& n) {
   return Error::Ok;
 }
 
+// A static slice of `len` elements at `start` along logical `dim` of the value `id`, which holds
+// logical sizes `is` in layout `l`; the output is `out_id`.
+void add_static_slice(SerializeContext& ctx, uint32_t id, const Layout& l,
+                      const std::vector<int64_t>& is, int64_t dim, int64_t start, int64_t len,
+                      uint32_t out_id) {
+  auto* sl = new fb::XNNStaticSliceT();
+  sl->num_dims = uint32_t(l.size());
+  for (size_t i = 0; i < l.size(); ++i) {
+    const bool here = l[i] == dim;
+    sl->offsets.push_back(here ? uint32_t(start) : 0u);
+    sl->sizes.push_back(here ? uint32_t(len) : uint32_t(is[l[i]]));
+  }
+  sl->input_id = id;
+  sl->output_id = out_id;
+  ctx.builder().add_node(fb::XNodeUnion::XNNStaticSlice, sl);
+}
+
+int64_t norm_dim(const aot::Node& n, size_t rank) {
+  int64_t dim = int64_t(input_double(n, "dim", 0));
+  return dim < 0 ? dim + int64_t(rank) : dim;
+}
+
 // slice.Tensor (step 1) in the input's layout; select.int = a one-wide slice in the
 // logical order, then a reshape dropping the dim. Both run as the delegate's static slice.
 Error serialize_slice(SerializeContext& ctx, const aot::Node& n, bool select) {
   ValueId in = input_tensor(n, "self"), out = output_tensor(n);
   const size_t r = ctx.rank(in);
   const std::vector<int64_t> is = ctx.sizes(in);
-  int64_t dim = int64_t(input_double(n, "dim", 0));
-  if (dim < 0) dim += int64_t(r);
+  const int64_t dim = norm_dim(n, r);
   int64_t start, len;
   if (select) {
     start = int64_t(input_double(n, "index", 0));
@@ -161,26 +182,38 @@ Error serialize_slice(SerializeContext& ctx, const aot::Node& n, bool select) {
   }
   const Layout l = select ? identity_layout(r) : ctx.layout_of(in);
   EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
-  auto* sl = new fb::XNNStaticSliceT();
-  sl->num_dims = uint32_t(r);
-  std::vector<uint32_t> phys;
-  for (size_t i = 0; i < r; ++i) {
-    const bool here = l[i] == dim;
-    sl->offsets.push_back(here ? uint32_t(start) : 0u);
-    sl->sizes.push_back(here ? uint32_t(len) : uint32_t(is[l[i]]));
-    phys.push_back(sl->sizes.back());
-  }
-  sl->input_id = id;
   if (!select) {
-    sl->output_id = ctx.define(out, l);
-    ctx.builder().add_node(fb::XNodeUnion::XNNStaticSlice, sl);
+    add_static_slice(ctx, id, l, is, dim, start, len, ctx.define(out, l));
     return Error::Ok;
   }
-  sl->output_id = ctx.builder().add_value(phys);
-  ctx.builder().add_node(fb::XNodeUnion::XNNStaticSlice, sl);
+  std::vector<int64_t> one = is;
+  one[size_t(dim)] = 1;
+  const uint32_t sliced = ctx.builder().add_value(permute_dims(one, l));
+  add_static_slice(ctx, id, l, is, dim, start, len, sliced);
   const Layout lo = identity_layout(ctx.rank(out));
   uint32_t o = ctx.define(out, lo);
-  ctx.builder().reshape(permute_dims(ctx.sizes(out), lo), sl->output_id, o);
+  ctx.builder().reshape(permute_dims(ctx.sizes(out), lo), sliced, o);
+  return Error::Ok;
+}
+
+// split.Tensor / split_with_sizes: one static slice per output, in the input's layout
+// (a channel split of an NHWC value stays NHWC). Unused outputs get no slice.
+Error serialize_split(SerializeContext& ctx, const aot::Node& n) {
+  ValueId in = input_tensor(n, "self");
+  const size_t r = ctx.rank(in);
+  const std::vector<int64_t> is = ctx.sizes(in);
+  const int64_t dim = norm_dim(n, r);
+  const std::vector<int64_t> lens = split_lengths(n, is[size_t(dim)]);
+  const Layout l = ctx.layout_of(in);
+  EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, l));
+  const std::vector<ValueId>& outs = n.outputs[0].values;
+  int64_t start = 0;
+  for (size_t k = 0; k < outs.size() && k < lens.size(); ++k) {
+    if (outs[k] != aot::kNoValue) {
+      add_static_slice(ctx, id, l, is, dim, start, lens[k], ctx.define(outs[k], l));
+    }
+    start += lens[k];
+  }
   return Error::Ok;
 }
 
@@ -205,6 +238,9 @@ Error serialize_layout_op(SerializeContext& ctx, const aot::Node& n) {
   if (q == "aten::cat.default") return serialize_cat(ctx, n);
   if (q == "aten::select.int" || q == "aten::select_copy.int") return serialize_slice(ctx, n, true);
   if (q == "aten::slice.Tensor" || q == "aten::slice_copy.Tensor") return serialize_slice(ctx, n, false);
+  if (q == "aten::split.Tensor" || q == "aten::split_with_sizes.default") {
+    return serialize_split(ctx, n);
+  }
   if (q == "aten::constant_pad_nd.default") return serialize_pad(ctx, n);
   return aot::not_found(q);
 }

@@ -1,6 +1,8 @@
 // XnnpackPartitioner and the "xnnpack" recipe (see xnnpack_partitioner.h).
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 
+#include "aot/passes/cast_scalar_constants_pass.h"
+#include "aot/passes/fuse_hardswish_pass.h"
 #include "backends/xnnpack/aot/serialize_context.h"
 #include "backends/xnnpack/aot/xnnpack_support.h"
 
@@ -60,6 +62,11 @@ aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry) {
     EMBER_TRY(placement_from(options.compile_specs).error());
     aot::Recipe r;
     r.name = "xnnpack";
+    // int64 / f64 0-dim operands of f32 arithmetic (hardswish's 3 and 6) become f32 so that
+    // those nodes are delegated (docs/decisions.md).
+    r.transform_passes.push_back(std::make_shared<aot::CastScalarConstantsPass>());
+    // x * clamp(x + 3, 0, 6) / 6 -> hardswish: one XNNHardswish node instead of three.
+    r.transform_passes.push_back(std::make_shared<aot::FuseHardswishPass>());
     r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(options.compile_specs));
     return r;
   });

@@ -18,7 +18,7 @@ namespace {
 // Ops that Debian's XNNPACK lacks and the runtime half does not run either.
 const char* const kMissing[] = {"tanh", "gelu", "exp", "log", "sin", "cos", "rsqrt", "erf", "pow",
                                 "native_layer_norm", "where", "any", "eq", "logical_not", "full_like",
-                                "index", "embedding", "split", "split_with_sizes"};
+                                "index", "embedding"};
 
 std::string short_name(const aot::Node& n) { return n.op.name; }
 
@@ -33,6 +33,19 @@ std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what
   }
   if (t.static_numel() == 0) return what + " is empty";
   return "";
+}
+
+// The first output (each tensor of a list output, as split's) must pass check_tensor.
+std::string check_outputs(const aot::Node& n, const aot::Graph& g) {
+  if (n.outputs.empty()) return "output is not a tensor";
+  const aot::Argument& out = n.outputs[0];
+  if (out.kind != aot::ArgKind::TensorList) return check_tensor(g, output_tensor(n, 0), "output");
+  for (size_t k = 0; k < out.values.size(); ++k) {
+    if (out.values[k] == aot::kNoValue) continue;
+    std::string why = check_tensor(g, out.values[k], "output " + std::to_string(k));
+    if (!why.empty()) return why;
+  }
+  return out.values.empty() ? "output is an empty list" : "";
 }
 
 // The name of the mutated buffer/parameter v is, or "" (constants get baked into the blob,
@@ -197,6 +210,22 @@ std::string check_slice(const aot::Node& n, const aot::Graph&) {
   return "";
 }
 
+std::string check_split(const aot::Node& n, const aot::Graph& g) {
+  const aot::TensorSpec& in = g.value(input_tensor(n, "self")).tensor;
+  const int64_t dim = norm_dim(int64_t(input_double(n, "dim", 0)), in.rank());
+  if (dim < 0 || dim >= int64_t(in.rank())) return "split dim out of range";
+  const std::vector<int64_t> lens = split_lengths(n, in.sizes[size_t(dim)].value);
+  int64_t total = 0;
+  for (int64_t len : lens) {
+    if (len < 0) return "split with a negative size";
+    total += len;
+  }
+  if (total != in.sizes[size_t(dim)].value || lens.size() != n.outputs[0].values.size()) {
+    return "split sizes do not cover the dim";
+  }
+  return "";
+}
+
 std::string ok(const aot::Node&, const aot::Graph&) { return ""; }
 
 const std::map<std::string, Check>& checks() {
@@ -227,6 +256,7 @@ const std::map<std::string, Check>& checks() {
       {"aten::detach.default", ok}, {"aten::expand.default", check_expand},
       {"aten::expand_copy.default", check_expand},
       {"aten::cat.default", check_cat}, {"aten::select.int", ok}, {"aten::select_copy.int", ok},
+      {"aten::split.Tensor", check_split}, {"aten::split_with_sizes.default", check_split},
       {"aten::slice.Tensor", check_slice}, {"aten::slice_copy.Tensor", check_slice}, {"aten::constant_pad_nd.default", check_pad},
   };
   return kChecks;
@@ -243,8 +273,7 @@ Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
     }
     return Support::no(q + ": no XNNPACK lowering");
   }
-  ValueId out = output_tensor(node, 0);
-  std::string why = check_tensor(graph, out, "output");
+  std::string why = check_outputs(node, graph);
   if (!why.empty()) return Support::no(short_name(node) + ": " + why);
   for (const aot::NamedArgument& in : node.inputs) {
     if (in.arg.kind != aot::ArgKind::Tensor) continue;

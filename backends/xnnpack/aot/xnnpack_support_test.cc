@@ -53,6 +53,25 @@ TEST(XnnpackSupportTest, OpsThisXnnpackLacks) {
   EXPECT_EQ(s.reason, "aten::cumsum.default: no XNNPACK lowering");
 }
 
+// split_with_sizes: two outputs (a TensorList); the sizes must cover the split dim.
+TEST(XnnpackSupportTest, SplitWithSizesCoveringTheDim) {
+  GraphBuilder b;
+  auto x = b.input("x", {1, 4, 2, 2});
+  auto first = b.op("split_with_sizes", "default", {{"self", x}}, {1, 1, 2, 2});
+  b.last_arg("split_sizes", aot::Argument::int_list({1, 3}));
+  b.last_arg("dim", aot::Argument::integer(1));
+  auto second = b.op("relu", "default", {{"self", x}}, {1, 3, 2, 2});  // only for its value
+  b.graph().nodes().pop_back();
+  b.graph().nodes().back().outputs = {aot::Argument::tensor_list({first, second})};
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
+  for (aot::NamedArgument& a : b.graph().nodes().back().inputs) {
+    if (a.name == "split_sizes") a.arg = aot::Argument::int_list({1, 2});
+  }
+  aot::Support s = last_node_support(b);
+  EXPECT_FALSE(s.supported);
+  EXPECT_EQ(s.reason, "split_with_sizes: split sizes do not cover the dim");
+}
+
 TEST(XnnpackSupportTest, DtypeAndShapeChecks) {
   GraphBuilder b;
   auto x = b.input("x", {2, 2});

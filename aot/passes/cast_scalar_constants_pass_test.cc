@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "aot/ir/graph_rewrite.h"
 #include "aot/ir/testing/graph_builder.h"
 #include "aot/ir/verifier.h"
 #include "aot/passes/scalar_to_tensor_pass.h"

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "aot/ir/graph_rewrite.h"
 #include "aot/ir/testing/graph_builder.h"
 #include "aot/ir/verifier.h"
 #include "aot/passes/cast_scalar_constants_pass.h"

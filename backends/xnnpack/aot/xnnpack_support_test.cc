@@ -57,10 +57,10 @@ TEST(XnnpackSupportTest, OpsThisXnnpackLacks) {
 TEST(XnnpackSupportTest, SplitWithSizesCoveringTheDim) {
   GraphBuilder b;
   auto x = b.input("x", {1, 4, 2, 2});
-  auto first = b.op("split_with_sizes", "default", {{"self", x}}, {1, 1, 2, 2});
-  b.last_arg("split_sizes", aot::Argument::int_list({1, 3}));
-  b.last_arg("dim", aot::Argument::integer(1));
-  auto second = b.op("relu", "default", {{"self", x}}, {1, 3, 2, 2});  // only for its value
+  auto first = b.op("aten::split_with_sizes.default", {{"self", x}}, "split_with_sizes_0", {1, 1, 2, 2},
+                    {{"split_sizes", aot::Argument::int_list({1, 3}), true},
+                     {"dim", aot::Argument::integer(1), true}});
+  auto second = b.op("aten::relu.default", {{"self", x}}, "relu_1", {1, 3, 2, 2});  // only for its value
   b.graph().nodes().pop_back();
   b.graph().nodes().back().outputs = {aot::Argument::tensor_list({first, second})};
   EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;

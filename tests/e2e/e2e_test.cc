@@ -7,6 +7,10 @@
 //
 // Programs whose operators the portable kernel library does not provide yet are lowered
 // and checked but not run; the summary names the missing kernels.
+//
+// The PT2E-quantized fixtures (tests/fixtures/pt2_quant) go the same way and are compared
+// with the converted model's outputs in quantization steps (manifest tolerance: within
+// `quant_steps` steps on at least `min_fraction` of the elements).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -130,6 +134,85 @@ TEST(E2eTest, EveryFixtureLowersRunsAndMatchesPyTorch) {
   std::printf("%s\nworst arena/lower-bound ratio %.3f; %d of %zu fixtures ran\n", table.c_str(),
               worst_ratio, ran, fixtures.size());
   EXPECT_GT(ran, 0);
+}
+
+// Lowers, checks and runs one quantized fixture; returns a summary line.
+std::string run_quantized_fixture(const Fixture& f) {
+  auto session = lower(f.pt2);
+  if (!session.ok()) {
+    ADD_FAILURE() << ::ember::aot::format_error(session.error());
+    return f.id + ": not lowered\n";
+  }
+  const std::vector<uint8_t>& pte = *session->pte();
+  for (const auto& v : aot::check_pte(pte)) ADD_FAILURE() << v.to_string();
+  std::vector<std::string> missing = aot::missing_kernels(pte);
+  EXPECT_TRUE(missing.empty()) << "missing kernels: " << join(missing);
+  if (!missing.empty()) return f.id + ": not run\n";
+  double max_steps = 0, min_within = 1, max_abs = 0;
+  for (size_t c = 0; c < f.cases.size(); ++c) {
+    std::vector<HostTensor> inputs(f.cases[c].inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      EXPECT_TRUE(read_fixture_tensor(f.cases[c].inputs[i], &inputs[i])) << f.cases[c].inputs[i].file;
+    }
+    auto outputs = session->run_method("forward", inputs);
+    if (!outputs.ok()) {
+      ADD_FAILURE() << "case " << c << ": " << ::ember::aot::format_error(outputs.error());
+      continue;
+    }
+    EXPECT_EQ(outputs->size(), f.cases[c].outputs.size()) << "case " << c;
+    for (size_t o = 0; o < std::min(outputs->size(), f.cases[c].outputs.size()); ++o) {
+      const FixtureTensor& want = f.cases[c].outputs[o];
+      HostTensor ref;
+      EXPECT_TRUE(read_fixture_tensor(want, &ref)) << want.file;
+      if (want.quant_scale > 0) {
+        QuantComparison q = compare_quantized((*outputs)[o], ref, want.quant_scale,
+                                              f.quant_steps, f.min_fraction);
+        EXPECT_TRUE(q.ok) << "case " << c << " output " << o << ": " << q.message;
+        max_steps = std::max(max_steps, q.max_steps);
+        min_within = std::min(min_within, q.within);
+      } else {
+        Comparison cmp = compare_tensors((*outputs)[o], ref, want.exact, f.atol, f.rtol);
+        EXPECT_TRUE(cmp.ok) << "case " << c << " output " << o << ": " << cmp.message;
+        max_abs = std::max(max_abs, cmp.max_abs);
+      }
+    }
+  }
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "%-45s %zu case(s): max %.3g steps, %.4f within %.0f step(s); float outputs max "
+                "abs %.3g\n",
+                f.id.c_str(), f.cases.size(), max_steps, min_within, f.quant_steps, max_abs);
+  return line;
+}
+
+TEST(E2eTest, QuantizedFixturesMatchTheConvertedModel) {
+  std::string table;
+  int ran = 0;
+  for (const Fixture& f : list_quantized_fixtures()) {
+    if (f.external) continue;
+    SCOPED_TRACE(f.id);
+    table += run_quantized_fixture(f);
+    ++ran;
+  }
+  std::printf("%s%d quantized fixtures\n", table.c_str(), ran);
+  EXPECT_GE(ran, 6);
+}
+
+// The full-width MobileNetV2 is not committed: it runs when large_fixtures/pt2_quant holds it.
+TEST(E2eTest, LargeQuantizedFixturesMatchWhenPresent) {
+  std::string table;
+  int ran = 0;
+  for (const Fixture& f : list_quantized_fixtures()) {
+    if (!f.external) continue;
+    SCOPED_TRACE(f.id);
+    table += run_quantized_fixture(f);
+    ++ran;
+  }
+  if (ran == 0) {
+    GTEST_SKIP() << "no large_fixtures/pt2_quant beside the checkout and EMBER_LARGE_FIXTURES_DIR "
+                    "unset (write it with tools/fixtures/generate_quant_pt2.py --large-out)";
+  }
+  std::printf("%s", table.c_str());
 }
 
 TEST(E2eTest, LoweringIsByteForByteDeterministic) {

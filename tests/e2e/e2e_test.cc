@@ -16,10 +16,14 @@
 #include <cstdio>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
+#include "aot/frontend/zip_test_util.h"
 #include "aot/tools/pte_check/pte_check.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/support/shared_fixtures.h"
 
 namespace ember::testing {
 namespace {
@@ -213,6 +217,56 @@ TEST(E2eTest, LargeQuantizedFixturesMatchWhenPresent) {
                     "unset (write it with tools/fixtures/generate_quant_pt2.py --large-out)";
   }
   std::printf("%s", table.c_str());
+}
+
+// A real quantized program made inconsistent: the first per-channel dequantize gets axis 1
+// (16 channels, 32 scales) and one quantize becomes quantize_per_token. Lowering names both
+// nodes with their source lines.
+TEST(E2eTest, QuantizedBadInputGivesNamedErrors) {
+  std::string pt2;
+  for (const Fixture& f : list_quantized_fixtures()) {
+    if (f.id == "q8_mlp_per_channel.training_ir.torch2_6") pt2 = f.pt2;
+  }
+  ASSERT_FALSE(pt2.empty());
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(read_file(pt2, &bytes));
+  aot::testing::ZipEntries entries = aot::testing::unzip_all(bytes);
+  std::vector<uint8_t>* program = aot::testing::find_entry(entries, "serialized_exported_program.json");
+  ASSERT_NE(program, nullptr);
+  nlohmann::json j = nlohmann::json::parse(aot::testing::as_text(*program));
+  bool axis_done = false;
+  for (auto& node : j["graph_module"]["graph"]["nodes"]) {
+    const std::string target = node["target"];
+    if (!axis_done && target.find("dequantize_per_channel") != std::string::npos) {
+      for (auto& in : node["inputs"]) {
+        if (in["name"] == "axis") in["arg"] = {{"as_int", 1}};
+      }
+      axis_done = true;
+    }
+    if (node["outputs"][0]["as_tensor"]["name"] == "quantize_per_tensor_1") {
+      node["target"] = "torch.ops.quantized_decomposed.quantize_per_token.default";
+    }
+  }
+  *program = aot::testing::as_bytes(j.dump());
+  const std::string path = ::testing::TempDir() + "/bad_quantized.pt2";
+  std::vector<uint8_t> zip = aot::testing::zip_all(entries);
+  FILE* f = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fwrite(zip.data(), 1, zip.size(), f);
+  std::fclose(f);
+  auto session = lower(path);
+  ASSERT_FALSE(session.ok());
+  EXPECT_EQ(session.error(), Error::NotSupported);
+  const std::string m = ::ember::runtime::last_error_message();
+  EXPECT_NE(m.find("2 quantized node(s) cannot be lowered"), std::string::npos) << m;
+  EXPECT_NE(m.find("(quantized_decomposed::dequantize_per_channel.default, pt2_models.py:"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("input 'b__frozen_param0' i8[32, 16] has 16 channels along axis 1"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("node 'quantize_per_tensor_1' (quantized_decomposed::quantize_per_token.default, "
+                   "pt2_models.py:"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("quantized op not supported; Ember lowers"), std::string::npos) << m;
 }
 
 TEST(E2eTest, LoweringIsByteForByteDeterministic) {

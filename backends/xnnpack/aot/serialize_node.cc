@@ -40,7 +40,9 @@ bool input_bool(const aot::Node& node, const char* name, bool dflt) {
 }
 
 aot::Error serialize_node(SerializeContext& ctx, const aot::Node& node) {
-  aot::Error st = serialize_nn_op(ctx, node);
+  aot::Error st = serialize_qdq_op(ctx, node);
+  if (st != aot::Error::NotFound) return st;
+  st = serialize_nn_op(ctx, node);
   if (st != aot::Error::NotFound) return st;
   st = serialize_elementwise_op(ctx, node);
   if (st != aot::Error::NotFound) return st;

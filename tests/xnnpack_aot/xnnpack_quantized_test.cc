@@ -1,6 +1,6 @@
 // PT2E-quantized programs through the "xnnpack" recipe: what the delegate blobs hold (int8
-// convolutions, fully connected and add reading and writing qint8 values, XNNConvert only
-// where fp32 meets int8) and the outputs, within two quantization steps of PyTorch's
+// convolutions, fully connected, add, clamp and max pooling reading and writing qint8 values,
+// XNNConvert only where fp32 meets int8) and the outputs, within two quantization steps of PyTorch's
 // converted model on >= 99.9% of the elements (tests/fixtures/pt2_quant; the full-width
 // MobileNetV2 from large_fixtures/pt2_quant when present).
 #include <gtest/gtest.h>
@@ -120,12 +120,13 @@ TEST(XnnpackQuantizedTest, ConvNetRunsInt8PerChannelConvolutions) {
   ASSERT_NE(f, nullptr);
   BlobStats s = blob_stats(*f);
   EXPECT_EQ(s.partitions, 1);
-  EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNConv2d], 2);
-  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNMaxPooling2d], 1);  // int8: it keeps its parameters
-  // The per-channel linear stays fp32 (this XNNPACK has no per-channel fully connected),
-  // between converts; so does the global average pooling.
-  EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNFullyConnected], 0);
-  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNFullyConnected], 1);
+  // Two convolutions, and the per-channel linear as a 1x1 convolution (this XNNPACK's fully
+  // connected has no per-channel filters); the max pooling keeps its parameters, so it runs
+  // on the int8 values too. The global average pooling stays fp32 between converts.
+  EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNConv2d], 3);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 3);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNFullyConnected], 0);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNMaxPooling2d], 1);
 }
 
 TEST(XnnpackQuantizedTest, ResidualBlockRunsInt8Add) {
@@ -142,11 +143,12 @@ TEST(XnnpackQuantizedTest, MobileNetV2RunsInt8ConvolutionsAndAdds) {
   const Fixture* f = find(all, "q8_mobilenet_v2_w035.core_aten.torch2_6");
   ASSERT_NE(f, nullptr);
   BlobStats s = blob_stats(*f);
-  // 52 convolutions (17 depthwise) and 10 residual adds, all int8, with every ReLU6 folded
-  // into its convolution; the input is transposed once (NCHW -> NHWC). The global pooling
-  // and the classifier's per-channel linear stay fp32 between converts.
-  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 52);
-  EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNConv2d], 52);
+  // 52 convolutions (17 depthwise), the classifier (a 1x1 convolution) and 10 residual adds,
+  // all int8, with every ReLU6 folded into its convolution; the input is transposed once
+  // (NCHW -> NHWC). The global pooling stays fp32 between converts.
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 53);
+  EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNConv2d], 53);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNFullyConnected], 0);
   EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNAdd], 10);
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNClamp], 0);
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNStaticTranspose], 1);

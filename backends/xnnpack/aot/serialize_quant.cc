@@ -8,8 +8,8 @@
 //   y_q = quantize(relu(conv(x_f, w_f, b)))
 //                              -> XNNConv2d(qint8 x_q, qcint8/qint8 w, qcint32/qint32 b)
 //                                 writing qint8 y_q, relu folded into its output range
-// Linear (addmm with a permuted per-tensor weight; this XNNPACK has no per-channel fully
-// connected) and add go the same way; relu / hardtanh / max pooling between a dequantize
+// Linear (addmm over a permuted weight; per-channel weights as a 1x1 convolution, since this
+// XNNPACK's fully connected has no per-channel filters) and add go the same way; relu / hardtanh / max pooling between a dequantize
 // and a quantize with the same parameters run on the int8 values (a clamp folds into the
 // int8 operator that produced its input). Everything else runs in fp32 between converts.
 #include <cmath>
@@ -124,7 +124,7 @@ class Matcher {
            requantizable(x, w, op->output_params);
   }
 
-  // addmm(bias, x, permute(dequantize(w [N, K]), [1, 0])) with a per-tensor weight.
+  // addmm(bias, x [M, K], permute(dequantize(w [N, K]), [1, 0])).
   bool linear(const aot::Node& n, QuantizedOp* op, std::vector<size_t>* absorbed) const {
     QuantParams x, w;
     const ValueId mat2 = input_tensor(n, "mat2"), bias = input_tensor(n, "self");
@@ -140,7 +140,7 @@ class Matcher {
       return false;
     }
     op->weight = input_tensor(p, "self");
-    return dequantized(op->weight, true, &w) && w.granularity == QdqGranularity::PerTensor &&
+    return dequantized(op->weight, true, &w) && g_.value(input_tensor(n, "mat1")).tensor.rank() == 2 &&
            quantized_output(output_tensor(n), op, absorbed) &&
            requantizable(x, w, op->output_params);
   }
@@ -289,20 +289,45 @@ Error int8_conv(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op
   return Error::Ok;
 }
 
+// x [M, K] times w [N, K]^T: XNNFullyConnected for a per-tensor weight; a per-channel weight
+// (this XNNPACK's fully connected has no qcint8 filter) as a 1x1 convolution over
+// [M, 1, 1, K], between two reshapes of the int8 values.
 Error int8_linear(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op) {
   const SerializeContext::Dequantized* x = nullptr;
   uint32_t in = 0;
   EMBER_TRY(input_of(ctx, input_tensor(n, "mat1"), identity_layout(2), &x, &in));
+  const SerializeContext::Dequantized& w = *ctx.dequantized(op.weight);
   const std::vector<int64_t> ws = ctx.sizes(op.weight);  // [N, K]: XNNPACK's filter layout
-  auto [filter, bias] = int8_weights(ctx, *ctx.dequantized(op.weight), x->params,
-                                     input_tensor(n, "self"), permute_dims(ws, identity_layout(2)),
+  const uint32_t m = ctx.builder().dims(in)[0], k = uint32_t(ws[1]), nout = uint32_t(ws[0]);
+  if (w.params.granularity != QdqGranularity::PerChannel) {
+    auto [filter, bias] = int8_weights(ctx, w, x->params, input_tensor(n, "self"), {nout, k},
+                                       identity_layout(2));
+    auto* fc = new fb::XNNFullyConnectedT();
+    fc->input1_id = in;
+    fc->filter_id = filter;
+    fc->bias_id = bias;
+    fc->output_id = define_output(ctx, op, identity_layout(2));
+    finish(ctx, ctx.builder().add_node(fb::XNodeUnion::XNNFullyConnected, fc), op);
+    return Error::Ok;
+  }
+  auto [filter, bias] = int8_weights(ctx, w, x->params, input_tensor(n, "self"), {nout, 1, 1, k},
                                      identity_layout(2));
-  auto* fc = new fb::XNNFullyConnectedT();
-  fc->input1_id = in;
-  fc->filter_id = filter;
-  fc->bias_id = bias;
-  fc->output_id = define_output(ctx, op, identity_layout(2));
-  finish(ctx, ctx.builder().add_node(fb::XNodeUnion::XNNFullyConnected, fc), op);
+  const uint32_t in4 = ctx.builder().add_value({m, 1, 1, k}, ctx.builder().type(in));
+  ctx.builder().reshape({m, 1, 1, k}, in, in4);
+  const uint32_t out4 = ctx.builder().add_value({m, 1, 1, nout},
+                                                SerializeContext::activation_type(op.output_params));
+  auto* c = new fb::_XNNNodeConvT();
+  c->kernel_height = c->kernel_width = c->subsampling_height = c->subsampling_width = 1;
+  c->dilation_height = c->dilation_width = c->groups = 1;
+  c->group_input_channels = k;
+  c->group_output_channels = nout;
+  c->input1_id = in4;
+  c->filter_id = filter;
+  c->bias_id = bias;
+  c->output_id = out4;
+  const size_t node = ctx.builder().add_node(fb::XNodeUnion::XNNConv2d, c);
+  finish(ctx, node, op);
+  ctx.builder().reshape({m, nout}, out4, define_output(ctx, op, identity_layout(2)));
   return Error::Ok;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/portable/util/cast.h"
 #include "kernels/portable/util/dispatch.h"
@@ -68,10 +69,23 @@ bool single_value(KernelRuntimeContext& ctx, const Tensor& t, const char* op, co
   return true;
 }
 
+// Round half to even, as std::nearbyint in the default rounding mode, without its libm
+// call on the common path: for |v| < 2^22 (2^51 for double) adding and subtracting 1.5 * 2^23
+// (1.5 * 2^52) lands on integer spacing and rounds to nearest even (IEEE addition; nothing
+// here is reassociated without -ffast-math). Larger magnitudes, infinities and NaN take
+// std::nearbyint.
+template <typename T>
+inline T round_half_even(T v) {
+  constexpr T kMagic = sizeof(T) == 4 ? T(12582912.0) : T(6755399441055744.0);
+  constexpr T kLimit = sizeof(T) == 4 ? T(4194304.0) : T(2251799813685248.0);
+  if (!(std::fabs(v) < kLimit)) return std::nearbyint(v);
+  return (v + kMagic) - kMagic;
+}
+
 // round_half_even(x * inv) + zp, clamped (NaN stays NaN, as in torch.clamp).
 template <typename T>
 inline T quantize_value(T x, T inv, T zp, T lo, T hi) {
-  const T v = std::nearbyint(x * inv) + zp;
+  const T v = round_half_even(x * inv) + zp;
   return std::min(std::max(v, lo), hi);
 }
 
@@ -283,6 +297,22 @@ Tensor& dequantize_per_channel_out(KernelRuntimeContext& ctx, const Tensor& inpu
     dispatch<kInts>(dtype, [&](auto qtag) {
       using Q = typename decltype(qtag)::type;
       const Q* pq = input.const_data_ptr<Q>();
+      // Typed path for what convert_pt2e writes (int8 weights, float32 scales and output,
+      // int64 or no zero points): no per-element loader calls.
+      if constexpr (std::is_same<Q, int8_t>::value && std::is_same<T, float>::value) {
+        if (out.scalar_type() == ScalarType::Float &&
+            (zero_points == nullptr || zero_points->scalar_type() == ScalarType::Long)) {
+          const int64_t* pzl = zero_points != nullptr ? zero_points->const_data_ptr<int64_t>() : nullptr;
+          float* pf = out.mutable_data_ptr<float>();
+          loop.run([&](const int64_t* off, int64_t n, const int64_t* st) {
+            for (int64_t i = 0; i < n; ++i) {
+              const int64_t zp = pzl != nullptr ? pzl[off[3] + i * st[3]] : 0;
+              pf[off[0] + i * st[0]] = float(int64_t(pq[off[1] + i * st[1]]) - zp) * ps[off[2] + i * st[2]];
+            }
+          });
+          return;
+        }
+      }
       const StoreFn<T> store = storer<T>(out.scalar_type());
       void* po = out.mutable_data_ptr();
       loop.run([&](const int64_t* off, int64_t n, const int64_t* st) {

@@ -35,43 +35,32 @@ Error bad(const Node& node, const std::string& why) {
   return invalid_program(node.describe() + ": " + why);
 }
 
-// Elements of a constant tensor as doubles (float32/float64) or integers; false otherwise.
-bool constant_doubles(const TensorSpec& s, std::vector<double>* out) {
+// The elements of a constant tensor of dtype `From`, as `To`; false when `s` is not one.
+template <typename From, typename To>
+bool constant_as(const TensorSpec& s, std::vector<To>* out) {
   const int64_t n = s.static_numel();
-  if (s.constant == nullptr || n < 0) return false;
-  const std::vector<uint8_t>& b = s.constant->bytes;
-  out->resize(static_cast<size_t>(n));
+  if (s.constant == nullptr || n < 0 || s.constant->bytes.size() != size_t(n) * sizeof(From)) {
+    return false;
+  }
+  out->resize(size_t(n));
   for (size_t i = 0; i < out->size(); ++i) {
-    if (s.dtype == ScalarType::Float && b.size() == out->size() * 4) {
-      float v;
-      std::memcpy(&v, b.data() + 4 * i, 4);
-      (*out)[i] = v;
-    } else if (s.dtype == ScalarType::Double && b.size() == out->size() * 8) {
-      std::memcpy(&(*out)[i], b.data() + 8 * i, 8);
-    } else {
-      return false;
-    }
+    From v;
+    std::memcpy(&v, s.constant->bytes.data() + i * sizeof(From), sizeof(From));
+    (*out)[i] = static_cast<To>(v);
   }
   return true;
 }
 
+// Constant scales (float32 / float64) as doubles.
+bool constant_doubles(const TensorSpec& s, std::vector<double>* out) {
+  if (s.dtype == ScalarType::Float) return constant_as<float>(s, out);
+  return s.dtype == ScalarType::Double && constant_as<double>(s, out);
+}
+
+// Constant zero points (int64 / int32) as int64.
 bool constant_ints(const TensorSpec& s, std::vector<int64_t>* out) {
-  const int64_t n = s.static_numel();
-  if (s.constant == nullptr || n < 0) return false;
-  const std::vector<uint8_t>& b = s.constant->bytes;
-  out->resize(static_cast<size_t>(n));
-  for (size_t i = 0; i < out->size(); ++i) {
-    if (s.dtype == ScalarType::Long && b.size() == out->size() * 8) {
-      std::memcpy(&(*out)[i], b.data() + 8 * i, 8);
-    } else if (s.dtype == ScalarType::Int && b.size() == out->size() * 4) {
-      int32_t v;
-      std::memcpy(&v, b.data() + 4 * i, 4);
-      (*out)[i] = v;
-    } else {
-      return false;
-    }
-  }
-  return true;
+  if (s.dtype == ScalarType::Long) return constant_as<int64_t>(s, out);
+  return s.dtype == ScalarType::Int && constant_as<int32_t>(s, out);
 }
 
 // quant_min, quant_max, dtype: a supported storage dtype with the range inside it.

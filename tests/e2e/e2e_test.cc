@@ -152,7 +152,7 @@ std::string run_quantized_fixture(const Fixture& f) {
   std::vector<std::string> missing = aot::missing_kernels(pte);
   EXPECT_TRUE(missing.empty()) << "missing kernels: " << join(missing);
   if (!missing.empty()) return f.id + ": not run\n";
-  double max_steps = 0, min_within = 1, max_abs = 0;
+  OutputStats stats;
   for (size_t c = 0; c < f.cases.size(); ++c) {
     std::vector<HostTensor> inputs(f.cases[c].inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -165,27 +165,19 @@ std::string run_quantized_fixture(const Fixture& f) {
     }
     EXPECT_EQ(outputs->size(), f.cases[c].outputs.size()) << "case " << c;
     for (size_t o = 0; o < std::min(outputs->size(), f.cases[c].outputs.size()); ++o) {
-      const FixtureTensor& want = f.cases[c].outputs[o];
       HostTensor ref;
-      EXPECT_TRUE(read_fixture_tensor(want, &ref)) << want.file;
-      if (want.quant_scale > 0) {
-        QuantComparison q = compare_quantized((*outputs)[o], ref, want.quant_scale,
-                                              f.quant_steps, f.min_fraction);
-        EXPECT_TRUE(q.ok) << "case " << c << " output " << o << ": " << q.message;
-        max_steps = std::max(max_steps, q.max_steps);
-        min_within = std::min(min_within, q.within);
-      } else {
-        Comparison cmp = compare_tensors((*outputs)[o], ref, want.exact, f.atol, f.rtol);
-        EXPECT_TRUE(cmp.ok) << "case " << c << " output " << o << ": " << cmp.message;
-        max_abs = std::max(max_abs, cmp.max_abs);
-      }
+      EXPECT_TRUE(read_fixture_tensor(f.cases[c].outputs[o], &ref)) << f.cases[c].outputs[o].file;
+      const std::string why =
+          compare_output((*outputs)[o], ref, f.cases[c].outputs[o], f, f.quant_steps, &stats);
+      EXPECT_EQ(why, "") << "case " << c << " output " << o;
     }
   }
   char line[256];
   std::snprintf(line, sizeof(line),
                 "%-45s %zu case(s): max %.3g steps, %.4f within %.0f step(s); float outputs max "
                 "abs %.3g\n",
-                f.id.c_str(), f.cases.size(), max_steps, min_within, f.quant_steps, max_abs);
+                f.id.c_str(), f.cases.size(), stats.max_steps, stats.within, f.quant_steps,
+                stats.max_abs);
   return line;
 }
 

@@ -208,4 +208,18 @@ QuantComparison compare_quantized(const aot::HostTensor& got, const aot::HostTen
   return c;
 }
 
+std::string compare_output(const aot::HostTensor& got, const aot::HostTensor& ref,
+                           const FixtureTensor& want, const Fixture& f, double steps,
+                           OutputStats* stats) {
+  if (want.quant_scale > 0) {
+    QuantComparison q = compare_quantized(got, ref, want.quant_scale, steps, f.min_fraction);
+    stats->max_steps = std::max(stats->max_steps, q.max_steps);
+    stats->within = std::min(stats->within, q.within);
+    return q.message;
+  }
+  Comparison c = compare_tensors(got, ref, want.exact, f.atol, f.rtol);
+  stats->max_abs = std::max(stats->max_abs, c.max_abs);
+  return c.message;
+}
+
 }  // namespace ember::testing

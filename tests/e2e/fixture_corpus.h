@@ -73,4 +73,18 @@ struct QuantComparison {
 QuantComparison compare_quantized(const aot::HostTensor& got, const aot::HostTensor& ref,
                                   double step, double steps, double min_fraction);
 
+// What compare_output() saw over several outputs.
+struct OutputStats {
+  double max_steps = 0;  // dequantized outputs: max |got - ref| in steps
+  double within = 1;     // ... smallest fraction of elements within the allowed steps
+  double max_abs = 0;    // other outputs: max |got - ref|
+};
+
+// One output of a case: in quantization steps (at most `steps`, on at least f.min_fraction of
+// the elements) when `want` has a quant_scale, else per compare_tensors() with f's tolerance.
+// Adds to *stats; returns "" when it passes, else why not.
+std::string compare_output(const aot::HostTensor& got, const aot::HostTensor& ref,
+                           const FixtureTensor& want, const Fixture& f, double steps,
+                           OutputStats* stats);
+
 }  // namespace ember::testing

@@ -8,44 +8,16 @@
 #include <cstdio>
 #include <map>
 
-#include "aot/emit/emit_graph.h"
-#include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "aot/tools/pte_check/pte_check.h"
-#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
-#include "backends/xnnpack/aot/xnnpack_partitioner.h"
-#include "backends/xnnpack/runtime/xnnpack_backend.h"
-#include "runtime/backend/backend_registry.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/xnnpack_aot/xnnpack_test_util.h"
 
 namespace ember::testing {
 namespace {
 
 using runtime::Error;
 namespace fb = fb_xnnpack;
-
-const runtime::BackendRegistry& xnnpack_registry() {
-  static runtime::BackendRegistry* registry = [] {
-    auto* r = new runtime::BackendRegistry();
-    (void)backends::xnnpack::register_backend(*r);
-    return r;
-  }();
-  return *registry;
-}
-
-aot::Result<aot::ExportSession> session_for(const std::string& pt2) {
-  aot::RecipeRegistry recipes;
-  EMBER_TRY(aot::register_builtin_recipes(&recipes));
-  EMBER_TRY(backends::xnnpack::register_xnnpack_recipe(&recipes));
-  return aot::ExportSession::create(recipes, "xnnpack", pt2, {}, {});
-}
-
-const Fixture* find(const std::vector<Fixture>& all, const std::string& id) {
-  for (const Fixture& f : all) {
-    if (f.id == id) return &f;
-  }
-  return nullptr;
-}
 
 struct BlobStats {
   std::map<fb::XNodeUnion, int> nodes;
@@ -66,46 +38,37 @@ uint32_t first_input(const fb::XNode* x) {
   }
 }
 
-// Node counts over the XnnpackBackend blobs of the fixture's to_backend graph.
-BlobStats blob_stats(const Fixture& f) {
-  BlobStats s;
-  auto session = session_for(f.pt2);
-  EXPECT_TRUE(session.ok());
-  if (!session.ok()) return s;
-  const aot::Error st = session->run_until("to_backend");
-  EXPECT_EQ(st, Error::Ok) << ::ember::aot::format_error(st);
-  for (const aot::Node& n : session->last_artifact().graph->nodes()) {
-    auto it = n.metadata.find(aot::kDelegateBlobKey);
-    if (it == n.metadata.end()) continue;
-    ++s.partitions;
-    std::vector<uint8_t> blob(it->second.begin(), it->second.end());
-    auto h = backends::xnnpack::parse_xnnpack_header(blob);
-    EXPECT_TRUE(h.ok());
-    if (!h.ok()) continue;
-    const fb::XNNGraph* g = fb::GetXNNGraph(blob.data() + h->flatbuffer_offset);
+// Node counts over the XnnpackBackend blobs of quantized fixture `id`'s to_backend graph.
+bool blob_stats(const std::string& id, BlobStats* s) {
+  const std::vector<Fixture> all = list_quantized_fixtures();
+  const Fixture* f = nullptr;
+  for (const Fixture& x : all) f = x.id == id ? &x : f;
+  if (f == nullptr) {
+    ADD_FAILURE() << id << ": fixture not found";
+    return false;
+  }
+  s->partitions = for_each_xnnpack_graph(f->pt2, [&](const fb::XNNGraph& g) {
     std::map<uint32_t, fb::XNNDatatype> types;
-    for (const fb::XValue* v : *g->xvalues()) {
+    for (const fb::XValue* v : *g.xvalues()) {
       const fb::XNNTensorValue* t = v->xvalue_union_type() == fb::XValueUnion::XNNTensorValue
                                         ? v->xvalue_union_as_XNNTensorValue()
                                         : v->xvalue_union_as_XNNQuantizedTensorValue()->tensor_value();
       types[t->id_out()] = t->datatype();
     }
-    for (const fb::XNode* x : *g->xnodes()) {
-      ++s.nodes[x->xnode_union_type()];
+    for (const fb::XNode* x : *g.xnodes()) {
+      ++s->nodes[x->xnode_union_type()];
       const uint32_t in = first_input(x);
       if (in != UINT32_MAX && types[in] == fb::XNNDatatype::xnn_datatype_qint8) {
-        ++s.int8_nodes[x->xnode_union_type()];
+        ++s->int8_nodes[x->xnode_union_type()];
       }
     }
-  }
-  return s;
+  });
+  return s->partitions >= 0;
 }
 
 TEST(XnnpackQuantizedTest, PerTensorMlpRunsInt8FullyConnected) {
-  const std::vector<Fixture> all = list_quantized_fixtures();
-  const Fixture* f = find(all, "q8_mlp.core_aten.torch2_6");
-  ASSERT_NE(f, nullptr);
-  BlobStats s = blob_stats(*f);
+  BlobStats s;
+  ASSERT_TRUE(blob_stats("q8_mlp.core_aten.torch2_6", &s));
   EXPECT_EQ(s.partitions, 1);
   EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNFullyConnected], 3);
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNFullyConnected], 3);
@@ -115,10 +78,8 @@ TEST(XnnpackQuantizedTest, PerTensorMlpRunsInt8FullyConnected) {
 }
 
 TEST(XnnpackQuantizedTest, ConvNetRunsInt8PerChannelConvolutions) {
-  const std::vector<Fixture> all = list_quantized_fixtures();
-  const Fixture* f = find(all, "q8_conv_net.training_ir.torch2_6");
-  ASSERT_NE(f, nullptr);
-  BlobStats s = blob_stats(*f);
+  BlobStats s;
+  ASSERT_TRUE(blob_stats("q8_conv_net.training_ir.torch2_6", &s));
   EXPECT_EQ(s.partitions, 1);
   // Two convolutions, and the per-channel linear as a 1x1 convolution (this XNNPACK's fully
   // connected has no per-channel filters); the max pooling keeps its parameters, so it runs
@@ -130,19 +91,15 @@ TEST(XnnpackQuantizedTest, ConvNetRunsInt8PerChannelConvolutions) {
 }
 
 TEST(XnnpackQuantizedTest, ResidualBlockRunsInt8Add) {
-  const std::vector<Fixture> all = list_quantized_fixtures();
-  const Fixture* f = find(all, "q8_residual.core_aten.torch2_6");
-  ASSERT_NE(f, nullptr);
-  BlobStats s = blob_stats(*f);
+  BlobStats s;
+  ASSERT_TRUE(blob_stats("q8_residual.core_aten.torch2_6", &s));
   EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNConv2d], 4);
   EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNAdd], 1);
 }
 
 TEST(XnnpackQuantizedTest, MobileNetV2RunsInt8ConvolutionsAndAdds) {
-  const std::vector<Fixture> all = list_quantized_fixtures();
-  const Fixture* f = find(all, "q8_mobilenet_v2_w035.core_aten.torch2_6");
-  ASSERT_NE(f, nullptr);
-  BlobStats s = blob_stats(*f);
+  BlobStats s;
+  ASSERT_TRUE(blob_stats("q8_mobilenet_v2_w035.core_aten.torch2_6", &s));
   // 52 convolutions (17 depthwise), the classifier (a 1x1 convolution) and 10 residual adds,
   // all int8, with every ReLU6 folded into its convolution; the input is transposed once
   // (NCHW -> NHWC). The global pooling stays fp32 between converts.
@@ -162,7 +119,7 @@ void check_all(bool external, int* ran) {
   for (const Fixture& f : list_quantized_fixtures()) {
     if (f.external != external) continue;
     SCOPED_TRACE(f.id);
-    auto session = session_for(f.pt2);
+    auto session = xnnpack_session(f.pt2);
     ASSERT_TRUE(session.ok()) << ::ember::aot::format_error(session.error());
     const aot::Error st = session->run();
     if (st != Error::Ok) {
@@ -174,7 +131,7 @@ void check_all(bool external, int* ran) {
     ro.backends = &xnnpack_registry();
     auto runner = aot::PteRunner::load(*session->pte(), ro);
     ASSERT_TRUE(runner.ok()) << ::ember::aot::format_error(runner.error());
-    double max_steps = 0, within = 1, max_abs = 0;
+    OutputStats stats;
     for (size_t c = 0; c < f.cases.size(); ++c) {
       std::vector<aot::HostTensor> inputs(f.cases[c].inputs.size());
       for (size_t i = 0; i < inputs.size(); ++i) ASSERT_TRUE(read_fixture_tensor(f.cases[c].inputs[i], &inputs[i]));
@@ -182,25 +139,16 @@ void check_all(bool external, int* ran) {
       ASSERT_TRUE(outputs.ok()) << ::ember::aot::format_error(outputs.error());
       ASSERT_EQ(outputs->size(), f.cases[c].outputs.size());
       for (size_t o = 0; o < outputs->size(); ++o) {
-        const FixtureTensor& want = f.cases[c].outputs[o];
         aot::HostTensor ref;
-        ASSERT_TRUE(read_fixture_tensor(want, &ref));
-        if (want.quant_scale > 0) {
-          QuantComparison q = compare_quantized((*outputs)[o], ref, want.quant_scale, 2.0, f.min_fraction);
-          EXPECT_TRUE(q.ok) << "case " << c << " output " << o << ": " << q.message;
-          max_steps = std::max(max_steps, q.max_steps);
-          within = std::min(within, q.within);
-        } else {
-          Comparison cmp = compare_tensors((*outputs)[o], ref, want.exact, f.atol, f.rtol);
-          EXPECT_TRUE(cmp.ok) << "case " << c << " output " << o << ": " << cmp.message;
-          max_abs = std::max(max_abs, cmp.max_abs);
-        }
+        ASSERT_TRUE(read_fixture_tensor(f.cases[c].outputs[o], &ref));
+        EXPECT_EQ(compare_output((*outputs)[o], ref, f.cases[c].outputs[o], f, 2.0, &stats), "")
+            << "case " << c << " output " << o;
       }
     }
     const std::string summary = session->delegation_summary();
     std::printf("%-45s %s; %zu case(s): max %.3g steps, %.4f within 2 steps; float outputs max abs %.3g\n",
                 f.id.c_str(), summary.substr(0, summary.find('\n')).c_str(), f.cases.size(),
-                max_steps, within, max_abs);
+                stats.max_steps, stats.within, stats.max_abs);
     ++*ran;
   }
 }

@@ -82,6 +82,13 @@ inline T round_half_even(T v) {
   return (v + kMagic) - kMagic;
 }
 
+// The scale and zero point the .tensor overloads read from one-element tensors.
+bool tensor_qparams(KernelRuntimeContext& ctx, const Tensor& scale, const Tensor& zero_point,
+                    const char* op, double* s, int64_t* zp) {
+  return single_value(ctx, scale, op, "scale", s) &&
+         single_value(ctx, zero_point, op, "zero_point", zp);
+}
+
 // round_half_even(x * inv) + zp, clamped (NaN stays NaN, as in torch.clamp).
 template <typename T>
 inline T quantize_value(T x, T inv, T zp, T lo, T hi) {
@@ -208,10 +215,7 @@ Tensor& quantize_per_tensor_tensor_out(KernelRuntimeContext& ctx, const Tensor& 
   const char* op = "quantize_per_tensor.Tensor_out";
   double s = 0;
   int64_t zp = 0;
-  if (!single_value(ctx, scale, op, "scale", &s) ||
-      !single_value(ctx, zero_point, op, "zero_point", &zp)) {
-    return out;
-  }
+  if (!tensor_qparams(ctx, scale, zero_point, op, &s, &zp)) return out;
   return quantize_per_tensor_impl(ctx, input, s, zp, quant_min, quant_max, dtype, out, op);
 }
 
@@ -232,10 +236,7 @@ Tensor& dequantize_per_tensor_tensor_out(KernelRuntimeContext& ctx, const Tensor
   const char* op = "dequantize_per_tensor.Tensor_out";
   double s = 0;
   int64_t zp = 0;
-  if (!single_value(ctx, scale, op, "scale", &s) ||
-      !single_value(ctx, zero_point, op, "zero_point", &zp)) {
-    return out;
-  }
+  if (!tensor_qparams(ctx, scale, zero_point, op, &s, &zp)) return out;
   return dequantize_per_tensor_impl(ctx, input, s, zp, dtype, out_dtype, out, op);
 }
 

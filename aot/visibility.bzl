@@ -3,14 +3,14 @@
 The folders of aot/ form a pipeline; a target may be used by its own stage and the stages
 after it, never by an earlier one:
 
-    ir -> frontend -> passes -> backend -> planning -> emit -> recipe -> tools
+    ir -> frontend -> quantize -> passes -> backend -> planning -> emit -> recipe -> tools
 
 Outside aot/, only the AoT halves of backends (backends/*/aot), tests and benchmarks may
 use AoT targets; runtime/, kernels/ and backends/*/runtime never do
 (//tests/layering:layering_test checks this with bazel query).
 """
 
-AOT_STAGES = ["ir", "frontend", "passes", "backend", "planning", "emit", "recipe", "tools"]
+AOT_STAGES = ["ir", "frontend", "quantize", "passes", "backend", "planning", "emit", "recipe", "tools"]
 
 AOT_CLIENTS = [
     "//backends/demo/aot:__pkg__",

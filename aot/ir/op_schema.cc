@@ -336,6 +336,7 @@ std::vector<std::string> out_names(const OpSchema& schema) {
   if (name == "native_batch_norm") return {"out", "save_mean", "save_invstd"};
   if (name == "max" && schema.op.overload == "dim") return {"max", "max_values"};
   if (name == "topk") return {"values", "indices"};
+  if (name == "choose_qparams") return {"scale_out", "zero_point_out"};
   std::vector<std::string> names;
   for (size_t i = 0; i < n; ++i) names.push_back("out" + std::to_string(i));
   return names;

@@ -198,6 +198,14 @@ aten::sym_size.int | self:Tensor dim:int | SymInt | - | -
 aten::sym_numel.default | self:Tensor | SymInt | - | -
 aten::_assert_scalar.default | self:Scalar assert_msg:str | - | - | -
 aten::_assert_tensor_metadata.default | a:Tensor size:SymInt[]?=None stride:SymInt[]?=None dtype:ScalarType?=None *device:Device?=None *layout:Layout?=None | - | - | -
+# --- quantized_decomposed (PT2E convert_pt2e output; kernels in kernels/portable/ops/quantize.cc) ---
+quantized_decomposed::quantize_per_tensor.default | input:Tensor scale:float zero_point:int quant_min:int quant_max:int dtype:ScalarType | Tensor | quantized_decomposed::quantize_per_tensor.out | -
+quantized_decomposed::quantize_per_tensor.tensor | input:Tensor scale:Tensor zero_point:Tensor quant_min:int quant_max:int dtype:ScalarType | Tensor | quantized_decomposed::quantize_per_tensor.Tensor_out | -
+quantized_decomposed::dequantize_per_tensor.default | input:Tensor scale:float zero_point:int quant_min:int quant_max:int dtype:ScalarType *out_dtype:ScalarType?=None | Tensor | quantized_decomposed::dequantize_per_tensor.out | -
+quantized_decomposed::dequantize_per_tensor.tensor | input:Tensor scale:Tensor zero_point:Tensor quant_min:int quant_max:int dtype:ScalarType *out_dtype:ScalarType?=None | Tensor | quantized_decomposed::dequantize_per_tensor.Tensor_out | -
+quantized_decomposed::quantize_per_channel.default | input:Tensor scales:Tensor zero_points:Tensor axis:int quant_min:int quant_max:int dtype:ScalarType | Tensor | quantized_decomposed::quantize_per_channel.out | -
+quantized_decomposed::dequantize_per_channel.default | input:Tensor scales:Tensor zero_points:Tensor? axis:int quant_min:int quant_max:int dtype:ScalarType *out_dtype:ScalarType?=None | Tensor | quantized_decomposed::dequantize_per_channel.out | -
+quantized_decomposed::choose_qparams.tensor | input:Tensor quant_min:int quant_max:int eps:float dtype:ScalarType | Tensor Tensor | quantized_decomposed::choose_qparams.Tensor_out | -
 # --- added by aot/passes (lowering) ---
 aten::any.dim | self:Tensor dim:int keepdim:bool=False | Tensor | aten::any.out | -
 aten::any.dims | self:Tensor dim:int[]?=None keepdim:bool=False | Tensor | aten::any.dims_out | -

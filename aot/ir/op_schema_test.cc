@@ -119,6 +119,39 @@ TEST(OpSchemaTest, DerivedOutVariants) {
   EXPECT_FALSE(derive_out_variant_schema(get("aten::conv2d.default")).ok());
 }
 
+// The quantized_decomposed ops: functional schemas as torch 2.6 prints them
+// (torch.ops.quantized_decomposed.<op>.<overload>._schema), out variants as upstream
+// ExecuTorch's kernels/quantized/quantized.yaml spells them (with out_dtype, as its
+// quant-pattern tables do); both copied by hand.
+TEST(OpSchemaTest, QuantizedDecomposedSchemas) {
+  EXPECT_EQ(get("quantized_decomposed::dequantize_per_tensor.default").to_string(),
+            "quantized_decomposed::dequantize_per_tensor.default(Tensor input, float scale, "
+            "int zero_point, int quant_min, int quant_max, ScalarType dtype, *, "
+            "ScalarType? out_dtype=None) -> Tensor");
+  EXPECT_EQ(get("quantized_decomposed::quantize_per_tensor.tensor").to_string(),
+            "quantized_decomposed::quantize_per_tensor.tensor(Tensor input, Tensor scale, "
+            "Tensor zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor");
+  EXPECT_EQ(get("quantized_decomposed::dequantize_per_channel.default").to_string(),
+            "quantized_decomposed::dequantize_per_channel.default(Tensor input, Tensor scales, "
+            "Tensor? zero_points, int axis, int quant_min, int quant_max, ScalarType dtype, *, "
+            "ScalarType? out_dtype=None) -> Tensor");
+  auto dq = derive_out_variant_schema(get("quantized_decomposed::dequantize_per_tensor.tensor"));
+  ASSERT_TRUE(dq.ok());
+  EXPECT_EQ(dq->to_string(),
+            "quantized_decomposed::dequantize_per_tensor.Tensor_out(Tensor input, Tensor scale, "
+            "Tensor zero_point, int quant_min, int quant_max, ScalarType dtype, *, "
+            "ScalarType? out_dtype=None, Tensor(!) out) -> Tensor");
+  auto q = derive_out_variant_schema(get("quantized_decomposed::quantize_per_channel.default"));
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->op.qualified(), "quantized_decomposed::quantize_per_channel.out");
+  auto choose = derive_out_variant_schema(get("quantized_decomposed::choose_qparams.tensor"));
+  ASSERT_TRUE(choose.ok());
+  EXPECT_EQ(choose->to_string(),
+            "quantized_decomposed::choose_qparams.Tensor_out(Tensor input, int quant_min, "
+            "int quant_max, float eps, ScalarType dtype, *, Tensor(!) scale_out, "
+            "Tensor(!) zero_point_out) -> (Tensor, Tensor)");
+}
+
 Node conv_node() {
   Node n;
   n.op = OpName{"aten", "conv2d", "default"};

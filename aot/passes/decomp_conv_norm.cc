@@ -5,6 +5,7 @@
 //   batch_norm(x, w, b, rm, rv, training=False, m, eps, _)
 //        -> _native_batch_norm_legit_no_training(x, w, b, rm, rv, m, eps)[0]
 //   layer_norm(x, shape, w, b, eps, _) -> native_layer_norm(x, shape, w, b, eps)[0]
+//   max_pool2d(x, k, s, p, d, ceil) -> max_pool2d_with_indices(x, k, s, p, d, ceil)[0]
 //   adaptive_avg_pool2d(x, [1, 1]) -> mean.dim(x, [-1, -2], keepdim=True)
 //   adaptive_avg_pool2d(x, s)      -> _adaptive_avg_pool2d(x, s)
 //   dropout(x, p, train=False)     -> x (alias)
@@ -144,6 +145,23 @@ Result<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
   return rw;
 }
 
+Result<Rewrite> decompose_max_pool2d(Graph& g, const Node& node) {
+  Rewrite rw;
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  const ValueId out = node_output(node);
+  if (out == kNoValue) return invalid_program(node.describe() + ": output is not a tensor");
+  EMBER_ASSIGN_OR_RETURN(ValueId indices,
+                         new_tensor_like(g, x, "max_pool2d_indices", g.value(out).tensor.sizes));
+  g.value(indices).tensor.dtype = ScalarType::Long;
+  std::vector<NamedArgument> args = {named("self", Argument::tensor(x))};
+  for (const char* name : {"kernel_size", "stride", "padding", "dilation", "ceil_mode"}) {
+    if (const Argument* a = input_arg(node, name)) args.push_back(named(name, *a));
+  }
+  rw.nodes.push_back(make_op_node("aten", "max_pool2d_with_indices", "default", std::move(args),
+                                  {node.outputs[0], Argument::tensor(indices)}, node));
+  return rw;
+}
+
 Result<Rewrite> decompose_dropout(Graph& g, const Node& node) {
   (void)g;
   const Argument* train = input_arg(node, "train");
@@ -175,6 +193,7 @@ void add_conv_norm_decompositions(DecompositionTable* table) {
   (*table)["aten::conv2d.padding"] = &decompose_conv2d_padding;
   (*table)["aten::batch_norm.default"] = &decompose_batch_norm;
   (*table)["aten::layer_norm.default"] = &decompose_layer_norm;
+  (*table)["aten::max_pool2d.default"] = &decompose_max_pool2d;
   (*table)["aten::adaptive_avg_pool2d.default"] = &decompose_adaptive_avg_pool2d;
   (*table)["aten::dropout.default"] = &decompose_dropout;
   (*table)["aten::relu6.default"] = &decompose_relu6;

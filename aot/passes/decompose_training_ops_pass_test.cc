@@ -1,6 +1,7 @@
 // DecomposeTrainingOpsPass on hand-made graphs; expected graphs written by hand from the
 // decomposition rules (linear -> permute + addmm, relu6 -> hardtanh(0, 6), dropout alias,
-// conv2d -> convolution with defaults expanded, batch_norm training=True rejected).
+// conv2d -> convolution with defaults expanded, max_pool2d -> max_pool2d_with_indices,
+// batch_norm training=True rejected).
 #include "aot/passes/decompose_training_ops_pass.h"
 
 #include <gtest/gtest.h>
@@ -42,6 +43,20 @@ TEST(DecomposeTrainingOpsPassTest, Rank3LinearIsViewedTo2d) {
             "%view : f32[10, 3] = aten::view.default(self=%x, size=[10, 3])\n"
             "%mm : f32[10, 4] = aten::mm.default(self=%view, mat2=%permute)\n"
             "%linear : f32[2, 5, 4] = aten::view.default(self=%mm, size=[2, 5, 4])\n");
+}
+
+TEST(DecomposeTrainingOpsPassTest, MaxPool2dGetsAnIndicesOutput) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 4, 4});
+  b.output(b.op("aten::max_pool2d.default", {{"self", x}}, "max_pool2d", {1, 2, 2, 2},
+                {{"kernel_size", Argument::int_list({2, 2}), false},
+                 {"stride", Argument::int_list({2, 2}), false}}));
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  EXPECT_EQ(print_body(g),
+            "%max_pool2d : f32[1, 2, 2, 2], %max_pool2d_indices : i64[1, 2, 2, 2] = "
+            "aten::max_pool2d_with_indices.default(self=%x, kernel_size=[2, 2], stride=[2, 2])\n");
+  EXPECT_EQ(verify_graph(g), Error::Ok);
 }
 
 TEST(DecomposeTrainingOpsPassTest, Relu6AndDropout) {

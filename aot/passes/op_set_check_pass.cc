@@ -3,6 +3,7 @@
 
 #include "aot/ir/op_schema.h"
 #include "aot/passes/decompositions.h"
+#include "aot/quantize/qdq.h"
 
 namespace ember::aot {
 
@@ -23,6 +24,9 @@ std::string suggestion(const Node& node) {
     return "a decomposition exists: run the to_edge stage (DecomposeTrainingOpsPass) first";
   }
   const OpSchema* s = builtin_op_schemas().find(node.op);
+  if (is_quantized_decomposed(node) && !is_supported_qdq_op(node.op)) {
+    return "quantized op not supported; Ember lowers " + supported_qdq_ops();
+  }
   if (s == nullptr) {
     return "unknown operator: add its schema to aot/ir/op_schema_table.cc and a decomposition "
            "(aot/passes/decomp_*.cc) or an out-variant kernel";

@@ -14,6 +14,7 @@
 #include "aot/passes/op_set_check_pass.h"
 #include "aot/passes/out_variant_pass.h"
 #include "aot/passes/pipeline.h"
+#include "aot/passes/quantized_op_check_pass.h"
 #include "aot/passes/scalar_to_tensor_pass.h"
 
 namespace ember::aot {
@@ -77,6 +78,41 @@ TEST(OpSetCheckPassTest, ListsEveryOffendingNodeWithLineAndSuggestion) {
   EXPECT_NE(m.find("node 'frob' (aten::frobnicate.default, model.py:12): unknown operator"),
             std::string::npos) << m;
   EXPECT_EQ(m.find("'relu'"), std::string::npos) << m;
+}
+
+TEST(QuantizedOpCheckPassTest, ListsUnsupportedOpsAndBadPerChannelParameters) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {4, 3});
+  ValueId w = b.input("w", {4, 3}, ScalarType::Char);
+  ValueId s = b.parameter("s", {2}, {0.5f, 0.25f}, InputKind::Buffer);
+  ValueId t = b.op("quantized_decomposed::quantize_per_token.default", {{"input", x}}, "qtok",
+                   {4, 3});
+  ValueId d = b.op("quantized_decomposed::dequantize_per_channel.default",
+                   {{"input", w}, {"scales", s}}, "dq_w", {4, 3},
+                   {{"zero_points", Argument::none(), false},
+                    {"axis", Argument::integer(0), false},
+                    {"quant_min", Argument::integer(-127), false},
+                    {"quant_max", Argument::integer(127), false},
+                    {"dtype", Argument::scalar_type(ScalarType::Char), false}});
+  b.output(b.op("aten::add.Tensor", {{"self", t}, {"other", d}}, "add", {4, 3}));
+  Graph g = b.take();
+  Error st = QuantizedOpCheckPass().run(g);
+  ASSERT_EQ(st, Error::NotSupported);
+  const std::string m = last_error_message();
+  EXPECT_NE(m.find("2 quantized node(s) cannot be lowered"), std::string::npos) << m;
+  EXPECT_NE(m.find("node 'qtok' (quantized_decomposed::quantize_per_token.default, model.py:10): "
+                   "quantized op not supported"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("node 'dq_w' (quantized_decomposed::dequantize_per_channel.default, "
+                   "model.py:11): scales 's' f32[2] must hold one scale per channel: input 'w' "
+                   "i8[4, 3] has 4 channels along axis 0"),
+            std::string::npos) << m;
+  // The op-set check names the same unsupported op with the same advice.
+  ASSERT_EQ(OpSetCheckPass().run(g), Error::OperatorMissing);
+  EXPECT_NE(std::string(last_error_message()).find("'qtok' (quantized_decomposed::quantize_per_token"
+                                                   ".default, model.py:10): quantized op not "
+                                                   "supported; Ember lowers quantize_per_tensor"),
+            std::string::npos) << last_error_message();
 }
 
 TEST(ScalarToTensorPassTest, WrappedNumberBecomesLiftedConstant) {

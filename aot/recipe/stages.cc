@@ -9,6 +9,7 @@
 #include "aot/passes/functionalize_pass.h"
 #include "aot/passes/op_set_check_pass.h"
 #include "aot/passes/out_variant_pass.h"
+#include "aot/passes/quantized_op_check_pass.h"
 #include "aot/passes/remove_asserts_pass.h"
 #include "aot/passes/scalar_to_tensor_pass.h"
 #include "aot/emit/guard_method.h"
@@ -57,6 +58,7 @@ PassPipeline ToEdgeStage::pipeline() {
   p.add(std::make_unique<FunctionalizePass>());       // relu_ -> relu, rewire later reads
   p.add(std::make_unique<DecomposeTrainingOpsPass>());  // training IR -> core ATen
   p.add(std::make_unique<DeadCodePass>());            // unused nodes (dead sym ops)
+  p.add(std::make_unique<QuantizedOpCheckPass>());    // q/dq ops we lower, consistent params
   p.add(std::make_unique<OpSetCheckPass>());          // everything left is core ATen
   p.add(std::make_unique<ScalarToTensorPass>());      // wrapped numbers -> 0-dim tensors
   return p;

@@ -14,6 +14,7 @@
 #include "kernels/portable/ops/norm.h"
 #include "kernels/portable/ops/pad.h"
 #include "kernels/portable/ops/pool.h"
+#include "kernels/portable/ops/quantize.h"
 #include "kernels/portable/ops/reduce.h"
 #include "kernels/portable/ops/unary.h"
 #include "kernels/portable/ops/upsample.h"
@@ -246,6 +247,14 @@ const Kernel kKernels[] = {
     {"aten::_cdist_forward.out", boxed<&cdist_forward_out>},
     {"aten::_pdist_forward.out", boxed<&pdist_forward_out>},
     {"aten::max_pool2d_with_indices_backward.grad_input", boxed<&max_pool2d_with_indices_backward_out>},
+    // quantize.h (PT2E q/dq programs)
+    {"quantized_decomposed::quantize_per_tensor.out", boxed<&quantize_per_tensor_out>},
+    {"quantized_decomposed::quantize_per_tensor.Tensor_out", boxed<&quantize_per_tensor_tensor_out>},
+    {"quantized_decomposed::dequantize_per_tensor.out", boxed<&dequantize_per_tensor_out>},
+    {"quantized_decomposed::dequantize_per_tensor.Tensor_out", boxed<&dequantize_per_tensor_tensor_out>},
+    {"quantized_decomposed::quantize_per_channel.out", boxed<&quantize_per_channel_out>},
+    {"quantized_decomposed::dequantize_per_channel.out", boxed<&dequantize_per_channel_out>},
+    {"quantized_decomposed::choose_qparams.Tensor_out", boxed<&choose_qparams_tensor_out>},
 };
 
 }  // namespace

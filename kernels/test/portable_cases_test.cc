@@ -14,8 +14,7 @@ namespace {
 
 // Ops with case files that the portable library does not implement yet. The
 // test fails if any other op is missing, and also if one of these becomes
-// registered (so the list only shrinks). quantized_decomposed ops belong to
-// a quantized kernel library, not the portable one.
+// registered (so the list only shrinks).
 const char* const kNotYetImplemented[] = {
     "aten::_upsample_bilinear2d_aa.out",
     "aten::convolution_backward.out",
@@ -23,7 +22,6 @@ const char* const kNotYetImplemented[] = {
 };
 
 bool expected_missing(const std::string& op) {
-  if (op.rfind("quantized_decomposed::", 0) == 0) return true;
   for (const char* name : kNotYetImplemented) {
     if (op == name) return true;
   }
@@ -46,7 +44,7 @@ TEST(PortableCasesTest, EveryCaseFilePasses) {
       if (!expected_missing(o.op_key)) missing += " " + o.op_key;
       continue;
     }
-    EXPECT_FALSE(expected_missing(o.op_key) && o.op_key.rfind("aten::", 0) == 0)
+    EXPECT_FALSE(expected_missing(o.op_key))
         << o.op_key << " is registered now: remove it from kNotYetImplemented";
     total += o.cases;
     passed += o.passed;

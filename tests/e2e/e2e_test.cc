@@ -7,15 +7,23 @@
 //
 // Programs whose operators the portable kernel library does not provide yet are lowered
 // and checked but not run; the summary names the missing kernels.
+//
+// The PT2E-quantized fixtures (tests/fixtures/pt2_quant) go the same way and are compared
+// with the converted model's outputs in quantization steps (manifest tolerance: within
+// `quant_steps` steps on at least `min_fraction` of the elements).
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
+#include "aot/frontend/zip_test_util.h"
 #include "aot/tools/pte_check/pte_check.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/support/shared_fixtures.h"
 
 namespace ember::testing {
 namespace {
@@ -130,6 +138,127 @@ TEST(E2eTest, EveryFixtureLowersRunsAndMatchesPyTorch) {
   std::printf("%s\nworst arena/lower-bound ratio %.3f; %d of %zu fixtures ran\n", table.c_str(),
               worst_ratio, ran, fixtures.size());
   EXPECT_GT(ran, 0);
+}
+
+// Lowers, checks and runs one quantized fixture; returns a summary line.
+std::string run_quantized_fixture(const Fixture& f) {
+  auto session = lower(f.pt2);
+  if (!session.ok()) {
+    ADD_FAILURE() << ::ember::aot::format_error(session.error());
+    return f.id + ": not lowered\n";
+  }
+  const std::vector<uint8_t>& pte = *session->pte();
+  for (const auto& v : aot::check_pte(pte)) ADD_FAILURE() << v.to_string();
+  std::vector<std::string> missing = aot::missing_kernels(pte);
+  EXPECT_TRUE(missing.empty()) << "missing kernels: " << join(missing);
+  if (!missing.empty()) return f.id + ": not run\n";
+  OutputStats stats;
+  for (size_t c = 0; c < f.cases.size(); ++c) {
+    std::vector<HostTensor> inputs(f.cases[c].inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      EXPECT_TRUE(read_fixture_tensor(f.cases[c].inputs[i], &inputs[i])) << f.cases[c].inputs[i].file;
+    }
+    auto outputs = session->run_method("forward", inputs);
+    if (!outputs.ok()) {
+      ADD_FAILURE() << "case " << c << ": " << ::ember::aot::format_error(outputs.error());
+      continue;
+    }
+    EXPECT_EQ(outputs->size(), f.cases[c].outputs.size()) << "case " << c;
+    for (size_t o = 0; o < std::min(outputs->size(), f.cases[c].outputs.size()); ++o) {
+      HostTensor ref;
+      EXPECT_TRUE(read_fixture_tensor(f.cases[c].outputs[o], &ref)) << f.cases[c].outputs[o].file;
+      const std::string why =
+          compare_output((*outputs)[o], ref, f.cases[c].outputs[o], f, f.quant_steps, &stats);
+      EXPECT_EQ(why, "") << "case " << c << " output " << o;
+    }
+  }
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "%-45s %zu case(s): max %.3g steps, %.4f within %.0f step(s); float outputs max "
+                "abs %.3g\n",
+                f.id.c_str(), f.cases.size(), stats.max_steps, stats.within, f.quant_steps,
+                stats.max_abs);
+  return line;
+}
+
+TEST(E2eTest, QuantizedFixturesMatchTheConvertedModel) {
+  std::string table;
+  int ran = 0;
+  for (const Fixture& f : list_quantized_fixtures()) {
+    if (f.external) continue;
+    SCOPED_TRACE(f.id);
+    table += run_quantized_fixture(f);
+    ++ran;
+  }
+  std::printf("%s%d quantized fixtures\n", table.c_str(), ran);
+  EXPECT_GE(ran, 6);
+}
+
+// The full-width MobileNetV2 is not committed: it runs when large_fixtures/pt2_quant holds it.
+TEST(E2eTest, LargeQuantizedFixturesMatchWhenPresent) {
+  std::string table;
+  int ran = 0;
+  for (const Fixture& f : list_quantized_fixtures()) {
+    if (!f.external) continue;
+    SCOPED_TRACE(f.id);
+    table += run_quantized_fixture(f);
+    ++ran;
+  }
+  if (ran == 0) {
+    GTEST_SKIP() << "no large_fixtures/pt2_quant beside the checkout and EMBER_LARGE_FIXTURES_DIR "
+                    "unset (write it with tools/fixtures/generate_quant_pt2.py --large-out)";
+  }
+  std::printf("%s", table.c_str());
+}
+
+// A real quantized program made inconsistent: the first per-channel dequantize gets axis 1
+// (16 channels, 32 scales) and one quantize becomes quantize_per_token. Lowering names both
+// nodes with their source lines.
+TEST(E2eTest, QuantizedBadInputGivesNamedErrors) {
+  std::string pt2;
+  for (const Fixture& f : list_quantized_fixtures()) {
+    if (f.id == "q8_mlp_per_channel.training_ir.torch2_6") pt2 = f.pt2;
+  }
+  ASSERT_FALSE(pt2.empty());
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(read_file(pt2, &bytes));
+  aot::testing::ZipEntries entries = aot::testing::unzip_all(bytes);
+  std::vector<uint8_t>* program = aot::testing::find_entry(entries, "serialized_exported_program.json");
+  ASSERT_NE(program, nullptr);
+  nlohmann::json j = nlohmann::json::parse(aot::testing::as_text(*program));
+  bool axis_done = false;
+  for (auto& node : j["graph_module"]["graph"]["nodes"]) {
+    const std::string target = node["target"];
+    if (!axis_done && target.find("dequantize_per_channel") != std::string::npos) {
+      for (auto& in : node["inputs"]) {
+        if (in["name"] == "axis") in["arg"] = {{"as_int", 1}};
+      }
+      axis_done = true;
+    }
+    if (node["outputs"][0]["as_tensor"]["name"] == "quantize_per_tensor_1") {
+      node["target"] = "torch.ops.quantized_decomposed.quantize_per_token.default";
+    }
+  }
+  *program = aot::testing::as_bytes(j.dump());
+  const std::string path = ::testing::TempDir() + "/bad_quantized.pt2";
+  std::vector<uint8_t> zip = aot::testing::zip_all(entries);
+  FILE* f = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fwrite(zip.data(), 1, zip.size(), f);
+  std::fclose(f);
+  auto session = lower(path);
+  ASSERT_FALSE(session.ok());
+  EXPECT_EQ(session.error(), Error::NotSupported);
+  const std::string m = ::ember::runtime::last_error_message();
+  EXPECT_NE(m.find("2 quantized node(s) cannot be lowered"), std::string::npos) << m;
+  EXPECT_NE(m.find("(quantized_decomposed::dequantize_per_channel.default, pt2_models.py:"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("input 'b__frozen_param0' i8[32, 16] has 16 channels along axis 1"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("node 'quantize_per_tensor_1' (quantized_decomposed::quantize_per_token.default, "
+                   "pt2_models.py:"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("quantized op not supported; Ember lowers"), std::string::npos) << m;
 }
 
 TEST(E2eTest, LoweringIsByteForByteDeterministic) {

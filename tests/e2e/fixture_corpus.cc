@@ -30,23 +30,26 @@ std::string runfiles_dir() {
   return std::string(srcdir) + "/" + ws;
 }
 
-std::string repo_fixture_dir() {
+// The committed fixture folder `sub` ("pt2", "pt2_quant").
+std::string repo_fixture_dir(const std::string& sub) {
   std::string r = runfiles_dir();
-  return r.empty() ? "tests/fixtures/pt2" : r + "/tests/fixtures/pt2";
+  return r.empty() ? "tests/fixtures/" + sub : r + "/tests/fixtures/" + sub;
 }
 
-std::string external_dir() {
+// Where external entries of folder `sub` live: $EMBER_LARGE_FIXTURES_DIR/<sub>, else
+// large_fixtures/<sub> beside the checkout; "" when absent.
+std::string external_dir(const std::string& sub) {
   if (const char* env = std::getenv("EMBER_LARGE_FIXTURES_DIR"); env != nullptr && *env != 0) {
-    return std::string(env) + "/pt2";
+    return std::string(env) + "/" + sub;
   }
   std::string marker = runfiles_dir() + "/WORKSPACE";
   char real[PATH_MAX];
   if (runfiles_dir().empty() || realpath(marker.c_str(), real) == nullptr) {
-    return exists("/work/large_fixtures/pt2") ? "/work/large_fixtures/pt2" : "";
+    return exists("/work/large_fixtures/" + sub) ? "/work/large_fixtures/" + sub : "";
   }
   std::string repo(real);
   repo = repo.substr(0, repo.find_last_of('/'));
-  std::string dir = repo.substr(0, repo.find_last_of('/')) + "/large_fixtures/pt2";
+  std::string dir = repo.substr(0, repo.find_last_of('/')) + "/large_fixtures/" + sub;
   return exists(dir) ? dir : "";
 }
 
@@ -65,26 +68,33 @@ FixtureTensor tensor_of(const Json& j, const std::string& dir) {
   t.dtype = dtype_of(j.value("dtype", ""));
   for (const auto& d : j.at("shape")) t.shape.push_back(d.get<int64_t>());
   t.exact = j.value("exact", false);
+  t.quant_scale = j.value("quant_scale", 0.0);
   return t;
 }
 
-void add_manifest(const std::string& dir, const std::string& prefix, std::vector<Fixture>* out) {
+// Adds the models of `dir`/manifest.json whose .pt2 exists; external entries are looked up
+// in `ext`.
+void add_manifest(const std::string& dir, const std::string& ext, const std::string& prefix,
+                  std::vector<Fixture>* out) {
   std::ifstream in(dir + "/manifest.json");
   if (!in.good()) return;
   Json m = Json::parse(in, nullptr, false);
   if (m.is_discarded() || !m.contains("models")) return;
-  std::string ext = external_dir();
   for (auto& [id, model] : m["models"].items()) {
-    std::string base = model.value("location", "repo") == "external" ? ext : dir;
+    const bool external = model.value("location", "repo") == "external";
+    std::string base = external ? ext : dir;
     if (base.empty() || !exists(base + "/" + model.value("file", ""))) continue;
     Fixture f;
     f.id = prefix + id;
     f.pt2 = base + "/" + model.value("file", "");
     f.dialect = model.value("dialect", "");
     f.stateful = model.value("stateful", false);
+    f.external = external;
     if (model.contains("tolerance")) {
       f.atol = model["tolerance"].value("atol", f.atol);
       f.rtol = model["tolerance"].value("rtol", f.rtol);
+      f.quant_steps = model["tolerance"].value("quant_steps", f.quant_steps);
+      f.min_fraction = model["tolerance"].value("min_fraction", f.min_fraction);
     }
     for (const auto& c : model.value("cases", Json::array())) {
       FixtureCase fc;
@@ -107,14 +117,27 @@ double element(const aot::HostTensor& t, int64_t i) {
   }
 }
 
+void sort_by_id(std::vector<Fixture>* v) {
+  std::sort(v->begin(), v->end(), [](const Fixture& a, const Fixture& b) { return a.id < b.id; });
+}
+
 }  // namespace
 
 std::vector<Fixture> list_fixtures() {
   std::vector<Fixture> out;
-  add_manifest(repo_fixture_dir(), "", &out);
+  add_manifest(repo_fixture_dir("pt2"), external_dir("pt2"), "", &out);
   std::string shared = shared_dir();
-  if (!shared.empty()) add_manifest(shared + "/fixtures/pt2/generated", "shared:", &out);
-  std::sort(out.begin(), out.end(), [](const Fixture& a, const Fixture& b) { return a.id < b.id; });
+  if (!shared.empty()) {
+    add_manifest(shared + "/fixtures/pt2/generated", external_dir("pt2"), "shared:", &out);
+  }
+  sort_by_id(&out);
+  return out;
+}
+
+std::vector<Fixture> list_quantized_fixtures() {
+  std::vector<Fixture> out;
+  add_manifest(repo_fixture_dir("pt2_quant"), external_dir("pt2_quant"), "", &out);
+  sort_by_id(&out);
   return out;
 }
 
@@ -156,6 +179,47 @@ Comparison compare_tensors(const aot::HostTensor& got, const aot::HostTensor& re
     }
   }
   return c;
+}
+
+QuantComparison compare_quantized(const aot::HostTensor& got, const aot::HostTensor& ref,
+                                  double step, double steps, double min_fraction) {
+  QuantComparison c;
+  if (got.dtype != ref.dtype || got.sizes != ref.sizes) {
+    c.ok = false;
+    c.within = 0;
+    c.message = "dtype/shape mismatch";
+    return c;
+  }
+  const int64_t n = ref.numel();
+  int64_t inside = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double d = std::fabs(element(got, i) - element(ref, i)) / step;
+    c.max_steps = std::max(c.max_steps, std::isnan(d) ? INFINITY : d);
+    // Both sides sit on the same grid; the slack absorbs float rounding of the grid values.
+    if (d <= steps + 1e-3) ++inside;
+  }
+  c.within = n == 0 ? 1.0 : static_cast<double>(inside) / static_cast<double>(n);
+  if (c.within < min_fraction) {
+    c.ok = false;
+    c.message = std::to_string(n - inside) + " of " + std::to_string(n) + " elements differ by more than " +
+                std::to_string(steps) + " step(s) of " + std::to_string(step) + " (max " +
+                std::to_string(c.max_steps) + " steps)";
+  }
+  return c;
+}
+
+std::string compare_output(const aot::HostTensor& got, const aot::HostTensor& ref,
+                           const FixtureTensor& want, const Fixture& f, double steps,
+                           OutputStats* stats) {
+  if (want.quant_scale > 0) {
+    QuantComparison q = compare_quantized(got, ref, want.quant_scale, steps, f.min_fraction);
+    stats->max_steps = std::max(stats->max_steps, q.max_steps);
+    stats->within = std::min(stats->within, q.within);
+    return q.message;
+  }
+  Comparison c = compare_tensors(got, ref, want.exact, f.atol, f.rtol);
+  stats->max_abs = std::max(stats->max_abs, c.max_abs);
+  return c.message;
 }
 
 }  // namespace ember::testing

@@ -7,34 +7,18 @@
 
 #include <cstdio>
 
-#include "aot/tools/pte_check/pte_check.h"
-#include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
-#include "backends/xnnpack/aot/xnnpack_partitioner.h"
-#include "backends/xnnpack/runtime/xnnpack_backend.h"
-#include "runtime/backend/backend_registry.h"
+#include "aot/tools/pte_check/pte_check.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/xnnpack_aot/xnnpack_test_util.h"
 
 namespace ember::testing {
 namespace {
 
-const runtime::BackendRegistry& xnnpack_registry() {
-  static runtime::BackendRegistry* registry = [] {
-    auto* r = new runtime::BackendRegistry();
-    (void)backends::xnnpack::register_backend(*r);
-    return r;
-  }();
-  return *registry;
-}
-
 aot::Result<aot::ExportSession> serialize_xnnpack(const std::string& pt2) {
-  aot::RecipeRegistry recipes;
-  EMBER_TRY(aot::register_builtin_recipes(&recipes));
-  EMBER_TRY(backends::xnnpack::register_xnnpack_recipe(&recipes));
-  auto session = aot::ExportSession::create(recipes, "xnnpack", pt2, {}, {});
-  if (!session.ok()) return session.error();
-  EMBER_TRY(session->run());
-  return std::move(session.get());
+  EMBER_ASSIGN_OR_RETURN(aot::ExportSession session, xnnpack_session(pt2));
+  EMBER_TRY(session.run());
+  return session;
 }
 
 // Lowers, runs and compares every fixture whose id starts with `prefix`; returns how many ran.

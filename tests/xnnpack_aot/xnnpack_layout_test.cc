@@ -7,11 +7,8 @@
 
 #include <map>
 
-#include "aot/emit/emit_graph.h"
-#include "aot/recipe/export_session.h"
-#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
-#include "backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/xnnpack_aot/xnnpack_test_util.h"
 
 namespace ember::testing {
 namespace {
@@ -29,30 +26,15 @@ struct BlobStats {
 bool blob_stats(const std::string& model, BlobStats* out) {
   for (const Fixture& f : list_fixtures()) {
     if (f.id.rfind(model + ".core_aten.torch2_6", 0) != 0) continue;
-    aot::RecipeRegistry recipes;
-    EXPECT_EQ(aot::register_builtin_recipes(&recipes), Error::Ok);
-    EXPECT_EQ(backends::xnnpack::register_xnnpack_recipe(&recipes), Error::Ok);
-    auto session = aot::ExportSession::create(recipes, "xnnpack", f.pt2, {}, {});
-    EXPECT_TRUE(session.ok());
-    aot::Error st = session->run_until("to_backend");
-    EXPECT_EQ(st, Error::Ok) << ::ember::aot::format_error(st);
-    for (const aot::Node& n : session->last_artifact().graph->nodes()) {
-      auto it = n.metadata.find(aot::kDelegateBlobKey);
-      if (it == n.metadata.end()) continue;
-      std::vector<uint8_t> blob(it->second.begin(), it->second.end());
-      auto h = backends::xnnpack::parse_xnnpack_header(blob);
-      EXPECT_TRUE(h.ok());
-      if (!h.ok()) return false;
-      const fb::XNNGraph* g = fb::GetXNNGraph(blob.data() + h->flatbuffer_offset);
-      for (const fb::XNode* x : *g->xnodes()) {
-        ++out->nodes[x->xnode_union_type()];
-        if (x->xnode_union_type() >= fb::XNodeUnion::XNNConcatenate2 &&
-            x->xnode_union_type() <= fb::XNodeUnion::XNNConcatenate4) {
-          out->cat_axes.push_back(static_cast<const fb::_XNNCat*>(x->xnode_union())->axis());
-        }
-      }
-    }
-    return true;
+    return for_each_xnnpack_graph(f.pt2, [&](const fb::XNNGraph& g) {
+             for (const fb::XNode* x : *g.xnodes()) {
+               ++out->nodes[x->xnode_union_type()];
+               if (x->xnode_union_type() >= fb::XNodeUnion::XNNConcatenate2 &&
+                   x->xnode_union_type() <= fb::XNodeUnion::XNNConcatenate4) {
+                 out->cat_axes.push_back(static_cast<const fb::_XNNCat*>(x->xnode_union())->axis());
+               }
+             }
+           }) >= 0;
   }
   return false;
 }

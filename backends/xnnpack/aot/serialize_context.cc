@@ -51,7 +51,59 @@ std::vector<int64_t> SerializeContext::sizes(ValueId v) const {
 }
 
 bool SerializeContext::is_constant(ValueId v) const {
-  return folded_.count(v) != 0 || graph_.value(v).tensor.constant != nullptr;
+  const Dequantized* d = dequantized(v);
+  return folded_.count(v) != 0 || graph_.value(v).tensor.constant != nullptr ||
+         (d != nullptr && d->constant);
+}
+
+namespace {
+
+// PyTorch's dequantization of a constant (quantized_decomposed, _decomposed.py): per tensor
+// (f32(q) - zp) * scale in float32; per channel (q - zp[c]) in integers, then * scales[c]
+// in the scales' dtype.
+std::vector<float> dequantize_constant(const aot::Graph& g, const SerializeContext::Dequantized& d) {
+  const aot::QuantParams& p = d.params;
+  const auto& bytes = g.value(d.source).tensor.constant->bytes;
+  std::vector<float> out(bytes.size());
+  const bool f64 = p.scale_value != aot::kNoValue &&
+                   g.value(p.scale_value).tensor.dtype == aot::ScalarType::Double;
+  size_t inner = 1;
+  const std::vector<aot::SymInt>& sizes = g.value(d.source).tensor.sizes;
+  for (size_t i = size_t(p.axis) + 1; i < sizes.size(); ++i) inner *= size_t(sizes[i].value);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int64_t q = static_cast<int8_t>(bytes[i]);
+    if (p.granularity != aot::QdqGranularity::PerChannel) {
+      out[i] = (float(q) - float(p.zero_point)) * float(p.scale);
+      continue;
+    }
+    const size_t c = p.scales.size() == 1 ? 0 : (i / inner) % p.scales.size();
+    const int64_t diff = q - p.zero_points[c];
+    out[i] = f64 ? float(double(diff) * p.scales[c]) : float(diff) * float(p.scales[c]);
+  }
+  return out;
+}
+
+}  // namespace
+
+void SerializeContext::add_dequantized(ValueId f32, Dequantized d) { dequantized_[f32] = std::move(d); }
+
+const SerializeContext::Dequantized* SerializeContext::dequantized(ValueId v) const {
+  auto it = dequantized_.find(v);
+  return it == dequantized_.end() ? nullptr : &it->second;
+}
+
+ValueType SerializeContext::activation_type(const aot::QuantParams& p) {
+  return ValueType::per_tensor(fb::XNNDatatype::xnn_datatype_qint8, float(p.scale),
+                               int32_t(p.zero_point));
+}
+
+aot::Result<uint32_t> SerializeContext::convert_dequantized(ValueId v, const Dequantized& d,
+                                                            const Layout& layout) {
+  EMBER_ASSIGN_OR_RETURN(uint32_t q, get(d.source, layout));
+  uint32_t id = builder_.add_value(builder_.dims(q));
+  builder_.unary(fb::XNodeUnion::XNNConvert, q, id);
+  held_[v].emplace_back(layout, id);
+  return id;
 }
 
 const std::vector<float>& SerializeContext::constant(ValueId v) const {
@@ -59,6 +111,7 @@ const std::vector<float>& SerializeContext::constant(ValueId v) const {
   if (f != folded_.end()) return f->second;
   auto c = param_cache_.find(v);
   if (c != param_cache_.end()) return c->second;
+  if (const Dequantized* d = dequantized(v)) return param_cache_[v] = dequantize_constant(graph_, *d);
   const auto& bytes = graph_.value(v).tensor.constant->bytes;
   std::vector<float> data(bytes.size() / sizeof(float));
   if (!data.empty()) std::memcpy(data.data(), bytes.data(), data.size() * sizeof(float));
@@ -67,7 +120,12 @@ const std::vector<float>& SerializeContext::constant(ValueId v) const {
 
 Layout SerializeContext::layout_of(ValueId v) const {
   auto it = held_.find(v);
-  if (it == held_.end() || it->second.empty()) return identity_layout(rank(v));
+  if (it == held_.end() || it->second.empty()) {
+    // A dequantized activation is first converted in its int8 source's layout.
+    const Dequantized* d = dequantized(v);
+    if (d != nullptr && !d->constant) return layout_of(d->source);
+    return identity_layout(rank(v));
+  }
   return it->second.front().first;
 }
 
@@ -84,6 +142,12 @@ aot::Result<uint32_t> SerializeContext::get(ValueId v, const Layout& layout) {
     uint32_t id = builder_.add_constant(permute_dims(logical, layout), std::move(bytes));
     held.emplace_back(layout, id);
     return id;
+  }
+  const Dequantized* dq = dequantized(v);
+  if (held.empty() && dq != nullptr) {  // the first float use of a dequantized activation
+    const Layout source_layout = layout_of(dq->source);
+    EMBER_ASSIGN_OR_RETURN(uint32_t id, convert_dequantized(v, *dq, source_layout));
+    if (source_layout == layout) return id;
   }
   if (held.empty()) {
     return aot::invalid_program("xnnpack lowering: value '" + graph_.value(v).name +
@@ -105,7 +169,7 @@ aot::Result<uint32_t> SerializeContext::get(ValueId v, const Layout& layout) {
   }
   bool in_order = true;
   for (size_t i = 1; i < non_unit.size(); ++i) in_order = in_order && non_unit[i - 1] < non_unit[i];
-  uint32_t id = builder_.add_value(out_dims);
+  uint32_t id = builder_.add_value(out_dims, builder_.type(from_id));
   if (in_order) {
     builder_.reshape(out_dims, from_id, id);
   } else {
@@ -130,6 +194,19 @@ int SerializeContext::producer(ValueId v) const {
   return it == producers_.end() ? -1 : it->second;
 }
 
+// The type of an external input: fp32, or for an int8 tensor (a quantize node's output
+// before the delegate) the parameters of the dequantize node that reads it.
+aot::Result<ValueType> external_type(const aot::Graph& g, ValueId v) {
+  if (g.value(v).tensor.dtype != aot::ScalarType::Char) return ValueType{};
+  for (const aot::Node& n : g.nodes()) {
+    if (!aot::is_quantized_decomposed(n) || input_tensor(n, "input") != v) continue;
+    aot::Result<aot::QuantParams> p = aot::read_qdq(g, n);
+    if (p.ok() && p->kind == aot::QdqKind::Dequantize) return SerializeContext::activation_type(*p);
+  }
+  return aot::invalid_program("xnnpack lowering: int8 input '" + g.value(v).name +
+                              "' is not read by a dequantize node");
+}
+
 Error SerializeContext::bind_inputs() {
   uint32_t ext = 0;
   for (const aot::Argument& in : graph_.inputs()) {
@@ -137,7 +214,8 @@ Error SerializeContext::bind_inputs() {
     if (v == aot::kNoValue || is_constant(v)) continue;
     // The emitter writes every runtime tensor contiguous (dim order 0..n-1).
     const Layout l = identity_layout(rank(v));
-    uint32_t id = builder_.add_value(permute_dims(sizes(v), l));
+    EMBER_ASSIGN_OR_RETURN(ValueType type, external_type(graph_, v));
+    uint32_t id = builder_.add_value(permute_dims(sizes(v), l), std::move(type));
     builder_.set_external(id, ext++, kFlagExternalInput);
     held_[v].emplace_back(l, id);
   }
@@ -154,7 +232,7 @@ Error SerializeContext::bind_outputs() {
     ValueId v = out.value();
     EMBER_ASSIGN_OR_RETURN(uint32_t id, get(v, identity_layout(rank(v))));
     if (builder_.is_constant(id) || builder_.is_external(id)) {
-      uint32_t copy = builder_.add_value(builder_.dims(id));
+      uint32_t copy = builder_.add_value(builder_.dims(id), builder_.type(id));
       builder_.unary(fb::XNodeUnion::XNNCopy, id, copy);
       id = copy;
     }
@@ -165,7 +243,13 @@ Error SerializeContext::bind_outputs() {
 
 Error SerializeContext::run() {
   EMBER_TRY(bind_inputs());
-  for (const aot::Node& n : graph_.nodes()) EMBER_TRY(serialize_node(*this, n));
+  const QuantPlan plan = plan_quantized_ops(graph_);
+  for (size_t i = 0; i < graph_.nodes().size(); ++i) {
+    if (plan.absorbed.count(i) != 0) continue;
+    auto q = plan.ops.find(i);
+    EMBER_TRY(q != plan.ops.end() ? serialize_quantized_op(*this, graph_.nodes()[i], q->second)
+                                  : serialize_node(*this, graph_.nodes()[i]));
+  }
   return bind_outputs();
 }
 

@@ -13,13 +13,16 @@
 // boundary for a CNN, never between two NHWC ops.
 #pragma once
 
+#include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "aot/ir/graph.h"
 #include "aot/ir/graph_util.h"
+#include "aot/quantize/qdq.h"
 #include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 
 namespace ember::backends::xnnpack {
@@ -70,12 +73,30 @@ class SerializeContext {
   // Filter and bias constants of the convolution that produced v (batch-norm folding).
   std::map<aot::ValueId, std::pair<uint32_t, uint32_t>> conv_weights;
 
+  // Quantized programs (README, "Quantized programs"). A dequantize node's float output
+  // is not computed where the node stands: it is recorded here as the dequantized form of
+  // its int8 input -- an activation, which get() converts to fp32 (XNNConvert) the first
+  // time a float consumer asks for it, or a constant weight, which constant() dequantizes
+  // at export time as PyTorch would. Quantized operators read the int8 side directly.
+  struct Dequantized {
+    aot::ValueId source = aot::kNoValue;  // the int8 value
+    aot::QuantParams params;
+    bool constant = false;
+  };
+  void add_dequantized(aot::ValueId f32, Dequantized d);
+  // nullptr when v is not the output of a dequantize node.
+  const Dequantized* dequantized(aot::ValueId v) const;
+  // The quantized-activation type of an int8 value (XNNPACK qint8 per tensor).
+  static ValueType activation_type(const aot::QuantParams& p);
+
   // Lowers every node, then binds the external inputs/outputs.
   aot::Error run();
 
  private:
   aot::Error bind_inputs();
   aot::Error bind_outputs();
+  // fp32 copy of a dequantized activation in `layout` (XNNConvert of its int8 source).
+  aot::Result<uint32_t> convert_dequantized(aot::ValueId v, const Dequantized& d, const Layout& layout);
 
   const aot::Graph& graph_;
   XnnpackGraphBuilder builder_;
@@ -83,18 +104,45 @@ class SerializeContext {
   std::map<aot::ValueId, std::vector<std::pair<Layout, uint32_t>>> held_;
   std::map<aot::ValueId, std::vector<float>> folded_;
   std::map<aot::ValueId, int> producers_;
+  std::map<aot::ValueId, Dequantized> dequantized_;
   mutable std::map<aot::ValueId, std::vector<float>> param_cache_;
 };
 
 // Lowers one node (dispatch over the op tables of serialize_ops_*.cc).
 aot::Error serialize_node(SerializeContext& ctx, const aot::Node& node);
 
+// A convolution, linear (addmm), add, relu/hardtanh or max pooling lowered to XNNPACK's int8
+// operator (serialize_quant.cc): its inputs are dequantized int8 values and its output,
+// through relu/hardtanh, feeds one quantize node, whose int8 output the operator writes
+// directly (clamps and max pooling only when that node keeps the input's parameters).
+struct QuantizedOp {
+  aot::ValueId output = aot::kNoValue;  // the quantize node's int8 output
+  aot::QuantParams output_params;
+  float clamp_lo = -std::numeric_limits<float>::infinity();  // folded relu / hardtanh
+  float clamp_hi = std::numeric_limits<float>::infinity();
+  aot::ValueId weight = aot::kNoValue;  // linear: the dequantized [N, K] weight
+  bool fold_clamp = false;  // clamp: fold into the int8 operator that wrote its input
+};
+// By node index: the quantized lowerings, and the relu/hardtanh/quantize nodes they cover.
+struct QuantPlan {
+  std::map<size_t, QuantizedOp> ops;
+  std::set<size_t> absorbed;
+};
+QuantPlan plan_quantized_ops(const aot::Graph& graph);
+aot::Error serialize_quantized_op(SerializeContext& ctx, const aot::Node& node,
+                                  const QuantizedOp& op);
+
 // Op families; each returns NotFound when it does not know the op.
+aot::Error serialize_qdq_op(SerializeContext& ctx, const aot::Node& node);
 aot::Error serialize_nn_op(SerializeContext& ctx, const aot::Node& node);
 aot::Error serialize_elementwise_op(SerializeContext& ctx, const aot::Node& node);
 aot::Error serialize_layout_op(SerializeContext& ctx, const aot::Node& node);
 
 // Helpers shared by the op files.
+// An XNNConv2d node for `n` (aten::convolution) with filter sizes `ws` (OIHW); ids unset.
+fb_xnnpack::_XNNNodeConvT* conv_node_params(const aot::Node& n, const std::vector<int64_t>& ws);
+// An XNNMaxPooling2d / XNNAvgPooling2d node for pooling node `n`; ids unset.
+fb_xnnpack::_XNNPooling2DT* pool_node_params(const SerializeContext& ctx, const aot::Node& n);
 aot::ValueId input_tensor(const aot::Node& node, const char* name);
 aot::ValueId output_tensor(const aot::Node& node, size_t k = 0);
 // A scalar/list input, or the default when absent.

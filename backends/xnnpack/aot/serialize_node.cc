@@ -52,7 +52,9 @@ std::vector<int64_t> split_lengths(const aot::Node& node, int64_t dim_size) {
 }
 
 aot::Error serialize_node(SerializeContext& ctx, const aot::Node& node) {
-  aot::Error st = serialize_nn_op(ctx, node);
+  aot::Error st = serialize_qdq_op(ctx, node);
+  if (st != aot::Error::NotFound) return st;
+  st = serialize_nn_op(ctx, node);
   if (st != aot::Error::NotFound) return st;
   st = serialize_elementwise_op(ctx, node);
   if (st != aot::Error::NotFound) return st;

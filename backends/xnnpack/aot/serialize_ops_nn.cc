@@ -31,26 +31,12 @@ Error serialize_conv(SerializeContext& ctx, const aot::Node& n) {
   ValueId x = input_tensor(n, "input"), w = input_tensor(n, "weight"), b = input_tensor(n, "bias");
   ValueId out = output_tensor(n);
   const std::vector<int64_t> ws = ctx.sizes(w);
-  const int64_t groups = static_cast<int64_t>(input_double(n, "groups", 1));
-  std::vector<int64_t> stride = input_ints(n, "stride", {1}), pad = input_ints(n, "padding", {0});
-  std::vector<int64_t> dil = input_ints(n, "dilation", {1});
   EMBER_ASSIGN_OR_RETURN(uint32_t in, ctx.get(x, nhwc_layout()));
   uint32_t filter = ctx.builder().add_constant(permute_dims(ws, nhwc_layout()),
                                                to_bytes(permute_floats(ctx.constant(w), ws, nhwc_layout())));
   std::vector<float> bias = b != aot::kNoValue ? ctx.constant(b) : std::vector<float>(size_t(ws[0]), 0.f);
   uint32_t bias_id = ctx.builder().add_constant({uint32_t(ws[0])}, to_bytes(bias));
-  auto* c = new fb::_XNNNodeConvT();
-  c->padding_top = c->padding_bottom = uint32_t(pick(pad, 0, 0));
-  c->padding_left = c->padding_right = uint32_t(pick(pad, 1, 0));
-  c->kernel_height = uint32_t(ws[2]);
-  c->kernel_width = uint32_t(ws[3]);
-  c->subsampling_height = uint32_t(pick(stride, 0, 1));
-  c->subsampling_width = uint32_t(pick(stride, 1, 1));
-  c->dilation_height = uint32_t(pick(dil, 0, 1));
-  c->dilation_width = uint32_t(pick(dil, 1, 1));
-  c->groups = uint32_t(groups);
-  c->group_input_channels = uint32_t(ws[1]);
-  c->group_output_channels = uint32_t(ws[0] / groups);
+  fb::_XNNNodeConvT* c = conv_node_params(n, ws);
   c->input1_id = in;
   c->filter_id = filter;
   c->bias_id = bias_id;
@@ -138,28 +124,8 @@ Error serialize_matmul(SerializeContext& ctx, ValueId a, ValueId w, bool w_is_kn
 
 Error serialize_pool(SerializeContext& ctx, const aot::Node& n, bool max) {
   ValueId x = input_tensor(n, "self"), out = output_tensor(n);
-  std::vector<int64_t> k = input_ints(n, "kernel_size", {1}), s = input_ints(n, "stride", {});
-  std::vector<int64_t> pad = input_ints(n, "padding", {0}), dil = input_ints(n, "dilation", {1});
-  if (s.empty()) s = k;
-  const std::vector<int64_t> in = ctx.sizes(x), os = ctx.sizes(out);
   EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(x, nhwc_layout()));
-  auto* p = new fb::_XNNPooling2DT();
-  uint32_t extra[2];
-  for (size_t d = 0; d < 2; ++d) {  // ceil_mode: pad bottom/right so the last window fits
-    const int64_t eff = (pick(k, d, 1) - 1) * pick(dil, d, 1) + 1;
-    const int64_t need = (os[2 + d] - 1) * pick(s, d, 1) + eff - (in[2 + d] + 2 * pick(pad, d, 0));
-    extra[d] = uint32_t(need > 0 ? need : 0);
-  }
-  p->padding_top = uint32_t(pick(pad, 0, 0));
-  p->padding_bottom = p->padding_top + extra[0];
-  p->padding_left = uint32_t(pick(pad, 1, 0));
-  p->padding_right = p->padding_left + extra[1];
-  p->pooling_height = uint32_t(pick(k, 0, 1));
-  p->pooling_width = uint32_t(pick(k, 1, 1));
-  p->stride_height = uint32_t(pick(s, 0, 1));
-  p->stride_width = uint32_t(pick(s, 1, 1));
-  p->dilation_height = uint32_t(pick(dil, 0, 1));
-  p->dilation_width = uint32_t(pick(dil, 1, 1));
+  fb::_XNNPooling2DT* p = pool_node_params(ctx, n);
   p->input_id = id;
   p->output_id = ctx.define(out, nhwc_layout());
   ctx.set_producer(out, ctx.builder().add_node(max ? fb::XNodeUnion::XNNMaxPooling2d : fb::XNodeUnion::XNNAvgPooling2d, p));
@@ -183,6 +149,52 @@ Error serialize_global_avg(SerializeContext& ctx, ValueId x, ValueId out) {
 }
 
 }  // namespace
+
+fb::_XNNPooling2DT* pool_node_params(const SerializeContext& ctx, const aot::Node& n) {
+  ValueId x = input_tensor(n, "self"), out = output_tensor(n);
+  std::vector<int64_t> k = input_ints(n, "kernel_size", {1}), s = input_ints(n, "stride", {});
+  std::vector<int64_t> pad = input_ints(n, "padding", {0}), dil = input_ints(n, "dilation", {1});
+  if (s.empty()) s = k;
+  const std::vector<int64_t> in = ctx.sizes(x), os = ctx.sizes(out);
+  auto* p = new fb::_XNNPooling2DT();
+  uint32_t extra[2];
+  for (size_t d = 0; d < 2; ++d) {  // ceil_mode: pad bottom/right so the last window fits
+    const int64_t eff = (pick(k, d, 1) - 1) * pick(dil, d, 1) + 1;
+    const int64_t need = (os[2 + d] - 1) * pick(s, d, 1) + eff - (in[2 + d] + 2 * pick(pad, d, 0));
+    extra[d] = uint32_t(need > 0 ? need : 0);
+  }
+  p->padding_top = uint32_t(pick(pad, 0, 0));
+  p->padding_bottom = p->padding_top + extra[0];
+  p->padding_left = uint32_t(pick(pad, 1, 0));
+  p->padding_right = p->padding_left + extra[1];
+  p->pooling_height = uint32_t(pick(k, 0, 1));
+  p->pooling_width = uint32_t(pick(k, 1, 1));
+  p->stride_height = uint32_t(pick(s, 0, 1));
+  p->stride_width = uint32_t(pick(s, 1, 1));
+  p->dilation_height = uint32_t(pick(dil, 0, 1));
+  p->dilation_width = uint32_t(pick(dil, 1, 1));
+  return p;
+}
+
+
+fb::_XNNNodeConvT* conv_node_params(const aot::Node& n, const std::vector<int64_t>& ws) {
+  const int64_t groups = static_cast<int64_t>(input_double(n, "groups", 1));
+  std::vector<int64_t> stride = input_ints(n, "stride", {1}), pad = input_ints(n, "padding", {0});
+  std::vector<int64_t> dil = input_ints(n, "dilation", {1});
+  auto* c = new fb::_XNNNodeConvT();
+  c->padding_top = c->padding_bottom = uint32_t(pick(pad, 0, 0));
+  c->padding_left = c->padding_right = uint32_t(pick(pad, 1, 0));
+  c->kernel_height = uint32_t(ws[2]);
+  c->kernel_width = uint32_t(ws[3]);
+  c->subsampling_height = uint32_t(pick(stride, 0, 1));
+  c->subsampling_width = uint32_t(pick(stride, 1, 1));
+  c->dilation_height = uint32_t(pick(dil, 0, 1));
+  c->dilation_width = uint32_t(pick(dil, 1, 1));
+  c->groups = uint32_t(groups);
+  c->group_input_channels = uint32_t(ws[1]);
+  c->group_output_channels = uint32_t(ws[0] / groups);
+  return c;
+}
 
 Error serialize_nn_op(SerializeContext& ctx, const aot::Node& n) {
   const std::string q = n.op.qualified();

@@ -28,16 +28,60 @@ T get_le(const std::vector<uint8_t>& in, size_t at) {
   return static_cast<T>(v);
 }
 
+// A plain XNNTensorValue, or an XNNQuantizedTensorValue wrapping it with its parameters.
+std::unique_ptr<fb::XValueT> make_xvalue(std::unique_ptr<fb::XNNTensorValueT> tv, const ValueType& t) {
+  auto xv = std::make_unique<fb::XValueT>();
+  if (t.quant == ValueType::Quant::None) {
+    xv->xvalue_union.Set(std::move(*tv));
+    return xv;
+  }
+  fb::XNNQuantizedTensorValueT q;
+  q.tensor_value = std::move(tv);
+  if (t.quant == ValueType::Quant::PerTensor) {
+    fb::PerTensorQuantT p;
+    p.scale = t.scale;
+    p.zero_point = t.zero_point;
+    q.quant_params.Set(std::move(p));
+  } else {
+    fb::PerChannelQuantT p;
+    p.scale = t.scales;
+    p.channel_dim = t.channel_dim;
+    q.quant_params.Set(std::move(p));
+  }
+  xv->xvalue_union.Set(std::move(q));
+  return xv;
+}
+
 }  // namespace
 
-uint32_t XnnpackGraphBuilder::add_value(std::vector<uint32_t> dims) {
-  values_.push_back({std::move(dims), -1, kXnnInvalidId, 0});
+ValueType ValueType::per_tensor(fb::XNNDatatype t, float scale, int32_t zero_point) {
+  ValueType v;
+  v.datatype = t;
+  v.quant = Quant::PerTensor;
+  v.scale = scale;
+  v.zero_point = zero_point;
+  return v;
+}
+
+ValueType ValueType::per_channel(fb::XNNDatatype t, std::vector<float> scales, int32_t channel_dim) {
+  ValueType v;
+  v.datatype = t;
+  v.quant = Quant::PerChannel;
+  v.scales = std::move(scales);
+  v.channel_dim = channel_dim;
+  return v;
+}
+
+uint32_t XnnpackGraphBuilder::add_value(std::vector<uint32_t> dims, ValueType type) {
+  values_.push_back({std::move(dims), -1, kXnnInvalidId, 0, std::move(type)});
   return static_cast<uint32_t>(values_.size() - 1);
 }
 
-uint32_t XnnpackGraphBuilder::add_constant(std::vector<uint32_t> dims, std::vector<uint8_t> bytes) {
+uint32_t XnnpackGraphBuilder::add_constant(std::vector<uint32_t> dims, std::vector<uint8_t> bytes,
+                                           ValueType type) {
   constants_.push_back(std::move(bytes));
-  values_.push_back({std::move(dims), static_cast<int32_t>(constants_.size() - 1), kXnnInvalidId, 0});
+  values_.push_back({std::move(dims), static_cast<int32_t>(constants_.size() - 1), kXnnInvalidId, 0,
+                     std::move(type)});
   return static_cast<uint32_t>(values_.size() - 1);
 }
 
@@ -123,7 +167,7 @@ aot::Result<XnnpackBlob> XnnpackGraphBuilder::serialize(ConstantPlacement placem
   for (uint32_t id = 0; id < values_.size(); ++id) {
     const ValueRec& v = values_[id];
     auto tv = std::make_unique<fb::XNNTensorValueT>();
-    tv->datatype = fb::XNNDatatype::xnn_datatype_fp32;
+    tv->datatype = v.type.datatype;
     tv->num_dims = static_cast<uint32_t>(v.dims.size());
     tv->dims = v.dims;
     tv->constant_buffer_idx = v.constant >= 0 ? buffer_idx[static_cast<size_t>(v.constant)] : 0;
@@ -140,9 +184,7 @@ aot::Result<XnnpackBlob> XnnpackGraphBuilder::serialize(ConstantPlacement placem
       seen[v.external_id] = id;
       (v.flags == kFlagExternalInput ? g.input_ids : g.output_ids).push_back(id);
     }
-    auto xv = std::make_unique<fb::XValueT>();
-    xv->xvalue_union.Set(std::move(*tv));
-    g.xvalues.push_back(std::move(xv));
+    g.xvalues.push_back(make_xvalue(std::move(tv), v.type));
   }
   for (size_t e = 0; e < seen.size(); ++e) {
     if (seen[e] < 0) return aot::invalid_argument("XNNPACK graph: no value has external id " + std::to_string(e));

@@ -2,8 +2,11 @@
 // serialization into an XnnpackBackend blob (pte-format.md section 6): a 32-byte XH00
 // header, the XNNGraph FlatBuffer (identifier XN01, padded to 16) and the constant region.
 //
-// Values are numbered in creation order (their id_out). Constants are fp32/other bytes,
-// C-contiguous in the value's dims; constant_data[0] is the reserved empty entry. Two
+// Values are numbered in creation order (their id_out). A value is fp32 unless its
+// ValueType says otherwise: qint8 per tensor (scale, zero point) for quantized activations,
+// qcint8 / qcint32 per channel (scales along channel_dim) or qint8 / qint32 per tensor for
+// quantized filters and biases; those are written as XNNQuantizedTensorValue. Constants are
+// bytes, C-contiguous in the value's dims; constant_data[0] is the reserved empty entry. Two
 // placements of constant bytes:
 //   kInline     -- bytes in the blob's constant region, ConstantDataOffset{offset, size}
 //                  (each constant 16-byte aligned; what the pipeline uses today, since
@@ -30,6 +33,21 @@ constexpr uint32_t kFlagExternalOutput = 0x2;
 
 enum class ConstantPlacement { Inline, NamedData };
 
+// The datatype and quantization of a value (default: plain fp32).
+struct ValueType {
+  fb_xnnpack::XNNDatatype datatype = fb_xnnpack::XNNDatatype::xnn_datatype_fp32;
+  enum class Quant : uint8_t { None, PerTensor, PerChannel } quant = Quant::None;
+  float scale = 0;             // PerTensor
+  int32_t zero_point = 0;      // PerTensor
+  std::vector<float> scales;   // PerChannel
+  int32_t channel_dim = 0;     // PerChannel
+
+  static ValueType per_tensor(fb_xnnpack::XNNDatatype t, float scale, int32_t zero_point);
+  static ValueType per_channel(fb_xnnpack::XNNDatatype t, std::vector<float> scales,
+                               int32_t channel_dim);
+  bool is_fp32() const { return datatype == fb_xnnpack::XNNDatatype::xnn_datatype_fp32; }
+};
+
 struct XnnpackBlob {
   std::vector<uint8_t> bytes;
   std::vector<std::pair<std::string, std::vector<uint8_t>>> named_data;  // kNamedData only
@@ -37,14 +55,16 @@ struct XnnpackBlob {
 
 class XnnpackGraphBuilder {
  public:
-  // An fp32 activation value (internal until marked external).
-  uint32_t add_value(std::vector<uint32_t> dims);
-  // An fp32 constant value holding `bytes` (numel(dims) * 4 bytes).
-  uint32_t add_constant(std::vector<uint32_t> dims, std::vector<uint8_t> bytes);
+  // An activation value (internal until marked external); fp32 unless `type` says otherwise.
+  uint32_t add_value(std::vector<uint32_t> dims, ValueType type = {});
+  // A constant value holding `bytes` (numel(dims) elements of the type's datatype).
+  uint32_t add_constant(std::vector<uint32_t> dims, std::vector<uint8_t> bytes,
+                        ValueType type = {});
   // Marks value `id` as external input/output number `external_id`.
   void set_external(uint32_t id, uint32_t external_id, uint32_t flag);
   uint32_t num_values() const { return static_cast<uint32_t>(values_.size()); }
   const std::vector<uint32_t>& dims(uint32_t id) const { return values_[id].dims; }
+  const ValueType& type(uint32_t id) const { return values_[id].type; }
   bool is_constant(uint32_t id) const { return values_[id].constant >= 0; }
   bool is_external(uint32_t id) const { return values_[id].flags != 0; }
   // Mutable constant bytes (for folding batch norm into a convolution).
@@ -71,6 +91,7 @@ class XnnpackGraphBuilder {
     int32_t constant = -1;  // index into constants_
     uint32_t external_id = kXnnInvalidId;
     uint32_t flags = 0;
+    ValueType type;
   };
   std::vector<ValueRec> values_;
   std::vector<std::vector<uint8_t>> constants_;

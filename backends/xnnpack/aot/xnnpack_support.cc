@@ -6,6 +6,7 @@
 #include <map>
 
 #include "aot/ir/graph_util.h"
+#include "aot/quantize/qdq.h"
 #include "backends/xnnpack/aot/serialize_context.h"
 
 namespace ember::backends::xnnpack {
@@ -69,8 +70,48 @@ bool used(const aot::Graph& g, ValueId v) {
   return !u.node_users[size_t(v)].empty() || u.is_graph_output[size_t(v)];
 }
 
+// A constant, or a constant dequantized by a quantized_decomposed node (PT2E weights).
 bool is_const(const aot::Graph& g, ValueId v) {
-  return v != aot::kNoValue && g.value(v).tensor.constant != nullptr;
+  if (v == aot::kNoValue) return false;
+  if (g.value(v).tensor.constant != nullptr) return true;
+  for (const aot::Node& n : g.nodes()) {
+    if (output_tensor(n) != v) continue;
+    const ValueId in = input_tensor(n, "input");
+    return aot::is_quantized_decomposed(n) && n.op.name.rfind("dequantize", 0) == 0 &&
+           in != aot::kNoValue && g.value(in).tensor.constant != nullptr;
+  }
+  return false;
+}
+
+// Quantize / dequantize nodes: static int8 per tensor (XNNConvert, or folded into the int8
+// operator next to them) and int8 constant weights, per tensor or per channel.
+Support qdq_support(const aot::Node& n, const aot::Graph& g) {
+  aot::Result<aot::QuantParams> r = aot::read_qdq(g, n);
+  if (!r.ok()) return Support::no(aot::last_error_message());
+  const aot::QuantParams& p = r.get();
+  if (p.kind == aot::QdqKind::ChooseQParams || p.granularity == aot::QdqGranularity::PerTensorDynamic) {
+    return Support::no(short_name(n) + ": dynamic quantization is not supported by this XNNPACK version");
+  }
+  if (p.dtype != aot::ScalarType::Char) {
+    return Support::no(short_name(n) + ": " + aot::to_string(p.dtype) + " storage (int8 only)");
+  }
+  const bool constant = g.value(p.input).tensor.constant != nullptr;
+  if (p.kind == aot::QdqKind::Quantize && p.granularity != aot::QdqGranularity::PerTensor) {
+    return Support::no(short_name(n) + ": per-channel quantize of an activation");
+  }
+  if (p.kind == aot::QdqKind::Dequantize && !constant && p.granularity != aot::QdqGranularity::PerTensor) {
+    return Support::no(short_name(n) + ": per-channel dequantize of an activation");
+  }
+  if (p.kind == aot::QdqKind::Dequantize && p.out_dtype != aot::ScalarType::Float) {
+    return Support::no(short_name(n) + ": dequantize to " + aot::to_string(p.out_dtype) + " (only f32)");
+  }
+  const ValueId f32 = p.kind == aot::QdqKind::Quantize ? p.input : p.output;
+  std::string why = check_tensor(g, f32, p.kind == aot::QdqKind::Quantize ? "input" : "output");
+  if (why.empty() && !g.value(f32 == p.input ? p.output : p.input).tensor.is_static()) {
+    why = "int8 tensor has a dynamic shape";
+  }
+  if (!why.empty()) return Support::no(short_name(n) + ": " + why);
+  return Support::yes();
 }
 
 int64_t norm_dim(int64_t d, size_t rank) { return d < 0 ? d + int64_t(rank) : d; }
@@ -265,6 +306,7 @@ const std::map<std::string, Check>& checks() {
 }  // namespace
 
 Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
+  if (aot::is_quantized_decomposed(node)) return qdq_support(node, graph);
   const std::string q = node.op.qualified();
   auto it = checks().find(q);
   if (it == checks().end()) {

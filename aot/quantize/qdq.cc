@@ -17,16 +17,6 @@ const char* const kSupported[][2] = {
     {"choose_qparams", "tensor"},
 };
 
-bool storage_range(ScalarType t, int64_t* lo, int64_t* hi) {
-  switch (t) {
-    case ScalarType::Byte: *lo = 0; *hi = 255; return true;
-    case ScalarType::Char: *lo = -128; *hi = 127; return true;
-    case ScalarType::Short: *lo = -32768; *hi = 32767; return true;
-    case ScalarType::Int: *lo = INT32_MIN; *hi = INT32_MAX; return true;
-    default: return false;
-  }
-}
-
 bool is_float(ScalarType t) {
   return t == ScalarType::Float || t == ScalarType::Half || t == ScalarType::BFloat16;
 }
@@ -70,7 +60,7 @@ Error read_range(const Node& node, const Argument& qmin, const Argument& qmax,
   p->quant_max = qmax.i;
   p->dtype = dtype.dtype;
   int64_t lo = 0, hi = 0;
-  if (!storage_range(p->dtype, &lo, &hi)) {
+  if (!runtime::quantized_storage_range(p->dtype, &lo, &hi)) {
     return bad(node, std::string("quantized dtype ") + scalar_type_name(p->dtype) +
                          " is not supported (uint8, int8, int16, int32)");
   }

@@ -1,5 +1,7 @@
 #include "runtime/core/scalar_type.h"
 
+#include <cstdint>
+
 namespace ember::runtime {
 namespace {
 
@@ -69,6 +71,16 @@ bool is_integral(ScalarType type, bool include_bool) {
       return include_bool;
     default:
       return false;
+  }
+}
+
+bool quantized_storage_range(ScalarType type, int64_t* min, int64_t* max) {
+  switch (type) {
+    case ScalarType::Byte: *min = 0; *max = 255; return true;
+    case ScalarType::Char: *min = -128; *max = 127; return true;
+    case ScalarType::Short: *min = -32768; *max = 32767; return true;
+    case ScalarType::Int: *min = INT32_MIN; *max = INT32_MAX; return true;
+    default: return false;
   }
 }
 

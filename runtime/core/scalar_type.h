@@ -63,4 +63,8 @@ bool is_floating_point(ScalarType type);
 // Byte, Char, Short, Int, Long, UInt16/32/64 (not Bool); includes Bool if `include_bool`.
 bool is_integral(ScalarType type, bool include_bool);
 
+// The value range of a quantized storage dtype (Byte, Char, Short, Int): what PyTorch's
+// quant_min/quant_max may span. False for other types.
+bool quantized_storage_range(ScalarType type, int64_t* min, int64_t* max);
+
 }  // namespace ember::runtime

@@ -18,22 +18,11 @@ namespace {
 using runtime::Error;
 using runtime::scalar_type_name;
 
-// The storage dtypes torch's quant_min/quant_max bounds check accepts (and Ember stores).
-bool storage_bounds(ScalarType t, int64_t* lo, int64_t* hi) {
-  switch (t) {
-    case ScalarType::Byte: *lo = 0; *hi = 255; return true;
-    case ScalarType::Char: *lo = -128; *hi = 127; return true;
-    case ScalarType::Short: *lo = -32768; *hi = 32767; return true;
-    case ScalarType::Int: *lo = INT32_MIN; *hi = INT32_MAX; return true;
-    default: return false;
-  }
-}
-
 // quant_min/quant_max inside the storage dtype's range (torch asserts the same).
 bool check_quant_range(KernelRuntimeContext& ctx, int64_t qmin, int64_t qmax, ScalarType dtype,
                        const char* op) {
   int64_t lo = 0, hi = 0;
-  if (!storage_bounds(dtype, &lo, &hi)) {
+  if (!runtime::quantized_storage_range(dtype, &lo, &hi)) {
     ctx.fail(Error::InvalidType, "%s: quantized dtype %s is not supported (uint8, int8, int16, "
              "int32)", op, scalar_type_name(dtype));
     return false;
@@ -116,7 +105,7 @@ Tensor& quantize_per_tensor_impl(KernelRuntimeContext& ctx, const Tensor& in, do
 bool check_dequantize_args(KernelRuntimeContext& ctx, const Tensor& in, ScalarType dtype,
                            std::optional<ScalarType> out_dtype, Tensor& out, const char* op) {
   int64_t lo = 0, hi = 0;
-  if (!storage_bounds(dtype, &lo, &hi)) {
+  if (!runtime::quantized_storage_range(dtype, &lo, &hi)) {
     ctx.fail(Error::InvalidType, "%s: quantized dtype %s is not supported (uint8, int8, int16, "
              "int32)", op, scalar_type_name(dtype));
     return false;
@@ -339,7 +328,7 @@ void choose_qparams_tensor_out(KernelRuntimeContext& ctx, const Tensor& input, i
       !check_dtype(ctx, zero_point_out, ScalarType::Long, op, "zero_point_out")) {
     return;
   }
-  if (!storage_bounds(dtype, &lo, &hi)) {
+  if (!runtime::quantized_storage_range(dtype, &lo, &hi)) {
     ctx.fail(Error::InvalidType, "%s: quantized dtype %s is not supported", op,
              scalar_type_name(dtype));
     return;

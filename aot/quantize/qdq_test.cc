@@ -19,7 +19,7 @@ NamedArgument arg(const char* name, Argument a) { return {name, std::move(a), fa
 template <typename T>
 ValueId constant(GraphBuilder& b, const std::string& name, std::vector<int64_t> sizes,
                  ScalarType dtype, const std::vector<T>& data) {
-  ValueId v = b.parameter(name, sizes, {}, InputKind::Buffer);
+  ValueId v = b.parameter(name, sizes, {0.f}, InputKind::Buffer);  // replaced below
   auto c = std::make_shared<ConstantData>();
   c->bytes.resize(data.size() * sizeof(T));
   std::memcpy(c->bytes.data(), data.data(), c->bytes.size());

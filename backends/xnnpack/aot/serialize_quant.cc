@@ -332,9 +332,8 @@ Error int8_linear(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& 
 }
 
 Error int8_add(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op) {
-  const SerializeContext::Dequantized *a = ctx.dequantized(input_tensor(n, "self")), *b = nullptr;
-  if (a == nullptr) return aot::invalid_program("xnnpack lowering: add input is not dequantized");
-  const Layout l = ctx.layout_of(a->source);
+  const SerializeContext::Dequantized *a = nullptr, *b = nullptr;
+  const Layout l = ctx.layout_of(input_tensor(n, "self"));  // its int8 source's layout
   uint32_t ia = 0, ib = 0;
   EMBER_TRY(input_of(ctx, input_tensor(n, "self"), l, &a, &ia));
   EMBER_TRY(input_of(ctx, input_tensor(n, "other"), l, &b, &ib));
@@ -346,9 +345,7 @@ Error int8_add(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op)
 // reads that value (the bounds intersect), else an XNNClamp on the int8 values.
 Error int8_clamp(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op, bool fold) {
   const SerializeContext::Dequantized* x = nullptr;
-  const Layout l = ctx.layout_of(ctx.dequantized(input_tensor(n, "self")) != nullptr
-                                     ? ctx.dequantized(input_tensor(n, "self"))->source
-                                     : input_tensor(n, "self"));
+  const Layout l = ctx.layout_of(input_tensor(n, "self"));  // its int8 source's layout
   uint32_t in = 0;
   EMBER_TRY(input_of(ctx, input_tensor(n, "self"), l, &x, &in));
   const int p = ctx.producer(x->source);

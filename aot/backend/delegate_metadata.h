@@ -8,7 +8,7 @@
 // (little-endian). Decoding checks every length against the text.
 //
 //   call.metadata[kDelegateNamedDataKey] = encode_named_data(result.named_data);
-//   auto named = decode_named_data(call.metadata.at(kDelegateNamedDataKey));   // StatusOr
+//   auto named = decode_named_data(call.metadata.at(kDelegateNamedDataKey));   // Result
 #pragma once
 
 #include <string>

@@ -39,7 +39,7 @@ struct SessionOptions {
 
 class ExportSession {
  public:
-  ExportSession() = default;  // empty (needed by StatusOr)
+  ExportSession() = default;  // empty (a Result<ExportSession> holds one)
   ExportSession(std::vector<std::unique_ptr<Stage>> stages, SessionOptions options = {});
   ExportSession(ExportSession&&) = default;
   ExportSession& operator=(ExportSession&&) = default;

@@ -51,7 +51,14 @@ Error check_header(const PteExtendedHeader& h, PteLayout* layout) {
   return Error::Ok;
 }
 
-Error check_identifier(const uint8_t* data) {
+}  // namespace
+
+Error PteContainer::check_identifier(const void* program, size_t size) {
+  if (size < 8) {
+    return fail(Error::InvalidProgram, "no file identifier: %zu-byte program, need at least 8",
+                size);
+  }
+  const uint8_t* data = static_cast<const uint8_t*>(program);
   if (std::memcmp(data + 4, fb::ProgramIdentifier(), 4) == 0) return Error::Ok;
   char id[5] = {};
   for (int i = 0; i < 4; ++i) {
@@ -62,8 +69,10 @@ Error check_identifier(const uint8_t* data) {
               fb::ProgramIdentifier());
 }
 
+namespace {
+
 Error verify(const uint8_t* data, size_t size, PteVerification verification) {
-  EMBER_TRY(check_identifier(data));
+  EMBER_TRY(PteContainer::check_identifier(data, size));
   if (verification == PteVerification::Minimal) {
     const uint32_t root = read_u32(data);
     if (root < 8 || root > size - 4) {

@@ -106,6 +106,12 @@ class PteContainer final {
       const PteLayout& layout, const void* program, size_t size,
       PteVerification verification = PteVerification::InternalConsistency);
 
+  // The "ET12" file identifier at bytes 4..8 of a program of `size` bytes: Ok, or
+  // InvalidProgram naming what is there instead (also for fewer than 8 bytes).
+  // open_program() checks it first; tools use it to tell a foreign file from a
+  // corrupt program.
+  static Error check_identifier(const void* program, size_t size);
+
   const PteLayout& layout() const { return layout_; }
   // The verified root: an executorch_flatbuffer::Program (null if default-constructed).
   const void* program_root() const { return root_; }

@@ -184,6 +184,19 @@ TEST(PteContainerTest, BadIdentifierIsInvalid) {
       << message();
 }
 
+TEST(PteContainerTest, CheckIdentifierAloneTellsForeignFromCorrupt) {
+  std::vector<uint8_t> bytes = program_with_segments();
+  EXPECT_EQ(PteContainer::check_identifier(bytes.data(), bytes.size()), Error::Ok);
+  bytes[0] = 0xFF;  // a root offset far outside the program: corrupt, but still ET12
+  bytes[1] = 0xFF;
+  EXPECT_EQ(PteContainer::check_identifier(bytes.data(), bytes.size()), Error::Ok);
+  EXPECT_EQ(PteContainer::check_identifier(bytes.data(), 7), Error::InvalidProgram);
+  EXPECT_NE(message().find("7-byte program"), std::string::npos) << message();
+  std::memcpy(bytes.data() + 4, "PK\x03\x04", 4);
+  EXPECT_EQ(PteContainer::check_identifier(bytes.data(), bytes.size()), Error::InvalidProgram);
+  EXPECT_NE(message().find("bad file identifier 'PK?" "?'"), std::string::npos) << message();
+}
+
 TEST(PteContainerTest, TruncatedFilesAreInvalid) {
   const std::vector<uint8_t> good = program_with_segments();
   for (size_t n : {size_t(0), size_t(7), size_t(12), size_t(39), size_t(63), good.size() / 2,

@@ -72,12 +72,14 @@ void check_container(CheckContext* ctx) {
   runtime::PteLayout layout;
   layout.file_size = ctx->size;
   layout.program_size = ctx->program_size;
+  if (runtime::PteContainer::check_identifier(ctx->data, ctx->size) != Error::Ok) {
+    ctx->error("file.identifier", "file", last_error_message());
+    return;
+  }
   Result<runtime::PteContainer> container =
       runtime::PteContainer::open_program(layout, ctx->data, ctx->size);
   if (!container.ok()) {
-    const bool identifier = std::string(last_error_message()).find("identifier") != std::string::npos;
-    ctx->error(identifier ? "file.identifier" : "flatbuffer.verify", identifier ? "file" : "program",
-               last_error_message());
+    ctx->error("flatbuffer.verify", "program", last_error_message());
     return;
   }
   ctx->program = static_cast<const fb::Program*>(container->program_root());

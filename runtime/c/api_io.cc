@@ -155,6 +155,30 @@ Error resize_input(ember_method* m, size_t index, const int64_t* sizes, size_t r
   return method.set_input(runtime::EValue(&view), index);
 }
 
+Error set_input_value(ember_method* m, size_t index, const ember_value* in) {
+  if (in == nullptr) return fail(Error::InvalidArgument, "value is NULL");
+  ember_value v;
+  ember_value_init(&v);
+  EMBER_TRY(read_options(in, &v, "ember_value"));
+  switch (v.kind) {
+    case EMBER_KIND_TENSOR: {
+      Tensor* t = nullptr;
+      EMBER_TRY(input_tensor(m, index, v.dtype, &t));
+      bool same = v.rank == t->dim();
+      for (size_t d = 0; same && d < v.rank; ++d) same = v.sizes[d] == t->size(d);
+      if (!same) EMBER_TRY(resize_input(m, index, v.sizes, v.rank > EMBER_MAX_RANK ? EMBER_MAX_RANK + 1 : v.rank));
+      return set_input(m, index, v.dtype, v.data, v.nbytes, true);
+    }
+    case EMBER_KIND_INT: return m->method->set_input(runtime::EValue(int64_t(v.i)), index);
+    case EMBER_KIND_DOUBLE: return m->method->set_input(runtime::EValue(v.d), index);
+    case EMBER_KIND_BOOL: return m->method->set_input(runtime::EValue(v.b != 0), index);
+    case EMBER_KIND_NONE: return m->method->set_input(runtime::EValue(), index);
+    default:
+      return fail(Error::NotSupported, "input %zu: values of kind %d cannot be set through the C API", index,
+                  int(v.kind));
+  }
+}
+
 Error output_of(const ember_method* m, size_t index, ember_value* out) {
   if (out == nullptr) return fail(Error::InvalidArgument, "value is NULL");
   const runtime::Method& method = *m->method;
@@ -287,6 +311,10 @@ ember_status ember_method_set_input_zero_copy(ember_method* method, size_t index
 
 ember_status ember_method_resize_input(ember_method* method, size_t index, const int64_t* sizes, size_t rank) {
   EMBER_METHOD_CALL(method, ember::capi::resize_input(method, index, sizes, rank));
+}
+
+ember_status ember_method_set_input_value(ember_method* method, size_t index, const ember_value* value) {
+  EMBER_METHOD_CALL(method, ember::capi::set_input_value(method, index, value));
 }
 
 ember_status ember_method_execute(ember_method* method) { EMBER_METHOD_CALL(method, ember::capi::execute(method)); }

@@ -108,7 +108,7 @@ Error build(ember_method* m, const char* name, const ember_method_options& o) {
   EMBER_TRY(select_backends(o.backends, &m->backends));
   const size_t threads = thread_count(o.num_threads);
   if (threads > 1) {
-    m->pool = new (std::nothrow) runtime::PthreadpoolThreadPool(threads);
+    m->pool = new_heap<runtime::PthreadpoolThreadPool>(threads);
     if (m->pool == nullptr) return fail(Error::MemoryAllocationFailed, "cannot create a thread pool");
   }
   EMBER_TRY(load_method(m, program, name, threads));
@@ -120,14 +120,14 @@ Error build(ember_method* m, const char* name, const ember_method_options& o) {
 void destroy(ember_method* m) {
   if (m == nullptr) return;
   m->method.reset();  // delegates first, while the memory they use is alive
-  delete m->pool;
+  destroy_heap(m->pool);
   m->pool = nullptr;
   for (size_t i = 0; i < m->num_heap_blocks; ++i) std::free(m->heap_blocks[i]);
   m->num_heap_blocks = 0;
   if (m->in_caller_memory) {
     m->~ember_method();
   } else {
-    delete m;
+    destroy_heap(m);
   }
 }
 
@@ -135,7 +135,7 @@ void destroy(ember_method* m) {
 // on the heap.
 Error new_method(ember_program* program, const ember_method_options& o, ember_method** out) {
   if (o.memory == nullptr) {
-    *out = new (std::nothrow) ember_method();
+    *out = new_heap<ember_method>();
     if (*out == nullptr) return fail(Error::MemoryAllocationFailed, "cannot allocate a method handle");
     (*out)->program = program;
     return Error::Ok;

@@ -15,7 +15,7 @@ using runtime::fail;
 // A new handle, in the caller's storage when the options give some.
 Error new_program(const ember_program_options& options, ember_program** out) {
   if (options.storage == nullptr) {
-    *out = new (std::nothrow) ember_program();
+    *out = new_heap<ember_program>();
     if (*out == nullptr) return fail(Error::MemoryAllocationFailed, "cannot allocate a program handle");
     return Error::Ok;
   }
@@ -36,7 +36,7 @@ void delete_program(ember_program* p) {
   if (p->in_caller_storage) {
     p->~ember_program();
   } else {
-    delete p;
+    destroy_heap(p);
   }
 }
 

@@ -467,6 +467,47 @@ TEST(CapiTest, ZeroCopyInputAndIntOutput) {
   EXPECT_EQ(static_cast<const float*>(out.data)[0], 11.0f);
 }
 
+TEST(CapiTest, SetInputValue) {
+  auto program_t = ember::testing::make_add_program();
+  program_t->execution_plan[0]->inputs.push_back(2);  // alpha (Int 1) becomes input 2
+  ember::testing::AlignedBytes bytes(ember::testing::serialize(*program_t));
+  Program program;
+  ASSERT_EQ(ember_program_load_buffer(bytes.data(), bytes.size(), nullptr, &program.p), EMBER_OK);
+  Method method;
+  ASSERT_EQ(ember_method_create(program.p, "forward", nullptr, &method.m), EMBER_OK);
+  const float a[2] = {1, 2}, b[2] = {3, 4};
+  ember_value v;
+  ember_value_init(&v);
+  v.kind = EMBER_KIND_TENSOR;
+  v.dtype = EMBER_DTYPE_FLOAT;
+  v.rank = 1;
+  v.sizes[0] = 2;
+  v.data = a;
+  v.nbytes = sizeof(a);
+  ASSERT_EQ(ember_method_set_input_value(method.m, 0, &v), EMBER_OK) << ember_method_last_error(method.m);
+  v.data = b;
+  ASSERT_EQ(ember_method_set_input_value(method.m, 1, &v), EMBER_OK);
+  v.sizes[0] = 3;  // a static input cannot change shape
+  EXPECT_EQ(ember_method_set_input_value(method.m, 1, &v), EMBER_NOT_SUPPORTED) << ember_method_last_error(method.m);
+  ember_value alpha;
+  ember_value_init(&alpha);
+  alpha.kind = EMBER_KIND_INT;
+  alpha.i = 2;  // baked in as 1
+  EXPECT_EQ(ember_method_set_input_value(method.m, 2, &alpha), EMBER_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("baked in at export"), std::string::npos);
+  alpha.i = 1;
+  ASSERT_EQ(ember_method_set_input_value(method.m, 2, &alpha), EMBER_OK);
+  alpha.kind = EMBER_KIND_DOUBLE;
+  EXPECT_EQ(ember_method_set_input_value(method.m, 2, &alpha), EMBER_INVALID_ARGUMENT);  // an Int slot
+  EXPECT_EQ(ember_method_set_input_value(method.m, 2, nullptr), EMBER_INVALID_ARGUMENT);
+  ASSERT_EQ(ember_method_execute(method.m), EMBER_OK) << ember_method_last_error(method.m);
+  ember_value out;
+  ember_value_init(&out);
+  ASSERT_EQ(ember_method_output(method.m, 0, &out), EMBER_OK);
+  EXPECT_EQ(static_cast<const float*>(out.data)[0], 4.0f);
+  EXPECT_EQ(static_cast<const float*>(out.data)[1], 6.0f);
+}
+
 // An older caller's struct (only struct_size and kind) is written no further than its size.
 TEST(CapiTest, SmallerStructsFromOlderHeaders) {
   ember::testing::AlignedBytes bytes(add_program_bytes());

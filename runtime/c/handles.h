@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <optional>
 
 #include "ember/ember.h"
@@ -56,6 +58,21 @@ struct ember_method {
 namespace ember::capi {
 
 using runtime::Error;
+
+// Heap objects of the C API: malloc + placement new, destroyed with destroy_heap(). (Not
+// `new (std::nothrow)`: the library is built without relying on exceptions, and a test's
+// replaced operator new/delete must see matching pairs.)
+template <typename T, typename... Args>
+T* new_heap(Args&&... args) {
+  void* p = std::malloc(sizeof(T));
+  return p == nullptr ? nullptr : new (p) T(static_cast<Args&&>(args)...);
+}
+template <typename T>
+void destroy_heap(T* p) {
+  if (p == nullptr) return;
+  p->~T();
+  std::free(p);
+}
 
 inline ember_status to_status(Error e) { return static_cast<ember_status>(static_cast<uint32_t>(e)); }
 

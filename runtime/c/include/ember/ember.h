@@ -267,6 +267,13 @@ EMBER_EXPORT ember_status ember_method_set_input_zero_copy(ember_method* method,
 /* Sets the shape of dynamic tensor input `index` (same rank, each dim within its range). */
 EMBER_EXPORT ember_status ember_method_resize_input(ember_method* method, size_t index, const int64_t* sizes,
                                                     size_t rank);
+/* Sets input `index` from a value (see ember_value below). A tensor (dtype, rank, sizes, data,
+ * nbytes) is resized to `sizes` when they differ from the input's current shape, then copied.
+ * An Int, Double, Bool or None must equal what was baked in at export (InvalidArgument
+ * otherwise): the program has no slot to change it. */
+struct ember_value;
+EMBER_EXPORT ember_status ember_method_set_input_value(ember_method* method, size_t index,
+                                                       const struct ember_value* value);
 /* Runs the method. Inputs keep their values between executions. */
 EMBER_EXPORT ember_status ember_method_execute(ember_method* method);
 

@@ -43,7 +43,8 @@ Error info_of(const ember_method* m, size_t index, bool input, ember_tensor_info
   info.kind = static_cast<ember_kind>(static_cast<uint32_t>(v.tag()));
   if (v.is_tensor()) {
     const runtime::MethodMeta meta = method.method_meta();
-    runtime::Result<runtime::TensorInfo> decl = input ? meta.input_tensor_meta(index) : meta.output_tensor_meta(index);
+    runtime::Result<runtime::TensorInfo> decl =
+        input ? meta.input_tensor_meta(index) : meta.output_tensor_meta(index);
     if (!decl.ok()) return decl.error();
     describe_tensor(v.to_tensor(), *decl, &info);
     if (input) {  // the export's lower bounds, from the method's input guards
@@ -61,32 +62,34 @@ Error info_of(const ember_method* m, size_t index, bool input, ember_tensor_info
 Error input_tensor(ember_method* m, size_t index, ember_dtype dtype, Tensor** out) {
   runtime::Method& method = *m->method;
   if (index >= method.inputs_size()) {
-    return fail(Error::InvalidArgument, "input index %zu out of range (method '%s' has %zu inputs)", index,
-                method.name(), method.inputs_size());
+    return fail(Error::InvalidArgument, "input index %zu out of range (method '%s' has %zu inputs)",
+                index, method.name(), method.inputs_size());
   }
   const runtime::EValue& v = method.get_input(index);
   if (!v.is_tensor()) {
-    return fail(Error::InvalidType, "input %zu of method '%s' is a %s, not a Tensor", index, method.name(),
-                runtime::tag_name(v.tag()));
+    return fail(Error::InvalidType, "input %zu of method '%s' is a %s, not a Tensor", index,
+                method.name(), runtime::tag_name(v.tag()));
   }
   Tensor& t = v.to_tensor();
   const auto type = static_cast<runtime::ScalarType>(static_cast<int>(dtype));
   if (type != t.scalar_type()) {
     char want[96];
-    return fail(Error::InvalidType, "input %zu of method '%s' expects %s, got %s data", index, method.name(),
-                runtime::describe(t, want, sizeof(want)), ember_dtype_name(dtype));
+    return fail(Error::InvalidType, "input %zu of method '%s' expects %s, got %s data", index,
+                method.name(), runtime::describe(t, want, sizeof(want)), ember_dtype_name(dtype));
   }
   *out = &t;
   return Error::Ok;
 }
 
-Error check_bytes(const ember_method* m, size_t index, const Tensor& t, const void* data, size_t nbytes) {
+Error check_bytes(const ember_method* m, size_t index, const Tensor& t, const void* data,
+                  size_t nbytes) {
   if (nbytes != t.nbytes()) {
     char want[96];
     return fail(Error::InvalidArgument, "input %zu expects %s (%zu bytes), got %zu bytes", index,
                 runtime::describe(t, want, sizeof(want)), t.nbytes(), nbytes);
   }
-  if (data == nullptr && nbytes > 0) return fail(Error::InvalidArgument, "input %zu: data is NULL", index);
+  if (data == nullptr && nbytes > 0)
+    return fail(Error::InvalidArgument, "input %zu: data is NULL", index);
   (void)m;
   return Error::Ok;
 }
@@ -105,7 +108,8 @@ Error set_from(ember_method* m, size_t index, const Tensor& t, void* data) {
   return m->method->set_input(runtime::EValue(&view), index);
 }
 
-Error set_input(ember_method* m, size_t index, ember_dtype dtype, const void* data, size_t nbytes, bool copy) {
+Error set_input(ember_method* m, size_t index, ember_dtype dtype, const void* data, size_t nbytes,
+                bool copy) {
   Tensor* t = nullptr;
   EMBER_TRY(input_tensor(m, index, dtype, &t));
   EMBER_TRY(check_bytes(m, index, *t, data, nbytes));
@@ -113,8 +117,10 @@ Error set_input(ember_method* m, size_t index, ember_dtype dtype, const void* da
   if (!copy) {
     if (storage == nullptr) {
       return fail(Error::NotSupported,
-                  "input %zu of method '%s' is memory-planned: its data lives in the method's memory, so it "
-                  "can only be copied in (ember_method_set_input)", index, m->method->name());
+                  "input %zu of method '%s' is memory-planned: its data lives in the method's "
+                  "memory, so it "
+                  "can only be copied in (ember_method_set_input)",
+                  index, m->method->name());
     }
     return set_from(m, index, *t, const_cast<void*>(data));
   }
@@ -128,15 +134,18 @@ Error set_input(ember_method* m, size_t index, ember_dtype dtype, const void* da
 Error resize_input(ember_method* m, size_t index, const int64_t* sizes, size_t rank) {
   runtime::Method& method = *m->method;
   if (index >= method.inputs_size()) {
-    return fail(Error::InvalidArgument, "input index %zu out of range (method '%s' has %zu inputs)", index,
-                method.name(), method.inputs_size());
+    return fail(Error::InvalidArgument, "input index %zu out of range (method '%s' has %zu inputs)",
+                index, method.name(), method.inputs_size());
   }
   const runtime::EValue& v = method.get_input(index);
-  if (!v.is_tensor()) return fail(Error::InvalidType, "input %zu is a %s, not a Tensor", index, runtime::tag_name(v.tag()));
+  if (!v.is_tensor())
+    return fail(Error::InvalidType, "input %zu is a %s, not a Tensor", index,
+                runtime::tag_name(v.tag()));
   Tensor& t = v.to_tensor();
   if (sizes == nullptr && rank > 0) return fail(Error::InvalidArgument, "sizes is NULL");
   if (rank != t.dim()) {
-    return fail(Error::InvalidArgument, "input %zu has rank %zu, %zu sizes given", index, t.dim(), rank);
+    return fail(Error::InvalidArgument, "input %zu has rank %zu, %zu sizes given", index, t.dim(),
+                rank);
   }
   runtime::SizesType new_sizes[runtime::kMaxTensorDims];
   runtime::DimOrderType order[runtime::kMaxTensorDims];
@@ -151,7 +160,8 @@ Error resize_input(ember_method* m, size_t index, const int64_t* sizes, size_t r
   }
   // The input's own data at the new shape: set_input checks the bounds and resizes
   // without copying (same pointer), leaving the data to the next set_input.
-  Tensor view(t.scalar_type(), t.dim(), new_sizes, order, strides, t.mutable_data_ptr(), t.shape_dynamism());
+  Tensor view(t.scalar_type(), t.dim(), new_sizes, order, strides, t.mutable_data_ptr(),
+              t.shape_dynamism());
   return method.set_input(runtime::EValue(&view), index);
 }
 
@@ -166,15 +176,22 @@ Error set_input_value(ember_method* m, size_t index, const ember_value* in) {
       EMBER_TRY(input_tensor(m, index, v.dtype, &t));
       bool same = v.rank == t->dim();
       for (size_t d = 0; same && d < v.rank; ++d) same = v.sizes[d] == t->size(d);
-      if (!same) EMBER_TRY(resize_input(m, index, v.sizes, v.rank > EMBER_MAX_RANK ? EMBER_MAX_RANK + 1 : v.rank));
+      if (!same)
+        EMBER_TRY(
+            resize_input(m, index, v.sizes, v.rank > EMBER_MAX_RANK ? EMBER_MAX_RANK + 1 : v.rank));
       return set_input(m, index, v.dtype, v.data, v.nbytes, true);
     }
-    case EMBER_KIND_INT: return m->method->set_input(runtime::EValue(int64_t(v.i)), index);
-    case EMBER_KIND_DOUBLE: return m->method->set_input(runtime::EValue(v.d), index);
-    case EMBER_KIND_BOOL: return m->method->set_input(runtime::EValue(v.b != 0), index);
-    case EMBER_KIND_NONE: return m->method->set_input(runtime::EValue(), index);
+    case EMBER_KIND_INT:
+      return m->method->set_input(runtime::EValue(int64_t(v.i)), index);
+    case EMBER_KIND_DOUBLE:
+      return m->method->set_input(runtime::EValue(v.d), index);
+    case EMBER_KIND_BOOL:
+      return m->method->set_input(runtime::EValue(v.b != 0), index);
+    case EMBER_KIND_NONE:
+      return m->method->set_input(runtime::EValue(), index);
     default:
-      return fail(Error::NotSupported, "input %zu: values of kind %d cannot be set through the C API", index,
+      return fail(Error::NotSupported,
+                  "input %zu: values of kind %d cannot be set through the C API", index,
                   int(v.kind));
   }
 }
@@ -183,8 +200,9 @@ Error output_of(const ember_method* m, size_t index, ember_value* out) {
   if (out == nullptr) return fail(Error::InvalidArgument, "value is NULL");
   const runtime::Method& method = *m->method;
   if (index >= method.outputs_size()) {
-    return fail(Error::InvalidArgument, "output index %zu out of range (method '%s' has %zu outputs)", index,
-                method.name(), method.outputs_size());
+    return fail(Error::InvalidArgument,
+                "output index %zu out of range (method '%s' has %zu outputs)", index, method.name(),
+                method.outputs_size());
   }
   ember_value value;
   ember_value_init(&value);
@@ -201,10 +219,17 @@ Error output_of(const ember_method* m, size_t index, ember_value* out) {
       value.count = t.numel();
       break;
     }
-    case runtime::Tag::Int: value.i = v.to_int(); break;
-    case runtime::Tag::Double: value.d = v.to_double(); break;
-    case runtime::Tag::Bool: value.b = v.to_bool() ? 1 : 0; break;
-    case runtime::Tag::None: break;
+    case runtime::Tag::Int:
+      value.i = v.to_int();
+      break;
+    case runtime::Tag::Double:
+      value.d = v.to_double();
+      break;
+    case runtime::Tag::Bool:
+      value.b = v.to_bool() ? 1 : 0;
+      break;
+    case runtime::Tag::None:
+      break;
     case runtime::Tag::String:
       value.data = v.to_string().data();
       value.count = value.nbytes = v.to_string().size();
@@ -231,7 +256,8 @@ Error output_of(const ember_method* m, size_t index, ember_value* out) {
       break;
     }
     default:
-      return fail(Error::NotSupported, "output %zu of method '%s' is a %s: not readable through the C API", index,
+      return fail(Error::NotSupported,
+                  "output %zu of method '%s' is a %s: not readable through the C API", index,
                   method.name(), runtime::tag_name(v.tag()));
   }
   return write_result(value, out, "value");
@@ -251,7 +277,9 @@ Error execute(ember_method* m) {
 Error profile_entry(const ember_method* m, size_t index, ember_profile_entry* out) {
   if (out == nullptr) return fail(Error::InvalidArgument, "entry is NULL");
   const size_t k = m->method->num_instructions();
-  if (index >= k) return fail(Error::InvalidArgument, "instruction index %zu out of range (%zu instructions)", index, k);
+  if (index >= k)
+    return fail(Error::InvalidArgument, "instruction index %zu out of range (%zu instructions)",
+                index, k);
   ember_profile_entry entry;
   ember_profile_entry_init(&entry);
   entry.name = m->method->instruction_name(index);
@@ -270,18 +298,22 @@ using ember::runtime::fail;
 
 // Every entry point on a method: a NULL handle is InvalidArgument, the message goes to
 // the handle and the thread.
-#define EMBER_METHOD_CALL(m, expr)                                                  \
-  do {                                                                              \
-    ember::runtime::clear_error_message();                                          \
+#define EMBER_METHOD_CALL(m, expr)                                                        \
+  do {                                                                                    \
+    ember::runtime::clear_error_message();                                                \
     if ((m) == nullptr) return to_status(fail(Error::InvalidArgument, "method is NULL")); \
-    return finish(const_cast<ember_method*>(m)->error, (expr));                     \
+    return finish(const_cast<ember_method*>(m)->error, (expr));                           \
   } while (false)
 
 extern "C" {
 
-const char* ember_method_last_error(const ember_method* method) { return method == nullptr ? "" : method->error; }
+const char* ember_method_last_error(const ember_method* method) {
+  return method == nullptr ? "" : method->error;
+}
 
-const char* ember_method_name(const ember_method* method) { return method == nullptr ? "" : method->method->name(); }
+const char* ember_method_name(const ember_method* method) {
+  return method == nullptr ? "" : method->method->name();
+}
 
 size_t ember_method_input_count(const ember_method* method) {
   return method == nullptr ? 0 : method->method->inputs_size();
@@ -291,33 +323,39 @@ size_t ember_method_output_count(const ember_method* method) {
   return method == nullptr ? 0 : method->method->outputs_size();
 }
 
-ember_status ember_method_input_info(const ember_method* method, size_t index, ember_tensor_info* info) {
+ember_status ember_method_input_info(const ember_method* method, size_t index,
+                                     ember_tensor_info* info) {
   EMBER_METHOD_CALL(method, ember::capi::info_of(method, index, true, info));
 }
 
-ember_status ember_method_output_info(const ember_method* method, size_t index, ember_tensor_info* info) {
+ember_status ember_method_output_info(const ember_method* method, size_t index,
+                                      ember_tensor_info* info) {
   EMBER_METHOD_CALL(method, ember::capi::info_of(method, index, false, info));
 }
 
-ember_status ember_method_set_input(ember_method* method, size_t index, ember_dtype dtype, const void* data,
-                                    size_t nbytes) {
+ember_status ember_method_set_input(ember_method* method, size_t index, ember_dtype dtype,
+                                    const void* data, size_t nbytes) {
   EMBER_METHOD_CALL(method, ember::capi::set_input(method, index, dtype, data, nbytes, true));
 }
 
-ember_status ember_method_set_input_zero_copy(ember_method* method, size_t index, ember_dtype dtype, void* data,
-                                              size_t nbytes) {
+ember_status ember_method_set_input_zero_copy(ember_method* method, size_t index, ember_dtype dtype,
+                                              void* data, size_t nbytes) {
   EMBER_METHOD_CALL(method, ember::capi::set_input(method, index, dtype, data, nbytes, false));
 }
 
-ember_status ember_method_resize_input(ember_method* method, size_t index, const int64_t* sizes, size_t rank) {
+ember_status ember_method_resize_input(ember_method* method, size_t index, const int64_t* sizes,
+                                       size_t rank) {
   EMBER_METHOD_CALL(method, ember::capi::resize_input(method, index, sizes, rank));
 }
 
-ember_status ember_method_set_input_value(ember_method* method, size_t index, const ember_value* value) {
+ember_status ember_method_set_input_value(ember_method* method, size_t index,
+                                          const ember_value* value) {
   EMBER_METHOD_CALL(method, ember::capi::set_input_value(method, index, value));
 }
 
-ember_status ember_method_execute(ember_method* method) { EMBER_METHOD_CALL(method, ember::capi::execute(method)); }
+ember_status ember_method_execute(ember_method* method) {
+  EMBER_METHOD_CALL(method, ember::capi::execute(method));
+}
 
 ember_status ember_method_output(const ember_method* method, size_t index, ember_value* value) {
   EMBER_METHOD_CALL(method, ember::capi::output_of(method, index, value));
@@ -331,7 +369,8 @@ size_t ember_method_profile_count(const ember_method* method) {
   return method == nullptr ? 0 : method->method->num_instructions();
 }
 
-ember_status ember_method_profile_entry(const ember_method* method, size_t index, ember_profile_entry* entry) {
+ember_status ember_method_profile_entry(const ember_method* method, size_t index,
+                                        ember_profile_entry* entry) {
   EMBER_METHOD_CALL(method, ember::capi::profile_entry(method, index, entry));
 }
 

@@ -25,16 +25,20 @@ static_assert(EMBER_NOT_IMPLEMENTED == uint32_t(Error::NotImplemented));
 static_assert(EMBER_INVALID_ARGUMENT == uint32_t(Error::InvalidArgument));
 static_assert(EMBER_INVALID_TYPE == uint32_t(Error::InvalidType));
 static_assert(EMBER_OPERATOR_MISSING == uint32_t(Error::OperatorMissing));
-static_assert(EMBER_REGISTRATION_EXCEEDING_MAX_KERNELS == uint32_t(Error::RegistrationExceedingMaxKernels));
-static_assert(EMBER_REGISTRATION_ALREADY_REGISTERED == uint32_t(Error::RegistrationAlreadyRegistered));
+static_assert(EMBER_REGISTRATION_EXCEEDING_MAX_KERNELS ==
+              uint32_t(Error::RegistrationExceedingMaxKernels));
+static_assert(EMBER_REGISTRATION_ALREADY_REGISTERED ==
+              uint32_t(Error::RegistrationAlreadyRegistered));
 static_assert(EMBER_NOT_FOUND == uint32_t(Error::NotFound));
 static_assert(EMBER_MEMORY_ALLOCATION_FAILED == uint32_t(Error::MemoryAllocationFailed));
 static_assert(EMBER_ACCESS_FAILED == uint32_t(Error::AccessFailed));
 static_assert(EMBER_INVALID_PROGRAM == uint32_t(Error::InvalidProgram));
 static_assert(EMBER_INVALID_EXTERNAL_DATA == uint32_t(Error::InvalidExternalData));
 static_assert(EMBER_OUT_OF_RESOURCES == uint32_t(Error::OutOfResources));
-static_assert(EMBER_DELEGATE_INVALID_COMPATIBILITY == uint32_t(Error::DelegateInvalidCompatibility));
-static_assert(EMBER_DELEGATE_MEMORY_ALLOCATION_FAILED == uint32_t(Error::DelegateMemoryAllocationFailed));
+static_assert(EMBER_DELEGATE_INVALID_COMPATIBILITY ==
+              uint32_t(Error::DelegateInvalidCompatibility));
+static_assert(EMBER_DELEGATE_MEMORY_ALLOCATION_FAILED ==
+              uint32_t(Error::DelegateMemoryAllocationFailed));
 static_assert(EMBER_DELEGATE_INVALID_HANDLE == uint32_t(Error::DelegateInvalidHandle));
 static_assert(EMBER_MAX_RANK == runtime::kMaxTensorDims);
 static_assert(EMBER_DTYPE_FLOAT == int(runtime::ScalarType::Float));
@@ -69,7 +73,8 @@ Error linked_kernels(const runtime::KernelRegistry** out) {
     if (status == Error::Ok) status = kernels::portable::register_kernels(registry);
     if (status != Error::Ok) finish(message, status);
   });
-  if (status != Error::Ok) return runtime::fail(status, "registering the linked kernels: %s", message);
+  if (status != Error::Ok)
+    return runtime::fail(status, "registering the linked kernels: %s", message);
   *out = &registry;
   return Error::Ok;
 }
@@ -93,7 +98,8 @@ Error select_backends(const char* list, runtime::BackendRegistry* registry) {
     while (*end != '\0' && *end != ',') ++end;
     const std::string_view name(p, size_t(end - p));
     if (!registry->find(name).ok()) {
-      return runtime::fail(Error::NotFound, "backend '%.*s' is not linked into this library (linked: %s)",
+      return runtime::fail(Error::NotFound,
+                           "backend '%.*s' is not linked into this library (linked: %s)",
                            int(name.size()), name.data(), kLinkedBackends[0].name);
     }
     p = *end == ',' ? end + 1 : end;

@@ -39,7 +39,8 @@ size_t thread_count(uint32_t asked) {
   return asked < 2 ? 1 : (asked > cap ? cap : asked);
 }
 
-Error load_method(ember_method* m, const runtime::Program& program, const char* name, size_t threads) {
+Error load_method(ember_method* m, const runtime::Program& program, const char* name,
+                  size_t threads) {
   const runtime::KernelRegistry* kernels = nullptr;
   EMBER_TRY(linked_kernels(&kernels));
   runtime::MethodLoadOptions options;
@@ -59,19 +60,23 @@ Error load_method(ember_method* m, const runtime::Program& program, const char* 
 Error prepare_io(ember_method* m, const runtime::MethodMeta& meta) {
   const size_t n = m->method->inputs_size();
   m->input_storage = m->method_allocator->allocate_list<void*>(n == 0 ? 1 : n);
-  if (m->input_storage == nullptr) return fail(Error::MemoryAllocationFailed, "no room for the input table");
+  if (m->input_storage == nullptr)
+    return fail(Error::MemoryAllocationFailed, "no room for the input table");
   for (size_t i = 0; i < n; ++i) {
     m->input_storage[i] = nullptr;
     runtime::Result<runtime::TensorInfo> info = meta.input_tensor_meta(i);
     if (!info.ok() || info->is_memory_planned()) continue;  // not a tensor, or planned
-    m->input_storage[i] = m->method_allocator->allocate(info->nbytes() == 0 ? 1 : info->nbytes(), kAlign);
+    m->input_storage[i] =
+        m->method_allocator->allocate(info->nbytes() == 0 ? 1 : info->nbytes(), kAlign);
     if (m->input_storage[i] == nullptr) {
-      return fail(Error::MemoryAllocationFailed, "no room for input %zu (%zu bytes)", i, info->nbytes());
+      return fail(Error::MemoryAllocationFailed, "no room for input %zu (%zu bytes)", i,
+                  info->nbytes());
     }
   }
   const size_t k = m->method->num_instructions();
   m->profile = m->method_allocator->allocate_list<runtime::InstructionProfile>(k == 0 ? 1 : k);
-  if (m->profile == nullptr) return fail(Error::MemoryAllocationFailed, "no room for the profile table");
+  if (m->profile == nullptr)
+    return fail(Error::MemoryAllocationFailed, "no room for the profile table");
   for (size_t i = 0; i < k; ++i) m->profile[i] = runtime::InstructionProfile{};
   return Error::Ok;
 }
@@ -86,10 +91,12 @@ Error build(ember_method* m, const char* name, const ember_method_options& o) {
     m->growing.emplace(kFirstChunkBytes, kMaxMethodBytes);
     m->method_allocator = &*m->growing;
     m->heap_blocks = m->method_allocator->allocate_list<uint8_t*>(nb + 1);
-    if (m->heap_blocks == nullptr) return fail(Error::MemoryAllocationFailed, "no room for the block table");
+    if (m->heap_blocks == nullptr)
+      return fail(Error::MemoryAllocationFailed, "no room for the block table");
   }
   auto* spans = m->method_allocator->allocate_list<runtime::Span<uint8_t>>(nb == 0 ? 1 : nb);
-  if (spans == nullptr) return fail(Error::MemoryAllocationFailed, "no room for the planned-buffer table");
+  if (spans == nullptr)
+    return fail(Error::MemoryAllocationFailed, "no room for the planned-buffer table");
   for (size_t i = 0; i < nb; ++i) {
     EMBER_ASSIGN_OR_RETURN(int64_t size, meta.memory_planned_buffer_size(i));
     uint8_t* block = take_block(m, size_t(size));
@@ -102,14 +109,16 @@ Error build(ember_method* m, const char* name, const ember_method_options& o) {
   m->planned = runtime::HierarchicalAllocator(runtime::Span<runtime::Span<uint8_t>>(spans, nb));
   const size_t temp_bytes = o.temp_bytes == 0 ? kDefaultTempBytes : o.temp_bytes;
   uint8_t* temp = take_block(m, temp_bytes);
-  if (temp == nullptr) return fail(Error::MemoryAllocationFailed, "no room for %zu bytes of temp memory", temp_bytes);
+  if (temp == nullptr)
+    return fail(Error::MemoryAllocationFailed, "no room for %zu bytes of temp memory", temp_bytes);
   m->temp = MemoryAllocator(temp, temp_bytes);
   m->memory.emplace(m->method_allocator, &m->planned, &m->temp);
   EMBER_TRY(select_backends(o.backends, &m->backends));
   const size_t threads = thread_count(o.num_threads);
   if (threads > 1) {
     m->pool = new_heap<runtime::PthreadpoolThreadPool>(threads);
-    if (m->pool == nullptr) return fail(Error::MemoryAllocationFailed, "cannot create a thread pool");
+    if (m->pool == nullptr)
+      return fail(Error::MemoryAllocationFailed, "cannot create a thread pool");
   }
   EMBER_TRY(load_method(m, program, name, threads));
   EMBER_TRY(prepare_io(m, meta));
@@ -136,7 +145,8 @@ void destroy(ember_method* m) {
 Error new_method(ember_program* program, const ember_method_options& o, ember_method** out) {
   if (o.memory == nullptr) {
     *out = new_heap<ember_method>();
-    if (*out == nullptr) return fail(Error::MemoryAllocationFailed, "cannot allocate a method handle");
+    if (*out == nullptr)
+      return fail(Error::MemoryAllocationFailed, "cannot allocate a method handle");
     (*out)->program = program;
     return Error::Ok;
   }
@@ -145,18 +155,20 @@ Error new_method(ember_program* program, const ember_method_options& o, ember_me
   }
   const size_t head = round_up(sizeof(ember_method));
   if (o.memory_size < head) {
-    return fail(Error::MemoryAllocationFailed, "caller memory has %zu bytes, the handle alone needs %zu",
-                o.memory_size, head);
+    return fail(Error::MemoryAllocationFailed,
+                "caller memory has %zu bytes, the handle alone needs %zu", o.memory_size, head);
   }
   ember_method* m = new (o.memory) ember_method();
   m->program = program;
   m->in_caller_memory = true;
-  m->arena_allocator = MemoryAllocator(static_cast<uint8_t*>(o.memory) + head, o.memory_size - head);
+  m->arena_allocator =
+      MemoryAllocator(static_cast<uint8_t*>(o.memory) + head, o.memory_size - head);
   *out = m;
   return Error::Ok;
 }
 
-Error create(ember_program* program, const char* name, const ember_method_options* in, ember_method** out) {
+Error create(ember_program* program, const char* name, const ember_method_options* in,
+             ember_method** out) {
   if (out == nullptr) return fail(Error::InvalidArgument, "method (the output pointer) is NULL");
   *out = nullptr;
   if (program == nullptr) return fail(Error::InvalidArgument, "program is NULL");
@@ -169,8 +181,9 @@ Error create(ember_program* program, const char* name, const ember_method_option
   Error e = build(m, name, o);
   if (e != Error::Ok) {
     if (m->in_caller_memory && e == Error::MemoryAllocationFailed) {
-      runtime::annotate(e, "method '%s' in %zu bytes of caller memory (ember_method_memory_size gives the size)",
-                        name, o.memory_size);
+      runtime::annotate(
+          e, "method '%s' in %zu bytes of caller memory (ember_method_memory_size gives the size)",
+          name, o.memory_size);
     }
     destroy(m);
     return e;
@@ -183,7 +196,8 @@ Error create(ember_program* program, const char* name, const ember_method_option
 size_t arena_bytes(const ember_method* m) {
   size_t total = round_up(sizeof(ember_method)) + kAlign;
   const runtime::HierarchicalAllocator& planned = m->planned;
-  for (size_t i = 0; i < planned.num_buffers(); ++i) total += round_up(planned.buffer(i).size()) + kAlign;
+  for (size_t i = 0; i < planned.num_buffers(); ++i)
+    total += round_up(planned.buffer(i).size()) + kAlign;
   total += round_up(m->temp.capacity()) + kAlign;
   // The grown allocator's bytes, plus the alignment padding its chunk starts hid.
   total += m->growing->used() + kAlign * (m->growing->num_chunks() + 1);
@@ -200,8 +214,8 @@ using ember::runtime::fail;
 
 extern "C" {
 
-ember_status ember_method_create(ember_program* program, const char* name, const ember_method_options* options,
-                                 ember_method** method) {
+ember_status ember_method_create(ember_program* program, const char* name,
+                                 const ember_method_options* options, ember_method** method) {
   ember::runtime::clear_error_message();
   const Error e = ember::capi::create(program, name, options, method);
   return finish(program != nullptr ? program->error : nullptr, e);
@@ -209,8 +223,8 @@ ember_status ember_method_create(ember_program* program, const char* name, const
 
 void ember_method_destroy(ember_method* method) { ember::capi::destroy(method); }
 
-ember_status ember_method_memory_size(ember_program* program, const char* name, const ember_method_options* options,
-                                      size_t* bytes) {
+ember_status ember_method_memory_size(ember_program* program, const char* name,
+                                      const ember_method_options* options, size_t* bytes) {
   ember::runtime::clear_error_message();
   char* error = program != nullptr ? program->error : nullptr;
   if (bytes == nullptr) return finish(error, fail(Error::InvalidArgument, "bytes is NULL"));

@@ -16,15 +16,18 @@ using runtime::fail;
 Error new_program(const ember_program_options& options, ember_program** out) {
   if (options.storage == nullptr) {
     *out = new_heap<ember_program>();
-    if (*out == nullptr) return fail(Error::MemoryAllocationFailed, "cannot allocate a program handle");
+    if (*out == nullptr)
+      return fail(Error::MemoryAllocationFailed, "cannot allocate a program handle");
     return Error::Ok;
   }
   if (options.storage_size < sizeof(ember_program)) {
-    return fail(Error::MemoryAllocationFailed, "program storage has %zu bytes, needs %zu (ember_program_storage_size)",
+    return fail(Error::MemoryAllocationFailed,
+                "program storage has %zu bytes, needs %zu (ember_program_storage_size)",
                 options.storage_size, sizeof(ember_program));
   }
   if (reinterpret_cast<uintptr_t>(options.storage) % alignof(ember_program) != 0) {
-    return fail(Error::InvalidArgument, "program storage must be %zu-byte aligned", alignof(ember_program));
+    return fail(Error::InvalidArgument, "program storage must be %zu-byte aligned",
+                alignof(ember_program));
   }
   *out = new (options.storage) ember_program();
   (*out)->in_caller_storage = true;
@@ -41,17 +44,20 @@ void delete_program(ember_program* p) {
 }
 
 // Loads the .ptd (if any) and the program through `loader`.
-Error load_into(ember_program* p, runtime::DataLoader* loader, const ember_program_options& options) {
+Error load_into(ember_program* p, runtime::DataLoader* loader,
+                const ember_program_options& options) {
   if (options.data_path != nullptr) {
     runtime::Result<runtime::MmapDataLoader> l = runtime::MmapDataLoader::from(options.data_path);
     if (!l.ok()) return runtime::annotate(l.error(), "data file '%s'", options.data_path);
     p->data_file.emplace(std::move(*l));
-    runtime::Result<runtime::FlatTensorDataMap> map = runtime::FlatTensorDataMap::load(&*p->data_file);
+    runtime::Result<runtime::FlatTensorDataMap> map =
+        runtime::FlatTensorDataMap::load(&*p->data_file);
     if (!map.ok()) return runtime::annotate(map.error(), "data file '%s'", options.data_path);
     p->data_map.emplace(std::move(*map));
   }
-  const auto verification = options.minimal_verification != 0 ? runtime::Program::Verification::Minimal
-                                                              : runtime::Program::Verification::InternalConsistency;
+  const auto verification = options.minimal_verification != 0
+                                ? runtime::Program::Verification::Minimal
+                                : runtime::Program::Verification::InternalConsistency;
   runtime::Result<runtime::Program> program = runtime::Program::load(loader, verification);
   if (!program.ok()) return program.error();
   p->program.emplace(std::move(*program));
@@ -62,11 +68,13 @@ Error load_into(ember_program* p, runtime::DataLoader* loader, const ember_progr
 ember_status load(const void* data, size_t size, const char* path, const ember_program_options* in,
                   ember_program** out) {
   runtime::clear_error_message();
-  if (out == nullptr) return to_status(fail(Error::InvalidArgument, "program (the output pointer) is NULL"));
+  if (out == nullptr)
+    return to_status(fail(Error::InvalidArgument, "program (the output pointer) is NULL"));
   *out = nullptr;
   ember_program_options options;
   ember_program_options_init(&options);
-  if (Error e = read_options(in, &options, "ember_program_options"); e != Error::Ok) return to_status(e);
+  if (Error e = read_options(in, &options, "ember_program_options"); e != Error::Ok)
+    return to_status(e);
   ember_program* p = nullptr;
   if (Error e = new_program(options, &p); e != Error::Ok) return to_status(e);
   Error e = Error::Ok;
@@ -112,7 +120,8 @@ ember_status ember_program_load_file(const char* path, const ember_program_optio
   return ember::capi::load(nullptr, 0, path, options, program);
 }
 
-ember_status ember_program_load_buffer(const void* data, size_t size, const ember_program_options* options,
+ember_status ember_program_load_buffer(const void* data, size_t size,
+                                       const ember_program_options* options,
                                        ember_program** program) {
   if (data == nullptr) {
     if (program != nullptr) *program = nullptr;
@@ -137,7 +146,8 @@ size_t ember_program_method_count(const ember_program* program) {
   return n;
 }
 
-ember_status ember_program_method_name(const ember_program* program, size_t index, const char** name) {
+ember_status ember_program_method_name(const ember_program* program, size_t index,
+                                       const char** name) {
   ember::runtime::clear_error_message();
   if (program == nullptr) return to_status(fail(Error::InvalidArgument, "program is NULL"));
   char* error = const_cast<ember_program*>(program)->error;  // the message is mutable state
@@ -152,8 +162,9 @@ ember_status ember_program_method_name(const ember_program* program, size_t inde
       return EMBER_OK;
     }
   }
-  return finish(error, fail(Error::InvalidArgument, "method index %zu out of range (the program has %zu methods)",
-                            index, seen));
+  return finish(error,
+                fail(Error::InvalidArgument,
+                     "method index %zu out of range (the program has %zu methods)", index, seen));
 }
 
 }  // extern "C"

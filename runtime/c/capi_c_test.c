@@ -11,14 +11,14 @@
 static int passed = 0;
 static int failed = 0;
 
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (cond) {                                                       \
-      ++passed;                                                       \
-    } else {                                                          \
-      ++failed;                                                       \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (cond) {                                                                \
+      ++passed;                                                                \
+    } else {                                                                   \
+      ++failed;                                                                \
       fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                 \
+    }                                                                          \
   } while (0)
 
 static size_t read_file(const char* path, void* buffer, size_t capacity) {
@@ -42,9 +42,10 @@ int main(void) {
   float worst = 0.0f;
 
   CHECK(ember_version() == EMBER_VERSION);
-  CHECK(read_file("tests/fixtures/pt2/mlp.core_aten.torch2_6.input0.bin", input, sizeof(input)) == sizeof(input));
-  CHECK(read_file("tests/fixtures/pt2/mlp.core_aten.torch2_6.output0.bin", expected, sizeof(expected)) ==
-        sizeof(expected));
+  CHECK(read_file("tests/fixtures/pt2/mlp.core_aten.torch2_6.input0.bin", input, sizeof(input)) ==
+        sizeof(input));
+  CHECK(read_file("tests/fixtures/pt2/mlp.core_aten.torch2_6.output0.bin", expected,
+                  sizeof(expected)) == sizeof(expected));
 
   s = ember_program_load_file("tests/embedding/mlp.pte", NULL, &program);
   CHECK(s == EMBER_OK);
@@ -84,8 +85,10 @@ int main(void) {
   CHECK(s == EMBER_INVALID_ARGUMENT);
   CHECK(strcmp(ember_status_name(s), "InvalidArgument") == 0);
   CHECK(strstr(ember_method_last_error(method), "got 252 bytes") != NULL);
-  CHECK(ember_method_set_input(method, 0, EMBER_DTYPE_INT32, input, sizeof(input)) == EMBER_INVALID_TYPE);
-  CHECK(ember_method_set_input(method, 3, EMBER_DTYPE_FLOAT, input, sizeof(input)) == EMBER_INVALID_ARGUMENT);
+  CHECK(ember_method_set_input(method, 0, EMBER_DTYPE_INT32, input, sizeof(input)) ==
+        EMBER_INVALID_TYPE);
+  CHECK(ember_method_set_input(method, 3, EMBER_DTYPE_FLOAT, input, sizeof(input)) ==
+        EMBER_INVALID_ARGUMENT);
   CHECK(ember_method_output(method, 0, NULL) == EMBER_INVALID_ARGUMENT);
   CHECK(ember_method_execute(NULL) == EMBER_INVALID_ARGUMENT);
   {

@@ -56,7 +56,8 @@ struct Method {
 // Loads `name` from tests/embedding and creates "forward" with `options` (may be null).
 void open(const char* name, const ember_method_options* options, Program* program, Method* method) {
   const std::string path = std::string(kPrograms) + name;
-  ASSERT_EQ(ember_program_load_file(path.c_str(), nullptr, &program->p), EMBER_OK) << ember_last_error_message();
+  ASSERT_EQ(ember_program_load_file(path.c_str(), nullptr, &program->p), EMBER_OK)
+      << ember_last_error_message();
   ASSERT_EQ(ember_method_create(program->p, "forward", options, &method->m), EMBER_OK)
       << ember_program_last_error(program->p);
 }
@@ -65,9 +66,11 @@ void run_mlp(const char* pte, const ember_method_options* options) {
   Program program;
   Method method;
   open(pte, options, &program, &method);
-  const std::vector<uint8_t> input = read_file(std::string(kFixtures) + "mlp.core_aten.torch2_6.input0.bin");
+  const std::vector<uint8_t> input =
+      read_file(std::string(kFixtures) + "mlp.core_aten.torch2_6.input0.bin");
   ASSERT_EQ(input.size(), 4u * 16 * 4);
-  ASSERT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), input.size()), EMBER_OK)
+  ASSERT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), input.size()),
+            EMBER_OK)
       << ember_method_last_error(method.m);
   ASSERT_EQ(ember_method_execute(method.m), EMBER_OK) << ember_method_last_error(method.m);
   ember_value out;
@@ -111,44 +114,51 @@ TEST(CapiTest, XnnpackOffRefusesDelegatedProgram) {
   ember_method_options_init(&options);
   options.backends = "";
   Program program;
-  ASSERT_EQ(ember_program_load_file("tests/embedding/mlp_xnnpack.pte", nullptr, &program.p), EMBER_OK);
+  ASSERT_EQ(ember_program_load_file("tests/embedding/mlp_xnnpack.pte", nullptr, &program.p),
+            EMBER_OK);
   ember_method* m = nullptr;
   EXPECT_EQ(ember_method_create(program.p, "forward", &options, &m), EMBER_NOT_FOUND);
   EXPECT_EQ(m, nullptr);
-  EXPECT_NE(std::string(ember_program_last_error(program.p)).find("XnnpackBackend"), std::string::npos)
+  EXPECT_NE(std::string(ember_program_last_error(program.p)).find("XnnpackBackend"),
+            std::string::npos)
       << ember_program_last_error(program.p);
   options.backends = "XnnpackBackend";  // explicitly on
   Method method;
   EXPECT_EQ(ember_method_create(program.p, "forward", &options, &method.m), EMBER_OK);
   options.backends = "CoreMLBackend";  // not linked
   EXPECT_EQ(ember_method_create(program.p, "forward", &options, &m), EMBER_NOT_FOUND);
-  EXPECT_NE(std::string(ember_program_last_error(program.p)).find("'CoreMLBackend' is not linked"), std::string::npos);
+  EXPECT_NE(std::string(ember_program_last_error(program.p)).find("'CoreMLBackend' is not linked"),
+            std::string::npos);
 }
 
 TEST(CapiTest, LoadFromBufferWithoutCopy) {
   std::vector<uint8_t> bytes = read_file("tests/embedding/mlp.pte");
   ember::testing::AlignedBytes aligned(bytes);
   Program program;
-  ASSERT_EQ(ember_program_load_buffer(aligned.data(), aligned.size(), nullptr, &program.p), EMBER_OK)
+  ASSERT_EQ(ember_program_load_buffer(aligned.data(), aligned.size(), nullptr, &program.p),
+            EMBER_OK)
       << ember_last_error_message();
   ASSERT_EQ(ember_program_method_count(program.p), 1u);
   const char* name = nullptr;
   ASSERT_EQ(ember_program_method_name(program.p, 0, &name), EMBER_OK);
   EXPECT_STREQ(name, "forward");
   EXPECT_EQ(ember_program_method_name(program.p, 1, &name), EMBER_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(ember_program_last_error(program.p)).find("out of range"), std::string::npos);
+  EXPECT_NE(std::string(ember_program_last_error(program.p)).find("out of range"),
+            std::string::npos);
 }
 
 TEST(CapiTest, ProgramInCallerStorage) {
   std::vector<uint8_t> bytes = read_file("tests/embedding/mlp.pte");
   ember::testing::AlignedBytes aligned(bytes);
-  std::vector<std::max_align_t> storage(ember_program_storage_size() / sizeof(std::max_align_t) + 1);
+  std::vector<std::max_align_t> storage(ember_program_storage_size() / sizeof(std::max_align_t) +
+                                        1);
   ember_program_options options;
   ember_program_options_init(&options);
   options.storage = storage.data();
   options.storage_size = 16;  // too small
   ember_program* p = nullptr;
-  EXPECT_EQ(ember_program_load_buffer(aligned.data(), aligned.size(), &options, &p), EMBER_MEMORY_ALLOCATION_FAILED);
+  EXPECT_EQ(ember_program_load_buffer(aligned.data(), aligned.size(), &options, &p),
+            EMBER_MEMORY_ALLOCATION_FAILED);
   EXPECT_EQ(p, nullptr);
   options.storage_size = storage.size() * sizeof(std::max_align_t);
   ASSERT_EQ(ember_program_load_buffer(aligned.data(), aligned.size(), &options, &p), EMBER_OK);
@@ -198,11 +208,14 @@ TEST(CapiTest, DynamicBatchBoundsResizeAndRun) {
   const int64_t batches[] = {4, 1, 17, 64};
   const char* suffix[] = {"", ".case1", ".case2", ".case3"};
   for (int c = 0; c < 4; ++c) {
-    const std::string base = std::string(kFixtures) + "mlp_dynamic_batch.core_aten.torch2_6" + suffix[c];
+    const std::string base =
+        std::string(kFixtures) + "mlp_dynamic_batch.core_aten.torch2_6" + suffix[c];
     const int64_t sizes[2] = {batches[c], 16};
-    ASSERT_EQ(ember_method_resize_input(method.m, 0, sizes, 2), EMBER_OK) << ember_method_last_error(method.m);
+    ASSERT_EQ(ember_method_resize_input(method.m, 0, sizes, 2), EMBER_OK)
+        << ember_method_last_error(method.m);
     const std::vector<uint8_t> input = read_file(base + ".input0.bin");
-    ASSERT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), input.size()), EMBER_OK)
+    ASSERT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), input.size()),
+              EMBER_OK)
         << ember_method_last_error(method.m);
     ASSERT_EQ(ember_method_execute(method.m), EMBER_OK) << ember_method_last_error(method.m);
     ember_value out;
@@ -213,7 +226,8 @@ TEST(CapiTest, DynamicBatchBoundsResizeAndRun) {
   }
   const int64_t too_big[2] = {65, 16};
   EXPECT_EQ(ember_method_resize_input(method.m, 0, too_big, 2), EMBER_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("allowed range [1, 64]"), std::string::npos)
+  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("allowed range [1, 64]"),
+            std::string::npos)
       << ember_method_last_error(method.m);
   const int64_t too_small[2] = {0, 16};
   EXPECT_EQ(ember_method_resize_input(method.m, 0, too_small, 2), EMBER_INVALID_ARGUMENT);
@@ -230,7 +244,8 @@ TEST(CapiTest, SeveralOutputsIncludingBool) {
   const std::string base = std::string(kFixtures) + "buffers_consts.core_aten.torch2_6";
   for (size_t i = 0; i < 2; ++i) {
     const std::vector<uint8_t> input = read_file(base + ".input" + std::to_string(i) + ".bin");
-    ASSERT_EQ(ember_method_set_input(method.m, i, EMBER_DTYPE_FLOAT, input.data(), input.size()), EMBER_OK)
+    ASSERT_EQ(ember_method_set_input(method.m, i, EMBER_DTYPE_FLOAT, input.data(), input.size()),
+              EMBER_OK)
         << ember_method_last_error(method.m);
   }
   ASSERT_EQ(ember_method_execute(method.m), EMBER_OK) << ember_method_last_error(method.m);
@@ -253,18 +268,29 @@ TEST(CapiTest, BadInputsAreNamedErrors) {
   Method method;
   open("mlp.pte", nullptr, &program, &method);
   std::vector<float> input(64, 1.0f);
-  EXPECT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), 255), EMBER_INVALID_ARGUMENT);
-  EXPECT_STREQ(ember_method_last_error(method.m), "input 0 expects float32[4,16] (256 bytes), got 255 bytes");
+  EXPECT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), 255),
+            EMBER_INVALID_ARGUMENT);
+  EXPECT_STREQ(ember_method_last_error(method.m),
+               "input 0 expects float32[4,16] (256 bytes), got 255 bytes");
   EXPECT_STREQ(ember_last_error_message(), ember_method_last_error(method.m));
-  EXPECT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_INT64, input.data(), 256), EMBER_INVALID_TYPE);
-  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("expects float32[4,16], got int64 data"),
-            std::string::npos) << ember_method_last_error(method.m);
-  EXPECT_EQ(ember_method_set_input(method.m, 0, static_cast<ember_dtype>(99), input.data(), 256), EMBER_INVALID_TYPE);
-  EXPECT_EQ(ember_method_set_input(method.m, 1, EMBER_DTYPE_FLOAT, input.data(), 256), EMBER_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("input index 1 out of range"), std::string::npos);
-  EXPECT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, nullptr, 256), EMBER_INVALID_ARGUMENT);
-  EXPECT_EQ(ember_method_set_input_zero_copy(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), 256), EMBER_NOT_SUPPORTED);
-  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("memory-planned"), std::string::npos);
+  EXPECT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_INT64, input.data(), 256),
+            EMBER_INVALID_TYPE);
+  EXPECT_NE(
+      std::string(ember_method_last_error(method.m)).find("expects float32[4,16], got int64 data"),
+      std::string::npos)
+      << ember_method_last_error(method.m);
+  EXPECT_EQ(ember_method_set_input(method.m, 0, static_cast<ember_dtype>(99), input.data(), 256),
+            EMBER_INVALID_TYPE);
+  EXPECT_EQ(ember_method_set_input(method.m, 1, EMBER_DTYPE_FLOAT, input.data(), 256),
+            EMBER_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("input index 1 out of range"),
+            std::string::npos);
+  EXPECT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, nullptr, 256),
+            EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_method_set_input_zero_copy(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), 256),
+            EMBER_NOT_SUPPORTED);
+  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("memory-planned"),
+            std::string::npos);
   ember_value out;
   ember_value_init(&out);
   EXPECT_EQ(ember_method_output(method.m, 1, &out), EMBER_INVALID_ARGUMENT);
@@ -285,12 +311,14 @@ TEST(CapiTest, NullHandlesAndArguments) {
   ember_program* p = reinterpret_cast<ember_program*>(1);
   EXPECT_EQ(ember_program_load_file(nullptr, nullptr, &p), EMBER_INVALID_ARGUMENT);
   EXPECT_EQ(p, nullptr);
-  EXPECT_EQ(ember_program_load_file("tests/embedding/mlp.pte", nullptr, nullptr), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_program_load_file("tests/embedding/mlp.pte", nullptr, nullptr),
+            EMBER_INVALID_ARGUMENT);
   EXPECT_EQ(ember_program_load_buffer(nullptr, 10, nullptr, &p), EMBER_INVALID_ARGUMENT);
   EXPECT_EQ(ember_method_create(nullptr, "forward", nullptr, nullptr), EMBER_INVALID_ARGUMENT);
   ember_method* m = nullptr;
   EXPECT_EQ(ember_method_create(nullptr, "forward", nullptr, &m), EMBER_INVALID_ARGUMENT);
-  EXPECT_EQ(ember_method_set_input(nullptr, 0, EMBER_DTYPE_FLOAT, nullptr, 0), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_method_set_input(nullptr, 0, EMBER_DTYPE_FLOAT, nullptr, 0),
+            EMBER_INVALID_ARGUMENT);
   EXPECT_STREQ(ember_last_error_message(), "method is NULL");
   EXPECT_EQ(ember_method_execute(nullptr), EMBER_INVALID_ARGUMENT);
   EXPECT_EQ(ember_method_output(nullptr, 0, nullptr), EMBER_INVALID_ARGUMENT);
@@ -332,7 +360,8 @@ TEST(CapiTest, BadFiles) {
   std::vector<uint8_t> shifted(bytes.size() + 1);
   std::memcpy(shifted.data() + 1, bytes.data(), bytes.size());
   ember::testing::AlignedBytes base(shifted);
-  EXPECT_EQ(ember_program_load_buffer(base.data() + 1, bytes.size(), nullptr, &p), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_program_load_buffer(base.data() + 1, bytes.size(), nullptr, &p),
+            EMBER_INVALID_ARGUMENT);
   // A missing .ptd.
   ember_program_options options;
   ember_program_options_init(&options);
@@ -360,9 +389,11 @@ TEST(CapiTest, CallerMemory) {
   options.memory = arena.data();
   options.memory_size = bytes / 2;  // too small: a named error, nothing created
   ember_method* m = nullptr;
-  EXPECT_EQ(ember_method_create(program.p, "forward", &options, &m), EMBER_MEMORY_ALLOCATION_FAILED);
+  EXPECT_EQ(ember_method_create(program.p, "forward", &options, &m),
+            EMBER_MEMORY_ALLOCATION_FAILED);
   EXPECT_EQ(m, nullptr);
-  EXPECT_NE(std::string(ember_program_last_error(program.p)).find("caller memory"), std::string::npos)
+  EXPECT_NE(std::string(ember_program_last_error(program.p)).find("caller memory"),
+            std::string::npos)
       << ember_program_last_error(program.p);
   options.memory = reinterpret_cast<uint8_t*>(arena.data()) + 1;  // misaligned
   options.memory_size = bytes;
@@ -372,14 +403,17 @@ TEST(CapiTest, CallerMemory) {
   ASSERT_EQ(ember_method_create(program.p, "forward", &options, &method.m), EMBER_OK)
       << ember_program_last_error(program.p);
   EXPECT_EQ(static_cast<void*>(method.m), static_cast<void*>(arena.data()));
-  const std::vector<uint8_t> input = read_file(std::string(kFixtures) + "mlp.core_aten.torch2_6.input0.bin");
-  ASSERT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), input.size()), EMBER_OK);
+  const std::vector<uint8_t> input =
+      read_file(std::string(kFixtures) + "mlp.core_aten.torch2_6.input0.bin");
+  ASSERT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, input.data(), input.size()),
+            EMBER_OK);
   ASSERT_EQ(ember_method_execute(method.m), EMBER_OK) << ember_method_last_error(method.m);
   ember_value out;
   ember_value_init(&out);
   ASSERT_EQ(ember_method_output(method.m, 0, &out), EMBER_OK);
   const uint8_t* p = static_cast<const uint8_t*>(out.data);
-  EXPECT_TRUE(p >= reinterpret_cast<uint8_t*>(arena.data()) && p < reinterpret_cast<uint8_t*>(arena.data()) + bytes)
+  EXPECT_TRUE(p >= reinterpret_cast<uint8_t*>(arena.data()) &&
+              p < reinterpret_cast<uint8_t*>(arena.data()) + bytes)
       << "the output lives in the caller's arena";
   expect_close(out, read_floats(std::string(kFixtures) + "mlp.core_aten.torch2_6.output0.bin"));
 }
@@ -440,7 +474,8 @@ TEST(CapiTest, ZeroCopyInputAndIntOutput) {
   EXPECT_NE(info.memory_planned, 0);
   float a[2] = {1, 2};
   const float b[2] = {10, 20};
-  ASSERT_EQ(ember_method_set_input_zero_copy(method.m, 0, EMBER_DTYPE_FLOAT, a, sizeof(a)), EMBER_OK)
+  ASSERT_EQ(ember_method_set_input_zero_copy(method.m, 0, EMBER_DTYPE_FLOAT, a, sizeof(a)),
+            EMBER_OK)
       << ember_method_last_error(method.m);
   ASSERT_EQ(ember_method_set_input(method.m, 1, EMBER_DTYPE_FLOAT, b, sizeof(b)), EMBER_OK);
   ASSERT_EQ(ember_method_execute(method.m), EMBER_OK) << ember_method_last_error(method.m);
@@ -484,21 +519,25 @@ TEST(CapiTest, SetInputValue) {
   v.sizes[0] = 2;
   v.data = a;
   v.nbytes = sizeof(a);
-  ASSERT_EQ(ember_method_set_input_value(method.m, 0, &v), EMBER_OK) << ember_method_last_error(method.m);
+  ASSERT_EQ(ember_method_set_input_value(method.m, 0, &v), EMBER_OK)
+      << ember_method_last_error(method.m);
   v.data = b;
   ASSERT_EQ(ember_method_set_input_value(method.m, 1, &v), EMBER_OK);
   v.sizes[0] = 3;  // a static input cannot change shape
-  EXPECT_EQ(ember_method_set_input_value(method.m, 1, &v), EMBER_NOT_SUPPORTED) << ember_method_last_error(method.m);
+  EXPECT_EQ(ember_method_set_input_value(method.m, 1, &v), EMBER_NOT_SUPPORTED)
+      << ember_method_last_error(method.m);
   ember_value alpha;
   ember_value_init(&alpha);
   alpha.kind = EMBER_KIND_INT;
   alpha.i = 2;  // baked in as 1
   EXPECT_EQ(ember_method_set_input_value(method.m, 2, &alpha), EMBER_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("baked in at export"), std::string::npos);
+  EXPECT_NE(std::string(ember_method_last_error(method.m)).find("baked in at export"),
+            std::string::npos);
   alpha.i = 1;
   ASSERT_EQ(ember_method_set_input_value(method.m, 2, &alpha), EMBER_OK);
   alpha.kind = EMBER_KIND_DOUBLE;
-  EXPECT_EQ(ember_method_set_input_value(method.m, 2, &alpha), EMBER_INVALID_ARGUMENT);  // an Int slot
+  EXPECT_EQ(ember_method_set_input_value(method.m, 2, &alpha),
+            EMBER_INVALID_ARGUMENT);  // an Int slot
   EXPECT_EQ(ember_method_set_input_value(method.m, 2, nullptr), EMBER_INVALID_ARGUMENT);
   ASSERT_EQ(ember_method_execute(method.m), EMBER_OK) << ember_method_last_error(method.m);
   ember_value out;
@@ -533,8 +572,10 @@ TEST(CapiTest, SmallerStructsFromOlderHeaders) {
 TEST(CapiTest, MethodsOnSeveralThreadsShareOneProgram) {
   Program program;
   ASSERT_EQ(ember_program_load_file("tests/embedding/mlp.pte", nullptr, &program.p), EMBER_OK);
-  const std::vector<uint8_t> input = read_file(std::string(kFixtures) + "mlp.core_aten.torch2_6.input0.bin");
-  const std::vector<float> ref = read_floats(std::string(kFixtures) + "mlp.core_aten.torch2_6.output0.bin");
+  const std::vector<uint8_t> input =
+      read_file(std::string(kFixtures) + "mlp.core_aten.torch2_6.input0.bin");
+  const std::vector<float> ref =
+      read_floats(std::string(kFixtures) + "mlp.core_aten.torch2_6.output0.bin");
   std::vector<std::thread> threads;
   std::vector<int> ok(4, 0);
   for (int t = 0; t < 4; ++t) {
@@ -543,14 +584,16 @@ TEST(CapiTest, MethodsOnSeveralThreadsShareOneProgram) {
       if (ember_method_create(program.p, "forward", nullptr, &m) != EMBER_OK) return;
       bool good = true;
       for (int run = 0; run < 20 && good; ++run) {
-        good = ember_method_set_input(m, 0, EMBER_DTYPE_FLOAT, input.data(), input.size()) == EMBER_OK &&
+        good = ember_method_set_input(m, 0, EMBER_DTYPE_FLOAT, input.data(), input.size()) ==
+                   EMBER_OK &&
                ember_method_execute(m) == EMBER_OK;
         ember_value out;
         ember_value_init(&out);
         good = good && ember_method_output(m, 0, &out) == EMBER_OK &&
                std::memcmp(out.data, ref.data(), 0) == 0;
         const auto* got = static_cast<const float*>(out.data);
-        for (size_t i = 0; good && i < ref.size(); ++i) good = std::fabs(got[i] - ref[i]) <= 1e-5f + 1e-4f * std::fabs(ref[i]);
+        for (size_t i = 0; good && i < ref.size(); ++i)
+          good = std::fabs(got[i] - ref[i]) <= 1e-5f + 1e-4f * std::fabs(ref[i]);
       }
       ember_method_destroy(m);
       ok[size_t(t)] = good ? 1 : 0;

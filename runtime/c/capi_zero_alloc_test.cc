@@ -23,7 +23,8 @@ TEST(CapiZeroAllocTest, CallerMemoryPathAllocatesNothing) {
   ASSERT_FALSE(file.empty());
   std::vector<std::max_align_t> bytes(file.size() / sizeof(std::max_align_t) + 1);
   std::memcpy(bytes.data(), file.data(), file.size());
-  std::vector<std::max_align_t> program_storage(ember_program_storage_size() / sizeof(std::max_align_t) + 1);
+  std::vector<std::max_align_t> program_storage(
+      ember_program_storage_size() / sizeof(std::max_align_t) + 1);
   ember_program_options program_options;
   ember_program_options_init(&program_options);
   program_options.storage = program_storage.data();
@@ -48,20 +49,24 @@ TEST(CapiZeroAllocTest, CallerMemoryPathAllocatesNothing) {
   AllocationCounter::arm();
   ember_program* program = nullptr;
   ember_method* method = nullptr;
-  const ember_status load = ember_program_load_buffer(bytes.data(), file.size(), &program_options, &program);
-  const ember_status create = load == EMBER_OK ? ember_method_create(program, "forward", &options, &method) : load;
+  const ember_status load =
+      ember_program_load_buffer(bytes.data(), file.size(), &program_options, &program);
+  const ember_status create =
+      load == EMBER_OK ? ember_method_create(program, "forward", &options, &method) : load;
   ember_status run = create;
   ember_value out;
   ember_value_init(&out);
   ember_profile_entry entry;
   ember_profile_entry_init(&entry);
   if (run == EMBER_OK) run = ember_method_resize_input(method, 0, sizes, 2);
-  if (run == EMBER_OK) run = ember_method_set_input(method, 0, EMBER_DTYPE_FLOAT, input.data(), input.size() * 4);
+  if (run == EMBER_OK)
+    run = ember_method_set_input(method, 0, EMBER_DTYPE_FLOAT, input.data(), input.size() * 4);
   if (run == EMBER_OK) run = ember_method_execute(method);
   if (run == EMBER_OK) run = ember_method_output(method, 0, &out);
   if (run == EMBER_OK) run = ember_method_profile_entry(method, 0, &entry);
-  const ember_status bad = method != nullptr ? ember_method_set_input(method, 0, EMBER_DTYPE_FLOAT, input.data(), 3)
-                                             : EMBER_INTERNAL;
+  const ember_status bad =
+      method != nullptr ? ember_method_set_input(method, 0, EMBER_DTYPE_FLOAT, input.data(), 3)
+                        : EMBER_INTERNAL;
   ember_method_destroy(method);
   ember_program_destroy(program);
   const long allocations = AllocationCounter::disarm();

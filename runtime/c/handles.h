@@ -24,7 +24,7 @@
 
 struct ember_program {
   bool in_caller_storage = false;
-  std::optional<ember::runtime::MmapDataLoader> file;    // load_file
+  std::optional<ember::runtime::MmapDataLoader> file;     // load_file
   std::optional<ember::runtime::BufferDataLoader> bytes;  // load_buffer
   std::optional<ember::runtime::MmapDataLoader> data_file;
   std::optional<ember::runtime::FlatTensorDataMap> data_map;
@@ -74,7 +74,9 @@ void destroy_heap(T* p) {
   std::free(p);
 }
 
-inline ember_status to_status(Error e) { return static_cast<ember_status>(static_cast<uint32_t>(e)); }
+inline ember_status to_status(Error e) {
+  return static_cast<ember_status>(static_cast<uint32_t>(e));
+}
 
 // Copies the thread's last error message into `buffer` (a handle's) when `e` is an error.
 inline ember_status finish(char* buffer, Error e);
@@ -107,8 +109,9 @@ template <typename T>
 Error write_result(const T& value, T* out, const char* what) {
   if (out == nullptr) return runtime::fail(Error::InvalidArgument, "%s is NULL", what);
   if (out->struct_size < sizeof(size_t)) {
-    return runtime::fail(Error::InvalidArgument, "%s->struct_size is %zu; call its _init function first",
-                         what, out->struct_size);
+    return runtime::fail(Error::InvalidArgument,
+                         "%s->struct_size is %zu; call its _init function first", what,
+                         out->struct_size);
   }
   const size_t n = out->struct_size < sizeof(T) ? out->struct_size : sizeof(T);
   const size_t keep = out->struct_size;

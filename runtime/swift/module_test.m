@@ -18,8 +18,10 @@ static size_t read_file(const char* path, void* buffer, size_t capacity) {
 int main(void) {
   static float input[64], expected[40];
   int failed = 0;
-  if (read_file("tests/fixtures/pt2/mlp.core_aten.torch2_6.input0.bin", input, sizeof(input)) != sizeof(input) ||
-      read_file("tests/fixtures/pt2/mlp.core_aten.torch2_6.output0.bin", expected, sizeof(expected)) != sizeof(expected)) {
+  if (read_file("tests/fixtures/pt2/mlp.core_aten.torch2_6.input0.bin", input, sizeof(input)) !=
+          sizeof(input) ||
+      read_file("tests/fixtures/pt2/mlp.core_aten.torch2_6.output0.bin", expected,
+                sizeof(expected)) != sizeof(expected)) {
     printf("FAIL: fixtures missing\n");
     return 1;
   }

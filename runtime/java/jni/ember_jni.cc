@@ -39,13 +39,18 @@ bool null_handle(JNIEnv* env, jlong handle, const char* what) {
   return true;
 }
 
-ember_program* program_of(jlong h) { return reinterpret_cast<ember_program*>(static_cast<intptr_t>(h)); }
-ember_method* method_of(jlong h) { return reinterpret_cast<ember_method*>(static_cast<intptr_t>(h)); }
+ember_program* program_of(jlong h) {
+  return reinterpret_cast<ember_program*>(static_cast<intptr_t>(h));
+}
+ember_method* method_of(jlong h) {
+  return reinterpret_cast<ember_method*>(static_cast<intptr_t>(h));
+}
 
 // A Java string as UTF-8 for the length of a scope.
 class Utf {
  public:
-  Utf(JNIEnv* env, jstring s) : env_(env), s_(s), chars_(s ? env->GetStringUTFChars(s, nullptr) : nullptr) {}
+  Utf(JNIEnv* env, jstring s)
+      : env_(env), s_(s), chars_(s ? env->GetStringUTFChars(s, nullptr) : nullptr) {}
   ~Utf() {
     if (chars_ != nullptr) env_->ReleaseStringUTFChars(s_, chars_);
   }
@@ -70,9 +75,12 @@ jlongArray to_java(JNIEnv* env, const int64_t* values, size_t n) {
 
 extern "C" {
 
-JNIEXPORT jint JNICALL Java_dev_ember_Native_version(JNIEnv*, jclass) { return jint(ember_version()); }
+JNIEXPORT jint JNICALL Java_dev_ember_Native_version(JNIEnv*, jclass) {
+  return jint(ember_version());
+}
 
-JNIEXPORT jlong JNICALL Java_dev_ember_Native_loadProgram(JNIEnv* env, jclass, jstring path, jstring data_path) {
+JNIEXPORT jlong JNICALL Java_dev_ember_Native_loadProgram(JNIEnv* env, jclass, jstring path,
+                                                          jstring data_path) {
   if (path == nullptr) {
     throw_ember(env, EMBER_INVALID_ARGUMENT, "path is null");
     return 0;
@@ -82,7 +90,8 @@ JNIEXPORT jlong JNICALL Java_dev_ember_Native_loadProgram(JNIEnv* env, jclass, j
   ember_program_options_init(&options);
   options.data_path = d.get();
   ember_program* program = nullptr;
-  if (failed(env, ember_program_load_file(p.get(), &options, &program), ember_last_error_message())) return 0;
+  if (failed(env, ember_program_load_file(p.get(), &options, &program), ember_last_error_message()))
+    return 0;
   return jlong(reinterpret_cast<intptr_t>(program));
 }
 
@@ -90,13 +99,15 @@ JNIEXPORT void JNICALL Java_dev_ember_Native_destroyProgram(JNIEnv*, jclass, jlo
   ember_program_destroy(program_of(program));
 }
 
-JNIEXPORT jobjectArray JNICALL Java_dev_ember_Native_methodNames(JNIEnv* env, jclass, jlong program) {
+JNIEXPORT jobjectArray JNICALL Java_dev_ember_Native_methodNames(JNIEnv* env, jclass,
+                                                                 jlong program) {
   if (null_handle(env, program, "Module")) return nullptr;
   const size_t n = ember_program_method_count(program_of(program));
   jobjectArray out = env->NewObjectArray(jsize(n), env->FindClass("java/lang/String"), nullptr);
   for (size_t i = 0; out != nullptr && i < n; ++i) {
     const char* name = nullptr;
-    if (failed(env, ember_program_method_name(program_of(program), i, &name), ember_program_last_error(program_of(program)))) {
+    if (failed(env, ember_program_method_name(program_of(program), i, &name),
+               ember_program_last_error(program_of(program)))) {
       return nullptr;
     }
     env->SetObjectArrayElement(out, jsize(i), env->NewStringUTF(name));
@@ -104,8 +115,9 @@ JNIEXPORT jobjectArray JNICALL Java_dev_ember_Native_methodNames(JNIEnv* env, jc
   return out;
 }
 
-JNIEXPORT jlong JNICALL Java_dev_ember_Native_createMethod(JNIEnv* env, jclass, jlong program, jstring name,
-                                                           jint threads, jstring backends, jboolean profiling) {
+JNIEXPORT jlong JNICALL Java_dev_ember_Native_createMethod(JNIEnv* env, jclass, jlong program,
+                                                           jstring name, jint threads,
+                                                           jstring backends, jboolean profiling) {
   if (null_handle(env, program, "Module")) return 0;
   if (name == nullptr) {
     throw_ember(env, EMBER_INVALID_ARGUMENT, "method name is null");
@@ -142,8 +154,8 @@ JNIEXPORT jint JNICALL Java_dev_ember_Native_outputCount(JNIEnv*, jclass, jlong 
 }
 
 // [kind, dtype, dynamic, planned, rank, sizes[rank], min[rank], max[rank]]
-JNIEXPORT jlongArray JNICALL Java_dev_ember_Native_info(JNIEnv* env, jclass, jlong method, jboolean input,
-                                                        jint index) {
+JNIEXPORT jlongArray JNICALL Java_dev_ember_Native_info(JNIEnv* env, jclass, jlong method,
+                                                        jboolean input, jint index) {
   if (null_handle(env, method, "method")) return nullptr;
   ember_tensor_info info;
   ember_tensor_info_init(&info);
@@ -168,18 +180,21 @@ JNIEXPORT jlongArray JNICALL Java_dev_ember_Native_info(JNIEnv* env, jclass, jlo
 
 // A tensor input from a direct ByteBuffer (no copy on the Java side; one copy into the
 // method's memory here), resized to `shape` first when it differs.
-JNIEXPORT void JNICALL Java_dev_ember_Native_setTensorInput(JNIEnv* env, jclass, jlong method, jint index, jint dtype,
-                                                            jobject buffer, jlongArray shape) {
+JNIEXPORT void JNICALL Java_dev_ember_Native_setTensorInput(JNIEnv* env, jclass, jlong method,
+                                                            jint index, jint dtype, jobject buffer,
+                                                            jlongArray shape) {
   if (null_handle(env, method, "method")) return;
   if (index < 0) return throw_ember(env, EMBER_INVALID_ARGUMENT, "index is negative");
-  if (buffer == nullptr || shape == nullptr) return throw_ember(env, EMBER_INVALID_ARGUMENT, "tensor data or shape is null");
+  if (buffer == nullptr || shape == nullptr)
+    return throw_ember(env, EMBER_INVALID_ARGUMENT, "tensor data or shape is null");
   void* data = env->GetDirectBufferAddress(buffer);
   const jlong capacity = env->GetDirectBufferCapacity(buffer);
   if (data == nullptr && capacity != 0) {
     return throw_ember(env, EMBER_INVALID_ARGUMENT, "tensor data must be a direct ByteBuffer");
   }
   const jsize rank = env->GetArrayLength(shape);
-  if (rank > EMBER_MAX_RANK) return throw_ember(env, EMBER_INVALID_ARGUMENT, "tensor rank is above 16");
+  if (rank > EMBER_MAX_RANK)
+    return throw_ember(env, EMBER_INVALID_ARGUMENT, "tensor rank is above 16");
   ember_value v;
   ember_value_init(&v);
   v.kind = EMBER_KIND_TENSOR;
@@ -188,12 +203,14 @@ JNIEXPORT void JNICALL Java_dev_ember_Native_setTensorInput(JNIEnv* env, jclass,
   env->GetLongArrayRegion(shape, 0, rank, reinterpret_cast<jlong*>(v.sizes));
   v.data = data;
   v.nbytes = size_t(capacity < 0 ? 0 : capacity);
-  failed(env, ember_method_set_input_value(method_of(method), size_t(index), &v), ember_method_last_error(method_of(method)));
+  failed(env, ember_method_set_input_value(method_of(method), size_t(index), &v),
+         ember_method_last_error(method_of(method)));
 }
 
 // An Int (kind 4), Double (3), Bool (5) or None (0) input: must equal the exported value.
-JNIEXPORT void JNICALL Java_dev_ember_Native_setScalarInput(JNIEnv* env, jclass, jlong method, jint index, jint kind,
-                                                            jlong i, jdouble d) {
+JNIEXPORT void JNICALL Java_dev_ember_Native_setScalarInput(JNIEnv* env, jclass, jlong method,
+                                                            jint index, jint kind, jlong i,
+                                                            jdouble d) {
   if (null_handle(env, method, "method")) return;
   if (index < 0) return throw_ember(env, EMBER_INVALID_ARGUMENT, "index is negative");
   ember_value v;
@@ -202,7 +219,8 @@ JNIEXPORT void JNICALL Java_dev_ember_Native_setScalarInput(JNIEnv* env, jclass,
   v.i = i;
   v.d = d;
   v.b = i != 0;
-  failed(env, ember_method_set_input_value(method_of(method), size_t(index), &v), ember_method_last_error(method_of(method)));
+  failed(env, ember_method_set_input_value(method_of(method), size_t(index), &v),
+         ember_method_last_error(method_of(method)));
 }
 
 JNIEXPORT void JNICALL Java_dev_ember_Native_execute(JNIEnv* env, jclass, jlong method) {
@@ -211,7 +229,8 @@ JNIEXPORT void JNICALL Java_dev_ember_Native_execute(JNIEnv* env, jclass, jlong 
 }
 
 // [kind, dtype, nbytes, i, bits of d, b, count, rank, sizes[rank]]
-JNIEXPORT jlongArray JNICALL Java_dev_ember_Native_outputMeta(JNIEnv* env, jclass, jlong method, jint index) {
+JNIEXPORT jlongArray JNICALL Java_dev_ember_Native_outputMeta(JNIEnv* env, jclass, jlong method,
+                                                              jint index) {
   if (null_handle(env, method, "method")) return nullptr;
   if (index < 0) {
     throw_ember(env, EMBER_INVALID_ARGUMENT, "index is negative");
@@ -219,47 +238,55 @@ JNIEXPORT jlongArray JNICALL Java_dev_ember_Native_outputMeta(JNIEnv* env, jclas
   }
   ember_value v;
   ember_value_init(&v);
-  if (failed(env, ember_method_output(method_of(method), size_t(index), &v), ember_method_last_error(method_of(method)))) {
+  if (failed(env, ember_method_output(method_of(method), size_t(index), &v),
+             ember_method_last_error(method_of(method)))) {
     return nullptr;
   }
   int64_t bits = 0;
   std::memcpy(&bits, &v.d, sizeof(bits));
-  int64_t meta[8 + EMBER_MAX_RANK] = {v.kind, v.dtype, int64_t(v.nbytes), v.i, bits, v.b, int64_t(v.count),
-                                      int64_t(v.rank)};
+  int64_t meta[8 + EMBER_MAX_RANK] = {v.kind, v.dtype, int64_t(v.nbytes), v.i,
+                                      bits,   v.b,     int64_t(v.count),  int64_t(v.rank)};
   for (size_t d = 0; d < v.rank; ++d) meta[8 + d] = v.sizes[d];
   return to_java(env, meta, 8 + v.rank);
 }
 
 // Copies output `index`'s bytes (tensor data, string bytes, list items) into `buffer`.
-JNIEXPORT void JNICALL Java_dev_ember_Native_copyOutput(JNIEnv* env, jclass, jlong method, jint index, jobject buffer) {
+JNIEXPORT void JNICALL Java_dev_ember_Native_copyOutput(JNIEnv* env, jclass, jlong method,
+                                                        jint index, jobject buffer) {
   if (null_handle(env, method, "method")) return;
   if (index < 0) return throw_ember(env, EMBER_INVALID_ARGUMENT, "index is negative");
   ember_value v;
   ember_value_init(&v);
-  if (failed(env, ember_method_output(method_of(method), size_t(index), &v), ember_method_last_error(method_of(method)))) {
+  if (failed(env, ember_method_output(method_of(method), size_t(index), &v),
+             ember_method_last_error(method_of(method)))) {
     return;
   }
   void* dst = buffer != nullptr ? env->GetDirectBufferAddress(buffer) : nullptr;
   const jlong capacity = buffer != nullptr ? env->GetDirectBufferCapacity(buffer) : -1;
   if ((dst == nullptr && v.nbytes > 0) || capacity < jlong(v.nbytes)) {
-    return throw_ember(env, EMBER_INVALID_ARGUMENT, "output buffer must be a direct ByteBuffer of nbytes");
+    return throw_ember(env, EMBER_INVALID_ARGUMENT,
+                       "output buffer must be a direct ByteBuffer of nbytes");
   }
   if (v.nbytes > 0) std::memcpy(dst, v.data, v.nbytes);
 }
 
-JNIEXPORT void JNICALL Java_dev_ember_Native_setProfiling(JNIEnv* env, jclass, jlong method, jboolean on) {
+JNIEXPORT void JNICALL Java_dev_ember_Native_setProfiling(JNIEnv* env, jclass, jlong method,
+                                                          jboolean on) {
   if (null_handle(env, method, "method")) return;
-  failed(env, ember_method_set_profiling(method_of(method), on ? 1 : 0), ember_method_last_error(method_of(method)));
+  failed(env, ember_method_set_profiling(method_of(method), on ? 1 : 0),
+         ember_method_last_error(method_of(method)));
 }
 
-JNIEXPORT jobjectArray JNICALL Java_dev_ember_Native_profileNames(JNIEnv* env, jclass, jlong method) {
+JNIEXPORT jobjectArray JNICALL Java_dev_ember_Native_profileNames(JNIEnv* env, jclass,
+                                                                  jlong method) {
   if (null_handle(env, method, "method")) return nullptr;
   const size_t n = ember_method_profile_count(method_of(method));
   jobjectArray out = env->NewObjectArray(jsize(n), env->FindClass("java/lang/String"), nullptr);
   for (size_t i = 0; out != nullptr && i < n; ++i) {
     ember_profile_entry e;
     ember_profile_entry_init(&e);
-    if (failed(env, ember_method_profile_entry(method_of(method), i, &e), ember_method_last_error(method_of(method)))) {
+    if (failed(env, ember_method_profile_entry(method_of(method), i, &e),
+               ember_method_last_error(method_of(method)))) {
       return nullptr;
     }
     env->SetObjectArrayElement(out, jsize(i), env->NewStringUTF(e.name));
@@ -275,7 +302,8 @@ JNIEXPORT jlongArray JNICALL Java_dev_ember_Native_profileTimes(JNIEnv* env, jcl
   for (size_t i = 0; out != nullptr && i < n; ++i) {
     ember_profile_entry e;
     ember_profile_entry_init(&e);
-    if (failed(env, ember_method_profile_entry(method_of(method), i, &e), ember_method_last_error(method_of(method)))) {
+    if (failed(env, ember_method_profile_entry(method_of(method), i, &e),
+               ember_method_last_error(method_of(method)))) {
       return nullptr;
     }
     const jlong pair[2] = {jlong(e.calls), jlong(e.total_ns)};

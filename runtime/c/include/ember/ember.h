@@ -71,7 +71,8 @@ extern "C" {
 #define EMBER_VERSION_MAJOR 1
 #define EMBER_VERSION_MINOR 0
 #define EMBER_VERSION_PATCH 0
-#define EMBER_VERSION ((EMBER_VERSION_MAJOR << 16) | (EMBER_VERSION_MINOR << 8) | EMBER_VERSION_PATCH)
+#define EMBER_VERSION \
+  ((EMBER_VERSION_MAJOR << 16) | (EMBER_VERSION_MINOR << 8) | EMBER_VERSION_PATCH)
 
 /* Largest rank a tensor may have. */
 #define EMBER_MAX_RANK 16
@@ -176,7 +177,8 @@ EMBER_EXPORT size_t ember_program_storage_size(void);
 /* Loads and verifies the .pte at `path` (memory-mapped, read-only). `options` may be NULL.
  * On success *program is a new handle (free it with ember_program_destroy); on failure it
  * is NULL and ember_last_error_message() says why. */
-EMBER_EXPORT ember_status ember_program_load_file(const char* path, const ember_program_options* options,
+EMBER_EXPORT ember_status ember_program_load_file(const char* path,
+                                                  const ember_program_options* options,
                                                   ember_program** program);
 /* Loads from `size` bytes at `data` without copying them: the caller keeps the bytes alive
  * and unchanged until ember_program_destroy. `data` must be 16-byte aligned. */
@@ -220,11 +222,13 @@ EMBER_EXPORT void ember_method_options_init(ember_method_options* options);
 /* Bytes of caller memory method `name` needs with these options (memory fields ignored):
  * the planned buffers of its memory plan, its load-time structures and the temp memory. */
 EMBER_EXPORT ember_status ember_method_memory_size(ember_program* program, const char* name,
-                                                   const ember_method_options* options, size_t* bytes);
+                                                   const ember_method_options* options,
+                                                   size_t* bytes);
 /* Creates method `name` (`options` may be NULL). Every allocation of a runtime-owned method
  * happens here. Errors name what is wrong (missing operator or backend, memory too small). */
 EMBER_EXPORT ember_status ember_method_create(ember_program* program, const char* name,
-                                              const ember_method_options* options, ember_method** method);
+                                              const ember_method_options* options,
+                                              ember_method** method);
 /* Frees the method and everything the runtime allocated for it (NULL is a no-op). */
 EMBER_EXPORT void ember_method_destroy(ember_method* method);
 EMBER_EXPORT const char* ember_method_last_error(const ember_method* method);
@@ -238,15 +242,15 @@ EMBER_EXPORT size_t ember_method_output_count(const ember_method* method);
 typedef struct ember_tensor_info {
   size_t struct_size;
   ember_kind kind;
-  ember_dtype dtype;         /* tensors only */
-  int32_t dynamic;           /* nonzero: a DYNAMIC_BOUND tensor that may be resized */
-  int32_t memory_planned;    /* nonzero: data lives in the method's planned memory */
+  ember_dtype dtype;      /* tensors only */
+  int32_t dynamic;        /* nonzero: a DYNAMIC_BOUND tensor that may be resized */
+  int32_t memory_planned; /* nonzero: data lives in the method's planned memory */
   size_t rank;
   int64_t sizes[EMBER_MAX_RANK];
   int64_t min_sizes[EMBER_MAX_RANK];
   int64_t max_sizes[EMBER_MAX_RANK];
-  size_t nbytes;             /* bytes of the current shape */
-  size_t max_nbytes;         /* bytes at the upper bounds */
+  size_t nbytes;     /* bytes of the current shape */
+  size_t max_nbytes; /* bytes at the upper bounds */
 } ember_tensor_info;
 
 EMBER_EXPORT void ember_tensor_info_init(ember_tensor_info* info);
@@ -257,16 +261,18 @@ EMBER_EXPORT ember_status ember_method_output_info(const ember_method* method, s
 
 /* Copies `nbytes` at `data` into tensor input `index`. `dtype` must be the input's and
  * `nbytes` the byte size of its current shape (after ember_method_resize_input). */
-EMBER_EXPORT ember_status ember_method_set_input(ember_method* method, size_t index, ember_dtype dtype,
-                                                 const void* data, size_t nbytes);
+EMBER_EXPORT ember_status ember_method_set_input(ember_method* method, size_t index,
+                                                 ember_dtype dtype, const void* data,
+                                                 size_t nbytes);
 /* Uses the caller's `data` as tensor input `index` without a copy; it must stay valid and
  * unchanged through execute. Only for inputs the program does not memory-plan
  * (memory_planned == 0; NotSupported otherwise, use ember_method_set_input). */
 EMBER_EXPORT ember_status ember_method_set_input_zero_copy(ember_method* method, size_t index,
-                                                           ember_dtype dtype, void* data, size_t nbytes);
+                                                           ember_dtype dtype, void* data,
+                                                           size_t nbytes);
 /* Sets the shape of dynamic tensor input `index` (same rank, each dim within its range). */
-EMBER_EXPORT ember_status ember_method_resize_input(ember_method* method, size_t index, const int64_t* sizes,
-                                                    size_t rank);
+EMBER_EXPORT ember_status ember_method_resize_input(ember_method* method, size_t index,
+                                                    const int64_t* sizes, size_t rank);
 /* Sets input `index` from a value (see ember_value below). A tensor (dtype, rank, sizes, data,
  * nbytes) is resized to `sizes` when they differ from the input's current shape, then copied.
  * An Int, Double, Bool or None must equal what was baked in at export (InvalidArgument
@@ -296,7 +302,8 @@ typedef struct ember_value {
 
 EMBER_EXPORT void ember_value_init(ember_value* value);
 /* Output `index` of the last execute. TensorList outputs are NotSupported. */
-EMBER_EXPORT ember_status ember_method_output(const ember_method* method, size_t index, ember_value* value);
+EMBER_EXPORT ember_status ember_method_output(const ember_method* method, size_t index,
+                                              ember_value* value);
 
 /* ---- Profiling -------------------------------------------------------------------------- */
 

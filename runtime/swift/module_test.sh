@@ -17,7 +17,11 @@ ls -R "$cache" | grep -q '^Ember-.*\.pcm$' || { echo "FAIL: clang did not build 
 # ELF linkers ignore the module's `link "ember"` (autolinking is a Mach-O feature): -lember.
 clang "$tmp/module_test.o" -L"$(dirname "$lib")" -lember -Wl,-rpath,"$(cd "$(dirname "$lib")" && pwd)" -lm \
   -o "$tmp/module_test"
-"$tmp/module_test"
+# An ASan build of libember.so (--config=asan) needs the sanitizer runtime loaded first.
+preload=""
+asan=$(ldd "$lib" | awk '/libasan/ {print $3}')
+if [ -n "$asan" ]; then preload="$asan:$(ldd "$lib" | awk '/libubsan/ {print $3}')"; fi
+LD_PRELOAD="$preload" "$tmp/module_test"
 # The same module from C (#include becomes an import) and C++.
 printf '#include "ember/ember.h"\nint main(void) { return ember_version() == EMBER_VERSION ? 0 : 1; }\n' > "$tmp/c.c"
 clang "${common[@]}" -std=c99 -pedantic -I"$(dirname "$modulemap")/../c/include" -c "$tmp/c.c" -o "$tmp/c.o"

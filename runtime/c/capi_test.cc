@@ -376,9 +376,9 @@ TEST(CapiTest, BadFiles) {
   EXPECT_EQ(ember_method_create(program.p, nullptr, nullptr, &m), EMBER_INVALID_ARGUMENT);
 }
 
-TEST(CapiTest, CallerMemory) {
+void run_in_caller_memory(const char* pte) {
   Program program;
-  ASSERT_EQ(ember_program_load_file("tests/embedding/mlp.pte", nullptr, &program.p), EMBER_OK);
+  ASSERT_EQ(ember_program_load_file(pte, nullptr, &program.p), EMBER_OK);
   ember_method_options options;
   ember_method_options_init(&options);
   options.temp_bytes = 4096;
@@ -417,6 +417,12 @@ TEST(CapiTest, CallerMemory) {
       << "the output lives in the caller's arena";
   expect_close(out, read_floats(std::string(kFixtures) + "mlp.core_aten.torch2_6.output0.bin"));
 }
+
+TEST(CapiTest, CallerMemory) { run_in_caller_memory("tests/embedding/mlp.pte"); }
+
+// The XNNPACK delegate's handle and tables come from the caller's arena too (its XNNPACK
+// runtime from the heap): the sizing covers them.
+TEST(CapiTest, CallerMemoryXnnpack) { run_in_caller_memory("tests/embedding/mlp_xnnpack.pte"); }
 
 TEST(CapiTest, ProfileOfTheLastRun) {
   ember_method_options options;

@@ -62,6 +62,21 @@ class Utf {
   const char* chars_;
 };
 
+// A String[] of `n` items, item i from get(i); null (with an exception pending) when get
+// returns null or the array cannot be made.
+template <typename Get>
+jobjectArray string_array(JNIEnv* env, size_t n, Get get) {
+  jclass string_class = env->FindClass("java/lang/String");
+  jobjectArray out =
+      string_class == nullptr ? nullptr : env->NewObjectArray(jsize(n), string_class, nullptr);
+  for (size_t i = 0; out != nullptr && i < n; ++i) {
+    const char* item = get(i);
+    if (item == nullptr) return nullptr;
+    env->SetObjectArrayElement(out, jsize(i), env->NewStringUTF(item));
+  }
+  return out;
+}
+
 jlongArray to_java(JNIEnv* env, const int64_t* values, size_t n) {
   jlongArray out = env->NewLongArray(jsize(n));
   if (out != nullptr) {
@@ -102,17 +117,13 @@ JNIEXPORT void JNICALL Java_dev_ember_Native_destroyProgram(JNIEnv*, jclass, jlo
 JNIEXPORT jobjectArray JNICALL Java_dev_ember_Native_methodNames(JNIEnv* env, jclass,
                                                                  jlong program) {
   if (null_handle(env, program, "Module")) return nullptr;
-  const size_t n = ember_program_method_count(program_of(program));
-  jobjectArray out = env->NewObjectArray(jsize(n), env->FindClass("java/lang/String"), nullptr);
-  for (size_t i = 0; out != nullptr && i < n; ++i) {
+  ember_program* p = program_of(program);
+  return string_array(env, ember_program_method_count(p), [&](size_t i) -> const char* {
     const char* name = nullptr;
-    if (failed(env, ember_program_method_name(program_of(program), i, &name),
-               ember_program_last_error(program_of(program)))) {
-      return nullptr;
-    }
-    env->SetObjectArrayElement(out, jsize(i), env->NewStringUTF(name));
-  }
-  return out;
+    return failed(env, ember_program_method_name(p, i, &name), ember_program_last_error(p))
+               ? nullptr
+               : name;
+  });
 }
 
 JNIEXPORT jlong JNICALL Java_dev_ember_Native_createMethod(JNIEnv* env, jclass, jlong program,
@@ -280,18 +291,13 @@ JNIEXPORT void JNICALL Java_dev_ember_Native_setProfiling(JNIEnv* env, jclass, j
 JNIEXPORT jobjectArray JNICALL Java_dev_ember_Native_profileNames(JNIEnv* env, jclass,
                                                                   jlong method) {
   if (null_handle(env, method, "method")) return nullptr;
-  const size_t n = ember_method_profile_count(method_of(method));
-  jobjectArray out = env->NewObjectArray(jsize(n), env->FindClass("java/lang/String"), nullptr);
-  for (size_t i = 0; out != nullptr && i < n; ++i) {
+  ember_method* m = method_of(method);
+  return string_array(env, ember_method_profile_count(m), [&](size_t i) -> const char* {
     ember_profile_entry e;
     ember_profile_entry_init(&e);
-    if (failed(env, ember_method_profile_entry(method_of(method), i, &e),
-               ember_method_last_error(method_of(method)))) {
-      return nullptr;
-    }
-    env->SetObjectArrayElement(out, jsize(i), env->NewStringUTF(e.name));
-  }
-  return out;
+    return failed(env, ember_method_profile_entry(m, i, &e), ember_method_last_error(m)) ? nullptr
+                                                                                         : e.name;
+  });
 }
 
 // [calls0, ns0, calls1, ns1, ...] of the last execute.

@@ -14,6 +14,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.Assume;
 import org.junit.Test;
 
 /**
@@ -208,6 +209,27 @@ public class ModuleTest {
     }
     assertTrue(errors.toString(), errors.isEmpty());
     assertEquals(4, good.get());
+  }
+
+  // ExecuTorch's Android training test program (../shared/fixtures, via EMBER_SHARED_DIR;
+  // skipped without it): weights from a .ptd, metadata methods returning Strings and an Int.
+  @Test
+  public void upstreamProgramWithPtdAndNonTensorOutputs() {
+    String shared = System.getenv("EMBER_SHARED_DIR");
+    String dir = (shared == null ? "" : shared) + "/fixtures/executorch-pte/";
+    Assume.assumeTrue("EMBER_SHARED_DIR not set",
+        shared != null && Files.exists(Paths.get(dir + "pytorch__executorch__xor.pte")));
+    Module.Options options = new Module.Options().dataPath(dir + "pytorch__executorch__xor.ptd");
+    try (Module module = Module.load(dir + "pytorch__executorch__xor.pte", options)) {
+      assertEquals(4, module.getMethodNames().length);
+      EValue[] names = module.execute("__et_training_fqn_forward");
+      assertEquals(4, names.length);
+      assertEquals("net.linear.weight", names[0].toStr());
+      assertEquals("net.linear2.bias", names[3].toStr());
+      EValue[] index = module.execute("__et_training_gradients_index_forward");
+      assertEquals(EValue.Kind.INT, index[0].kind());
+      assertEquals(2L, index[0].toInt());
+    }
   }
 
   @Test

@@ -10,7 +10,11 @@
  *
  *   bazel build //aot/tools:lower //runtime/c:libember.so
  *   bazel-bin/aot/tools/lower model.pt2 -o model.pte          (or --recipe xnnpack)
- *   cc -std=c99 -Iruntime/c/include app.c bazel-bin/runtime/c/libember.so -o app
+ *   cc -std=c99 -Iruntime/c/include app.c bazel-bin/runtime/c/libember.so \
+ *      -Wl,-rpath,$PWD/bazel-bin/runtime/c -o app
+ *   ./app model.pte input.bin
+ *
+ * where app.c (docs/embedding.md's run.c is a complete one) does:
  *
  *   ember_program* program = NULL;
  *   ember_method* method = NULL;

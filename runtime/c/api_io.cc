@@ -214,6 +214,10 @@ Error output_of(const ember_method* m, size_t index, ember_value* out) {
       value.dtype = static_cast<ember_dtype>(static_cast<int>(t.scalar_type()));
       value.rank = t.dim();
       for (size_t d = 0; d < t.dim(); ++d) value.sizes[d] = t.size(d);
+      if (t.const_data_ptr() == nullptr && t.nbytes() > 0) {
+        return fail(Error::InvalidState, "output %zu of method '%s' has no data", index,
+                    method.name());
+      }
       value.data = t.const_data_ptr();
       value.nbytes = t.nbytes();
       value.count = t.numel();
@@ -261,6 +265,11 @@ Error output_of(const ember_method* m, size_t index, ember_value* out) {
                   method.name(), runtime::tag_name(v.tag()));
   }
   return write_result(value, out, "value");
+}
+
+Error set_output_buffer(ember_method* m, size_t index, void* data, size_t nbytes) {
+  if (data == nullptr) return fail(Error::InvalidArgument, "output %zu: data is NULL", index);
+  return m->method->set_output_data_ptr(data, nbytes, index);
 }
 
 Error execute(ember_method* m) {
@@ -355,6 +364,11 @@ ember_status ember_method_set_input_value(ember_method* method, size_t index,
 
 ember_status ember_method_execute(ember_method* method) {
   EMBER_METHOD_CALL(method, ember::capi::execute(method));
+}
+
+ember_status ember_method_set_output_buffer(ember_method* method, size_t index, void* data,
+                                            size_t nbytes) {
+  EMBER_METHOD_CALL(method, ember::capi::set_output_buffer(method, index, data, nbytes));
 }
 
 ember_status ember_method_output(const ember_method* method, size_t index, ember_value* value) {

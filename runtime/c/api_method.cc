@@ -56,7 +56,8 @@ Error load_method(ember_method* m, const runtime::Program& program, const char* 
   return Error::Ok;
 }
 
-// Storage for copied tensor inputs the program does not plan, and the profile table.
+// Storage for copied tensor inputs and for outputs the program does not plan, and the
+// profile table.
 Error prepare_io(ember_method* m, const runtime::MethodMeta& meta) {
   const size_t n = m->method->inputs_size();
   m->input_storage = m->method_allocator->allocate_list<void*>(n == 0 ? 1 : n);
@@ -71,6 +72,21 @@ Error prepare_io(ember_method* m, const runtime::MethodMeta& meta) {
     if (m->input_storage[i] == nullptr) {
       return fail(Error::MemoryAllocationFailed, "no room for input %zu (%zu bytes)", i,
                   info->nbytes());
+    }
+  }
+  // Outputs the program does not plan get storage of their capacity, so that every output
+  // can be read after execute (ember_method_set_output_buffer redirects one).
+  for (size_t i = 0; i < m->method->outputs_size(); ++i) {
+    runtime::Result<runtime::TensorInfo> info = meta.output_tensor_meta(i);
+    if (!info.ok() || info->is_memory_planned()) continue;
+    void* storage = m->method_allocator->allocate(info->nbytes() == 0 ? 1 : info->nbytes(), kAlign);
+    if (storage == nullptr) {
+      return fail(Error::MemoryAllocationFailed, "no room for output %zu (%zu bytes)", i,
+                  info->nbytes());
+    }
+    // An output that is also an input keeps the input's memory (set_output_data_ptr refuses).
+    if (m->method->set_output_data_ptr(storage, info->nbytes(), i) != Error::Ok) {
+      runtime::clear_error_message();
     }
   }
   const size_t k = m->method->num_instructions();

@@ -553,6 +553,43 @@ TEST(CapiTest, SetInputValue) {
   EXPECT_EQ(static_cast<const float*>(out.data)[1], 6.0f);
 }
 
+// Outputs the program does not plan: storage from the method by default, or the caller's.
+TEST(CapiTest, UnplannedOutput) {
+  auto program_t = ember::testing::make_add_program();
+  program_t->execution_plan[0]->values[3] = ember::testing::make_tensor_value({2}, 0, 0);
+  ember::testing::AlignedBytes bytes(ember::testing::serialize(*program_t));
+  Program program;
+  ASSERT_EQ(ember_program_load_buffer(bytes.data(), bytes.size(), nullptr, &program.p), EMBER_OK);
+  Method method;
+  ASSERT_EQ(ember_method_create(program.p, "forward", nullptr, &method.m), EMBER_OK)
+      << ember_program_last_error(program.p);
+  const float a[2] = {1, 2}, b[2] = {3, 4};
+  ASSERT_EQ(ember_method_set_input(method.m, 0, EMBER_DTYPE_FLOAT, a, sizeof(a)), EMBER_OK);
+  ASSERT_EQ(ember_method_set_input(method.m, 1, EMBER_DTYPE_FLOAT, b, sizeof(b)), EMBER_OK);
+  ASSERT_EQ(ember_method_execute(method.m), EMBER_OK) << ember_method_last_error(method.m);
+  ember_value out;
+  ember_value_init(&out);
+  ASSERT_EQ(ember_method_output(method.m, 0, &out), EMBER_OK);
+  EXPECT_EQ(static_cast<const float*>(out.data)[1], 6.0f);
+  float mine[2] = {0, 0};
+  EXPECT_EQ(ember_method_set_output_buffer(method.m, 0, mine, 4), EMBER_INVALID_ARGUMENT);  // small
+  EXPECT_EQ(ember_method_set_output_buffer(method.m, 0, nullptr, 8), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_method_set_output_buffer(method.m, 1, mine, 8), EMBER_INVALID_ARGUMENT);  // index
+  ASSERT_EQ(ember_method_set_output_buffer(method.m, 0, mine, sizeof(mine)), EMBER_OK);
+  ASSERT_EQ(ember_method_execute(method.m), EMBER_OK);
+  EXPECT_EQ(mine[0], 4.0f);
+  EXPECT_EQ(mine[1], 6.0f);
+  ASSERT_EQ(ember_method_output(method.m, 0, &out), EMBER_OK);
+  EXPECT_EQ(out.data, static_cast<const void*>(mine));
+  // A planned output cannot be redirected.
+  Program planned;
+  Method planned_method;
+  open("mlp.pte", nullptr, &planned, &planned_method);
+  float big[40];
+  EXPECT_EQ(ember_method_set_output_buffer(planned_method.m, 0, big, sizeof(big)),
+            EMBER_INVALID_STATE);
+}
+
 // An older caller's struct (only struct_size and kind) is written no further than its size.
 TEST(CapiTest, SmallerStructsFromOlderHeaders) {
   ember::testing::AlignedBytes bytes(add_program_bytes());

@@ -305,6 +305,11 @@ typedef struct ember_value {
 } ember_value;
 
 EMBER_EXPORT void ember_value_init(ember_value* value);
+/* Makes tensor output `index` write into the caller's `data` (at least its max_nbytes), which
+ * must stay valid through execute and reads. Only for outputs the program does not
+ * memory-plan (InvalidState otherwise); by default those get storage at creation. */
+EMBER_EXPORT ember_status ember_method_set_output_buffer(ember_method* method, size_t index,
+                                                         void* data, size_t nbytes);
 /* Output `index` of the last execute. TensorList outputs are NotSupported. */
 EMBER_EXPORT ember_status ember_method_output(const ember_method* method, size_t index,
                                               ember_value* value);

@@ -113,6 +113,28 @@ TEST(XnnpackE2eTest, MobileNetV2) { check_model("mobilenet_v2"); }
 TEST(XnnpackE2eTest, MobileNetV3Small) { check_large_model("mobilenet_v3_small", 1); }
 // split_with_sizes (channel split, delegate-internal static slices) and channel shuffle: whole.
 TEST(XnnpackE2eTest, ShuffleNetV2) { check_large_model("shufflenet_v2_x0_5", 1); }
+// More torchvision classifiers at 64x64 (issue #20), each whole in one partition.
+TEST(XnnpackE2eTest, MobileNetV3Large) { check_large_model("mobilenet_v3_large", 1); }
+TEST(XnnpackE2eTest, EfficientNetB0) { check_large_model("efficientnet_b0", 1); }  // SiLU as x * sigmoid(x)
+TEST(XnnpackE2eTest, RegNetX400mf) { check_large_model("regnet_x_400mf", 1); }
+TEST(XnnpackE2eTest, MnasNet05) { check_large_model("mnasnet0_5", 1); }
+TEST(XnnpackE2eTest, GoogLeNet) { check_large_model("googlenet", 1); }  // max_pool2d ceil_mode, cat of 4
+// Dense blocks concatenate up to 33 tensors: chained delegate-internal concatenates.
+TEST(XnnpackE2eTest, DenseNet121) { check_large_model("densenet121", 1); }
+
+// Committed transformer / U-Net fixtures with the partition count each torch version's export
+// reaches. The encoder layers keep the bool half of core ATen's _safe_softmax (eq -inf, any,
+// logical_not, where) and the mask conversions on the portable kernels: XNNPACK has no bool.
+void check_committed(const std::string& model, int partitions_torch2_6, int partitions_torch2_14) {
+  EXPECT_EQ(check_fixtures(model + ".core_aten.torch2_6", partitions_torch2_6), 1);
+  EXPECT_EQ(check_fixtures(model + ".core_aten.torch2_14", partitions_torch2_14), 1);
+}
+TEST(XnnpackE2eTest, TransformerEncoderLayerPartitions) { check_committed("transformer_encoder_layer", 2, 2); }
+TEST(XnnpackE2eTest, TransformerEncoderMasked) { check_committed("transformer_encoder_masked", 2, 2); }
+TEST(XnnpackE2eTest, VitBlock) { check_committed("vit_block", 2, 2); }  // gelu, layer_norm, cat, expand
+// torch 2.14 keeps upsample_nearest2d / upsample_bilinear2d (one partition); torch 2.6's
+// core ATen decomposes them into int64 index arithmetic and index.Tensor gathers.
+TEST(XnnpackE2eTest, TinyUnet) { check_committed("tiny_unet", 11, 1); }
 
 // Every other committed fixture (both dialects and torch versions): whatever the xnnpack
 // recipe delegates must still match PyTorch.

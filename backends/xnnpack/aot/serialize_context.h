@@ -137,6 +137,8 @@ aot::Error serialize_qdq_op(SerializeContext& ctx, const aot::Node& node);
 aot::Error serialize_nn_op(SerializeContext& ctx, const aot::Node& node);
 aot::Error serialize_elementwise_op(SerializeContext& ctx, const aot::Node& node);
 aot::Error serialize_layout_op(SerializeContext& ctx, const aot::Node& node);
+// Ops built from several XNNPACK operators (serialize_ops_decomposed.cc).
+aot::Error serialize_decomposed_op(SerializeContext& ctx, const aot::Node& node);
 
 // Helpers shared by the op files.
 // An XNNConv2d node for `n` (aten::convolution) with filter sizes `ws` (OIHW); ids unset.
@@ -152,5 +154,7 @@ bool input_bool(const aot::Node& node, const char* name, bool dflt);
 // The lengths along `dim` of split.Tensor's / split_with_sizes' outputs for a dim of size
 // `dim_size` (split.Tensor: split_size each, the last one shorter).
 std::vector<int64_t> split_lengths(const aot::Node& node, int64_t dim_size);
+// The image input of an upsample node (`input` of .vec, `self` of .default).
+aot::ValueId upsample_input(const aot::Node& node);
 
 }  // namespace ember::backends::xnnpack

@@ -17,9 +17,10 @@ using aot::ValueId;
 namespace {
 
 // Ops that Debian's XNNPACK lacks and the runtime half does not run either.
-const char* const kMissing[] = {"tanh", "gelu", "exp", "log", "sin", "cos", "rsqrt", "erf", "pow",
-                                "native_layer_norm", "where", "any", "eq", "logical_not", "full_like",
-                                "index", "embedding"};
+const char* const kMissing[] = {"erf", "pow", "index", "embedding", "full_like", "scalar_tensor"};
+// Ops on bool tensors: XNNPACK (and the delegate's schema) has no boolean datatype.
+const char* const kBool[] = {"where", "any", "all", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
+                             "logical_and", "logical_or", "bitwise_not", "masked_fill"};
 
 std::string short_name(const aot::Node& n) { return n.op.name; }
 
@@ -209,14 +210,70 @@ std::string check_clamp(const aot::Node& n, const aot::Graph&) {
   return "";
 }
 
+// Broadcasting (and dims added in front) becomes a multiply by ones; size-1 dims only.
 std::string check_expand(const aot::Node& n, const aot::Graph& g) {
-  if (g.value(input_tensor(n, "self")).tensor.sizes.size() != g.value(output_tensor(n)).tensor.sizes.size()) {
-    return "expand that adds dims";
-  }
   const auto& a = g.value(input_tensor(n, "self")).tensor.sizes;
   const auto& b = g.value(output_tensor(n)).tensor.sizes;
+  if (a.size() > b.size()) return "expand to a lower rank";
+  const size_t lead = b.size() - a.size();
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].value != b[i].value) return "expand that broadcasts";
+    if (a[i].value != b[lead + i].value && a[i].value != 1) return "expand of a dim that is not 1";
+  }
+  return "";
+}
+
+std::string check_gelu(const aot::Node& n, const aot::Graph&) {
+  const aot::NamedArgument* a = n.find_input("approximate");
+  if (a != nullptr && a->arg.kind == aot::ArgKind::String && a->arg.s != "none") {
+    return "gelu with approximate='" + a->arg.s + "' (the delegate's kernel is the exact erf form)";
+  }
+  return "";
+}
+
+// Normalised over the trailing dims, constant (or absent) weight and bias, mean/rstd unused.
+std::string check_layer_norm(const aot::Node& n, const aot::Graph& g) {
+  const size_t r = g.value(input_tensor(n, "input")).tensor.rank();
+  const size_t k = input_ints(n, "normalized_shape", {}).size();
+  if (k == 0 || k > r) return "normalized_shape must name 1..rank trailing dims";
+  for (const char* a : {"weight", "bias"}) {
+    ValueId v = input_tensor(n, a);
+    if (v != aot::kNoValue && !is_const(g, v)) return std::string(a) + " is not a constant";
+  }
+  for (size_t k2 = 1; k2 < n.outputs.size(); ++k2) {
+    ValueId v = output_tensor(n, k2);
+    if (v != aot::kNoValue && used(g, v)) return "mean/rstd outputs are used";
+  }
+  return "";
+}
+
+// `scale_factors` / `scales_h`, `scales_w`, when given, must equal output / input: PyTorch
+// then samples at 1 / scale, which is what XNNPACK (input / output) computes.
+std::string check_upsample_scales(const aot::Node& n, const aot::Graph& g) {
+  const auto& in = g.value(upsample_input(n)).tensor.sizes;
+  const auto& out = g.value(output_tensor(n)).tensor.sizes;
+  if (in.size() != 4) return "only 4-D (NCHW) input";
+  std::vector<double> scales;
+  const aot::NamedArgument* sf = n.find_input("scale_factors");
+  if (sf != nullptr && sf->arg.kind == aot::ArgKind::FloatList) scales = sf->arg.floats;
+  for (const char* s : {"scales_h", "scales_w"}) {
+    const aot::NamedArgument* a = n.find_input(s);
+    if (a != nullptr && a->arg.kind == aot::ArgKind::Float) scales.push_back(a->arg.f);
+  }
+  for (size_t i = 0; i < scales.size() && i < 2; ++i) {
+    if (scales[i] * double(in[2 + i].value) != double(out[2 + i].value)) {
+      return "scale factor " + std::to_string(scales[i]) + " is not output/input size";
+    }
+  }
+  return "";
+}
+
+std::string check_upsample_nearest(const aot::Node& n, const aot::Graph& g) {
+  std::string why = check_upsample_scales(n, g);
+  if (!why.empty()) return why;
+  const auto& in = g.value(upsample_input(n)).tensor.sizes;
+  const auto& out = g.value(output_tensor(n)).tensor.sizes;
+  for (size_t i = 2; i < 4; ++i) {
+    if (out[i].value % in[i].value != 0) return "nearest upsampling by a non-integer factor";
   }
   return "";
 }
@@ -231,7 +288,7 @@ std::string check_clone(const aot::Node& n, const aot::Graph&) {
 
 std::string check_cat(const aot::Node& n, const aot::Graph& g) {
   const aot::NamedArgument* t = n.find_input("tensors");
-  if (t == nullptr || t->arg.values.empty() || t->arg.values.size() > 5) return "cat of 1..5 tensors only";
+  if (t == nullptr || t->arg.values.empty()) return "cat of no tensors";
   for (ValueId v : t->arg.values) {
     std::string why = check_tensor(g, v, "input");
     if (!why.empty()) return why;
@@ -283,6 +340,13 @@ const std::map<std::string, Check>& checks() {
       {"aten::sigmoid.default", ok}, {"aten::hardswish.default", ok}, {"aten::leaky_relu.default", ok},
       {"aten::elu.default", check_elu}, {"aten::neg.default", ok}, {"aten::abs.default", ok},
       {"aten::floor.default", ok}, {"aten::ceil.default", ok}, {"aten::sqrt.default", ok},
+      {"aten::gelu.default", check_gelu}, {"aten::tanh.default", ok}, {"aten::exp.default", ok},
+      {"aten::log.default", ok}, {"aten::sin.default", ok}, {"aten::cos.default", ok},
+      {"aten::rsqrt.default", ok}, {"aten::native_layer_norm.default", check_layer_norm},
+      {"aten::upsample_nearest2d.vec", check_upsample_nearest},
+      {"aten::upsample_nearest2d.default", check_upsample_nearest},
+      {"aten::upsample_bilinear2d.vec", check_upsample_scales},
+      {"aten::upsample_bilinear2d.default", check_upsample_scales},
       {"aten::_softmax.default", check_softmax}, {"aten::softmax.int", ok},
       {"aten::max_pool2d_with_indices.default", check_pool}, {"aten::max_pool2d.default", check_pool},
       {"aten::avg_pool2d.default", check_pool}, {"aten::mean.dim", check_mean},
@@ -312,6 +376,11 @@ Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
   if (it == checks().end()) {
     for (const char* m : kMissing) {
       if (node.op.name == m) return Support::no(short_name(node) + ": not supported by this XNNPACK version");
+    }
+    for (const char* m : kBool) {
+      if (node.op.name == m) {
+        return Support::no(short_name(node) + ": reads or writes bool tensors (XNNPACK has no boolean datatype)");
+      }
     }
     return Support::no(q + ": no XNNPACK lowering");
   }

@@ -244,8 +244,22 @@ Error SerializeContext::bind_outputs() {
 Error SerializeContext::run() {
   EMBER_TRY(bind_inputs());
   const QuantPlan plan = plan_quantized_ops(graph_);
+  // _safe_softmax patterns: lowered at their where node; the bool nodes emit nothing, and the
+  // plain softmax neither when nothing else reads it.
+  std::map<size_t, const SafeSoftmax*> safe_at;
+  std::set<size_t> skip;
+  const std::vector<SafeSoftmax> safe = find_safe_softmax(graph_);
+  for (const SafeSoftmax& p : safe) {
+    safe_at[p.where] = &p;
+    skip.insert(p.bool_nodes.begin(), p.bool_nodes.end());
+    if (num_uses(p.softmax_out) == 2 && !is_output(p.softmax_out)) skip.insert(p.softmax);
+  }
   for (size_t i = 0; i < graph_.nodes().size(); ++i) {
-    if (plan.absorbed.count(i) != 0) continue;
+    if (plan.absorbed.count(i) != 0 || skip.count(i) != 0) continue;
+    if (safe_at.count(i) != 0) {
+      EMBER_TRY(serialize_safe_softmax(*this, *safe_at[i]));
+      continue;
+    }
     auto q = plan.ops.find(i);
     EMBER_TRY(q != plan.ops.end() ? serialize_quantized_op(*this, graph_.nodes()[i], q->second)
                                   : serialize_node(*this, graph_.nodes()[i]));

@@ -23,6 +23,7 @@
 #include "aot/ir/graph.h"
 #include "aot/ir/graph_util.h"
 #include "aot/quantize/qdq.h"
+#include "backends/xnnpack/aot/safe_softmax.h"
 #include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 
 namespace ember::backends::xnnpack {
@@ -139,6 +140,8 @@ aot::Error serialize_elementwise_op(SerializeContext& ctx, const aot::Node& node
 aot::Error serialize_layout_op(SerializeContext& ctx, const aot::Node& node);
 // Ops built from several XNNPACK operators (serialize_ops_decomposed.cc).
 aot::Error serialize_decomposed_op(SerializeContext& ctx, const aot::Node& node);
+// A whole _safe_softmax pattern (safe_softmax.h), from its input to the where's output.
+aot::Error serialize_safe_softmax(SerializeContext& ctx, const SafeSoftmax& pattern);
 
 // Helpers shared by the op files.
 // An XNNConv2d node for `n` (aten::convolution) with filter sizes `ws` (OIHW); ids unset.

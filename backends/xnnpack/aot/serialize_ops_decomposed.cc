@@ -167,7 +167,60 @@ Error serialize_upsample_bilinear(SerializeContext& ctx, const aot::Node& n) {
   return Error::Ok;
 }
 
+constexpr float kFloatMax = 3.40282347e38f;
+
 }  // namespace
+
+// From %x (held with `dim` innermost, as softmax wants it), all in float:
+//   e = clamp(1 - (max(x, -FLT_MAX) - x), 0, 1)     1 where x > -inf, 0 where x = -inf
+//   a = clamp(mean_row(e) * 2^30, 0, 1)             1 when the row has a score above -inf
+//   x' = max(x, -1 / (1 - a))                       x itself, or -1 for rows of -inf only
+//   y = softmax(x') * a                             softmax(x), or 0 for those rows
+// exact for every non-NaN input (max(x, -inf) = x, x * 1 = x); a NaN score makes PyTorch's row
+// NaN, which XNNPACK's max may not propagate.
+Error serialize_safe_softmax(SerializeContext& ctx, const SafeSoftmax& p) {
+  const size_t r = ctx.rank(p.input);
+  Layout l;
+  for (uint8_t d : ctx.layout_of(p.input)) {
+    if (d != p.dim) l.push_back(d);
+  }
+  l.push_back(static_cast<uint8_t>(p.dim));
+  EMBER_ASSIGN_OR_RETURN(uint32_t x, ctx.get(p.input, l));
+  XnnpackGraphBuilder& g = ctx.builder();
+  const std::vector<int64_t> s = ctx.sizes(p.input);
+  const std::vector<uint32_t> phys = permute_dims(s, l);
+  const uint32_t n = uint32_t(s[size_t(p.dim)]), rows = uint32_t(product(s, 0, r) / n);
+  const std::vector<uint32_t> full = {rows, n, 1, 1}, row = {rows, 1, 1, 1}, one4 = {1, 1, 1, 1};
+  auto scalar = [&](float v) { return float_constant(ctx, one4, {v}); };
+  uint32_t x4 = g.add_value(full);
+  g.reshape(full, x, x4);
+  uint32_t c = g.add_value(full);
+  g.binary(fb::XNodeUnion::XNNMaximum, x4, scalar(-kFloatMax), c);
+  uint32_t d = g.add_value(full);
+  g.binary(fb::XNodeUnion::XNNSubtract, c, x4, d);
+  uint32_t e = g.add_value(full);
+  g.set_output_min_max(g.binary(fb::XNodeUnion::XNNSubtract, scalar(1.f), d, e), 0.f, 1.f);
+  uint32_t mean = g.add_value(row);
+  g.unary(fb::XNodeUnion::XNNGlobalAvgPooling2d, e, mean);
+  uint32_t a = g.add_value(row);
+  g.set_output_min_max(g.binary(fb::XNodeUnion::XNNMultiply, mean, scalar(1073741824.f), a), 0.f, 1.f);
+  uint32_t om = g.add_value(row);
+  g.binary(fb::XNodeUnion::XNNSubtract, scalar(1.f), a, om);
+  uint32_t lim = g.add_value(row);
+  g.binary(fb::XNodeUnion::XNNDiv, scalar(-1.f), om, lim);
+  uint32_t xm = g.add_value(full);
+  g.binary(fb::XNodeUnion::XNNMaximum, x4, lim, xm);
+  uint32_t xr = g.add_value(phys);
+  g.reshape(phys, xm, xr);
+  uint32_t y = g.add_value(phys);
+  g.unary(fb::XNodeUnion::XNNSoftmax, xr, y);
+  uint32_t y4 = g.add_value(full);
+  g.reshape(full, y, y4);
+  uint32_t o = g.add_value(full);
+  g.binary(fb::XNodeUnion::XNNMultiply, y4, a, o);
+  g.reshape(phys, o, ctx.define(p.output, l));
+  return Error::Ok;
+}
 
 Error serialize_decomposed_op(SerializeContext& ctx, const aot::Node& n) {
   const std::string q = n.op.qualified();

@@ -369,8 +369,28 @@ const std::map<std::string, Check>& checks() {
 
 }  // namespace
 
+// A node of a complete _safe_softmax pattern (safe_softmax.h) over a delegable f32 input: the
+// pattern is taken whole (its bool values never leave the delegate).
+bool in_safe_softmax(const aot::Node& node, const aot::Graph& graph) {
+  const std::string& name = node.op.name;
+  if (name != "where" && name != "eq" && name != "logical_not" && name != "any" && name != "full_like") {
+    return false;
+  }
+  for (const SafeSoftmax& p : find_safe_softmax(graph)) {
+    std::vector<size_t> members = p.bool_nodes;
+    members.push_back(p.where);
+    for (size_t i : members) {
+      if (graph.nodes()[i].name != node.name) continue;
+      return check_tensor(graph, p.input, "input").empty() && check_tensor(graph, p.output, "output").empty() &&
+             mutated_state(graph, p.input).empty();
+    }
+  }
+  return false;
+}
+
 Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
   if (aot::is_quantized_decomposed(node)) return qdq_support(node, graph);
+  if (in_safe_softmax(node, graph)) return Support::yes();
   const std::string q = node.op.qualified();
   auto it = checks().find(q);
   if (it == checks().end()) {

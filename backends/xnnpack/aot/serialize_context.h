@@ -45,8 +45,13 @@ class SerializeContext {
   const aot::Graph& graph() const { return graph_; }
   XnnpackGraphBuilder& builder() { return builder_; }
 
-  // Static logical sizes of a tensor value.
+  // Logical sizes of a tensor value: static sizes, and the upper bound of a dynamic dim (the
+  // runtime half re-plans for the actual input shapes, docs/dynamic_shapes.md).
   std::vector<int64_t> sizes(aot::ValueId v) const;
+  size_t num_dynamic_dims(aot::ValueId v) const;
+  // A static reshape's new_shape for v in `layout`: sizes, with 0 (inferred) for the dynamic
+  // dim (xnnpack_support allows at most one in a reshape's output).
+  std::vector<uint32_t> reshape_dims(aot::ValueId v, const Layout& layout) const;
   size_t rank(aot::ValueId v) const { return graph_.value(v).tensor.rank(); }
 
   bool is_constant(aot::ValueId v) const;
@@ -95,6 +100,7 @@ class SerializeContext {
 
  private:
   aot::Error bind_inputs();
+  bool is_tensor_input(aot::ValueId v) const;
   aot::Error bind_outputs();
   // fp32 copy of a dequantized activation in `layout` (XNNConvert of its int8 source).
   aot::Result<uint32_t> convert_dequantized(aot::ValueId v, const Dequantized& d, const Layout& layout);

@@ -49,7 +49,7 @@ Error serialize_layer_norm(SerializeContext& ctx, const aot::Node& n) {
   EMBER_ASSIGN_OR_RETURN(uint32_t xi, ctx.get(x, identity_layout(s.size())));
   const std::vector<uint32_t> full = {rows, d, 1, 1}, row = {rows, 1, 1, 1};
   uint32_t x4 = g.add_value(full);
-  g.reshape(full, xi, x4);
+  g.reshape({ctx.num_dynamic_dims(x) == 0 ? rows : 0u, d, 1, 1}, xi, x4);
   uint32_t mean = g.add_value(row);
   g.unary(fb::XNodeUnion::XNNGlobalAvgPooling2d, x4, mean);
   uint32_t centred = g.add_value(full);
@@ -76,7 +76,7 @@ Error serialize_layer_norm(SerializeContext& ctx, const aot::Node& n) {
     y = yb;
   }
   const Layout l = identity_layout(s.size());
-  g.reshape(permute_dims(s, l), y, ctx.define(out, l));
+  g.reshape(ctx.reshape_dims(out, l), y, ctx.define(out, l));
   return Error::Ok;
 }
 

@@ -66,7 +66,7 @@ Error serialize_reshape(SerializeContext& ctx, ValueId in, ValueId out) {
   EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, identity_layout(ctx.rank(in))));
   const Layout l = identity_layout(ctx.rank(out));
   uint32_t o = ctx.define(out, l);
-  ctx.builder().reshape(permute_dims(ctx.sizes(out), l), id, o);
+  ctx.builder().reshape(ctx.reshape_dims(out, l), id, o);
   return Error::Ok;
 }
 

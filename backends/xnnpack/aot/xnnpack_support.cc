@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "aot/ir/graph_util.h"
 #include "aot/quantize/qdq.h"
@@ -24,11 +25,53 @@ const char* const kBool[] = {"where", "any", "all", "eq", "ne", "lt", "le", "gt"
 
 std::string short_name(const aot::Node& n) { return n.op.name; }
 
-std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what) {
+// Ops whose lowering does not bake a dynamic dim's size into the XNNGraph: the runtime half
+// infers every value's shape from the actual inputs and re-plans (docs/dynamic_shapes.md).
+// Reshape-like ops and layer_norm also need at most one dynamic dim in their output (a static
+// reshape infers one); expand only as an identity.
+bool dynamic_ok(const std::string& q) {
+  static const std::set<std::string> kOps = {
+      "aten::add.Tensor", "aten::sub.Tensor", "aten::add.Scalar", "aten::sub.Scalar", "aten::mul.Tensor",
+      "aten::mul.Scalar", "aten::div.Tensor", "aten::div.Scalar", "aten::maximum.default",
+      "aten::minimum.default", "aten::relu.default", "aten::hardtanh.default", "aten::clamp.default",
+      "aten::sigmoid.default", "aten::hardswish.default", "aten::leaky_relu.default", "aten::elu.default",
+      "aten::neg.default", "aten::abs.default", "aten::floor.default", "aten::ceil.default",
+      "aten::sqrt.default", "aten::gelu.default", "aten::tanh.default", "aten::exp.default",
+      "aten::log.default", "aten::sin.default", "aten::cos.default", "aten::rsqrt.default",
+      "aten::_softmax.default", "aten::softmax.int", "aten::addmm.default", "aten::mm.default",
+      "aten::bmm.default", "aten::linear.default", "aten::permute.default", "aten::permute_copy.default",
+      "aten::transpose.int", "aten::view.default", "aten::_unsafe_view.default", "aten::reshape.default",
+      "aten::view_copy.default", "aten::squeeze.dims", "aten::squeeze.dim", "aten::squeeze.default",
+      "aten::unsqueeze.default", "aten::flatten.using_ints", "aten::squeeze_copy.dims",
+      "aten::unsqueeze_copy.default", "aten::clone.default", "aten::alias.default",
+      "aten::alias_copy.default", "aten::detach.default", "aten::expand.default",
+      "aten::expand_copy.default", "aten::native_layer_norm.default", "aten::cat.default"};
+  return kOps.count(q) != 0;
+}
+
+bool reshape_like(const std::string& name) {
+  return name == "view" || name == "_unsafe_view" || name == "reshape" || name == "view_copy" ||
+         name == "squeeze" || name == "unsqueeze" || name == "flatten" || name == "squeeze_copy" ||
+         name == "unsqueeze_copy" || name == "native_layer_norm";
+}
+
+size_t dynamic_dims(const aot::TensorSpec& t) {
+  size_t n = 0;
+  for (const aot::SymInt& d : t.sizes) n += d.is_static ? 0 : 1;
+  return n;
+}
+
+std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what, bool allow_dynamic = false) {
   if (!g.valid_id(v) || g.value(v).kind != aot::ValueKind::Tensor) return what + " is not a tensor";
   const aot::TensorSpec& t = g.value(v).tensor;
   if (t.dtype != aot::ScalarType::Float) return what + " is " + aot::to_string(t.dtype) + " (only f32)";
-  if (!t.is_static()) return what + " has a dynamic shape " + t.to_string() + " (static shapes only)";
+  if (!t.is_static() && !allow_dynamic) {
+    return what + " has a dynamic shape " + t.to_string() + " (static shapes only for this op)";
+  }
+  for (const aot::SymInt& d : t.sizes) {
+    if (!d.is_static && !d.range.max) return what + " has a dynamic dim without an upper bound " + t.to_string();
+  }
+  if (!t.is_static()) return t.rank() > 6 ? what + " has rank " + std::to_string(t.rank()) + " (1..6)" : "";
   const bool scalar_constant = t.rank() == 0 && t.constant != nullptr;  // broadcast operand
   if ((t.rank() == 0 && !scalar_constant) || t.rank() > 6) {
     return what + " has rank " + std::to_string(t.rank()) + " (1..6)";
@@ -38,10 +81,18 @@ std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what
 }
 
 // The first output (each tensor of a list output, as split's) must pass check_tensor.
-std::string check_outputs(const aot::Node& n, const aot::Graph& g) {
+std::string check_outputs(const aot::Node& n, const aot::Graph& g, bool allow_dynamic) {
   if (n.outputs.empty()) return "output is not a tensor";
   const aot::Argument& out = n.outputs[0];
-  if (out.kind != aot::ArgKind::TensorList) return check_tensor(g, output_tensor(n, 0), "output");
+  if (out.kind != aot::ArgKind::TensorList) {
+    std::string why = check_tensor(g, output_tensor(n, 0), "output", allow_dynamic);
+    if (why.empty() && allow_dynamic && reshape_like(n.op.name) &&
+        dynamic_dims(g.value(output_tensor(n, 0)).tensor) > 1) {
+      why = "output has more than one dynamic dim " + g.value(output_tensor(n, 0)).tensor.to_string() +
+            " (a static reshape infers one)";
+    }
+    return why;
+  }
   for (size_t k = 0; k < out.values.size(); ++k) {
     if (out.values[k] == aot::kNoValue) continue;
     std::string why = check_tensor(g, out.values[k], "output " + std::to_string(k));
@@ -216,6 +267,17 @@ std::string check_expand(const aot::Node& n, const aot::Graph& g) {
   const auto& b = g.value(output_tensor(n)).tensor.sizes;
   if (a.size() > b.size()) return "expand to a lower rank";
   const size_t lead = b.size() - a.size();
+  bool dynamic = false;
+  for (const aot::SymInt& d : b) dynamic = dynamic || !d.is_static;
+  if (dynamic) {  // only as an identity: the same dims, dynamic ones by the same expression
+    if (lead != 0) return "expand of a dynamic shape that adds dims";
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].is_static != b[i].is_static || (a[i].is_static ? a[i].value != b[i].value : a[i].expr != b[i].expr)) {
+        return "expand that broadcasts a dynamic shape";
+      }
+    }
+    return "";
+  }
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].value != b[lead + i].value && a[i].value != 1) return "expand of a dim that is not 1";
   }
@@ -235,6 +297,10 @@ std::string check_layer_norm(const aot::Node& n, const aot::Graph& g) {
   const size_t r = g.value(input_tensor(n, "input")).tensor.rank();
   const size_t k = input_ints(n, "normalized_shape", {}).size();
   if (k == 0 || k > r) return "normalized_shape must name 1..rank trailing dims";
+  const auto& sizes = g.value(input_tensor(n, "input")).tensor.sizes;
+  for (size_t i = r - k; i < r; ++i) {
+    if (!sizes[i].is_static) return "normalized dims must be static";
+  }
   for (const char* a : {"weight", "bias"}) {
     ValueId v = input_tensor(n, a);
     if (v != aot::kNoValue && !is_const(g, v)) return std::string(a) + " is not a constant";
@@ -290,7 +356,7 @@ std::string check_cat(const aot::Node& n, const aot::Graph& g) {
   const aot::NamedArgument* t = n.find_input("tensors");
   if (t == nullptr || t->arg.values.empty()) return "cat of no tensors";
   for (ValueId v : t->arg.values) {
-    std::string why = check_tensor(g, v, "input");
+    std::string why = check_tensor(g, v, "input", true);
     if (!why.empty()) return why;
   }
   return "";
@@ -404,11 +470,18 @@ Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
     }
     return Support::no(q + ": no XNNPACK lowering");
   }
-  std::string why = check_outputs(node, graph);
+  const bool dyn = dynamic_ok(q);
+  std::string why = check_outputs(node, graph, dyn);
   if (!why.empty()) return Support::no(short_name(node) + ": " + why);
   for (const aot::NamedArgument& in : node.inputs) {
+    const aot::ArgKind k = in.arg.kind;
+    if ((k == aot::ArgKind::SymFloat || k == aot::ArgKind::SymBool) && !in.arg.values.empty()) {
+      return Support::no(short_name(node) + ": argument '" + in.name + "' is computed at run time");
+    }
+    // SymInt sizes (a view's sym_size) are fine for the ops that infer their dynamic dim
+    // (dynamic_ok); to_backend does not pass them to the delegate.
     if (in.arg.kind != aot::ArgKind::Tensor) continue;
-    why = check_tensor(graph, in.arg.values[0], "input '" + in.name + "'");
+    why = check_tensor(graph, in.arg.values[0], "input '" + in.name + "'", dyn);
     if (!why.empty()) return Support::no(short_name(node) + ": " + why);
     const std::string state = mutated_state(graph, in.arg.values[0]);
     if (!state.empty()) {

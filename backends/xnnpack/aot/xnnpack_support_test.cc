@@ -138,9 +138,17 @@ TEST(XnnpackSupportTest, DtypeAndShapeChecks) {
   EXPECT_NE(s.reason.find("only f32"), std::string::npos) << s.reason;
   b.graph().value(x).tensor.dtype = aot::ScalarType::Float;
   b.graph().value(y).tensor.sizes[0].is_static = false;
+  b.graph().value(y).tensor.sizes[0].range.max.reset();
   s = last_node_support(b);
   EXPECT_FALSE(s.supported);
-  EXPECT_NE(s.reason.find("dynamic shape"), std::string::npos) << s.reason;
+  EXPECT_NE(s.reason.find("dynamic dim without an upper bound"), std::string::npos) << s.reason;
+  b.graph().value(y).tensor.sizes[0].range.max = 8;  // relu infers its shape: delegated
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
+  b.op("aten::select.int", {{"self", y}}, "select_1", {2},
+       {{"dim", aot::Argument::integer(0), true}, {"index", aot::Argument::integer(0), true}});
+  s = last_node_support(b);  // a static slice bakes the sizes: static shapes only
+  EXPECT_FALSE(s.supported);
+  EXPECT_NE(s.reason.find("static shapes only for this op"), std::string::npos) << s.reason;
 }
 
 TEST(XnnpackSupportTest, ConvolutionNeedsConstantWeights) {

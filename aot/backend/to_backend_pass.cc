@@ -67,7 +67,9 @@ Result<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
           spec.name = val.name;
           sub.inputs().push_back(val.kind == ValueKind::Tensor ? Argument::tensor(mapped) : in.arg);
           sub.signature().inputs.push_back(spec);
-          if (!constant) inputs->push_back(v);
+          // A symbolic size (a view's sym_size argument) is not passed to the delegate call,
+          // whose arguments are tensors: backends infer sizes from their tensor inputs.
+          if (!constant && val.kind == ValueKind::Tensor) inputs->push_back(v);
         }
         v = mapped;
       }

@@ -1,107 +1,16 @@
-// End-to-end: fixture models (tests/fixtures/pt2; mobilenet_v2 from large_fixtures when
-// present) lowered with the "xnnpack" recipe -> .pte (pte_check clean) -> Ember's runtime with
-// XnnpackBackend + portable kernels -> compared with PyTorch's reference outputs
-// (manifest tolerance, |got - ref| <= atol + rtol |ref|, rtol 1e-4). Each model must
-// delegate nodes; the delegation summaries and max errors are printed.
+// End-to-end: the committed fixture models (tests/fixtures/pt2; mobilenet_v2 from
+// large_fixtures when present) through check_fixtures (xnnpack_fixture_check.h): lowered with
+// the "xnnpack" recipe, run by Ember's runtime, compared with PyTorch. The large torchvision
+// classifiers are in xnnpack_classifiers_test.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
-#include "aot/recipe/run_method.h"
-#include "aot/tools/pte_check/pte_check.h"
-#include "tests/e2e/fixture_corpus.h"
-#include "tests/xnnpack_aot/xnnpack_test_util.h"
+#include "tests/xnnpack_aot/xnnpack_fixture_check.h"
 
 namespace ember::testing {
 namespace {
 
-aot::Result<aot::ExportSession> serialize_xnnpack(const std::string& pt2) {
-  EMBER_ASSIGN_OR_RETURN(aot::ExportSession session, xnnpack_session(pt2));
-  EMBER_TRY(session.run());
-  return session;
-}
-
-// Lowers, runs and compares every fixture whose id starts with `prefix`; returns how many ran.
-// `partitions` >= 0: the xnnpack recipe must delegate in exactly that many partitions, and the
-// summary must give a reason for every node left out.
-int check_fixtures(const std::string& prefix, int partitions = -1) {
-  int ran = 0;
-  for (const Fixture& f : list_fixtures()) {
-    if (f.id.rfind(prefix, 0) != 0) continue;
-    SCOPED_TRACE(f.id);
-    auto session = serialize_xnnpack(f.pt2);
-    if (!session.ok()) {
-      ADD_FAILURE() << ::ember::aot::format_error(session.error());
-      continue;
-    }
-    const std::string summary = session->delegation_summary();
-    std::printf("%s\n%s", f.id.c_str(), summary.c_str());
-    if (prefix.rfind("shared:", 0) != 0) {
-      EXPECT_NE(summary.find("xnnpack: "), std::string::npos) << "nothing delegated";
-    }
-    if (partitions >= 0) {
-      const aot::DelegationReport& report = session->last_artifact().delegation;
-      EXPECT_EQ(report.num_partitions, partitions) << summary;
-      for (const aot::DelegationEntry& e : report.entries) {
-        EXPECT_TRUE(e.delegated || !e.reason.empty()) << e.node << " refused without a reason";
-      }
-    }
-    for (const auto& v : aot::check_pte(*session->pte())) ADD_FAILURE() << v.to_string();
-    std::vector<std::string> missing = aot::missing_kernels(*session->pte());
-    if (!missing.empty()) {
-      std::printf("  not run, missing portable kernel %s\n", missing[0].c_str());
-      continue;
-    }
-    // One loaded program for all cases: stateful fixtures expect case k to see the state
-    // case k-1 left behind.
-    aot::RunOptions ro;
-    ro.backends = &xnnpack_registry();
-    auto runner = aot::PteRunner::load(*session->pte(), ro);
-    if (!runner.ok()) {
-      ADD_FAILURE() << ::ember::aot::format_error(runner.error());
-      continue;
-    }
-    double max_abs = 0, max_rel = 0;
-    for (size_t c = 0; c < f.cases.size(); ++c) {
-      std::vector<aot::HostTensor> inputs(f.cases[c].inputs.size());
-      for (size_t i = 0; i < inputs.size(); ++i) {
-        if (!read_fixture_tensor(f.cases[c].inputs[i], &inputs[i])) ADD_FAILURE() << "input " << i;
-      }
-      auto outputs = runner.get()->run("forward", inputs);
-      if (!outputs.ok()) {
-        ADD_FAILURE() << ::ember::aot::format_error(outputs.error());
-        break;
-      }
-      if (outputs->size() != f.cases[c].outputs.size()) {
-        ADD_FAILURE() << "output count";
-        break;
-      }
-      for (size_t o = 0; o < outputs->size(); ++o) {
-        aot::HostTensor ref;
-        if (!read_fixture_tensor(f.cases[c].outputs[o], &ref)) ADD_FAILURE() << "output " << o;
-        Comparison cmp = compare_tensors((*outputs)[o], ref, f.cases[c].outputs[o].exact, f.atol, f.rtol);
-        EXPECT_TRUE(cmp.ok) << "case " << c << " output " << o << ": " << cmp.message;
-        max_abs = std::max(max_abs, cmp.max_abs);
-        max_rel = std::max(max_rel, cmp.max_rel);
-      }
-    }
-    std::printf("  %zu case(s): max abs %.3g, max rel %.3g (atol %g, rtol %g)\n", f.cases.size(), max_abs,
-                max_rel, f.atol, f.rtol);
-    ++ran;
-  }
-  return ran;
-}
-
 void check_model(const std::string& model) {
   if (check_fixtures(model + ".core_aten.torch2_6") == 0) GTEST_SKIP() << model << ": fixture not found";
-}
-
-// A large fixture (../large_fixtures/pt2) from every torch version present, with the partition
-// count the xnnpack recipe must reach.
-void check_large_model(const std::string& model, int partitions) {
-  if (check_fixtures(model + ".core_aten.", partitions) == 0) {
-    GTEST_SKIP() << model << ": fixture not found (tools/fixtures/README.md writes it)";
-  }
 }
 
 TEST(XnnpackE2eTest, Mlp) { check_model("mlp"); }
@@ -109,10 +18,28 @@ TEST(XnnpackE2eTest, ConvBnRelu) { check_model("conv_bn_relu"); }
 TEST(XnnpackE2eTest, TransformerEncoderLayer) { check_model("transformer_encoder_layer"); }
 TEST(XnnpackE2eTest, Squeezenet) { check_model("squeezenet1_1"); }
 TEST(XnnpackE2eTest, MobileNetV2) { check_model("mobilenet_v2"); }
-// Hardswish/hardsigmoid (int64 3 and 6, cast to f32 by the recipe's transform stage): whole.
-TEST(XnnpackE2eTest, MobileNetV3Small) { check_large_model("mobilenet_v3_small", 1); }
-// split_with_sizes (channel split, delegate-internal static slices) and channel shuffle: whole.
-TEST(XnnpackE2eTest, ShuffleNetV2) { check_large_model("shufflenet_v2_x0_5", 1); }
+// Committed transformer / U-Net fixtures with the partition count each torch version's export
+// reaches. The encoder layers are whole, core ATen's _safe_softmax (bool eq/any/logical_not/
+// where) included; the masked one keeps its bool-mask -> float-mask conversions (where,
+// full_like, scalar_tensor on the bool input and the causal buffer) on the portable kernels,
+// ahead of the one delegate: XNNPACK has no bool datatype.
+void check_committed(const std::string& model, int partitions_torch2_6, int partitions_torch2_14) {
+  EXPECT_EQ(check_fixtures(model + ".core_aten.torch2_6", partitions_torch2_6), 1);
+  EXPECT_EQ(check_fixtures(model + ".core_aten.torch2_14", partitions_torch2_14), 1);
+}
+TEST(XnnpackE2eTest, TransformerEncoderLayerPartitions) { check_committed("transformer_encoder_layer", 1, 1); }
+TEST(XnnpackE2eTest, TransformerEncoderMasked) { check_committed("transformer_encoder_masked", 1, 1); }
+TEST(XnnpackE2eTest, VitBlock) { check_committed("vit_block", 1, 1); }  // gelu, layer_norm, cat, expand
+// torch 2.14 keeps upsample_nearest2d / upsample_bilinear2d (one partition); torch 2.6's
+// core ATen decomposes them into int64 index arithmetic and index.Tensor gathers.
+TEST(XnnpackE2eTest, TinyUnet) { check_committed("tiny_unet", 11, 1); }
+
+// Dynamic shapes (docs/dynamic_shapes.md): delegated at their upper bounds (before: 3 of 8 MLP nodes in 3 partitions), re-planned per input
+// shape by the runtime half; every reference shape in turn on one loaded program. The
+// transformer keeps its two-dynamic-dim views ([8, s, s]), the q/k/v selects, and the
+// _safe_softmax guard on the portable kernels.
+TEST(XnnpackE2eTest, DynamicMlp) { check_committed("mlp_dynamic_batch", 1, 1); }
+TEST(XnnpackE2eTest, DynamicTransformer) { check_committed("transformer_dynamic_seq", 7, 7); }
 
 // Every other committed fixture (both dialects and torch versions): whatever the xnnpack
 // recipe delegates must still match PyTorch.

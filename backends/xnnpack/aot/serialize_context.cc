@@ -46,8 +46,25 @@ SerializeContext::SerializeContext(const aot::Graph& graph) : graph_(graph), use
 
 std::vector<int64_t> SerializeContext::sizes(ValueId v) const {
   std::vector<int64_t> s;
-  for (const aot::SymInt& d : graph_.value(v).tensor.sizes) s.push_back(d.value);
+  for (const aot::SymInt& d : graph_.value(v).tensor.sizes) {
+    s.push_back(d.is_static ? d.value : d.range.max.value_or(0));  // support checked the bound
+  }
   return s;
+}
+
+size_t SerializeContext::num_dynamic_dims(ValueId v) const {
+  size_t n = 0;
+  for (const aot::SymInt& d : graph_.value(v).tensor.sizes) n += d.is_static ? 0 : 1;
+  return n;
+}
+
+std::vector<uint32_t> SerializeContext::reshape_dims(ValueId v, const Layout& layout) const {
+  std::vector<uint32_t> d = permute_dims(sizes(v), layout);
+  const auto& s = graph_.value(v).tensor.sizes;
+  for (size_t i = 0; i < layout.size(); ++i) {
+    if (!s[layout[i]].is_static) d[i] = 0;  // XNNPACK infers it from the element count
+  }
+  return d;
 }
 
 bool SerializeContext::is_constant(ValueId v) const {
@@ -167,11 +184,11 @@ aot::Result<uint32_t> SerializeContext::get(ValueId v, const Layout& layout) {
   for (uint32_t p : perm) {
     if (builder_.dims(from_id)[p] != 1) non_unit.push_back(p);
   }
-  bool in_order = true;
+  bool in_order = num_dynamic_dims(v) <= 1;  // a reshape infers at most one dynamic dim
   for (size_t i = 1; i < non_unit.size(); ++i) in_order = in_order && non_unit[i - 1] < non_unit[i];
   uint32_t id = builder_.add_value(out_dims, builder_.type(from_id));
   if (in_order) {
-    builder_.reshape(out_dims, from_id, id);
+    builder_.reshape(reshape_dims(v, layout), from_id, id);
   } else {
     builder_.transpose(perm, from_id, id);
   }
@@ -207,11 +224,14 @@ aot::Result<ValueType> external_type(const aot::Graph& g, ValueId v) {
                               "' is not read by a dequantize node");
 }
 
+// Symbolic sizes among the subgraph's inputs are not delegate arguments (to_backend_pass).
+bool SerializeContext::is_tensor_input(ValueId v) const { return graph_.value(v).kind == aot::ValueKind::Tensor; }
+
 Error SerializeContext::bind_inputs() {
   uint32_t ext = 0;
   for (const aot::Argument& in : graph_.inputs()) {
     ValueId v = in.value();
-    if (v == aot::kNoValue || is_constant(v)) continue;
+    if (v == aot::kNoValue || !is_tensor_input(v) || is_constant(v)) continue;
     // The emitter writes every runtime tensor contiguous (dim order 0..n-1).
     const Layout l = identity_layout(rank(v));
     EMBER_ASSIGN_OR_RETURN(ValueType type, external_type(graph_, v));
@@ -226,7 +246,7 @@ Error SerializeContext::bind_outputs() {
   uint32_t ext = 0;
   for (const aot::Argument& in : graph_.inputs()) {
     ValueId v = in.value();
-    if (v != aot::kNoValue && !is_constant(v)) ++ext;
+    if (v != aot::kNoValue && is_tensor_input(v) && !is_constant(v)) ++ext;
   }
   for (const aot::Argument& out : graph_.outputs()) {
     ValueId v = out.value();
@@ -244,8 +264,22 @@ Error SerializeContext::bind_outputs() {
 Error SerializeContext::run() {
   EMBER_TRY(bind_inputs());
   const QuantPlan plan = plan_quantized_ops(graph_);
+  // _safe_softmax patterns: lowered at their where node; the bool nodes emit nothing, and the
+  // plain softmax neither when nothing else reads it.
+  std::map<size_t, const SafeSoftmax*> safe_at;
+  std::set<size_t> skip;
+  const std::vector<SafeSoftmax> safe = find_safe_softmax(graph_);
+  for (const SafeSoftmax& p : safe) {
+    safe_at[p.where] = &p;
+    skip.insert(p.bool_nodes.begin(), p.bool_nodes.end());
+    if (num_uses(p.softmax_out) == 2 && !is_output(p.softmax_out)) skip.insert(p.softmax);
+  }
   for (size_t i = 0; i < graph_.nodes().size(); ++i) {
-    if (plan.absorbed.count(i) != 0) continue;
+    if (plan.absorbed.count(i) != 0 || skip.count(i) != 0) continue;
+    if (safe_at.count(i) != 0) {
+      EMBER_TRY(serialize_safe_softmax(*this, *safe_at[i]));
+      continue;
+    }
     auto q = plan.ops.find(i);
     EMBER_TRY(q != plan.ops.end() ? serialize_quantized_op(*this, graph_.nodes()[i], q->second)
                                   : serialize_node(*this, graph_.nodes()[i]));

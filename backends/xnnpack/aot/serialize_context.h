@@ -23,6 +23,7 @@
 #include "aot/ir/graph.h"
 #include "aot/ir/graph_util.h"
 #include "aot/quantize/qdq.h"
+#include "backends/xnnpack/aot/safe_softmax.h"
 #include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 
 namespace ember::backends::xnnpack {
@@ -44,8 +45,13 @@ class SerializeContext {
   const aot::Graph& graph() const { return graph_; }
   XnnpackGraphBuilder& builder() { return builder_; }
 
-  // Static logical sizes of a tensor value.
+  // Logical sizes of a tensor value: static sizes, and the upper bound of a dynamic dim (the
+  // runtime half re-plans for the actual input shapes, docs/dynamic_shapes.md).
   std::vector<int64_t> sizes(aot::ValueId v) const;
+  size_t num_dynamic_dims(aot::ValueId v) const;
+  // A static reshape's new_shape for v in `layout`: sizes, with 0 (inferred) for the dynamic
+  // dim (xnnpack_support allows at most one in a reshape's output).
+  std::vector<uint32_t> reshape_dims(aot::ValueId v, const Layout& layout) const;
   size_t rank(aot::ValueId v) const { return graph_.value(v).tensor.rank(); }
 
   bool is_constant(aot::ValueId v) const;
@@ -94,6 +100,7 @@ class SerializeContext {
 
  private:
   aot::Error bind_inputs();
+  bool is_tensor_input(aot::ValueId v) const;
   aot::Error bind_outputs();
   // fp32 copy of a dequantized activation in `layout` (XNNConvert of its int8 source).
   aot::Result<uint32_t> convert_dequantized(aot::ValueId v, const Dequantized& d, const Layout& layout);
@@ -137,6 +144,10 @@ aot::Error serialize_qdq_op(SerializeContext& ctx, const aot::Node& node);
 aot::Error serialize_nn_op(SerializeContext& ctx, const aot::Node& node);
 aot::Error serialize_elementwise_op(SerializeContext& ctx, const aot::Node& node);
 aot::Error serialize_layout_op(SerializeContext& ctx, const aot::Node& node);
+// Ops built from several XNNPACK operators (serialize_ops_decomposed.cc).
+aot::Error serialize_decomposed_op(SerializeContext& ctx, const aot::Node& node);
+// A whole _safe_softmax pattern (safe_softmax.h), from its input to the where's output.
+aot::Error serialize_safe_softmax(SerializeContext& ctx, const SafeSoftmax& pattern);
 
 // Helpers shared by the op files.
 // An XNNConv2d node for `n` (aten::convolution) with filter sizes `ws` (OIHW); ids unset.
@@ -152,5 +163,7 @@ bool input_bool(const aot::Node& node, const char* name, bool dflt);
 // The lengths along `dim` of split.Tensor's / split_with_sizes' outputs for a dim of size
 // `dim_size` (split.Tensor: split_size each, the last one shorter).
 std::vector<int64_t> split_lengths(const aot::Node& node, int64_t dim_size);
+// The image input of an upsample node (`input` of .vec, `self` of .default).
+aot::ValueId upsample_input(const aot::Node& node);
 
 }  // namespace ember::backends::xnnpack

@@ -58,6 +58,8 @@ aot::Error serialize_node(SerializeContext& ctx, const aot::Node& node) {
   if (st != aot::Error::NotFound) return st;
   st = serialize_elementwise_op(ctx, node);
   if (st != aot::Error::NotFound) return st;
+  st = serialize_decomposed_op(ctx, node);
+  if (st != aot::Error::NotFound) return st;
   st = serialize_layout_op(ctx, node);
   if (st != aot::Error::NotFound) return st;
   return aot::not_supported("xnnpack lowering: no lowering for " + node.describe());

@@ -1,7 +1,8 @@
 // Elementwise ops: binary arithmetic (Tensor and Scalar overloads; a constant operand is
 // broadcast to the output's rank and stored in the other operand's layout), clamps
 // (relu, hardtanh, clamp: fused into the producing node's output_min_max when it is the
-// value's only use), unary activations and softmax (over the physically innermost dim).
+// value's only use), unary activations (gelu, tanh, exp, log, sin, cos, rsqrt as the
+// delegate's own kernels) and softmax (over the physically innermost dim).
 #include "backends/xnnpack/aot/serialize_context.h"
 
 #include <cstring>
@@ -153,6 +154,14 @@ fb::XNodeUnion unary_type(const std::string& name) {
   if (name == "floor") return fb::XNodeUnion::XNNFloor;
   if (name == "ceil") return fb::XNodeUnion::XNNCeiling;
   if (name == "sqrt") return fb::XNodeUnion::XNNSquareRoot;
+  // Not in this XNNPACK: the runtime half runs these in its own kernels (internal_math.cc).
+  if (name == "gelu") return fb::XNodeUnion::XNNGelu;  // approximate = "none" (support check)
+  if (name == "tanh") return fb::XNodeUnion::XNNTanh;
+  if (name == "exp") return fb::XNodeUnion::XNNExp;
+  if (name == "log") return fb::XNodeUnion::XNNLog;
+  if (name == "sin") return fb::XNodeUnion::XNNSin;
+  if (name == "cos") return fb::XNodeUnion::XNNCos;
+  if (name == "rsqrt") return fb::XNodeUnion::XNNReciprocalSquareRoot;
   return fb::XNodeUnion::NONE;
 }
 

@@ -1,7 +1,7 @@
 // Layout ops: permute (relabels the layout, no data movement), reshape-like ops (view,
 // reshape, squeeze, unsqueeze, flatten: a static reshape in the logical order), identity
-// ops (clone, alias, same-shape expand), cat (delegate-internal concatenate along the
-// dim's physical position), slice/select/split (delegate-internal static slices) and
+// ops (clone, alias), cat (delegate-internal concatenates along the dim's physical
+// position, chained by 5 for longer lists), slice/select/split (delegate-internal static slices) and
 // constant_pad_nd. Ops on constants fold at export time.
 #include <algorithm>
 #include <utility>
@@ -66,7 +66,7 @@ Error serialize_reshape(SerializeContext& ctx, ValueId in, ValueId out) {
   EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(in, identity_layout(ctx.rank(in))));
   const Layout l = identity_layout(ctx.rank(out));
   uint32_t o = ctx.define(out, l);
-  ctx.builder().reshape(permute_dims(ctx.sizes(out), l), id, o);
+  ctx.builder().reshape(ctx.reshape_dims(out, l), id, o);
   return Error::Ok;
 }
 
@@ -96,24 +96,35 @@ Error serialize_cat(SerializeContext& ctx, const aot::Node& n) {
       break;
     }
   }
-  auto* c = new fb::_XNNCatT();
-  uint32_t* slots[] = {&c->input1_id, &c->input2_id, &c->input3_id, &c->input4_id, &c->input5_id};
-  for (size_t k = 0; k < 5; ++k) *slots[k] = kXnnInvalidId;
-  for (size_t k = 0; k < ins.size(); ++k) {
-    auto id = ctx.get(ins[k], l);
-    if (!id.ok()) {
-      delete c;
-      return id.error();
-    }
-    *slots[k] = id.get();
+  std::vector<uint32_t> ids;
+  for (ValueId v : ins) {
+    EMBER_ASSIGN_OR_RETURN(uint32_t id, ctx.get(v, l));
+    ids.push_back(id);
   }
+  uint32_t axis = 0;
   for (size_t i = 0; i < r; ++i) {
-    if (l[i] == dim) c->axis = static_cast<uint32_t>(i);
+    if (l[i] == dim) axis = static_cast<uint32_t>(i);
   }
-  c->output_id = ctx.define(out, l);
-  static constexpr fb::XNodeUnion kCat[] = {fb::XNodeUnion::XNNConcatenate2, fb::XNodeUnion::XNNConcatenate3,
-                                            fb::XNodeUnion::XNNConcatenate4, fb::XNodeUnion::XNNConcatenate5};
-  ctx.builder().add_node(kCat[ins.size() - 2], c);
+  // More than 5 inputs: concatenate the first 5, then that result with the next 4, ...
+  size_t next = 0;
+  uint32_t acc = kXnnInvalidId;
+  while (next < ids.size()) {
+    std::vector<uint32_t> group;
+    if (acc != kXnnInvalidId) group.push_back(acc);
+    while (group.size() < 5 && next < ids.size()) group.push_back(ids[next++]);
+    auto* c = new fb::_XNNCatT();
+    uint32_t* slots[] = {&c->input1_id, &c->input2_id, &c->input3_id, &c->input4_id, &c->input5_id};
+    std::vector<uint32_t> dims = ctx.builder().dims(group[0]);
+    dims[axis] = 0;
+    for (size_t k = 0; k < 5; ++k) *slots[k] = k < group.size() ? group[k] : kXnnInvalidId;
+    for (uint32_t id : group) dims[axis] += ctx.builder().dims(id)[axis];
+    c->axis = axis;
+    c->output_id = next == ids.size() ? ctx.define(out, l) : ctx.builder().add_value(dims);
+    acc = c->output_id;
+    static constexpr fb::XNodeUnion kCat[] = {fb::XNodeUnion::XNNConcatenate2, fb::XNodeUnion::XNNConcatenate3,
+                                              fb::XNodeUnion::XNNConcatenate4, fb::XNodeUnion::XNNConcatenate5};
+    ctx.builder().add_node(kCat[group.size() - 2], c);
+  }
   return Error::Ok;
 }
 
@@ -231,8 +242,7 @@ Error serialize_layout_op(SerializeContext& ctx, const aot::Node& n) {
     return serialize_reshape(ctx, first_tensor_input(n), output_tensor(n));
   }
   if (is_one_of(q, {"aten::clone.default", "aten::alias.default", "aten::alias_copy.default",
-                    "aten::expand.default", "aten::expand_copy.default", "aten::detach.default",
-                    "aten::dropout.default"})) {
+                    "aten::detach.default", "aten::dropout.default"})) {
     return serialize_identity(ctx, first_tensor_input(n), output_tensor(n));
   }
   if (q == "aten::cat.default") return serialize_cat(ctx, n);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "aot/ir/graph_util.h"
 #include "aot/quantize/qdq.h"
@@ -17,17 +18,60 @@ using aot::ValueId;
 namespace {
 
 // Ops that Debian's XNNPACK lacks and the runtime half does not run either.
-const char* const kMissing[] = {"tanh", "gelu", "exp", "log", "sin", "cos", "rsqrt", "erf", "pow",
-                                "native_layer_norm", "where", "any", "eq", "logical_not", "full_like",
-                                "index", "embedding"};
+const char* const kMissing[] = {"erf", "pow", "index", "embedding", "full_like", "scalar_tensor"};
+// Ops on bool tensors: XNNPACK (and the delegate's schema) has no boolean datatype.
+const char* const kBool[] = {"where", "any", "all", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
+                             "logical_and", "logical_or", "bitwise_not", "masked_fill"};
 
 std::string short_name(const aot::Node& n) { return n.op.name; }
 
-std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what) {
+// Ops whose lowering does not bake a dynamic dim's size into the XNNGraph: the runtime half
+// infers every value's shape from the actual inputs and re-plans (docs/dynamic_shapes.md).
+// Reshape-like ops and layer_norm also need at most one dynamic dim in their output (a static
+// reshape infers one); expand only as an identity.
+bool dynamic_ok(const std::string& q) {
+  static const std::set<std::string> kOps = {
+      "aten::add.Tensor", "aten::sub.Tensor", "aten::add.Scalar", "aten::sub.Scalar", "aten::mul.Tensor",
+      "aten::mul.Scalar", "aten::div.Tensor", "aten::div.Scalar", "aten::maximum.default",
+      "aten::minimum.default", "aten::relu.default", "aten::hardtanh.default", "aten::clamp.default",
+      "aten::sigmoid.default", "aten::hardswish.default", "aten::leaky_relu.default", "aten::elu.default",
+      "aten::neg.default", "aten::abs.default", "aten::floor.default", "aten::ceil.default",
+      "aten::sqrt.default", "aten::gelu.default", "aten::tanh.default", "aten::exp.default",
+      "aten::log.default", "aten::sin.default", "aten::cos.default", "aten::rsqrt.default",
+      "aten::_softmax.default", "aten::softmax.int", "aten::addmm.default", "aten::mm.default",
+      "aten::bmm.default", "aten::linear.default", "aten::permute.default", "aten::permute_copy.default",
+      "aten::transpose.int", "aten::view.default", "aten::_unsafe_view.default", "aten::reshape.default",
+      "aten::view_copy.default", "aten::squeeze.dims", "aten::squeeze.dim", "aten::squeeze.default",
+      "aten::unsqueeze.default", "aten::flatten.using_ints", "aten::squeeze_copy.dims",
+      "aten::unsqueeze_copy.default", "aten::clone.default", "aten::alias.default",
+      "aten::alias_copy.default", "aten::detach.default", "aten::expand.default",
+      "aten::expand_copy.default", "aten::native_layer_norm.default", "aten::cat.default"};
+  return kOps.count(q) != 0;
+}
+
+bool reshape_like(const std::string& name) {
+  return name == "view" || name == "_unsafe_view" || name == "reshape" || name == "view_copy" ||
+         name == "squeeze" || name == "unsqueeze" || name == "flatten" || name == "squeeze_copy" ||
+         name == "unsqueeze_copy" || name == "native_layer_norm";
+}
+
+size_t dynamic_dims(const aot::TensorSpec& t) {
+  size_t n = 0;
+  for (const aot::SymInt& d : t.sizes) n += d.is_static ? 0 : 1;
+  return n;
+}
+
+std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what, bool allow_dynamic = false) {
   if (!g.valid_id(v) || g.value(v).kind != aot::ValueKind::Tensor) return what + " is not a tensor";
   const aot::TensorSpec& t = g.value(v).tensor;
   if (t.dtype != aot::ScalarType::Float) return what + " is " + aot::to_string(t.dtype) + " (only f32)";
-  if (!t.is_static()) return what + " has a dynamic shape " + t.to_string() + " (static shapes only)";
+  if (!t.is_static() && !allow_dynamic) {
+    return what + " has a dynamic shape " + t.to_string() + " (static shapes only for this op)";
+  }
+  for (const aot::SymInt& d : t.sizes) {
+    if (!d.is_static && !d.range.max) return what + " has a dynamic dim without an upper bound " + t.to_string();
+  }
+  if (!t.is_static()) return t.rank() > 6 ? what + " has rank " + std::to_string(t.rank()) + " (1..6)" : "";
   const bool scalar_constant = t.rank() == 0 && t.constant != nullptr;  // broadcast operand
   if ((t.rank() == 0 && !scalar_constant) || t.rank() > 6) {
     return what + " has rank " + std::to_string(t.rank()) + " (1..6)";
@@ -37,10 +81,18 @@ std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what
 }
 
 // The first output (each tensor of a list output, as split's) must pass check_tensor.
-std::string check_outputs(const aot::Node& n, const aot::Graph& g) {
+std::string check_outputs(const aot::Node& n, const aot::Graph& g, bool allow_dynamic) {
   if (n.outputs.empty()) return "output is not a tensor";
   const aot::Argument& out = n.outputs[0];
-  if (out.kind != aot::ArgKind::TensorList) return check_tensor(g, output_tensor(n, 0), "output");
+  if (out.kind != aot::ArgKind::TensorList) {
+    std::string why = check_tensor(g, output_tensor(n, 0), "output", allow_dynamic);
+    if (why.empty() && allow_dynamic && reshape_like(n.op.name) &&
+        dynamic_dims(g.value(output_tensor(n, 0)).tensor) > 1) {
+      why = "output has more than one dynamic dim " + g.value(output_tensor(n, 0)).tensor.to_string() +
+            " (a static reshape infers one)";
+    }
+    return why;
+  }
   for (size_t k = 0; k < out.values.size(); ++k) {
     if (out.values[k] == aot::kNoValue) continue;
     std::string why = check_tensor(g, out.values[k], "output " + std::to_string(k));
@@ -209,14 +261,85 @@ std::string check_clamp(const aot::Node& n, const aot::Graph&) {
   return "";
 }
 
+// Broadcasting (and dims added in front) becomes a multiply by ones; size-1 dims only.
 std::string check_expand(const aot::Node& n, const aot::Graph& g) {
-  if (g.value(input_tensor(n, "self")).tensor.sizes.size() != g.value(output_tensor(n)).tensor.sizes.size()) {
-    return "expand that adds dims";
-  }
   const auto& a = g.value(input_tensor(n, "self")).tensor.sizes;
   const auto& b = g.value(output_tensor(n)).tensor.sizes;
+  if (a.size() > b.size()) return "expand to a lower rank";
+  const size_t lead = b.size() - a.size();
+  bool dynamic = false;
+  for (const aot::SymInt& d : b) dynamic = dynamic || !d.is_static;
+  if (dynamic) {  // only as an identity: the same dims, dynamic ones by the same expression
+    if (lead != 0) return "expand of a dynamic shape that adds dims";
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].is_static != b[i].is_static || (a[i].is_static ? a[i].value != b[i].value : a[i].expr != b[i].expr)) {
+        return "expand that broadcasts a dynamic shape";
+      }
+    }
+    return "";
+  }
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].value != b[i].value) return "expand that broadcasts";
+    if (a[i].value != b[lead + i].value && a[i].value != 1) return "expand of a dim that is not 1";
+  }
+  return "";
+}
+
+std::string check_gelu(const aot::Node& n, const aot::Graph&) {
+  const aot::NamedArgument* a = n.find_input("approximate");
+  if (a != nullptr && a->arg.kind == aot::ArgKind::String && a->arg.s != "none") {
+    return "gelu with approximate='" + a->arg.s + "' (the delegate's kernel is the exact erf form)";
+  }
+  return "";
+}
+
+// Normalised over the trailing dims, constant (or absent) weight and bias, mean/rstd unused.
+std::string check_layer_norm(const aot::Node& n, const aot::Graph& g) {
+  const size_t r = g.value(input_tensor(n, "input")).tensor.rank();
+  const size_t k = input_ints(n, "normalized_shape", {}).size();
+  if (k == 0 || k > r) return "normalized_shape must name 1..rank trailing dims";
+  const auto& sizes = g.value(input_tensor(n, "input")).tensor.sizes;
+  for (size_t i = r - k; i < r; ++i) {
+    if (!sizes[i].is_static) return "normalized dims must be static";
+  }
+  for (const char* a : {"weight", "bias"}) {
+    ValueId v = input_tensor(n, a);
+    if (v != aot::kNoValue && !is_const(g, v)) return std::string(a) + " is not a constant";
+  }
+  for (size_t k2 = 1; k2 < n.outputs.size(); ++k2) {
+    ValueId v = output_tensor(n, k2);
+    if (v != aot::kNoValue && used(g, v)) return "mean/rstd outputs are used";
+  }
+  return "";
+}
+
+// `scale_factors` / `scales_h`, `scales_w`, when given, must equal output / input: PyTorch
+// then samples at 1 / scale, which is what XNNPACK (input / output) computes.
+std::string check_upsample_scales(const aot::Node& n, const aot::Graph& g) {
+  const auto& in = g.value(upsample_input(n)).tensor.sizes;
+  const auto& out = g.value(output_tensor(n)).tensor.sizes;
+  if (in.size() != 4) return "only 4-D (NCHW) input";
+  std::vector<double> scales;
+  const aot::NamedArgument* sf = n.find_input("scale_factors");
+  if (sf != nullptr && sf->arg.kind == aot::ArgKind::FloatList) scales = sf->arg.floats;
+  for (const char* s : {"scales_h", "scales_w"}) {
+    const aot::NamedArgument* a = n.find_input(s);
+    if (a != nullptr && a->arg.kind == aot::ArgKind::Float) scales.push_back(a->arg.f);
+  }
+  for (size_t i = 0; i < scales.size() && i < 2; ++i) {
+    if (scales[i] * double(in[2 + i].value) != double(out[2 + i].value)) {
+      return "scale factor " + std::to_string(scales[i]) + " is not output/input size";
+    }
+  }
+  return "";
+}
+
+std::string check_upsample_nearest(const aot::Node& n, const aot::Graph& g) {
+  std::string why = check_upsample_scales(n, g);
+  if (!why.empty()) return why;
+  const auto& in = g.value(upsample_input(n)).tensor.sizes;
+  const auto& out = g.value(output_tensor(n)).tensor.sizes;
+  for (size_t i = 2; i < 4; ++i) {
+    if (out[i].value % in[i].value != 0) return "nearest upsampling by a non-integer factor";
   }
   return "";
 }
@@ -231,9 +354,9 @@ std::string check_clone(const aot::Node& n, const aot::Graph&) {
 
 std::string check_cat(const aot::Node& n, const aot::Graph& g) {
   const aot::NamedArgument* t = n.find_input("tensors");
-  if (t == nullptr || t->arg.values.empty() || t->arg.values.size() > 5) return "cat of 1..5 tensors only";
+  if (t == nullptr || t->arg.values.empty()) return "cat of no tensors";
   for (ValueId v : t->arg.values) {
-    std::string why = check_tensor(g, v, "input");
+    std::string why = check_tensor(g, v, "input", true);
     if (!why.empty()) return why;
   }
   return "";
@@ -283,6 +406,13 @@ const std::map<std::string, Check>& checks() {
       {"aten::sigmoid.default", ok}, {"aten::hardswish.default", ok}, {"aten::leaky_relu.default", ok},
       {"aten::elu.default", check_elu}, {"aten::neg.default", ok}, {"aten::abs.default", ok},
       {"aten::floor.default", ok}, {"aten::ceil.default", ok}, {"aten::sqrt.default", ok},
+      {"aten::gelu.default", check_gelu}, {"aten::tanh.default", ok}, {"aten::exp.default", ok},
+      {"aten::log.default", ok}, {"aten::sin.default", ok}, {"aten::cos.default", ok},
+      {"aten::rsqrt.default", ok}, {"aten::native_layer_norm.default", check_layer_norm},
+      {"aten::upsample_nearest2d.vec", check_upsample_nearest},
+      {"aten::upsample_nearest2d.default", check_upsample_nearest},
+      {"aten::upsample_bilinear2d.vec", check_upsample_scales},
+      {"aten::upsample_bilinear2d.default", check_upsample_scales},
       {"aten::_softmax.default", check_softmax}, {"aten::softmax.int", ok},
       {"aten::max_pool2d_with_indices.default", check_pool}, {"aten::max_pool2d.default", check_pool},
       {"aten::avg_pool2d.default", check_pool}, {"aten::mean.dim", check_mean},
@@ -305,21 +435,53 @@ const std::map<std::string, Check>& checks() {
 
 }  // namespace
 
+// A node of a complete _safe_softmax pattern (safe_softmax.h) over a delegable f32 input: the
+// pattern is taken whole (its bool values never leave the delegate).
+bool in_safe_softmax(const aot::Node& node, const aot::Graph& graph) {
+  const std::string& name = node.op.name;
+  if (name != "where" && name != "eq" && name != "logical_not" && name != "any" && name != "full_like") {
+    return false;
+  }
+  for (const SafeSoftmax& p : find_safe_softmax(graph)) {
+    std::vector<size_t> members = p.bool_nodes;
+    members.push_back(p.where);
+    for (size_t i : members) {
+      if (graph.nodes()[i].name != node.name) continue;
+      return check_tensor(graph, p.input, "input").empty() && check_tensor(graph, p.output, "output").empty() &&
+             mutated_state(graph, p.input).empty();
+    }
+  }
+  return false;
+}
+
 Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
   if (aot::is_quantized_decomposed(node)) return qdq_support(node, graph);
+  if (in_safe_softmax(node, graph)) return Support::yes();
   const std::string q = node.op.qualified();
   auto it = checks().find(q);
   if (it == checks().end()) {
     for (const char* m : kMissing) {
       if (node.op.name == m) return Support::no(short_name(node) + ": not supported by this XNNPACK version");
     }
+    for (const char* m : kBool) {
+      if (node.op.name == m) {
+        return Support::no(short_name(node) + ": reads or writes bool tensors (XNNPACK has no boolean datatype)");
+      }
+    }
     return Support::no(q + ": no XNNPACK lowering");
   }
-  std::string why = check_outputs(node, graph);
+  const bool dyn = dynamic_ok(q);
+  std::string why = check_outputs(node, graph, dyn);
   if (!why.empty()) return Support::no(short_name(node) + ": " + why);
   for (const aot::NamedArgument& in : node.inputs) {
+    const aot::ArgKind k = in.arg.kind;
+    if ((k == aot::ArgKind::SymFloat || k == aot::ArgKind::SymBool) && !in.arg.values.empty()) {
+      return Support::no(short_name(node) + ": argument '" + in.name + "' is computed at run time");
+    }
+    // SymInt sizes (a view's sym_size) are fine for the ops that infer their dynamic dim
+    // (dynamic_ok); to_backend does not pass them to the delegate.
     if (in.arg.kind != aot::ArgKind::Tensor) continue;
-    why = check_tensor(graph, in.arg.values[0], "input '" + in.name + "'");
+    why = check_tensor(graph, in.arg.values[0], "input '" + in.name + "'", dyn);
     if (!why.empty()) return Support::no(short_name(node) + ": " + why);
     const std::string state = mutated_state(graph, in.arg.values[0]);
     if (!state.empty()) {

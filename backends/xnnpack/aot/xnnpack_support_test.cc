@@ -43,14 +43,70 @@ TEST(XnnpackSupportTest, AddWithAlphaIsRefusedWithReason) {
 TEST(XnnpackSupportTest, OpsThisXnnpackLacks) {
   GraphBuilder b;
   auto x = b.input("x", {4});
-  b.op("aten::tanh.default", {{"self", x}}, "tanh_0", {4});
+  b.op("aten::erf.default", {{"self", x}}, "erf_0", {4});
   aot::Support s = last_node_support(b);
   EXPECT_FALSE(s.supported);
-  EXPECT_EQ(s.reason, "tanh: not supported by this XNNPACK version");
+  EXPECT_EQ(s.reason, "erf: not supported by this XNNPACK version");
+  b.op("aten::logical_not.default", {{"self", x}}, "logical_not_1", {4});
+  s = last_node_support(b);
+  EXPECT_FALSE(s.supported);
+  EXPECT_EQ(s.reason, "logical_not: reads or writes bool tensors (XNNPACK has no boolean datatype)");
   b.op("aten::cumsum.default", {{"self", x}}, "cumsum_1", {4});
   s = last_node_support(b);
   EXPECT_FALSE(s.supported);
   EXPECT_EQ(s.reason, "aten::cumsum.default: no XNNPACK lowering");
+}
+
+// The delegate's own kernels (tanh) and exact gelu only; tanh-approximated gelu stays out.
+TEST(XnnpackSupportTest, GeluExactOnly) {
+  GraphBuilder b;
+  auto x = b.input("x", {4});
+  b.op("aten::tanh.default", {{"self", x}}, "tanh_0", {4});
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
+  b.op("aten::gelu.default", {{"self", x}}, "gelu_1", {4});
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
+  b.op("aten::gelu.default", {{"self", x}}, "gelu_2", {4},
+       {{"approximate", aot::Argument::string("tanh"), true}});
+  aot::Support s = last_node_support(b);
+  EXPECT_FALSE(s.supported);
+  EXPECT_NE(s.reason.find("approximate='tanh'"), std::string::npos) << s.reason;
+}
+
+// layer_norm: trailing dims, constant affine parameters, mean/rstd outputs unused.
+TEST(XnnpackSupportTest, LayerNormNeedsConstantWeight) {
+  GraphBuilder b;
+  auto x = b.input("x", {2, 8});
+  auto w = b.input("w", {8});
+  b.op("aten::native_layer_norm.default", {{"input", x}, {"weight", w}}, "native_layer_norm_0", {2, 8},
+       {{"normalized_shape", aot::Argument::int_list({8}), true}});
+  aot::Support s = last_node_support(b);
+  EXPECT_FALSE(s.supported);
+  EXPECT_NE(s.reason.find("weight is not a constant"), std::string::npos) << s.reason;
+  auto wc = b.parameter("wc", {8}, std::vector<float>(8, 1.f));
+  b.op("aten::native_layer_norm.default", {{"input", x}, {"weight", wc}}, "native_layer_norm_1", {2, 8},
+       {{"normalized_shape", aot::Argument::int_list({8}), true}});
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
+}
+
+// Upsampling: nearest by integer factors; a scale factor must be output / input.
+TEST(XnnpackSupportTest, UpsampleFactors) {
+  GraphBuilder b;
+  auto x = b.input("x", {1, 2, 3, 3});
+  b.op("aten::upsample_nearest2d.vec", {{"input", x}}, "upsample_nearest2d_0", {1, 2, 6, 9},
+       {{"scale_factors", aot::Argument::float_list({2.0, 3.0}), true}});
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
+  b.op("aten::upsample_nearest2d.vec", {{"input", x}}, "upsample_nearest2d_1", {1, 2, 7, 7},
+       {{"scale_factors", aot::Argument::float_list({2.5, 2.5}), true}});
+  aot::Support s = last_node_support(b);
+  EXPECT_FALSE(s.supported);
+  EXPECT_NE(s.reason.find("is not output/input size"), std::string::npos) << s.reason;
+  b.op("aten::upsample_nearest2d.vec", {{"input", x}}, "upsample_nearest2d_2", {1, 2, 7, 7});
+  s = last_node_support(b);
+  EXPECT_FALSE(s.supported);
+  EXPECT_NE(s.reason.find("non-integer factor"), std::string::npos) << s.reason;
+  b.op("aten::upsample_bilinear2d.vec", {{"input", x}}, "upsample_bilinear2d_3", {1, 2, 7, 7},
+       {{"align_corners", aot::Argument::boolean(false), true}});
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
 }
 
 // split_with_sizes: two outputs (a TensorList); the sizes must cover the split dim.
@@ -82,9 +138,17 @@ TEST(XnnpackSupportTest, DtypeAndShapeChecks) {
   EXPECT_NE(s.reason.find("only f32"), std::string::npos) << s.reason;
   b.graph().value(x).tensor.dtype = aot::ScalarType::Float;
   b.graph().value(y).tensor.sizes[0].is_static = false;
+  b.graph().value(y).tensor.sizes[0].range.max.reset();
   s = last_node_support(b);
   EXPECT_FALSE(s.supported);
-  EXPECT_NE(s.reason.find("dynamic shape"), std::string::npos) << s.reason;
+  EXPECT_NE(s.reason.find("dynamic dim without an upper bound"), std::string::npos) << s.reason;
+  b.graph().value(y).tensor.sizes[0].range.max = 8;  // relu infers its shape: delegated
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
+  b.op("aten::select.int", {{"self", y}}, "select_1", {2},
+       {{"dim", aot::Argument::integer(0), true}, {"index", aot::Argument::integer(0), true}});
+  s = last_node_support(b);  // a static slice bakes the sizes: static shapes only
+  EXPECT_FALSE(s.supported);
+  EXPECT_NE(s.reason.find("static shapes only for this op"), std::string::npos) << s.reason;
 }
 
 TEST(XnnpackSupportTest, ConvolutionNeedsConstantWeights) {

@@ -76,10 +76,32 @@ class Converter {
         if (spec.name == g_.value(v).name) spec.name = g_.value(dq).name;
       }
     }
+    drop_unused_weights();
     return std::move(g_);
   }
 
  private:
+  // The float weights the int8 constants replace (and folded batch norms' originals) are
+  // no longer read: drop those inputs so they are not written to the program, as
+  // torch.export of convert_pt2e's module does not write them.
+  void drop_unused_weights() {
+    const std::vector<int32_t> uses = use_counts(g_);
+    std::vector<Argument> inputs;
+    std::vector<InputSpec> specs;
+    const bool paired = g_.signature().inputs.size() == g_.inputs().size();
+    for (size_t i = 0; i < g_.inputs().size(); ++i) {
+      const ValueId v = tensor_of(g_.inputs()[i]);
+      const InputKind kind = paired ? g_.signature().inputs[i].kind : InputKind::UserInput;
+      const bool lifted = kind == InputKind::Parameter || kind == InputKind::TensorConstant ||
+                          (kind == InputKind::Buffer && paired && !g_.signature().inputs[i].persistent);
+      if (v != kNoValue && lifted && uses[size_t(v)] == 0) continue;
+      inputs.push_back(g_.inputs()[i]);
+      if (paired) specs.push_back(g_.signature().inputs[i]);
+    }
+    g_.inputs() = std::move(inputs);
+    if (paired) g_.signature().inputs = std::move(specs);
+  }
+
   const AffineQParams& act(int grp) const { return params_[size_t(grp)].act; }
 
   Result<ValueId> add_like(ValueId v, ScalarType dtype, const std::string& base) {

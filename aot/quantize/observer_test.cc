@@ -8,10 +8,11 @@ namespace ember::aot {
 namespace {
 
 TEST(ObserverTest, AffineQParamsWidensToZeroAndRoundsHalfToEven) {
-  // [-1, 1]: scale 2/255, zp = -128 - round(-127.5) = -128 + 128 = 0 (half to even).
-  AffineQParams q = affine_qparams(-1.0f, 1.0f, -128, 127, 1.0f / 4096);
-  EXPECT_FLOAT_EQ(q.scale, 2.0f / 255.0f);
-  EXPECT_EQ(q.zero_point, 0);
+  // [-126.5/128, 128.5/128]: scale (255/128)/255 = 1/128 exactly, min/scale = -126.5 rounds
+  // half to even to -126, so zp = -128 + 126 = -2 (half away from zero would give -1).
+  AffineQParams q = affine_qparams(-126.5f / 128, 128.5f / 128, -128, 127, 1.0f / 4096);
+  EXPECT_EQ(q.scale, 1.0f / 128);
+  EXPECT_EQ(q.zero_point, -2);
   // [0.5, 2] widens to [0, 2]: zp = -128.
   q = affine_qparams(0.5f, 2.0f, -128, 127, 1.0f / 4096);
   EXPECT_FLOAT_EQ(q.scale, 2.0f / 255.0f);

@@ -12,6 +12,7 @@
 #include "aot/quantize/convert.h"
 #include "aot/quantize/fold_conv_bn.h"
 #include "aot/quantize/observer.h"
+#include "aot/passes/functionalize_pass.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/stages.h"
 
@@ -120,6 +121,10 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
   Graph g = *previous.graph;
   EMBER_ASSIGN_OR_RETURN(std::vector<std::vector<HostTensor>> samples,
                          bind_calibration_samples(g, options_.samples, options_.sample_names));
+  // In-place ops (hardtanh_ in torchvision's ReLU6) become functional first: PyTorch's
+  // observer after a convolution runs before the in-place op mutates its output, so the
+  // calibration program must expose the value before the mutation.
+  EMBER_TRY(FunctionalizePass().run(g));
   EMBER_ASSIGN_OR_RETURN(int folded, fold_conv_batch_norm(g));
   const QuantPlan plan = annotate_xnnpack_symmetric(g);
 

@@ -1,0 +1,269 @@
+// Post-training quantization in C++ against PyTorch's own PT2E flow (torch 2.6,
+// XNNPACKQuantizer + get_symmetric_quantization_config(is_per_channel=True)), on the float
+// models and calibration batches of tests/fixtures/ptq (tools/fixtures/generate_ptq_refs.py):
+//   - every activation scale / zero point and every per-channel weight scale Ember picks
+//     equals the one in convert_pt2e's output (relative difference <= 1e-6, zero points equal)
+//   - the lowered programs (portable-int8 on the q/dq kernels, xnnpack-int8 through the
+//     XNNPACK delegate) match PyTorch's converted model within two output quantization steps
+//   - bad calibration input gets named errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "aot/recipe/export_session.h"
+#include "aot/recipe/quantize_stage.h"
+#include "aot/recipe/recipe.h"
+#include "aot/recipe/run_method.h"
+#include "backends/xnnpack/aot/xnnpack_partitioner.h"
+#include "backends/xnnpack/runtime/xnnpack_backend.h"
+#include "runtime/backend/backend_registry.h"
+
+namespace ember::aot {
+namespace {
+
+using nlohmann::json;
+
+std::string fixture(const std::string& name) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* ws = std::getenv("TEST_WORKSPACE");
+  return std::string(srcdir ? srcdir : ".") + "/" + (ws ? ws : "ember") + "/tests/fixtures/ptq/" + name;
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+json read_ref(const std::string& model) {
+  std::ifstream f(fixture(model + ".ref.json"));
+  return json::parse(f);
+}
+
+const runtime::BackendRegistry& backends() {
+  static runtime::BackendRegistry* r = [] {
+    auto* reg = new runtime::BackendRegistry();
+    EXPECT_EQ(backends::xnnpack::register_backend(*reg), runtime::Error::Ok);
+    return reg;
+  }();
+  return *r;
+}
+
+MethodRunner runner() {
+  return [](const std::vector<uint8_t>& pte, const std::string& method,
+            const std::vector<HostTensor>& inputs) {
+    RunOptions o;
+    o.backends = &backends();
+    return run_pte_method(pte, method, inputs, o);
+  };
+}
+
+QuantizeOptions calibration(const json& ref) {
+  QuantizeOptions q;
+  for (const json& s : ref["samples"]) {
+    std::vector<HostTensor> sample;
+    for (const json& f : s["inputs"]) {
+      HostTensor t;
+      t.dtype = ScalarType::Undefined;
+      t.bytes = read_bytes(fixture(f.get<std::string>()));
+      sample.push_back(std::move(t));
+    }
+    q.samples.push_back(std::move(sample));
+  }
+  q.runner = runner();
+  return q;
+}
+
+RecipeRegistry& registry() {
+  static RecipeRegistry* r = [] {
+    auto* reg = new RecipeRegistry();
+    EXPECT_EQ(register_builtin_recipes(reg), Error::Ok);
+    EXPECT_EQ(backends::xnnpack::register_xnnpack_recipe(reg), Error::Ok);
+    EXPECT_EQ(register_int8_recipes(reg, {"portable", "xnnpack"}), Error::Ok);
+    return reg;
+  }();
+  return *r;
+}
+
+Result<ExportSession> lower(const std::string& model, const std::string& recipe,
+                            QuantizeOptions q) {
+  RecipeOptions ro;
+  ro.quantize = std::move(q);
+  SessionOptions so;
+  so.runner = runner();
+  auto s = ExportSession::create(registry(), recipe, fixture(model + ".pt2"), ro, std::move(so));
+  if (!s.ok()) return s.error();
+  EMBER_TRY(s->run());
+  return s;
+}
+
+double rel_diff(double a, double b) { return std::fabs(a - b) / std::max(std::fabs(b), 1e-30); }
+
+const double* constant_floats(const Graph& g, ValueId v, std::vector<double>* out) {
+  const TensorSpec& s = g.value(v).tensor;
+  out->clear();
+  if (s.constant == nullptr || s.dtype != ScalarType::Float) return nullptr;
+  const size_t n = s.constant->bytes.size() / 4;
+  std::vector<float> f(n);
+  std::memcpy(f.data(), s.constant->bytes.data(), n * 4);
+  out->assign(f.begin(), f.end());
+  return out->data();
+}
+
+class PtqReferenceTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PtqReferenceTest, QuantParamsEqualPyTorch) {
+  const std::string model = GetParam();
+  const json ref = read_ref(model);
+  auto session = lower(model, "portable-int8", calibration(ref));
+  ASSERT_TRUE(session.ok()) << last_error_message();
+  const Stage* qs = session->find_stage("quantize");
+  ASSERT_NE(qs, nullptr);
+  const Graph& g = *qs->artifact().graph;
+
+  // Activations: quantize_per_tensor nodes keyed by the value they quantize.
+  std::multimap<std::string, std::pair<double, int64_t>> got;
+  std::map<std::string, std::vector<double>> weight_scales;  // by consuming node
+  std::map<ValueId, const Node*> consumer;
+  for (const Node& n : g.nodes()) {
+    for (const NamedArgument& in : n.inputs) {
+      for (ValueId v : in.arg.values) {
+        if (v != kNoValue && !consumer.count(v)) consumer[v] = &n;
+      }
+    }
+  }
+  for (const Node& n : g.nodes()) {
+    if (n.op.ns != "quantized_decomposed") continue;
+    if (n.op.name == "quantize_per_tensor") {
+      std::string src = g.value(n.inputs[0].arg.values[0]).name;
+      got.emplace(src, std::make_pair(n.inputs[1].arg.f, n.inputs[2].arg.i));
+    } else if (n.op.name == "dequantize_per_channel") {
+      const Node* user = consumer.at(n.outputs[0].values[0]);
+      std::vector<double> scales;
+      ASSERT_NE(constant_floats(g, n.inputs[1].arg.values[0], &scales), nullptr);
+      weight_scales[user->name] = scales;
+    }
+  }
+  // A dequantize feeding a quantize (an edge with its own observer) quantizes the same
+  // tensor: name it after the value the dequantize restores.
+  for (const Node& n : g.nodes()) {
+    if (n.op.name != "quantize_per_tensor") continue;
+    ValueId in = n.inputs[0].arg.values[0];
+    for (const Node& p : g.nodes()) {
+      if (p.op.name == "dequantize_per_tensor" && p.outputs[0].values[0] == in) {
+        for (const Node& q : g.nodes()) {
+          if (q.op.name == "quantize_per_tensor" && q.outputs[0].values[0] == p.inputs[0].arg.values[0]) {
+            got.emplace(g.value(q.inputs[0].arg.values[0]).name,
+                        std::make_pair(n.inputs[1].arg.f, n.inputs[2].arg.i));
+          }
+        }
+      }
+    }
+  }
+  size_t checked = 0;
+  for (const json& a : ref["activations"]) {
+    const std::string value = a["value"];
+    const double scale = a["scale"];
+    const int64_t zp = a["zero_point"];
+    auto range = got.equal_range(value);
+    bool match = false;
+    std::string seen;
+    for (auto it = range.first; it != range.second; ++it) {
+      match = match || (rel_diff(it->second.first, scale) <= 1e-6 && it->second.second == zp);
+      seen += " (" + std::to_string(it->second.first) + ", " + std::to_string(it->second.second) + ")";
+    }
+    EXPECT_TRUE(match) << model << ": '" << value << "' PyTorch (" << scale << ", " << zp
+                       << "), Ember" << (seen.empty() ? " nothing" : seen);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+  for (const json& w : ref["weights"]) {
+    const std::string user = w["user"];
+    ASSERT_TRUE(weight_scales.count(user)) << model << ": no per-channel weight for " << user;
+    const std::vector<double>& mine = weight_scales[user];
+    ASSERT_EQ(mine.size(), w["scales"].size()) << user;
+    for (size_t c = 0; c < mine.size(); ++c) {
+      EXPECT_LE(rel_diff(mine[c], w["scales"][c].get<double>()), 1e-6)
+          << model << ": " << user << " channel " << c;
+      EXPECT_EQ(w["zero_points"][c].get<int64_t>(), 0);
+    }
+  }
+  EXPECT_EQ(weight_scales.size(), ref["weights"].size());
+}
+
+void expect_outputs_match(const std::string& model, const std::string& recipe) {
+  const json ref = read_ref(model);
+  auto session = lower(model, recipe, calibration(ref));
+  ASSERT_TRUE(session.ok()) << last_error_message();
+  const QuantizeResults& q =
+      static_cast<const QuantizeStage*>(session->find_stage("quantize"))->results();
+  double worst = 0;
+  for (size_t k = 0; k < q.samples.size(); ++k) {
+    auto outs = session->run_method("forward", q.samples[k]);
+    ASSERT_TRUE(outs.ok()) << last_error_message();
+    const json& s = ref["samples"][k];
+    ASSERT_EQ(outs->size(), s["quant_outputs"].size());
+    for (size_t i = 0; i < outs->size(); ++i) {
+      const double step = ref["output_qparams"][i][0];
+      std::vector<uint8_t> want = read_bytes(fixture(s["quant_outputs"][i].get<std::string>()));
+      ASSERT_EQ(want.size(), (*outs)[i].bytes.size());
+      const size_t n = want.size() / 4;
+      std::vector<float> a(n), b(n);
+      std::memcpy(a.data(), want.data(), n * 4);
+      std::memcpy(b.data(), (*outs)[i].bytes.data(), n * 4);
+      for (size_t e = 0; e < n; ++e) worst = std::max(worst, std::fabs(double(a[e]) - b[e]) / step);
+    }
+  }
+  EXPECT_LE(worst, 2.0 + 1e-6) << model << " " << recipe << ": " << worst << " steps from PyTorch";
+  std::printf("%s %s: max %.3g output quantization steps from PyTorch's convert_pt2e model\n",
+              model.c_str(), recipe.c_str(), worst);
+}
+
+TEST_P(PtqReferenceTest, PortableInt8OutputsMatchPyTorch) { expect_outputs_match(GetParam(), "portable-int8"); }
+TEST_P(PtqReferenceTest, XnnpackInt8OutputsMatchPyTorch) { expect_outputs_match(GetParam(), "xnnpack-int8"); }
+
+INSTANTIATE_TEST_SUITE_P(Models, PtqReferenceTest,
+                         ::testing::Values("ptq_mlp", "ptq_conv_net", "ptq_residual",
+                                           "ptq_mobilenet_v2_w035"));
+
+TEST(PtqErrorsTest, CalibrationFileOfTheWrongSize) {
+  const json ref = read_ref("ptq_mlp");
+  QuantizeOptions q = calibration(ref);
+  q.samples[1][0].bytes.resize(60);
+  q.sample_names = {{"a.bin"}, {"short.bin"}, {"c.bin"}};
+  auto s = lower("ptq_mlp", "portable-int8", q);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), Error::InvalidArgument);
+  EXPECT_NE(std::string(last_error_message())
+                .find("calibration sample 1 input 0 ('x', file short.bin): 60 bytes, expected 256 (f32[4, 16])"),
+            std::string::npos)
+      << last_error_message();
+}
+
+TEST(PtqErrorsTest, ZeroSamples) {
+  QuantizeOptions q;
+  q.runner = runner();
+  auto s = lower("ptq_mlp", "xnnpack-int8", q);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), Error::InvalidArgument);
+  EXPECT_NE(std::string(last_error_message()).find("at least one sample (got 0)"), std::string::npos)
+      << last_error_message();
+}
+
+TEST(PtqErrorsTest, WrongInputCountPerSample) {
+  const json ref = read_ref("ptq_mlp");
+  QuantizeOptions q = calibration(ref);
+  q.samples[0].push_back(q.samples[0][0]);
+  auto s = lower("ptq_mlp", "portable-int8", q);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(std::string(last_error_message()).find("sample 0 has 2 input(s), the method takes 1"),
+            std::string::npos)
+      << last_error_message();
+}
+
+}  // namespace
+}  // namespace ember::aot

@@ -1,7 +1,9 @@
 // QuantizeStage (see quantize_stage.h).
 #include "aot/recipe/quantize_stage.h"
 
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -61,6 +63,36 @@ std::string num(double v) {
 
 std::string shape_of(const TensorSpec& s) { return s.to_string(); }
 
+// Lowers `g` with the portable pipeline (no delegate) to .pte bytes.
+Result<std::vector<uint8_t>> lower_portable(Graph g, const char* what) {
+  std::vector<std::unique_ptr<Stage>> stages;
+  stages.push_back(std::make_unique<GraphSeedStage>(std::move(g)));
+  stages.push_back(std::make_unique<ToEdgeStage>());
+  stages.push_back(std::make_unique<TransformStage>());
+  stages.push_back(std::make_unique<ToBackendStage>());
+  stages.push_back(std::make_unique<ToExecutorchStage>());
+  stages.push_back(std::make_unique<EmitStage>());
+  ExportSession session(std::move(stages));
+  if (Error e = session.run(); e != Error::Ok) {
+    return fail(e, std::string("quantize: lowering the ") + what + " failed");
+  }
+  return *session.pte();
+}
+
+// Adds `v` as an extra user output of `g` (once); returns its output index.
+size_t add_output(Graph& g, ValueId v, std::map<ValueId, size_t>* index) {
+  auto it = index->find(v);
+  if (it != index->end()) return it->second;
+  const size_t i = g.outputs().size();
+  (*index)[v] = i;
+  g.outputs().push_back(Argument::tensor(v));
+  OutputSpec spec;
+  spec.kind = OutputKind::UserOutput;
+  spec.name = g.value(v).name;
+  g.signature().outputs.push_back(spec);
+  return i;
+}
+
 }  // namespace
 
 Result<std::vector<std::vector<HostTensor>>> bind_calibration_samples(
@@ -104,6 +136,62 @@ Result<std::vector<std::vector<HostTensor>>> bind_calibration_samples(
   return out;
 }
 
+// Runs the QDQ graph `q` (portable kernels) with every activation quantize's int8 output as
+// an extra output, dequantizes it on the host and compares it with the float program's
+// value at the same place: the error each layer has accumulated.
+Result<std::vector<TensorError>> QuantizeStage::per_layer_errors(
+    const Graph& q, const std::vector<std::vector<HostTensor>>& samples,
+    const std::map<ValueId, std::vector<HostTensor>>& float_values) const {
+  Graph pg = q;
+  std::map<ValueId, size_t> index;
+  for (size_t i = 0; i < pg.outputs().size(); ++i) {
+    const ValueId v = tensor_of(pg.outputs()[i]);
+    if (v != kNoValue) index.emplace(v, i);
+  }
+  struct Probe {
+    ValueId value;  // float value in the original graph
+    size_t output;  // int8 output of the quantize
+    double scale;
+    int64_t zero_point;
+  };
+  std::vector<Probe> probes;
+  std::map<ValueId, bool> seen;
+  for (const Node& n : q.nodes()) {
+    if (n.op.ns != "quantized_decomposed" || n.op.name != "quantize_per_tensor") continue;
+    const ValueId v = tensor_of(n.inputs[0].arg);
+    if (!float_values.count(v) || seen[v]) continue;
+    seen[v] = true;
+    probes.push_back({v, add_output(pg, tensor_of(n.outputs[0]), &index), n.inputs[1].arg.f,
+                      n.inputs[2].arg.i});
+  }
+  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> pte, lower_portable(std::move(pg), "QDQ probe program"));
+  std::vector<TensorError> errors(probes.size());
+  std::vector<double> signal(probes.size(), 0), noise(probes.size(), 0);
+  for (size_t k = 0; k < samples.size(); ++k) {
+    auto outs = options_.runner(pte, options_.method, samples[k]);
+    if (!outs.ok()) return fail(outs.error(), "quantize: running the QDQ probe program");
+    for (size_t p = 0; p < probes.size(); ++p) {
+      const HostTensor& qt = (*outs)[probes[p].output];
+      HostTensor deq;
+      deq.dtype = ScalarType::Float;
+      deq.sizes = qt.sizes;
+      deq.bytes.resize(qt.bytes.size() * 4);
+      for (size_t e = 0; e < qt.bytes.size(); ++e) {
+        const float f = float((int64_t(int8_t(qt.bytes[e])) - probes[p].zero_point) * probes[p].scale);
+        std::memcpy(deq.bytes.data() + e * 4, &f, 4);
+      }
+      errors[p].name = q.value(probes[p].value).name;
+      EMBER_TRY(accumulate_error(float_values.at(probes[p].value)[k], deq, &signal[p], &noise[p],
+                                 &errors[p]));
+    }
+  }
+  for (size_t p = 0; p < probes.size(); ++p) {
+    errors[p].sqnr_db = noise[p] == 0 ? std::numeric_limits<double>::infinity()
+                                      : 10.0 * std::log10(signal[p] / noise[p]);
+  }
+  return errors;
+}
+
 std::vector<std::pair<std::string, std::string>> QuantizeStage::extra_dumps() const {
   if (!done()) return {};
   return {{"quantize_annotated.txt", results_->annotated},
@@ -142,34 +230,19 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
   for (const ObserverGroup& grp : plan.groups) {
     if (grp.kind != ObserverKind::Histogram) continue;
     for (ValueId v : grp.observed) {
-      if (input_index.count(v) || output_index.count(v)) continue;
-      if (g.value(v).tensor.dtype != ScalarType::Float) continue;
-      output_index[v] = cg.outputs().size();
-      cg.outputs().push_back(Argument::tensor(v));
-      OutputSpec spec;
-      spec.kind = OutputKind::UserOutput;
-      spec.name = cg.value(v).name;
-      cg.signature().outputs.push_back(spec);
+      if (input_index.count(v) || g.value(v).tensor.dtype != ScalarType::Float) continue;
+      add_output(cg, v, &output_index);
     }
   }
-  std::vector<std::unique_ptr<Stage>> stages;
-  stages.push_back(std::make_unique<GraphSeedStage>(std::move(cg)));
-  stages.push_back(std::make_unique<ToEdgeStage>());
-  stages.push_back(std::make_unique<TransformStage>());
-  stages.push_back(std::make_unique<ToBackendStage>());
-  stages.push_back(std::make_unique<ToExecutorchStage>());
-  stages.push_back(std::make_unique<EmitStage>());
-  SessionOptions so;
-  ExportSession calib(std::move(stages), std::move(so));
-  if (Error e = calib.run(); e != Error::Ok) {
-    return fail(e, "quantize: lowering the float calibration program failed");
-  }
+  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> calib_pte,
+                         lower_portable(std::move(cg), "float calibration program"));
 
   std::vector<HistogramObserver> hist(plan.groups.size());
+  std::map<ValueId, std::vector<HostTensor>> float_values;  // per_layer_report: per sample
   results_->float_outputs.clear();
   for (size_t k = 0; k < samples.size(); ++k) {
     const std::vector<HostTensor>& sample = samples[k];
-    auto outs = options_.runner(*calib.pte(), options_.method, sample);
+    auto outs = options_.runner(calib_pte, options_.method, sample);
     if (!outs.ok()) {
       return fail(outs.error(), "quantize: calibration sample " + std::to_string(k) +
                                     " failed on the float program");
@@ -190,6 +263,7 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
           t = &o[output_index[v]];
         }
         if (t == nullptr || t->dtype != ScalarType::Float) continue;
+        if (options_.per_layer_report) float_values[v].push_back(*t);
         hist[gi].observe(reinterpret_cast<const float*>(t->bytes.data()), size_t(t->numel()));
       }
     }
@@ -240,6 +314,9 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
      << ",\n \"folded_batch_norms\": " << folded << "\n}\n";
 
   EMBER_ASSIGN_OR_RETURN(Graph q, convert_to_qdq(g, plan, params));
+  if (options_.per_layer_report) {
+    EMBER_ASSIGN_OR_RETURN(results_->layers, per_layer_errors(q, samples, float_values));
+  }
   std::string annotated = "# annotations (XNNPACKQuantizer symmetric, per-channel weights)\n";
   for (const std::string& line : plan.annotations) annotated += "#   " + line + "\n";
   annotated += print_graph(g);

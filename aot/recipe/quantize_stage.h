@@ -13,6 +13,7 @@
 // outputs per sample for the end-of-lowering comparison (quant_report.h).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +60,10 @@ class QuantizeStage final : public Stage {
                                   const StageContext& context) const override;
 
  private:
+  Result<std::vector<TensorError>> per_layer_errors(
+      const Graph& q, const std::vector<std::vector<HostTensor>>& samples,
+      const std::map<ValueId, std::vector<HostTensor>>& float_values) const;
+
   QuantizeOptions options_;
   std::shared_ptr<QuantizeResults> results_;  // filled by transform()
 };

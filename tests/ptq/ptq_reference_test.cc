@@ -227,7 +227,7 @@ TEST_P(PtqReferenceTest, PortableInt8OutputsMatchPyTorch) { expect_outputs_match
 TEST_P(PtqReferenceTest, XnnpackInt8OutputsMatchPyTorch) { expect_outputs_match(GetParam(), "xnnpack-int8"); }
 
 INSTANTIATE_TEST_SUITE_P(Models, PtqReferenceTest,
-                         ::testing::Values("ptq_mlp", "ptq_conv_net", "ptq_residual",
+                         ::testing::Values("ptq_mlp", "ptq_conv_net", "ptq_residual", "ptq_transformer_layer",
                                            "ptq_mobilenet_v2_w035"));
 
 TEST(PtqErrorsTest, CalibrationFileOfTheWrongSize) {

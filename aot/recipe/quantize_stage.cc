@@ -215,6 +215,20 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
   EMBER_TRY(FunctionalizePass().run(g));
   EMBER_ASSIGN_OR_RETURN(int folded, fold_conv_batch_norm(g));
   const QuantPlan plan = annotate_xnnpack_symmetric(g);
+  if (plan.groups.empty()) {
+    std::string core;
+    for (const Node& n : g.nodes()) {
+      if (n.op.ns == "aten" && (n.op.name == "convolution" || n.op.name == "addmm")) {
+        core = " This graph is core ATen (it has " + n.describe() +
+               "): PT2E quantization starts from torch.export.export_for_training's graph "
+               "(aten.conv2d, aten.linear); export the float model that way.";
+        break;
+      }
+    }
+    return fail(Error::NotSupported,
+                "nothing to quantize: no operator the XNNPACK quantizer annotates "
+                "(conv1d/conv2d, linear, add, mul, cat, adaptive_avg_pool2d)." + core);
+  }
 
   // Calibration program: the float graph with every observed activation as an extra output.
   Graph cg = g;

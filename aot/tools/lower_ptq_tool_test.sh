@@ -7,6 +7,7 @@ LOWER="$1"
 MODEL="$2"       # tests/fixtures/ptq/ptq_mlp.pt2 (one input, f32[4, 16] = 256 bytes)
 CAL0="$3"
 CAL1="$4"
+CORE_ATEN="$5"   # tests/fixtures/pt2/conv_bn_relu.core_aten.torch2_6.pt2
 T="${TEST_TMPDIR}"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -51,4 +52,6 @@ expect_error 2 "InvalidArgument \(0x12\): --calibration-list '.*empty.txt' lists
   "$MODEL" -o "$T/d.pte" --recipe portable-int8 --calibration-list "$T/empty.txt"
 expect_error 2 "InvalidArgument \(0x12\): --calibrate / --calibration-list need a quantizing recipe" \
   "$MODEL" -o "$T/d.pte" --recipe portable --calibrate "$CAL0"
+expect_error 1 "NotSupported \(0x10\): .*nothing to quantize.*core ATen .*node 'convolution' \(aten::convolution.default, pt2_models.py:[0-9]+\).*export_for_training" \
+  "$CORE_ATEN" -o "$T/d.pte" --recipe portable-int8
 echo PASS

@@ -198,12 +198,13 @@ double HistogramObserver::quantization_error(int64_t start_bin, int64_t end_bin)
 
 void HistogramObserver::search_range(float* new_min, float* new_max) const {
   const float bin_width = (max_val_ - min_val_) / float(bins_);
+  // torch.cumsum on CPU accumulates float32 in double and rounds each prefix to float32.
   std::vector<float> csum(histogram_.size());
-  float run = 0;
+  double run = 0;
   double total_d = 0;
   for (size_t i = 0; i < histogram_.size(); ++i) {
-    run += histogram_[i];
-    csum[i] = run;
+    run += double(histogram_[i]);
+    csum[i] = float(run);
     total_d += double(histogram_[i]);
   }
   const double total = double(float(total_d));

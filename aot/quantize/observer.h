@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ember::aot {
@@ -42,6 +43,15 @@ class HistogramObserver {
   float min_val() const { return min_val_; }
   float max_val() const { return max_val_; }
   const std::vector<float>& histogram() const { return histogram_; }
+  // Sets the observed state (as HistogramObserver.load_state_dict does): [min, max] and the
+  // histogram of bins() counts.
+  void set_state(float min_val, float max_val, std::vector<float> histogram) {
+    min_val_ = min_val;
+    max_val_ = max_val;
+    histogram_ = std::move(histogram);
+    bins_ = int64_t(histogram_.size());
+    initialized_ = true;
+  }
   // _non_linear_param_search: the [min, max] that minimises the L2 quantization error of
   // the histogram into 2^8 bins.
   void search_range(float* new_min, float* new_max) const;

@@ -8,6 +8,10 @@
 //   - bad calibration input gets named errors.
 #include <gtest/gtest.h>
 
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -28,11 +32,49 @@ namespace {
 
 using nlohmann::json;
 
-std::string fixture(const std::string& name) {
+bool exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string runfiles() {
   const char* srcdir = std::getenv("TEST_SRCDIR");
   const char* ws = std::getenv("TEST_WORKSPACE");
-  return std::string(srcdir ? srcdir : ".") + "/" + (ws ? ws : "ember") + "/tests/fixtures/ptq/" + name;
+  return std::string(srcdir ? srcdir : ".") + "/" + (ws ? ws : "ember");
 }
+
+// The large (not committed) models: $EMBER_LARGE_FIXTURES_DIR/ptq, else large_fixtures/ptq
+// beside the checkout; "" when absent.
+std::string large_dir() {
+  if (const char* env = std::getenv("EMBER_LARGE_FIXTURES_DIR"); env != nullptr && *env != 0) {
+    return std::string(env) + "/ptq";
+  }
+  char real[PATH_MAX];
+  if (realpath((runfiles() + "/WORKSPACE").c_str(), real) == nullptr) return "";
+  std::string repo(real);
+  repo = repo.substr(0, repo.find_last_of('/'));
+  const std::string dir = repo.substr(0, repo.find_last_of('/')) + "/large_fixtures/ptq";
+  return exists(dir) ? dir : "";
+}
+
+bool is_large(const std::string& model) {
+  return model == "ptq_mobilenet_v2" || model == "ptq_resnet18";
+}
+
+std::string current_model;  // fixture() resolves files of this model
+
+std::string fixture(const std::string& name) {
+  if (is_large(current_model)) return large_dir() + "/" + name;
+  return runfiles() + "/tests/fixtures/ptq/" + name;
+}
+
+// Skips a large model whose files are absent.
+#define SKIP_IF_ABSENT(model)                                                          \
+  current_model = (model);                                                             \
+  if (!exists(fixture(std::string(model) + ".ref.json"))) {                            \
+    GTEST_SKIP() << (model) << ": not in large_fixtures/ptq beside the checkout (write " \
+                 << "it with tools/fixtures/generate_ptq_refs.py --large-out)";        \
+  }
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -118,6 +160,7 @@ class PtqReferenceTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PtqReferenceTest, QuantParamsEqualPyTorch) {
   const std::string model = GetParam();
+  SKIP_IF_ABSENT(model);
   const json ref = read_ref(model);
   auto session = lower(model, "portable-int8", calibration(ref));
   ASSERT_TRUE(session.ok()) << last_error_message();
@@ -196,6 +239,7 @@ TEST_P(PtqReferenceTest, QuantParamsEqualPyTorch) {
 }
 
 void expect_outputs_match(const std::string& model, const std::string& recipe) {
+  current_model = model;
   const json ref = read_ref(model);
   auto session = lower(model, recipe, calibration(ref));
   ASSERT_TRUE(session.ok()) << last_error_message();
@@ -223,14 +267,24 @@ void expect_outputs_match(const std::string& model, const std::string& recipe) {
               model.c_str(), recipe.c_str(), worst);
 }
 
-TEST_P(PtqReferenceTest, PortableInt8OutputsMatchPyTorch) { expect_outputs_match(GetParam(), "portable-int8"); }
-TEST_P(PtqReferenceTest, XnnpackInt8OutputsMatchPyTorch) { expect_outputs_match(GetParam(), "xnnpack-int8"); }
+TEST_P(PtqReferenceTest, PortableInt8OutputsMatchPyTorch) {
+  SKIP_IF_ABSENT(GetParam());
+  // The portable QDQ path of the 224x224 models takes seconds per run: XNNPACK only there.
+  if (is_large(GetParam())) GTEST_SKIP() << "large model: checked through xnnpack-int8";
+  expect_outputs_match(GetParam(), "portable-int8");
+}
+TEST_P(PtqReferenceTest, XnnpackInt8OutputsMatchPyTorch) {
+  SKIP_IF_ABSENT(GetParam());
+  expect_outputs_match(GetParam(), "xnnpack-int8");
+}
 
 INSTANTIATE_TEST_SUITE_P(Models, PtqReferenceTest,
                          ::testing::Values("ptq_mlp", "ptq_conv_net", "ptq_residual", "ptq_transformer_layer",
-                                           "ptq_mobilenet_v2_w035"));
+                                           "ptq_mobilenet_v2_w035", "ptq_mobilenet_v2",
+                                           "ptq_resnet18"));
 
 TEST(PtqErrorsTest, CalibrationFileOfTheWrongSize) {
+  current_model = "ptq_mlp";
   const json ref = read_ref("ptq_mlp");
   QuantizeOptions q = calibration(ref);
   q.samples[1][0].bytes.resize(60);
@@ -245,6 +299,7 @@ TEST(PtqErrorsTest, CalibrationFileOfTheWrongSize) {
 }
 
 TEST(PtqErrorsTest, ZeroSamples) {
+  current_model = "ptq_mlp";
   QuantizeOptions q;
   q.runner = runner();
   auto s = lower("ptq_mlp", "xnnpack-int8", q);
@@ -255,6 +310,7 @@ TEST(PtqErrorsTest, ZeroSamples) {
 }
 
 TEST(PtqErrorsTest, WrongInputCountPerSample) {
+  current_model = "ptq_mlp";
   const json ref = read_ref("ptq_mlp");
   QuantizeOptions q = calibration(ref);
   q.samples[0].push_back(q.samples[0][0]);

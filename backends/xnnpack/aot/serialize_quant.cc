@@ -9,9 +9,11 @@
 //                              -> XNNConv2d(qint8 x_q, qcint8/qint8 w, qcint32/qint32 b)
 //                                 writing qint8 y_q, relu folded into its output range
 // Linear (addmm over a permuted weight; per-channel weights as a 1x1 convolution, since this
-// XNNPACK's fully connected has no per-channel filters) and add go the same way; relu / hardtanh / max pooling between a dequantize
+// XNNPACK's fully connected has no per-channel filters), add and global average pooling
+// (mean over H and W, keepdim) go the same way; relu / hardtanh / max pooling between a dequantize
 // and a quantize with the same parameters run on the int8 values (a clamp folds into the
 // int8 operator that produced its input). Everything else runs in fp32 between converts.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -32,6 +34,8 @@ namespace {
 // connected in [2^-32, 256), input-to-output scale ratios of add in [2^-10, 2^8).
 bool conv_scale_ok(double r) { return r >= 0x1.0p-32 && r < 256.0; }
 bool add_scale_ok(double r) { return r >= 0x1.0p-10 && r < 0x1.0p+8; }
+// qs8 global average pooling: input-to-output scale ratio in [2^-8, 2^8).
+bool avg_scale_ok(double r) { return r >= 0x1.0p-8 && r < 0x1.0p+8; }
 
 class Matcher {
  public:
@@ -180,6 +184,23 @@ class Matcher {
     const ValueId f = output_tensor(g_.nodes()[size_t(uses_.node_users[size_t(v)][0])]);
     return f != aot::kNoValue && !uses_.is_graph_output[size_t(f)] &&
            uses_.node_users[size_t(f)].size() == 1;
+  }
+
+  // mean over the spatial dims of an NCHW tensor, keepdim: XNNPACK's qs8 global average
+  // pooling (adaptive_avg_pool2d(1) and mean((-1, -2), keepdim=True) in the edge graph).
+  bool global_avg(const aot::Node& n, QuantizedOp* op, std::vector<size_t>* absorbed) const {
+    QuantParams x;
+    const ValueId v = input_tensor(n, "self");
+    if (!dequantized(v, false, &x) || g_.value(v).tensor.rank() != 4 ||
+        !input_bool(n, "keepdim", false)) {
+      return false;
+    }
+    std::vector<int64_t> dims = input_ints(n, "dim", {});
+    for (int64_t& d : dims) d = d < 0 ? d + 4 : d;
+    std::sort(dims.begin(), dims.end());
+    if (dims != std::vector<int64_t>{2, 3}) return false;
+    return quantized_output(output_tensor(n), op, absorbed) &&
+           avg_scale_ok(x.scale / op->output_params.scale);
   }
 
   bool add(const aot::Node& n, QuantizedOp* op, std::vector<size_t>* absorbed) const {
@@ -364,6 +385,15 @@ Error int8_clamp(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& o
   return Error::Ok;
 }
 
+Error int8_global_avg(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op) {
+  const SerializeContext::Dequantized* x = nullptr;
+  uint32_t in = 0;
+  EMBER_TRY(input_of(ctx, input_tensor(n, "self"), nhwc_layout(), &x, &in));
+  const uint32_t out = define_output(ctx, op, nhwc_layout());
+  finish(ctx, ctx.builder().unary(fb::XNodeUnion::XNNGlobalAvgPooling2d, in, out), op);
+  return Error::Ok;
+}
+
 Error int8_max_pool(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op) {
   const SerializeContext::Dequantized* x = nullptr;
   uint32_t in = 0;
@@ -388,6 +418,7 @@ QuantPlan plan_quantized_ops(const aot::Graph& graph) {
     if (q == "aten::convolution.default") ok = m.conv(graph.nodes()[i], &op, &absorbed);
     if (q == "aten::addmm.default") ok = m.linear(graph.nodes()[i], &op, &absorbed);
     if (q == "aten::add.Tensor") ok = m.add(graph.nodes()[i], &op, &absorbed);
+    if (q == "aten::mean.dim") ok = m.global_avg(graph.nodes()[i], &op, &absorbed);
     if (q == "aten::relu.default" || q == "aten::hardtanh.default" ||
         q == "aten::max_pool2d_with_indices.default") {
       ok = m.same_params(graph.nodes()[i], &op, &absorbed);
@@ -406,6 +437,7 @@ Error serialize_quantized_op(SerializeContext& ctx, const aot::Node& node, const
   if (q == "aten::convolution.default") return int8_conv(ctx, node, op);
   if (q == "aten::addmm.default") return int8_linear(ctx, node, op);
   if (q == "aten::add.Tensor") return int8_add(ctx, node, op);
+  if (q == "aten::mean.dim") return int8_global_avg(ctx, node, op);
   if (q == "aten::max_pool2d_with_indices.default") return int8_max_pool(ctx, node, op);
   return int8_clamp(ctx, node, op, op.fold_clamp);
 }

@@ -108,36 +108,29 @@ class Converter {
     return add_tensor_value(g_, base, contiguous_spec(dtype, g_.value(v).tensor.sizes));
   }
 
-  Result<ValueId> quantize(ValueId v, int grp, const Node& origin) {
-    EMBER_ASSIGN_OR_RETURN(ValueId q, add_like(v, ScalarType::Char, "quantize_per_tensor"));
+  // quantize_per_tensor (int8 out) or dequantize_per_tensor (float out) of `v` with group
+  // `grp`'s parameters.
+  Result<ValueId> per_tensor(const char* op, ValueId v, ScalarType out_dtype, int grp,
+                             const Node& origin) {
+    EMBER_ASSIGN_OR_RETURN(ValueId out, add_like(v, out_dtype, op));
     const AffineQParams& p = act(grp);
     g_.nodes().push_back(make_op_node(
-        "quantized_decomposed", "quantize_per_tensor", "default",
+        "quantized_decomposed", op, "default",
         {{"input", Argument::tensor(v), false},
          {"scale", Argument::floating(double(p.scale)), false},
          {"zero_point", Argument::integer(p.zero_point), false},
          {"quant_min", Argument::integer(kActMin), false},
          {"quant_max", Argument::integer(kActMax), false},
          {"dtype", Argument::scalar_type(ScalarType::Char), false}},
-        {Argument::tensor(q)}, origin));
-    g_.nodes().back().name = g_.value(q).name;
-    return q;
+        {Argument::tensor(out)}, origin));
+    g_.nodes().back().name = g_.value(out).name;
+    return out;
   }
-
+  Result<ValueId> quantize(ValueId v, int grp, const Node& origin) {
+    return per_tensor("quantize_per_tensor", v, ScalarType::Char, grp, origin);
+  }
   Result<ValueId> dequantize(ValueId q, int grp, const Node& origin) {
-    EMBER_ASSIGN_OR_RETURN(ValueId d, add_like(q, ScalarType::Float, "dequantize_per_tensor"));
-    const AffineQParams& p = act(grp);
-    g_.nodes().push_back(make_op_node(
-        "quantized_decomposed", "dequantize_per_tensor", "default",
-        {{"input", Argument::tensor(q), false},
-         {"scale", Argument::floating(double(p.scale)), false},
-         {"zero_point", Argument::integer(p.zero_point), false},
-         {"quant_min", Argument::integer(kActMin), false},
-         {"quant_max", Argument::integer(kActMax), false},
-         {"dtype", Argument::scalar_type(ScalarType::Char), false}},
-        {Argument::tensor(d)}, origin));
-    g_.nodes().back().name = g_.value(d).name;
-    return d;
+    return per_tensor("dequantize_per_tensor", q, ScalarType::Float, grp, origin);
   }
 
   Error quantize_outputs(ValueId v, const Node& origin) {

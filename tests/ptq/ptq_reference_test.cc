@@ -26,6 +26,7 @@
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/backend/backend_registry.h"
+#include "tests/xnnpack_aot/xnnpack_test_util.h"
 
 namespace ember::aot {
 namespace {
@@ -279,9 +280,42 @@ TEST_P(PtqReferenceTest, XnnpackInt8OutputsMatchPyTorch) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, PtqReferenceTest,
-                         ::testing::Values("ptq_mlp", "ptq_conv_net", "ptq_residual", "ptq_transformer_layer",
+                         ::testing::Values("ptq_mlp", "ptq_conv_net", "ptq_residual", "ptq_gated_mlp",
+                                           "ptq_transformer_layer",
                                            "ptq_mobilenet_v2_w035", "ptq_mobilenet_v2",
                                            "ptq_resnet18"));
+
+// The gated MLP's mul + relu (annotated mul_relu) becomes XNNPACK's qs8 multiply with the
+// relu folded into its output range; the MobileNetV2's pooling is qs8 global average pooling.
+TEST(PtqXnnpackTest, Int8MultiplyAndGlobalAveragePooling) {
+  for (const auto& [model, type] :
+       std::vector<std::pair<std::string, fb_xnnpack::XNodeUnion>>{
+           {"ptq_gated_mlp", fb_xnnpack::XNodeUnion::XNNMultiply},
+           {"ptq_conv_net", fb_xnnpack::XNodeUnion::XNNGlobalAvgPooling2d}}) {
+    current_model = model;
+    auto s = lower(model, "xnnpack-int8", calibration(read_ref(model)));
+    ASSERT_TRUE(s.ok()) << last_error_message();
+    int int8_nodes = 0;
+    const int blobs = testing::for_each_xnnpack_graph(
+        *s->find_stage("to_backend")->artifact().graph, [&](const fb_xnnpack::XNNGraph& g) {
+          std::map<uint32_t, fb_xnnpack::XNNDatatype> types;  // by value id
+          for (const auto* v : *g.xvalues()) {
+            const auto* q = v->xvalue_union_as_XNNQuantizedTensorValue();
+            const auto* t = q != nullptr ? q->tensor_value() : v->xvalue_union_as_XNNTensorValue();
+            if (t != nullptr) types[t->id_out()] = t->datatype();
+          }
+          for (const auto* n : *g.xnodes()) {
+            if (n->xnode_union_type() != type) continue;
+            const uint32_t in = type == fb_xnnpack::XNodeUnion::XNNMultiply
+                                    ? static_cast<const fb_xnnpack::_XNNNode2x1*>(n->xnode_union())->input1_id()
+                                    : static_cast<const fb_xnnpack::_XNNNode1x1*>(n->xnode_union())->input_id();
+            if (types[in] == fb_xnnpack::XNNDatatype::xnn_datatype_qint8) ++int8_nodes;
+          }
+        });
+    EXPECT_EQ(blobs, 1) << model;
+    EXPECT_EQ(int8_nodes, 1) << model;
+  }
+}
 
 TEST(PtqErrorsTest, CalibrationFileOfTheWrongSize) {
   current_model = "ptq_mlp";

@@ -95,7 +95,8 @@ ember::aot::Error check_usage(const ember::aot::RecipeRegistry& recipes, const e
 
 int main(int argc, char** argv) {
   using namespace ember::aot;
-  gflags::SetUsageMessage("lower MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]");
+  gflags::SetUsageMessage("lower MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]"
+                          " [--calibrate A.bin[,B.bin]]... [--calibration-list FILE]");
   const std::vector<std::string> method_flags = take_repeated_flag(&argc, argv, "method");
   const std::vector<std::string> pass_flags = take_repeated_flag(&argc, argv, "pass");
   const std::vector<std::string> spec_flags = take_repeated_flag(&argc, argv, "compile_spec");

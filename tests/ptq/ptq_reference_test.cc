@@ -281,6 +281,7 @@ TEST_P(PtqReferenceTest, XnnpackInt8OutputsMatchPyTorch) {
 
 INSTANTIATE_TEST_SUITE_P(Models, PtqReferenceTest,
                          ::testing::Values("ptq_mlp", "ptq_conv_net", "ptq_residual", "ptq_gated_mlp",
+                                           "ptq_scaled_mlp",
                                            "ptq_transformer_layer",
                                            "ptq_mobilenet_v2_w035", "ptq_mobilenet_v2",
                                            "ptq_resnet18"));

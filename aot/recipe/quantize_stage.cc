@@ -74,7 +74,7 @@ Result<std::vector<uint8_t>> lower_portable(Graph g, const char* what) {
   stages.push_back(std::make_unique<EmitStage>());
   ExportSession session(std::move(stages));
   if (Error e = session.run(); e != Error::Ok) {
-    return fail(e, std::string("quantize: lowering the ") + what + " failed");
+    return fail(e, std::string("lowering the ") + what + " failed");
   }
   return *session.pte();
 }
@@ -114,6 +114,12 @@ Result<std::vector<std::vector<HostTensor>>> bind_calibration_samples(
     }
     for (size_t i = 0; i < ins.size(); ++i) {
       const TensorSpec& spec = graph.value(ins[i]).tensor;
+      if (!spec.is_static()) {
+        return fail(Error::NotSupported,
+                    "input '" + graph.value(ins[i]).name + "' has dynamic sizes (" +
+                        shape_of(spec) + "); post-training quantization needs static input "
+                        "shapes (export the float model without dynamic_shapes)");
+      }
       HostTensor& t = out[k][i];
       const int64_t want = spec.static_nbytes();
       const bool raw = t.dtype == ScalarType::Undefined;
@@ -169,7 +175,7 @@ Result<std::vector<TensorError>> QuantizeStage::per_layer_errors(
   std::vector<double> signal(probes.size(), 0), noise(probes.size(), 0);
   for (size_t k = 0; k < samples.size(); ++k) {
     auto outs = options_.runner(pte, options_.method, samples[k]);
-    if (!outs.ok()) return fail(outs.error(), "quantize: running the QDQ probe program");
+    if (!outs.ok()) return fail(outs.error(), "running the QDQ probe program");
     for (size_t p = 0; p < probes.size(); ++p) {
       const HostTensor& qt = (*outs)[probes[p].output];
       HostTensor deq;
@@ -204,7 +210,7 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
     return fail(Error::InvalidState, "quantize needs a graph from the previous stage");
   }
   if (!options_.runner) {
-    return fail(Error::InvalidState, "quantize: no MethodRunner to run the calibration program");
+    return fail(Error::InvalidState, "no MethodRunner to run the calibration program");
   }
   Graph g = *previous.graph;
   EMBER_ASSIGN_OR_RETURN(std::vector<std::vector<HostTensor>> samples,
@@ -258,12 +264,12 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
     const std::vector<HostTensor>& sample = samples[k];
     auto outs = options_.runner(calib_pte, options_.method, sample);
     if (!outs.ok()) {
-      return fail(outs.error(), "quantize: calibration sample " + std::to_string(k) +
+      return fail(outs.error(), "calibration sample " + std::to_string(k) +
                                     " failed on the float program");
     }
     const std::vector<HostTensor>& o = outs.get();
     if (o.size() < output_index.size()) {
-      return fail(Error::Internal, "quantize: calibration program returned " +
+      return fail(Error::Internal, "calibration program returned " +
                                        std::to_string(o.size()) + " outputs");
     }
     results_->float_outputs.emplace_back(o.begin(), o.begin() + long(user_outputs));
@@ -308,7 +314,7 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
       const TensorSpec& ws = g.value(grp.observed[0]).tensor;
       if (ws.constant == nullptr || ws.dtype != ScalarType::Float || !ws.is_static() ||
           ws.rank() < 1) {
-        return fail(Error::NotSupported, "quantize: weight '" + g.value(grp.observed[0]).name +
+        return fail(Error::NotSupported, "weight '" + g.value(grp.observed[0]).name +
                                              "' is not a constant float tensor");
       }
       const int64_t channels = ws.sizes[0].value;

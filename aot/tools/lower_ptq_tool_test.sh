@@ -8,6 +8,7 @@ MODEL="$2"       # tests/fixtures/ptq/ptq_mlp.pt2 (one input, f32[4, 16] = 256 b
 CAL0="$3"
 CAL1="$4"
 CORE_ATEN="$5"   # tests/fixtures/pt2/conv_bn_relu.core_aten.torch2_6.pt2
+DYNAMIC="$6"     # tests/fixtures/pt2/mlp_dynamic_batch.core_aten.torch2_6.pt2 (x: f32[s0, 16])
 T="${TEST_TMPDIR}"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -54,4 +55,8 @@ expect_error 2 "InvalidArgument \(0x12\): --calibrate / --calibration-list need 
   "$MODEL" -o "$T/d.pte" --recipe portable --calibrate "$CAL0"
 expect_error 1 "NotSupported \(0x10\): .*nothing to quantize.*core ATen .*node 'convolution' \(aten::convolution.default, pt2_models.py:[0-9]+\).*export_for_training" \
   "$CORE_ATEN" -o "$T/d.pte" --recipe portable-int8
+expect_error 1 "NotSupported \(0x10\): .*input 'x' has dynamic sizes \(f32\[s0, 16\]\)" \
+  "$DYNAMIC" -o "$T/d.pte" --recipe xnnpack-int8 --calibrate "$CAL0"
+expect_error 2 "InvalidArgument \(0x12\): --method with a quantizing recipe" \
+  --method forward="$MODEL" -o "$T/d.pte" --recipe portable-int8
 echo PASS

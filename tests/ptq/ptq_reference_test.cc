@@ -23,6 +23,7 @@
 #include "aot/recipe/quantize_stage.h"
 #include "aot/recipe/recipe.h"
 #include "aot/recipe/run_method.h"
+#include "aot/tools/pte_check/pte_check.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/backend/backend_registry.h"
@@ -244,6 +245,7 @@ void expect_outputs_match(const std::string& model, const std::string& recipe) {
   const json ref = read_ref(model);
   auto session = lower(model, recipe, calibration(ref));
   ASSERT_TRUE(session.ok()) << last_error_message();
+  for (const auto& v : check_pte(*session->pte())) ADD_FAILURE() << model << ": " << v.to_string();
   const QuantizeResults& q =
       static_cast<const QuantizeStage*>(session->find_stage("quantize"))->results();
   double worst = 0;

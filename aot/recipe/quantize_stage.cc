@@ -204,8 +204,115 @@ std::vector<std::pair<std::string, std::string>> QuantizeStage::extra_dumps() co
           {"quantize_calibration.json", results_->statistics_json}};
 }
 
+namespace {
+
+// Where the calibration runs find each observed tensor: a user input of the sample, an output
+// of the calibration program, or a constant of the graph.
+struct ObservedTensors {
+  std::map<ValueId, size_t> input;   // user input index
+  std::map<ValueId, size_t> output;  // calibration program output index
+  size_t user_outputs = 0;           // the float program's own outputs come first
+};
+
+// The float graph with every observed activation that is neither a user input nor a constant
+// added as an output.
+Graph calibration_graph(const Graph& g, const QuantPlan& plan, ObservedTensors* where) {
+  Graph cg = g;
+  where->user_outputs = cg.outputs().size();
+  for (size_t i = 0; i < cg.outputs().size(); ++i) {
+    const ValueId v = tensor_of(cg.outputs()[i]);
+    if (v != kNoValue && !where->output.count(v)) where->output[v] = i;
+  }
+  const std::vector<ValueId> user_inputs = g.inputs_of_kind(InputKind::UserInput);
+  for (size_t i = 0; i < user_inputs.size(); ++i) where->input[user_inputs[i]] = i;
+  for (const ObserverGroup& grp : plan.groups) {
+    if (grp.kind != ObserverKind::Histogram) continue;
+    for (ValueId v : grp.observed) {
+      const TensorSpec& t = g.value(v).tensor;
+      if (where->input.count(v) || t.constant != nullptr || t.dtype != ScalarType::Float) continue;
+      add_output(cg, v, &where->output);
+    }
+  }
+  return cg;
+}
+
+// The observed tensor `v` of one calibration run; nullptr when it is not float.
+const HostTensor* observed_tensor(const Graph& g, ValueId v, const ObservedTensors& where,
+                                  const std::vector<HostTensor>& sample,
+                                  const std::vector<HostTensor>& outputs, HostTensor* scratch) {
+  const HostTensor* t = nullptr;
+  if (auto i = where.input.find(v); i != where.input.end()) {
+    t = &sample[i->second];
+  } else if (auto o = where.output.find(v); o != where.output.end()) {
+    t = &outputs[o->second];
+  } else if (const TensorSpec& spec = g.value(v).tensor; spec.constant != nullptr) {
+    scratch->dtype = spec.dtype;
+    scratch->sizes.clear();
+    for (const SymInt& d : spec.sizes) scratch->sizes.push_back(d.value);
+    scratch->bytes = spec.constant->bytes;
+    t = scratch;
+  }
+  return t != nullptr && t->dtype == ScalarType::Float ? t : nullptr;
+}
+
+// One group's entry of the calibration statistics.
+std::string group_json(const Graph& g, size_t gi, const ObserverGroup& grp,
+                       const HistogramObserver& h, const GroupParams& p) {
+  std::ostringstream js;
+  js << "  {\"group\": " << gi << ", \"observes\": [";
+  for (size_t k = 0; k < grp.observed.size(); ++k) {
+    js << (k ? ", " : "") << "\"" << json_escape(g.value(grp.observed[k]).name) << "\"";
+  }
+  js << "]";
+  if (grp.kind == ObserverKind::Histogram) {
+    float smin = 0, smax = 0;
+    if (h.initialized()) h.search_range(&smin, &smax);
+    js << ", \"observer\": \"HistogramObserver\", \"dtype\": \"int8\", \"quant_min\": -128, "
+          "\"quant_max\": 127, \"qscheme\": \"per_tensor_affine\", \"min_val\": "
+       << num(h.min_val()) << ", \"max_val\": " << num(h.max_val())
+       << ", \"search_min\": " << num(smin) << ", \"search_max\": " << num(smax)
+       << ", \"scale\": " << num(p.act.scale) << ", \"zero_point\": " << p.act.zero_point << "}";
+    return js.str();
+  }
+  js << ", \"observer\": \"PerChannelMinMaxObserver\", \"dtype\": \"int8\", \"quant_min\": "
+        "-127, \"quant_max\": 127, \"qscheme\": \"per_channel_symmetric\", \"axis\": 0, "
+        "\"scales\": [";
+  for (size_t c = 0; c < p.scales.size(); ++c) js << (c ? ", " : "") << num(p.scales[c]);
+  js << "], \"zero_points\": 0}";
+  return js.str();
+}
+
+// Per-channel weight scales from the constant weight the group observes.
+Result<std::vector<float>> weight_scales(const Graph& g, const ObserverGroup& grp) {
+  const TensorSpec& ws = g.value(grp.observed[0]).tensor;
+  if (ws.constant == nullptr || ws.dtype != ScalarType::Float || !ws.is_static() || ws.rank() < 1) {
+    return fail(Error::NotSupported,
+                "weight '" + g.value(grp.observed[0]).name + "' is not a constant float tensor");
+  }
+  return symmetric_per_channel_scales(reinterpret_cast<const float*>(ws.constant->bytes.data()),
+                                      ws.static_numel(), ws.sizes[0].value, -127, 127, kEps);
+}
+
+// NotSupported when nothing is annotated, naming a core-ATen node if there is one.
+Error nothing_to_quantize(const Graph& g) {
+  std::string core;
+  for (const Node& n : g.nodes()) {
+    if (n.op.ns == "aten" && (n.op.name == "convolution" || n.op.name == "addmm")) {
+      core = " This graph is core ATen (it has " + n.describe() +
+             "): PT2E quantization starts from torch.export.export_for_training's graph "
+             "(aten.conv2d, aten.linear); export the float model that way.";
+      break;
+    }
+  }
+  return fail(Error::NotSupported,
+              "nothing to quantize: no operator the XNNPACK quantizer annotates "
+              "(conv1d/conv2d, linear, add, mul, cat, adaptive_avg_pool2d)." + core);
+}
+
+}  // namespace
+
 Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
-                                                 const StageContext& context) const {
+                                                 const StageContext&) const {
   if (previous.graph == nullptr) {
     return fail(Error::InvalidState, "quantize needs a graph from the previous stage");
   }
@@ -221,68 +328,29 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
   EMBER_TRY(FunctionalizePass().run(g));
   EMBER_ASSIGN_OR_RETURN(int folded, fold_conv_batch_norm(g));
   const QuantPlan plan = annotate_xnnpack_symmetric(g);
-  if (plan.groups.empty()) {
-    std::string core;
-    for (const Node& n : g.nodes()) {
-      if (n.op.ns == "aten" && (n.op.name == "convolution" || n.op.name == "addmm")) {
-        core = " This graph is core ATen (it has " + n.describe() +
-               "): PT2E quantization starts from torch.export.export_for_training's graph "
-               "(aten.conv2d, aten.linear); export the float model that way.";
-        break;
-      }
-    }
-    return fail(Error::NotSupported,
-                "nothing to quantize: no operator the XNNPACK quantizer annotates "
-                "(conv1d/conv2d, linear, add, mul, cat, adaptive_avg_pool2d)." + core);
-  }
+  if (plan.groups.empty()) return nothing_to_quantize(g);
 
-  // Calibration program: the float graph with every observed activation as an extra output.
-  Graph cg = g;
-  const size_t user_outputs = cg.outputs().size();
-  std::map<ValueId, size_t> output_index;
-  for (size_t i = 0; i < cg.outputs().size(); ++i) {
-    const ValueId v = tensor_of(cg.outputs()[i]);
-    if (v != kNoValue && !output_index.count(v)) output_index[v] = i;
-  }
-  std::map<ValueId, size_t> input_index;
-  const std::vector<ValueId> user_inputs = g.inputs_of_kind(InputKind::UserInput);
-  for (size_t i = 0; i < user_inputs.size(); ++i) input_index[user_inputs[i]] = i;
-  for (const ObserverGroup& grp : plan.groups) {
-    if (grp.kind != ObserverKind::Histogram) continue;
-    for (ValueId v : grp.observed) {
-      if (input_index.count(v) || g.value(v).tensor.dtype != ScalarType::Float) continue;
-      add_output(cg, v, &output_index);
-    }
-  }
+  ObservedTensors where;
   EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> calib_pte,
-                         lower_portable(std::move(cg), "float calibration program"));
-
+                         lower_portable(calibration_graph(g, plan, &where), "float calibration program"));
   std::vector<HistogramObserver> hist(plan.groups.size());
   std::map<ValueId, std::vector<HostTensor>> float_values;  // per_layer_report: per sample
   results_->float_outputs.clear();
   for (size_t k = 0; k < samples.size(); ++k) {
-    const std::vector<HostTensor>& sample = samples[k];
-    auto outs = options_.runner(calib_pte, options_.method, sample);
+    auto outs = options_.runner(calib_pte, options_.method, samples[k]);
     if (!outs.ok()) {
-      return fail(outs.error(), "calibration sample " + std::to_string(k) +
-                                    " failed on the float program");
+      return fail(outs.error(), "calibration sample " + std::to_string(k) + " failed on the float program");
     }
-    const std::vector<HostTensor>& o = outs.get();
-    if (o.size() < output_index.size()) {
-      return fail(Error::Internal, "calibration program returned " +
-                                       std::to_string(o.size()) + " outputs");
+    if (outs->size() < where.output.size() || outs->size() < where.user_outputs) {
+      return fail(Error::Internal, "calibration program returned " + std::to_string(outs->size()) + " outputs");
     }
-    results_->float_outputs.emplace_back(o.begin(), o.begin() + long(user_outputs));
+    results_->float_outputs.emplace_back(outs->begin(), outs->begin() + long(where.user_outputs));
     for (size_t gi = 0; gi < plan.groups.size(); ++gi) {
       if (plan.groups[gi].kind != ObserverKind::Histogram) continue;
-      for (ValueId v : plan.groups[gi].observed) {
-        const HostTensor* t = nullptr;
-        if (input_index.count(v)) {
-          t = &sample[input_index[v]];
-        } else if (output_index.count(v)) {
-          t = &o[output_index[v]];
-        }
-        if (t == nullptr || t->dtype != ScalarType::Float) continue;
+      for (ValueId v : plan.groups[gi].observed) {  // in execution order
+        HostTensor scratch;
+        const HostTensor* t = observed_tensor(g, v, where, samples[k], *outs, &scratch);
+        if (t == nullptr) continue;
         if (options_.per_layer_report) float_values[v].push_back(*t);
         hist[gi].observe(reinterpret_cast<const float*>(t->bytes.data()), size_t(t->numel()));
       }
@@ -290,48 +358,17 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
   }
 
   std::vector<GroupParams> params(plan.groups.size());
-  std::ostringstream js;
-  js << "{\n \"observers\": [";
+  std::string js = "{\n \"observers\": [";
   for (size_t gi = 0; gi < plan.groups.size(); ++gi) {
-    const ObserverGroup& grp = plan.groups[gi];
-    js << (gi ? ",\n" : "\n") << "  {\"group\": " << gi << ", \"observes\": [";
-    for (size_t k = 0; k < grp.observed.size(); ++k) {
-      js << (k ? ", " : "") << "\"" << json_escape(g.value(grp.observed[k]).name) << "\"";
-    }
-    js << "]";
-    if (grp.kind == ObserverKind::Histogram) {
-      const HistogramObserver& h = hist[gi];
-      params[gi].act = h.qparams(-128, 127, kEps);
-      float smin = 0, smax = 0;
-      if (h.initialized()) h.search_range(&smin, &smax);
-      js << ", \"observer\": \"HistogramObserver\", \"dtype\": \"int8\", \"quant_min\": -128, "
-            "\"quant_max\": 127, \"qscheme\": \"per_tensor_affine\", \"min_val\": "
-         << num(h.min_val()) << ", \"max_val\": " << num(h.max_val())
-         << ", \"search_min\": " << num(smin) << ", \"search_max\": " << num(smax)
-         << ", \"scale\": " << num(params[gi].act.scale)
-         << ", \"zero_point\": " << params[gi].act.zero_point << "}";
+    if (plan.groups[gi].kind == ObserverKind::Histogram) {
+      params[gi].act = hist[gi].qparams(-128, 127, kEps);
     } else {
-      const TensorSpec& ws = g.value(grp.observed[0]).tensor;
-      if (ws.constant == nullptr || ws.dtype != ScalarType::Float || !ws.is_static() ||
-          ws.rank() < 1) {
-        return fail(Error::NotSupported, "weight '" + g.value(grp.observed[0]).name +
-                                             "' is not a constant float tensor");
-      }
-      const int64_t channels = ws.sizes[0].value;
-      params[gi].scales = symmetric_per_channel_scales(
-          reinterpret_cast<const float*>(ws.constant->bytes.data()), ws.static_numel(), channels,
-          -127, 127, kEps);
-      js << ", \"observer\": \"PerChannelMinMaxObserver\", \"dtype\": \"int8\", \"quant_min\": "
-            "-127, \"quant_max\": 127, \"qscheme\": \"per_channel_symmetric\", \"axis\": 0, "
-            "\"scales\": [";
-      for (size_t c = 0; c < params[gi].scales.size(); ++c) {
-        js << (c ? ", " : "") << num(params[gi].scales[c]);
-      }
-      js << "], \"zero_points\": 0}";
+      EMBER_ASSIGN_OR_RETURN(params[gi].scales, weight_scales(g, plan.groups[gi]));
     }
+    js += (gi ? ",\n" : "\n") + group_json(g, gi, plan.groups[gi], hist[gi], params[gi]);
   }
-  js << "\n ],\n \"samples\": " << samples.size()
-     << ",\n \"folded_batch_norms\": " << folded << "\n}\n";
+  js += "\n ],\n \"samples\": " + std::to_string(samples.size()) +
+        ",\n \"folded_batch_norms\": " + std::to_string(folded) + "\n}\n";
 
   EMBER_ASSIGN_OR_RETURN(Graph q, convert_to_qdq(g, plan, params));
   if (options_.per_layer_report) {
@@ -341,7 +378,7 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
   for (const std::string& line : plan.annotations) annotated += "#   " + line + "\n";
   annotated += print_graph(g);
   results_->annotated = std::move(annotated);
-  results_->statistics_json = js.str();
+  results_->statistics_json = std::move(js);
   results_->folded_batch_norms = folded;
   results_->samples = std::move(samples);
   results_->observer_groups = int(plan.groups.size());

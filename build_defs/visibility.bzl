@@ -62,7 +62,8 @@ _USERS = {
     "tools": [],
     "schema": ["//runtime/executor:__subpackages__", "//runtime/tools:__pkg__"] + _AOT,
     "kernels": ["//kernels:__subpackages__", "//runtime/tools:__pkg__"] + _C_API + _AOT,
-    "backend_runtime": ["//runtime/tools:__pkg__"] + _C_API,
+    # aot/tools: lower runs the lowered program for the "-int8" recipes' accuracy report.
+    "backend_runtime": ["//runtime/tools:__pkg__", "//aot/tools:__pkg__"] + _C_API,
     "c": ["//runtime/java:__pkg__", "//runtime/swift:__pkg__"],
 }
 
@@ -71,7 +72,8 @@ def runtime_visibility(layer):
     return _USERS[layer] + _ANYONE_TESTING
 
 def backend_runtime_visibility(backend):
-    """A backend's runtime half: runtime/tools, its own AoT half (shared format headers)."""
+    """A backend's runtime half: runtime/tools and aot/tools (programs run on it), its own AoT
+    half (shared format headers)."""
     return _USERS["backend_runtime"] + ["//backends/%s/aot:__pkg__" % backend] + _ANYONE_TESTING
 
 def backend_aot_visibility():

@@ -80,6 +80,9 @@ Error ExportSession::dump(const std::string& dir) const {
       EMBER_TRY(
           write_text_file(dir + "/" + prefix + s.name() + ".txt", print_graph(*s.artifact().graph)));
     }
+    for (const auto& extra : s.extra_dumps()) {
+      EMBER_TRY(write_text_file(dir + "/" + prefix + extra.first, extra.second));
+    }
   }
   return Error::Ok;
 }

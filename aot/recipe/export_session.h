@@ -26,11 +26,6 @@
 
 namespace ember::aot {
 
-// Runs a method of a .pte: run_pte_method (aot/recipe/run_method.h) is the one that uses
-// Ember's runtime; it is a hook so that the session itself does not link the runtime.
-using MethodRunner = std::function<Result<std::vector<HostTensor>>(
-    const std::vector<uint8_t>& pte, const std::string& method, const std::vector<HostTensor>& inputs)>;
-
 struct SessionOptions {
   StageContext context;
   std::function<void(const Stage&)> on_stage_done;  // progress hook

@@ -40,4 +40,27 @@ Error register_builtin_recipes(RecipeRegistry* registry) {
   });
 }
 
+Error register_int8_recipes(RecipeRegistry* registry, const std::vector<std::string>& bases) {
+  const std::vector<std::string> known = registry->names();
+  for (const std::string& base : bases) {
+    bool present = false;
+    for (const std::string& k : known) present = present || k == base;
+    if (!present) continue;
+    const RecipeRegistry* reg = registry;
+    EMBER_TRY(registry->register_recipe(
+        base + "-int8", [reg, base](const RecipeOptions& options) -> Result<Recipe> {
+          EMBER_ASSIGN_OR_RETURN(Recipe r, reg->create(base, options));
+          r.name = base + "-int8";
+          QuantizeOptions q = options.quantize;
+          r.pre_edge_stages = [q]() {
+            std::vector<std::unique_ptr<Stage>> s;
+            s.push_back(std::make_unique<QuantizeStage>(q));
+            return s;
+          };
+          return r;
+        }));
+  }
+  return Error::Ok;
+}
+
 }  // namespace ember::aot

@@ -17,6 +17,7 @@
 
 #include "aot/backend/partitioner.h"
 #include "aot/passes/pass.h"
+#include "aot/recipe/quantize_stage.h"
 #include "aot/recipe/stage.h"
 
 namespace ember::aot {
@@ -25,6 +26,7 @@ struct RecipeOptions {
   std::string memory_planner = "greedy";                 // --memory-planner
   std::vector<std::shared_ptr<const Pass>> user_passes;  // the transform stage
   std::vector<CompileSpec> compile_specs;             // --compile_spec, for the partitioners
+  QuantizeOptions quantize;  // the "-int8" recipes' calibration samples and runner
 };
 
 struct Recipe {
@@ -54,5 +56,10 @@ class RecipeRegistry {
 // transform stage folds inference batch norms into convolutions and permutes of constant
 // weights into the constants, see aot/passes/fold_*_pass.h).
 Error register_builtin_recipes(RecipeRegistry* registry);
+
+// Registers "<base>-int8" for every base in `bases` already registered (portable, xnnpack):
+// the base recipe with a QuantizeStage (quantize_stage.h) before to_edge, fed by
+// RecipeOptions::quantize. `registry` must outlive the recipes it creates.
+Error register_int8_recipes(RecipeRegistry* registry, const std::vector<std::string>& bases);
 
 }  // namespace ember::aot

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "aot/backend/partitioner.h"
 #include "aot/emit/emit_program.h"
 #include "aot/ir/graph.h"
+#include "aot/ir/host_tensor.h"
 #include "aot/planning/memory_planning_pass.h"
 #include "aot/passes/pipeline.h"
 
@@ -31,6 +33,12 @@ struct StageArtifact {
   MemoryPlanReport memory;        // filled by to_executorch
   DelegationReport delegation;    // filled by to_backend
 };
+
+// Runs a method of a .pte: run_pte_method (aot/recipe/run_method.h) is the one that uses
+// Ember's runtime; it is a hook so that the recipe library itself does not link the runtime
+// (ExportSession::run_method and the quantize stage's calibration use it).
+using MethodRunner = std::function<Result<std::vector<HostTensor>>(
+    const std::vector<uint8_t>& pte, const std::string& method, const std::vector<HostTensor>& inputs)>;
 
 struct StageContext {
   PassInstrumentation instrumentation;  // per-pass verify/print/dump/timing hooks
@@ -48,6 +56,8 @@ class Stage {
   bool done() const { return done_; }
   const StageArtifact& artifact() const { return artifact_; }
   double millis() const { return millis_; }
+  // Extra files for ExportSession::dump besides the graph: (file suffix, contents).
+  virtual std::vector<std::pair<std::string, std::string>> extra_dumps() const { return {}; }
 
  protected:
   virtual Result<StageArtifact> transform(const StageArtifact& previous,

@@ -17,6 +17,14 @@
 // resolved against $BUILD_WORKING_DIRECTORY (where `bazel run` was started). On error it
 // prints "lower: ErrorName (0xNN): message" and exits 1; bad usage (including -o naming an
 // input and --compile_spec with a recipe that has no partitioner) exits 2.
+//
+// Post-training quantization (docs/quantization.md): --recipe portable-int8 / xnnpack-int8
+// add a quantize stage before to_edge, calibrated on --calibrate a.bin[,b.bin...] (one
+// sample per flag, one raw file per method input in order; repeatable) and/or
+// --calibration-list FILE (one sample per line). Without samples it calibrates on the example
+// inputs stored in the .pt2 and warns. At the end it prints the output SQNR and max error of
+// the quantized program against the float one on the calibration samples (--verbose: per
+// layer too); --dump-dir adds the annotated graph and calibration statistics.
 #include <gflags/gflags.h>
 #include <sys/stat.h>
 
@@ -26,6 +34,12 @@
 
 #include "aot/tools/lower_flags.h"
 #include "aot/recipe/export_session.h"
+#include "aot/recipe/quant_report.h"
+#include "aot/recipe/quantize_stage.h"
+#include "aot/recipe/run_method.h"
+#include "aot/quantize/example_inputs.h"
+#include "backends/xnnpack/runtime/xnnpack_backend.h"
+#include "runtime/backend/backend_registry.h"
 #include "backends/demo/aot/demo_partitioner.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 
@@ -34,6 +48,8 @@ DEFINE_string(recipe, "portable", "pipeline recipe (portable; others when their 
 DEFINE_string(memory_planner, "greedy", "memory planning algorithm (greedy, naive)");
 DEFINE_string(dump_dir, "", "directory to write each stage's graph into");
 DEFINE_bool(verbose, false, "also time and dump every pass");
+DEFINE_string(calibration_list, "", "-int8 recipes: file with one calibration sample per line "
+              "(comma-separated raw input files)");
 
 namespace {
 
@@ -79,10 +95,12 @@ ember::aot::Error check_usage(const ember::aot::RecipeRegistry& recipes, const e
 
 int main(int argc, char** argv) {
   using namespace ember::aot;
-  gflags::SetUsageMessage("lower MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]");
+  gflags::SetUsageMessage("lower MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]"
+                          " [--calibrate A.bin[,B.bin]]... [--calibration-list FILE]");
   const std::vector<std::string> method_flags = take_repeated_flag(&argc, argv, "method");
   const std::vector<std::string> pass_flags = take_repeated_flag(&argc, argv, "pass");
   const std::vector<std::string> spec_flags = take_repeated_flag(&argc, argv, "compile_spec");
+  const std::vector<std::string> calibrate_flags = take_repeated_flag(&argc, argv, "calibrate");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc != (method_flags.empty() ? 2 : 1) || FLAGS_o.empty()) {
     std::fprintf(stderr, "usage: %s MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]\n",
@@ -93,6 +111,7 @@ int main(int argc, char** argv) {
   Error st = register_builtin_recipes(&recipes);
   if (st == Error::Ok) st = ember::backends::demo::register_demo_recipe(&recipes);
   if (st == Error::Ok) st = ember::backends::xnnpack::register_xnnpack_recipe(&recipes);
+  if (st == Error::Ok) st = register_int8_recipes(&recipes, {"portable", "xnnpack"});
   PassRegistry passes;
   if (st == Error::Ok) st = register_example_passes(&passes);
   RecipeOptions ro;
@@ -106,6 +125,41 @@ int main(int argc, char** argv) {
     ro.compile_specs.push_back({spec.substr(0, eq), std::vector<uint8_t>(spec.begin() + eq + 1, spec.end())});
   }
   if (st != Error::Ok) return report(st);
+  const bool int8 = FLAGS_recipe.size() > 5 && FLAGS_recipe.compare(FLAGS_recipe.size() - 5, 5, "-int8") == 0;
+  if (int8 && !method_flags.empty()) {
+    return report(invalid_argument("--method with a quantizing recipe ('" + FLAGS_recipe +
+                                   "'): calibration samples belong to one method; lower each "
+                                   "method's .pt2 on its own"), 2);
+  }
+  if (!int8 && (!calibrate_flags.empty() || !FLAGS_calibration_list.empty())) {
+    return report(invalid_argument("--calibrate / --calibration-list need a quantizing recipe "
+                                   "(--recipe portable-int8 or xnnpack-int8), not '" + FLAGS_recipe + "'"), 2);
+  }
+  // XNNPACK delegate calls in the final program are run for the accuracy report.
+  static ember::runtime::BackendRegistry backends;
+  if (int8) {
+    if (ember::backends::xnnpack::register_backend(backends) != ember::runtime::Error::Ok) {
+      return report(fail(Error::Internal, "cannot register the XNNPACK runtime backend"));
+    }
+    st = read_calibration_samples(calibrate_flags, FLAGS_calibration_list, resolve, &ro.quantize);
+    if (st != Error::Ok) return report(st, 2);
+    if (ro.quantize.samples.empty()) {
+      auto example = read_example_inputs(resolve(argv[1]));
+      if (!example.ok()) {
+        return report(fail(example.error(), "no --calibrate / --calibration-list given and the .pt2's "
+                                            "example inputs cannot be used"), 2);
+      }
+      std::fprintf(stderr, "lower: warning: no calibration samples given; calibrating on the one example "
+                           "input stored in the .pt2 (one sample is a weak calibration: pass real data with "
+                           "--calibrate or --calibration-list)\n");
+      ro.quantize.samples.push_back(std::move(example.get()));
+    }
+    ro.quantize.per_layer_report = FLAGS_verbose;
+    ro.quantize.runner = [](const std::vector<uint8_t>& pte, const std::string& method,
+                            const std::vector<HostTensor>& inputs) {
+      return run_pte_method(pte, method, inputs);
+    };
+  }
   std::vector<std::string> methods;  // NAME=FILE with FILE resolved like MODEL.pt2
   std::vector<std::string> inputs;   // every input file, resolved
   if (method_flags.empty()) inputs.push_back(resolve(argv[1]));
@@ -160,5 +214,30 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(mem.lower_bound), mem.ratio(), mem.planned_tensors);
   std::printf("%s", session->delegation_summary().c_str());
   std::printf("wrote %s (%zu bytes)\n", out.c_str(), pte->size());
+  if (int8) {
+    const Stage* qs = session->find_stage("quantize");
+    if (qs == nullptr || !qs->done()) return 0;
+    const QuantizeResults& q = static_cast<const QuantizeStage*>(qs)->results();
+    std::vector<std::vector<HostTensor>> got;
+    RunOptions run_options;
+    run_options.backends = &backends;
+    for (const auto& sample : q.samples) {
+      auto outs = run_pte_method(*pte, "forward", sample, run_options);
+      if (!outs.ok()) return report(fail(outs.error(), "running the quantized program for the accuracy report"));
+      got.push_back(std::move(outs.get()));
+    }
+    auto errors = compare_outputs(q.float_outputs, got);
+    if (!errors.ok()) {  // the program is written; the report is a bonus
+      std::fprintf(stderr, "lower: warning: no accuracy report: %s\n",
+                   format_error(errors.error()).c_str());
+      return 0;
+    }
+    std::printf("quantized vs float on %zu calibration sample(s):\n%s", q.samples.size(),
+                format_errors(*errors, "  ").c_str());
+    if (FLAGS_verbose && !q.layers.empty()) {
+      std::printf("per layer (QDQ program on the portable kernels vs float):\n%s",
+                  format_errors(q.layers, "  ").c_str());
+    }
+  }
   return 0;
 }

@@ -8,6 +8,7 @@
 // returns the values in order.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,15 @@ Result<size_t> write_multi_method_program(const RecipeRegistry& recipes,
                                             const std::vector<std::string>& method_flags,
                                             const RecipeOptions& options,
                                             const std::string& out_path);
+
+// Calibration samples for the "-int8" recipes: every --calibrate value ("a.bin,b.bin": one
+// file per method input, in order) is a sample, then every non-empty line of the
+// --calibration-list file ('#' starts a comment) in the same form. Files are read as raw
+// bytes (QuantizeStage checks their sizes). `resolve` maps a path as the user wrote it to
+// one the process can open. A missing file is AccessFailed naming it.
+Error read_calibration_samples(const std::vector<std::string>& calibrate_flags,
+                               const std::string& list_file,
+                               const std::function<std::string(const std::string&)>& resolve,
+                               QuantizeOptions* options);
 
 }  // namespace ember::aot

@@ -33,6 +33,8 @@ uint32_t first_input(const fb::XNode* x) {
       return x->xnode_union_as_XNNFullyConnected()->input1_id();
     case fb::XNodeUnion::XNNAdd:
       return static_cast<const fb::_XNNNode2x1*>(x->xnode_union())->input1_id();
+    case fb::XNodeUnion::XNNGlobalAvgPooling2d:
+      return static_cast<const fb::_XNNNode1x1*>(x->xnode_union())->input_id();
     default:
       return UINT32_MAX;
   }
@@ -83,8 +85,9 @@ TEST(XnnpackQuantizedTest, ConvNetRunsInt8PerChannelConvolutions) {
   EXPECT_EQ(s.partitions, 1);
   // Two convolutions, and the per-channel linear as a 1x1 convolution (this XNNPACK's fully
   // connected has no per-channel filters); the max pooling keeps its parameters, so it runs
-  // on the int8 values too. The global average pooling stays fp32 between converts.
+  // on the int8 values too, and so does the global average pooling (mean over H, W).
   EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNConv2d], 3);
+  EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNGlobalAvgPooling2d], 1);
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 3);
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNFullyConnected], 0);
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNMaxPooling2d], 1);
@@ -102,8 +105,9 @@ TEST(XnnpackQuantizedTest, MobileNetV2RunsInt8ConvolutionsAndAdds) {
   ASSERT_TRUE(blob_stats("q8_mobilenet_v2_w035.core_aten.torch2_6", &s));
   // 52 convolutions (17 depthwise), the classifier (a 1x1 convolution) and 10 residual adds,
   // all int8, with every ReLU6 folded into its convolution; the input is transposed once
-  // (NCHW -> NHWC). The global pooling stays fp32 between converts.
+  // (NCHW -> NHWC). The global average pooling runs on the int8 values too.
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 53);
+  EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNGlobalAvgPooling2d], 1);
   EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNConv2d], 53);
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNFullyConnected], 0);
   EXPECT_EQ(s.int8_nodes[fb::XNodeUnion::XNNAdd], 10);

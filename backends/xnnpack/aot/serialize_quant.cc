@@ -9,9 +9,11 @@
 //                              -> XNNConv2d(qint8 x_q, qcint8/qint8 w, qcint32/qint32 b)
 //                                 writing qint8 y_q, relu folded into its output range
 // Linear (addmm over a permuted weight; per-channel weights as a 1x1 convolution, since this
-// XNNPACK's fully connected has no per-channel filters) and add go the same way; relu / hardtanh / max pooling between a dequantize
+// XNNPACK's fully connected has no per-channel filters), add, mul and global average pooling
+// (mean over H and W, keepdim) go the same way; relu / hardtanh / max pooling between a dequantize
 // and a quantize with the same parameters run on the int8 values (a clamp folds into the
 // int8 operator that produced its input). Everything else runs in fp32 between converts.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -32,6 +34,10 @@ namespace {
 // connected in [2^-32, 256), input-to-output scale ratios of add in [2^-10, 2^8).
 bool conv_scale_ok(double r) { return r >= 0x1.0p-32 && r < 256.0; }
 bool add_scale_ok(double r) { return r >= 0x1.0p-10 && r < 0x1.0p+8; }
+// qs8 multiply: (a_scale * b_scale) / output_scale in [2^-16, 2^8).
+bool mul_scale_ok(double r) { return r >= 0x1.0p-16 && r < 0x1.0p+8; }
+// qs8 global average pooling: input-to-output scale ratio in [2^-8, 2^8).
+bool avg_scale_ok(double r) { return r >= 0x1.0p-8 && r < 0x1.0p+8; }
 
 class Matcher {
  public:
@@ -182,7 +188,25 @@ class Matcher {
            uses_.node_users[size_t(f)].size() == 1;
   }
 
-  bool add(const aot::Node& n, QuantizedOp* op, std::vector<size_t>* absorbed) const {
+  // mean over the spatial dims of an NCHW tensor, keepdim: XNNPACK's qs8 global average
+  // pooling (adaptive_avg_pool2d(1) and mean((-1, -2), keepdim=True) in the edge graph).
+  bool global_avg(const aot::Node& n, QuantizedOp* op, std::vector<size_t>* absorbed) const {
+    QuantParams x;
+    const ValueId v = input_tensor(n, "self");
+    if (!dequantized(v, false, &x) || g_.value(v).tensor.rank() != 4 ||
+        !input_bool(n, "keepdim", false)) {
+      return false;
+    }
+    std::vector<int64_t> dims = input_ints(n, "dim", {});
+    for (int64_t& d : dims) d = d < 0 ? d + 4 : d;
+    std::sort(dims.begin(), dims.end());
+    if (dims != std::vector<int64_t>{2, 3}) return false;
+    return quantized_output(output_tensor(n), op, absorbed) &&
+           avg_scale_ok(x.scale / op->output_params.scale);
+  }
+
+  // add / mul of two dequantized tensors of one shape (mul: XNNPACK's qs8 multiply).
+  bool binary(const aot::Node& n, bool mul, QuantizedOp* op, std::vector<size_t>* absorbed) const {
     QuantParams a, b;
     const ValueId va = input_tensor(n, "self"), vb = input_tensor(n, "other");
     if (input_double(n, "alpha", 1.0) != 1.0 || !dequantized(va, false, &a) ||
@@ -190,8 +214,9 @@ class Matcher {
         !quantized_output(output_tensor(n), op, absorbed)) {
       return false;
     }
-    return add_scale_ok(a.scale / op->output_params.scale) &&
-           add_scale_ok(b.scale / op->output_params.scale);
+    const double out = op->output_params.scale;
+    if (mul) return mul_scale_ok(a.scale * b.scale / out);
+    return add_scale_ok(a.scale / out) && add_scale_ok(b.scale / out);
   }
 
  private:
@@ -331,13 +356,15 @@ Error int8_linear(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& 
   return Error::Ok;
 }
 
-Error int8_add(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op) {
+// XNNAdd or XNNMultiply on the int8 values, in the first input's layout.
+Error int8_binary(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op,
+                  fb::XNodeUnion type) {
   const SerializeContext::Dequantized *a = nullptr, *b = nullptr;
   const Layout l = ctx.layout_of(input_tensor(n, "self"));  // its int8 source's layout
   uint32_t ia = 0, ib = 0;
   EMBER_TRY(input_of(ctx, input_tensor(n, "self"), l, &a, &ia));
   EMBER_TRY(input_of(ctx, input_tensor(n, "other"), l, &b, &ib));
-  finish(ctx, ctx.builder().binary(fb::XNodeUnion::XNNAdd, ia, ib, define_output(ctx, op, l)), op);
+  finish(ctx, ctx.builder().binary(type, ia, ib, define_output(ctx, op, l)), op);
   return Error::Ok;
 }
 
@@ -364,6 +391,15 @@ Error int8_clamp(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& o
   return Error::Ok;
 }
 
+Error int8_global_avg(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op) {
+  const SerializeContext::Dequantized* x = nullptr;
+  uint32_t in = 0;
+  EMBER_TRY(input_of(ctx, input_tensor(n, "self"), nhwc_layout(), &x, &in));
+  const uint32_t out = define_output(ctx, op, nhwc_layout());
+  finish(ctx, ctx.builder().unary(fb::XNodeUnion::XNNGlobalAvgPooling2d, in, out), op);
+  return Error::Ok;
+}
+
 Error int8_max_pool(SerializeContext& ctx, const aot::Node& n, const QuantizedOp& op) {
   const SerializeContext::Dequantized* x = nullptr;
   uint32_t in = 0;
@@ -387,7 +423,9 @@ QuantPlan plan_quantized_ops(const aot::Graph& graph) {
     bool ok = false;
     if (q == "aten::convolution.default") ok = m.conv(graph.nodes()[i], &op, &absorbed);
     if (q == "aten::addmm.default") ok = m.linear(graph.nodes()[i], &op, &absorbed);
-    if (q == "aten::add.Tensor") ok = m.add(graph.nodes()[i], &op, &absorbed);
+    if (q == "aten::add.Tensor") ok = m.binary(graph.nodes()[i], false, &op, &absorbed);
+    if (q == "aten::mul.Tensor") ok = m.binary(graph.nodes()[i], true, &op, &absorbed);
+    if (q == "aten::mean.dim") ok = m.global_avg(graph.nodes()[i], &op, &absorbed);
     if (q == "aten::relu.default" || q == "aten::hardtanh.default" ||
         q == "aten::max_pool2d_with_indices.default") {
       ok = m.same_params(graph.nodes()[i], &op, &absorbed);
@@ -405,7 +443,9 @@ Error serialize_quantized_op(SerializeContext& ctx, const aot::Node& node, const
   const std::string q = node.op.qualified();
   if (q == "aten::convolution.default") return int8_conv(ctx, node, op);
   if (q == "aten::addmm.default") return int8_linear(ctx, node, op);
-  if (q == "aten::add.Tensor") return int8_add(ctx, node, op);
+  if (q == "aten::add.Tensor") return int8_binary(ctx, node, op, fb::XNodeUnion::XNNAdd);
+  if (q == "aten::mul.Tensor") return int8_binary(ctx, node, op, fb::XNodeUnion::XNNMultiply);
+  if (q == "aten::mean.dim") return int8_global_avg(ctx, node, op);
   if (q == "aten::max_pool2d_with_indices.default") return int8_max_pool(ctx, node, op);
   return int8_clamp(ctx, node, op, op.fold_clamp);
 }

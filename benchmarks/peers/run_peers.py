@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""run_peers.py: Ember (xnnpack and portable recipes) against ONNX Runtime and PyTorch eager on
+the same fixtures and inputs. Not part of CI; see benchmarks/peers/README.md.
+
+  benchmarks/peers/run_peers.py [--threads 1,2] [--rounds 10] [--models a,b] [--engines ...]
+
+Host Python 3, standard library only. Needs (see README.md): `bazel build -c opt
+//runtime/tools:executor_runner //aot/tools:lower`, onnxruntime-node installed in
+$EMBER_PEERS_NODE_MODULES (default /work/peers_env/node_modules), the sid torch chroot with
+python3-onnx, and the ONNX files written by export_onnx.py (it is run here when a model's
+sidecar is missing). Every measurement is a fresh process; rounds interleave the engines
+(order rotated every round); each process runs the same warmup and iteration count; its
+output is checked against the fixture's reference. Prints a markdown table per thread count
+and writes all raw figures as JSON.
+"""
+import argparse
+import array
+import datetime
+import glob
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+import peer_common  # noqa: E402
+
+ENGINES = ["ember_xnnpack", "ember_portable", "onnxruntime", "torch"]
+LABELS = {"ember_xnnpack": "Ember+XNNPACK", "ember_portable": "Ember portable",
+          "onnxruntime": "ONNX Runtime", "torch": "PyTorch eager"}
+# Test fixtures that are not models (formats, dtypes, state): left out unless named.
+NOT_MODELS = {"buffers_consts"}
+ARRAY_CODES = {"float32": "f", "float64": "d", "int64": "q", "int32": "i", "uint8": "B",
+               "bool": "B", "int8": "b"}
+
+
+def bazel_bin(name):
+    return os.path.join(REPO, "bazel-bin", name)
+
+
+def lower(spec, recipe, pte_dir):
+    """Lowers the spec's .pt2 with the recipe (cached by modification time)."""
+    pte = os.path.join(pte_dir, "%s.%s.pte" % (spec["model"], recipe))
+    tool = bazel_bin("aot/tools/lower")
+    if (os.path.exists(pte) and os.path.getmtime(pte) >= os.path.getmtime(spec["pt2"])
+            and os.path.getmtime(pte) >= os.path.getmtime(tool)):
+        return pte
+    log = subprocess.run([tool, spec["pt2"], "-o", pte, "--recipe", recipe],
+                         capture_output=True, text=True)
+    if log.returncode != 0:
+        raise RuntimeError("lower %s %s failed:\n%s%s" % (spec["model"], recipe, log.stdout, log.stderr))
+    with open(pte + ".lower.txt", "w") as f:
+        f.write(log.stdout + log.stderr)
+    return pte
+
+
+def command(engine, spec, ptes, threads, warmup, iterations, prefix, args):
+    if engine.startswith("ember_"):
+        inputs = ",".join(e["file"] for e in spec["inputs"])
+        return [bazel_bin("runtime/tools/executor_runner"), "--model_path", ptes[engine],
+                "--inputs", inputs, "--cpu_threads", str(threads), "--warmup", str(warmup),
+                "--num_executions", str(iterations), "--json", "--print_output", "none",
+                "--output_file", prefix]
+    if engine == "onnxruntime":
+        return ["node", os.path.join(HERE, "ort_runner.js"), spec["sidecar"], str(threads),
+                str(warmup), str(iterations), prefix]
+    return [os.path.join(REPO, "tools", "torch_env", "run.sh"), "sid",
+            os.path.join(HERE, "torch_runner.py"), spec["sidecar"], str(threads), str(warmup),
+            str(iterations), prefix]
+
+
+def parse_times(engine, stdout):
+    """(median_us, min_us, load_ms, version) from the engine's JSON line. executor_runner's
+    --json reports *_us (newer) or *_ms with 4 decimals (older); both are read."""
+    line = [l for l in stdout.splitlines() if l.startswith("{")][-1]
+    j = json.loads(line)
+    if "median_us" in j:
+        med, mn = j["median_us"], j["min_us"]
+    else:
+        med, mn = j["median_ms"] * 1000.0, j["min_ms"] * 1000.0
+    load = j.get("load_ms", j.get("load_us", 0.0) / 1000.0)
+    return med, mn, load, j.get("version", "")
+
+
+def check_outputs(spec, prefix):
+    """Largest |got - ref| and whether every element is within atol + rtol*|ref| (exact for
+    integer outputs)."""
+    atol, rtol = spec["tolerance"]["atol"], spec["tolerance"]["rtol"]
+    worst, ok = 0.0, True
+    for i, e in enumerate(spec["outputs"]):
+        ref, got = array.array(ARRAY_CODES[e["dtype"]]), array.array(ARRAY_CODES[e["dtype"]])
+        with open(e["file"], "rb") as f:
+            ref.frombytes(f.read())
+        path = "%s-%d.bin" % (prefix, i)
+        if not os.path.exists(path):
+            return float("inf"), False
+        with open(path, "rb") as f:
+            data = f.read()
+        if len(data) != len(ref) * ref.itemsize:
+            return float("inf"), False
+        got.frombytes(data)
+        exact = e["dtype"] not in ("float32", "float64")
+        for g, r in zip(got, ref):
+            d = abs(g - r)
+            worst = max(worst, d)
+            if (d != 0) if exact else not (d <= atol + rtol * abs(r)):
+                ok = False
+        os.remove(path)
+    return worst, ok
+
+
+def run_one(engine, spec, ptes, threads, warmup, iterations, out_dir, args):
+    prefix = os.path.join(out_dir, "%s.%s" % (spec["model"], engine))
+    cmd = command(engine, spec, ptes, threads, warmup, iterations, prefix, args)
+    env = dict(os.environ)
+    env["NODE_PATH"] = args.node_modules
+    if engine == "torch":
+        env["EMBER_EXTRA_BIND"] = ":".join(sorted({os.path.dirname(spec["sidecar"]), out_dir,
+                                                   os.path.dirname(spec["pt2"])}))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise RuntimeError("%s on %s failed (%d):\n%s\n%s" % (engine, spec["model"], p.returncode,
+                                                              p.stdout[-2000:], p.stderr[-2000:]))
+    med, mn, load, version = parse_times(engine, p.stdout)
+    diff, ok = check_outputs(spec, prefix)
+    return {"median_us": med, "min_us": mn, "load_ms": load, "max_abs_diff": diff, "ok": ok,
+            "version": version}
+
+
+def load_specs(args):
+    onnx_dir = os.path.join(args.work_dir, "onnx")
+    specs = {}
+    for path in sorted(glob.glob(os.path.join(onnx_dir, "*.peers.json"))):
+        with open(path) as f:
+            s = json.load(f)
+        s["sidecar"] = path
+        specs[s["model"]] = s
+    wanted = [m for m in args.models.split(",") if m] or [m for m in specs if m not in NOT_MODELS]
+    missing = [m for m in wanted if m not in specs]
+    if missing:
+        raise SystemExit("run_peers: no ONNX export for %s: run benchmarks/peers/export_onnx.py "
+                         "(see README.md)" % ", ".join(missing))
+    return [specs[m] for m in wanted]
+
+
+def fmt_us(us):
+    if us >= 1000:
+        return "%.3g ms" % (us / 1000) if us < 10000 else "%.1f ms" % (us / 1000)
+    return "%.3g us" % us if us < 100 else "%.0f us" % us
+
+
+def summarize(models, rounds_data, engines):
+    """Per model: per-engine median of the per-process medians, min of minima, and per-round
+    ratios (same round, adjacent processes) summarized by their median."""
+    summary = {}
+    for m in models:
+        runs = rounds_data[m]
+        row = {}
+        for e in engines:
+            meds = [r[e]["median_us"] for r in runs]
+            row[e] = {"median_us": statistics.median(meds), "min_us": min(r[e]["min_us"] for r in runs),
+                      "all_ok": all(r[e]["ok"] for r in runs),
+                      "max_abs_diff": max(r[e]["max_abs_diff"] for r in runs)}
+
+        def ratio(a, b):
+            if a in engines and b in engines:
+                return statistics.median(r[a]["median_us"] / r[b]["median_us"] for r in runs)
+            return None
+        row["ratios"] = {"ember_xnnpack/onnxruntime": ratio("ember_xnnpack", "onnxruntime"),
+                         "ember_portable/ember_xnnpack": ratio("ember_portable", "ember_xnnpack"),
+                         "ember_portable/onnxruntime": ratio("ember_portable", "onnxruntime"),
+                         "torch/onnxruntime": ratio("torch", "onnxruntime")}
+        summary[m] = row
+    return summary
+
+
+def table(summary, engines, models):
+    head = "| model | " + " | ".join("%s median (min)" % LABELS[e] for e in engines)
+    head += " | Ember+XNNPACK / ORT | portable / XNNPACK |"
+    lines = [head, "|" + "---|" * (len(engines) + 3)]
+    for m in models:
+        row = summary[m]
+        cells = []
+        for e in engines:
+            c = "%s (%s)" % (fmt_us(row[e]["median_us"]), fmt_us(row[e]["min_us"]))
+            cells.append(c if row[e]["all_ok"] else c + " WRONG")
+        r = row["ratios"]
+        x = r["ember_xnnpack/onnxruntime"]
+        p = r["ember_portable/ember_xnnpack"]
+        lines.append("| %s | %s | %s | %s |" % (m, " | ".join(cells), "%.2f" % x if x else "-",
+                                                "%.2f" % p if p else "-"))
+    return "\n".join(lines)
+
+
+def iterations_for(spec, ptes, args, out_dir):
+    """Same count for every engine of a model: about --target-ms of timed runs per process,
+    from a short Ember+XNNPACK probe."""
+    probe = run_one("ember_xnnpack", spec, ptes, 1, 3, 10, out_dir, args)
+    n = int(args.target_ms * 1000 / max(probe["median_us"], 0.05))
+    n = max(args.min_iterations, min(args.max_iterations, n))
+    return n, max(3, n // 10)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--threads", default="1,2", help="comma-separated thread counts (one table each)")
+    p.add_argument("--rounds", type=int, default=10)
+    p.add_argument("--models", default="", help="comma-separated (default: every exported model)")
+    p.add_argument("--engines", default=",".join(ENGINES))
+    p.add_argument("--target-ms", type=float, default=300.0, help="timed time per process")
+    p.add_argument("--min-iterations", type=int, default=20)
+    p.add_argument("--max-iterations", type=int, default=20000)
+    p.add_argument("--work-dir", default=peer_common.work_dir(REPO))
+    p.add_argument("--node-modules", default=os.environ.get("EMBER_PEERS_NODE_MODULES",
+                                                            "/work/peers_env/node_modules"))
+    p.add_argument("--json-out", default="", help="default: <work-dir>/results/peers-<time>.json")
+    args = p.parse_args()
+    engines = [e for e in args.engines.split(",") if e]
+    specs = load_specs(args)
+    out_dir = os.path.join(args.work_dir, "out")
+    pte_dir = os.path.join(args.work_dir, "pte")
+    for d in (out_dir, pte_dir, os.path.join(args.work_dir, "results")):
+        os.makedirs(d, exist_ok=True)
+    started = datetime.datetime.now(datetime.timezone.utc)
+    result = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
+              "engines": engines, "rounds": args.rounds, "modes": {}}
+    ptes, iters = {}, {}
+    for s in specs:
+        ptes[s["model"]] = {"ember_" + r: lower(s, r, pte_dir) for r in ("xnnpack", "portable")}
+        iters[s["model"]] = iterations_for(s, ptes[s["model"]], args, out_dir)
+    versions = {}
+    for threads in [int(t) for t in args.threads.split(",") if t]:
+        load_before = os.getloadavg()
+        data = {s["model"]: [] for s in specs}
+        for rnd in range(args.rounds):
+            order = engines[rnd % len(engines):] + engines[:rnd % len(engines)]
+            for s in specs:
+                n, w = iters[s["model"]]
+                entry = {}
+                for e in order:
+                    entry[e] = run_one(e, s, ptes[s["model"]], threads, w, n, out_dir, args)
+                    versions.setdefault(e, entry[e]["version"])
+                data[s["model"]].append(entry)
+            print("threads %d: round %d/%d done (load %.2f)" % (threads, rnd + 1, args.rounds,
+                                                               os.getloadavg()[0]), file=sys.stderr)
+        models = [s["model"] for s in specs]
+        summary = summarize(models, data, engines)
+        mode = {"threads": threads, "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
+                "iterations": {m: iters[m][0] for m in models},
+                "warmup": {m: iters[m][1] for m in models}, "summary": summary, "rounds": data}
+        result["modes"][str(threads)] = mode
+        print("\n%d thread(s), %d interleaved rounds, %s, load %.2f -> %.2f\n" % (
+            threads, args.rounds, result["date"], load_before[0], mode["loadavg_after"][0]))
+        print(table(summary, engines, models))
+        sys.stdout.flush()
+    result["versions"] = versions
+    result["inputs"] = {s["model"]: [(e["dtype"], e["shape"]) for e in s["inputs"]] for s in specs}
+    result["fixtures"] = {s["model"]: s["pt2_base"] for s in specs}
+    out = args.json_out or os.path.join(args.work_dir, "results",
+                                        "peers-%s.json" % started.strftime("%Y%m%d-%H%M%S"))
+    with open(out, "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("\nversions: %s\nJSON: %s" % (", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
+                                                 for e, v in versions.items()), out))
+
+
+def machine():
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": model, "cores": os.cpu_count(), "kernel": platform.release(),
+            "git": subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
+                                  capture_output=True, text=True).stdout.strip()}
+
+
+if __name__ == "__main__":
+    main()

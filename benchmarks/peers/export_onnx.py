@@ -15,6 +15,8 @@ import argparse
 import json
 import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))

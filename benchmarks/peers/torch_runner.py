@@ -12,6 +12,8 @@ last outputs to OUTPUT_PREFIX-<i>.bin and prints one JSON line (microseconds, me
 import json
 import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))

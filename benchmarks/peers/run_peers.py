@@ -197,13 +197,18 @@ def table(summary, engines, models):
     return "\n".join(lines)
 
 
-def iterations_for(spec, ptes, args, out_dir):
-    """Same count for every engine of a model: about --target-ms of timed runs per process,
-    from a short Ember+XNNPACK probe."""
-    probe = run_one("ember_xnnpack", spec, ptes, 1, 3, 10, out_dir, args)
-    n = int(args.target_ms * 1000 / max(probe["median_us"], 0.05))
-    n = max(args.min_iterations, min(args.max_iterations, n))
-    return n, max(3, n // 10)
+def iterations_for(spec, ptes, engines, args, out_dir):
+    """Per engine: about --target-ms of timed runs per process (at least --min-iterations),
+    from one short probe process of that engine; warmup = a tenth of that, at least 3.
+    Engines differ by up to 100x on one model, so one shared count would either starve the
+    fast ones of samples or make the slow ones run for minutes."""
+    counts = {}
+    for e in engines:
+        probe = run_one(e, spec, ptes, 1, 2, 5, out_dir, args)
+        n = int(args.target_ms * 1000 / max(probe["median_us"], 0.05))
+        n = max(args.min_iterations, min(args.max_iterations, n))
+        counts[e] = (n, max(3, n // 10))
+    return counts
 
 
 def main():
@@ -232,17 +237,18 @@ def main():
     ptes, iters = {}, {}
     for s in specs:
         ptes[s["model"]] = {"ember_" + r: lower(s, r, pte_dir) for r in ("xnnpack", "portable")}
-        iters[s["model"]] = iterations_for(s, ptes[s["model"]], args, out_dir)
+        iters[s["model"]] = iterations_for(s, ptes[s["model"]], engines, args, out_dir)
     versions = {}
     for threads in [int(t) for t in args.threads.split(",") if t]:
         load_before = os.getloadavg()
+        mode_start = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         data = {s["model"]: [] for s in specs}
         for rnd in range(args.rounds):
             order = engines[rnd % len(engines):] + engines[:rnd % len(engines)]
             for s in specs:
-                n, w = iters[s["model"]]
                 entry = {}
                 for e in order:
+                    n, w = iters[s["model"]][e]
                     entry[e] = run_one(e, s, ptes[s["model"]], threads, w, n, out_dir, args)
                     versions.setdefault(e, entry[e]["version"])
                 data[s["model"]].append(entry)
@@ -250,12 +256,11 @@ def main():
                                                                os.getloadavg()[0]), file=sys.stderr)
         models = [s["model"] for s in specs]
         summary = summarize(models, data, engines)
-        mode = {"threads": threads, "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
-                "iterations": {m: iters[m][0] for m in models},
-                "warmup": {m: iters[m][1] for m in models}, "summary": summary, "rounds": data}
+        mode = {"threads": threads, "started": mode_start, "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
+                "iterations_warmup": iters, "summary": summary, "rounds": data}
         result["modes"][str(threads)] = mode
         print("\n%d thread(s), %d interleaved rounds, %s, load %.2f -> %.2f\n" % (
-            threads, args.rounds, result["date"], load_before[0], mode["loadavg_after"][0]))
+            threads, args.rounds, mode_start, load_before[0], mode["loadavg_after"][0]))
         print(table(summary, engines, models))
         sys.stdout.flush()
     result["versions"] = versions

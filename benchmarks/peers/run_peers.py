@@ -156,7 +156,7 @@ def fmt_us(us):
 
 def summarize(models, rounds_data, engines):
     """Per model: per-engine median of the per-process medians, min of minima, and per-round
-    ratios (same round, adjacent processes) summarized by their median."""
+    ratios (same round, adjacent processes) summarized by their median and range."""
     summary = {}
     for m in models:
         runs = rounds_data[m]
@@ -166,22 +166,20 @@ def summarize(models, rounds_data, engines):
             row[e] = {"median_us": statistics.median(meds), "min_us": min(r[e]["min_us"] for r in runs),
                       "all_ok": all(r[e]["ok"] for r in runs),
                       "max_abs_diff": max(r[e]["max_abs_diff"] for r in runs)}
-
-        def ratio(a, b):
+        row["ratios"], row["ratio_ranges"] = {}, {}
+        for a, b in (("ember_xnnpack", "onnxruntime"), ("ember_portable", "ember_xnnpack"),
+                     ("ember_portable", "onnxruntime"), ("torch", "onnxruntime")):
             if a in engines and b in engines:
-                return statistics.median(r[a]["median_us"] / r[b]["median_us"] for r in runs)
-            return None
-        row["ratios"] = {"ember_xnnpack/onnxruntime": ratio("ember_xnnpack", "onnxruntime"),
-                         "ember_portable/ember_xnnpack": ratio("ember_portable", "ember_xnnpack"),
-                         "ember_portable/onnxruntime": ratio("ember_portable", "onnxruntime"),
-                         "torch/onnxruntime": ratio("torch", "onnxruntime")}
+                per_round = [r[a]["median_us"] / r[b]["median_us"] for r in runs]
+                row["ratios"][a + "/" + b] = statistics.median(per_round)
+                row["ratio_ranges"][a + "/" + b] = [min(per_round), max(per_round)]
         summary[m] = row
     return summary
 
 
 def table(summary, engines, models):
     head = "| model | " + " | ".join("%s median (min)" % LABELS[e] for e in engines)
-    head += " | Ember+XNNPACK / ORT | portable / XNNPACK |"
+    head += " | Ember+XNNPACK / ORT (range) | portable / XNNPACK |"
     lines = [head, "|" + "---|" * (len(engines) + 3)]
     for m in models:
         row = summary[m]
@@ -189,12 +187,27 @@ def table(summary, engines, models):
         for e in engines:
             c = "%s (%s)" % (fmt_us(row[e]["median_us"]), fmt_us(row[e]["min_us"]))
             cells.append(c if row[e]["all_ok"] else c + " WRONG")
-        r = row["ratios"]
-        x = r["ember_xnnpack/onnxruntime"]
-        p = r["ember_portable/ember_xnnpack"]
-        lines.append("| %s | %s | %s | %s |" % (m, " | ".join(cells), "%.2f" % x if x else "-",
-                                                "%.2f" % p if p else "-"))
+        x = row["ratios"].get("ember_xnnpack/onnxruntime")
+        xr = row.get("ratio_ranges", {}).get("ember_xnnpack/onnxruntime")
+        p = row["ratios"].get("ember_portable/ember_xnnpack")
+        xs = "-" if x is None else "**%.2f**" % x + (" (%.2f-%.2f)" % tuple(xr) if xr else "")
+        lines.append("| %s | %s | %s | %s |" % (m, " | ".join(cells), xs, "%.2f" % p if p else "-"))
     return "\n".join(lines)
+
+
+def report(path):
+    """Prints the tables of an earlier run's JSON again (summaries recomputed)."""
+    with open(path) as f:
+        result = json.load(f)
+    for threads, mode in sorted(result["modes"].items()):
+        models = list(mode["rounds"])
+        summary = summarize(models, mode["rounds"], result["engines"])
+        print("\n%s thread(s), %d interleaved rounds, %s, load %.2f -> %.2f, %s\n" % (
+            threads, result["rounds"], mode.get("started", result["date"]),
+            mode["loadavg_before"][0], mode["loadavg_after"][0], result["machine"]))
+        print(table(summary, result["engines"], models))
+    print("\nversions: %s" % ", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
+                                       for e, v in result["versions"].items()))
 
 
 def iterations_for(spec, ptes, engines, args, out_dir):
@@ -224,7 +237,10 @@ def main():
     p.add_argument("--node-modules", default=os.environ.get("EMBER_PEERS_NODE_MODULES",
                                                             "/work/peers_env/node_modules"))
     p.add_argument("--json-out", default="", help="default: <work-dir>/results/peers-<time>.json")
+    p.add_argument("--report", default="", help="only print the tables of this earlier JSON")
     args = p.parse_args()
+    if args.report:
+        return report(args.report)
     engines = [e for e in args.engines.split(",") if e]
     specs = load_specs(args)
     out_dir = os.path.join(args.work_dir, "out")

@@ -203,7 +203,7 @@ def report(path):
         models = list(mode["rounds"])
         summary = summarize(models, mode["rounds"], result["engines"])
         print("\n%s thread(s), %d interleaved rounds, %s, load %.2f -> %.2f, %s\n" % (
-            threads, result["rounds"], mode.get("started", result["date"]),
+            threads, mode.get("rounds_done", result["rounds"]), mode.get("started", result["date"]),
             mode["loadavg_before"][0], mode["loadavg_after"][0], result["machine"]))
         print(table(summary, result["engines"], models))
     print("\nversions: %s" % ", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
@@ -254,11 +254,17 @@ def main():
     for s in specs:
         ptes[s["model"]] = {"ember_" + r: lower(s, r, pte_dir) for r in ("xnnpack", "portable")}
         iters[s["model"]] = iterations_for(s, ptes[s["model"]], engines, args, out_dir)
-    versions = {}
+    out = args.json_out or os.path.join(args.work_dir, "results",
+                                        "peers-%s.json" % started.strftime("%Y%m%d-%H%M%S"))
+    result["versions"] = {}
+    result["inputs"] = {s["model"]: [(e["dtype"], e["shape"]) for e in s["inputs"]] for s in specs}
+    result["fixtures"] = {s["model"]: s["pt2_base"] for s in specs}
+    models = [s["model"] for s in specs]
     for threads in [int(t) for t in args.threads.split(",") if t]:
-        load_before = os.getloadavg()
-        mode_start = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        data = {s["model"]: [] for s in specs}
+        mode = {"threads": threads, "loadavg_before": os.getloadavg(), "iterations_warmup": iters,
+                "started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                "rounds": {m: [] for m in models}}
+        result["modes"][str(threads)] = mode
         for rnd in range(args.rounds):
             order = engines[rnd % len(engines):] + engines[:rnd % len(engines)]
             for s in specs:
@@ -266,29 +272,27 @@ def main():
                 for e in order:
                     n, w = iters[s["model"]][e]
                     entry[e] = run_one(e, s, ptes[s["model"]], threads, w, n, out_dir, args)
-                    versions.setdefault(e, entry[e]["version"])
-                data[s["model"]].append(entry)
+                    result["versions"].setdefault(e, entry[e]["version"])
+                mode["rounds"][s["model"]].append(entry)
+            # Written after every round, so an interrupted run keeps what it measured.
+            mode.update(rounds_done=rnd + 1, loadavg_after=os.getloadavg(),
+                        summary=summarize(models, mode["rounds"], engines))
+            write_json(out, result)
             print("threads %d: round %d/%d done (load %.2f)" % (threads, rnd + 1, args.rounds,
                                                                os.getloadavg()[0]), file=sys.stderr)
-        models = [s["model"] for s in specs]
-        summary = summarize(models, data, engines)
-        mode = {"threads": threads, "started": mode_start, "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
-                "iterations_warmup": iters, "summary": summary, "rounds": data}
-        result["modes"][str(threads)] = mode
         print("\n%d thread(s), %d interleaved rounds, %s, load %.2f -> %.2f\n" % (
-            threads, args.rounds, mode_start, load_before[0], mode["loadavg_after"][0]))
-        print(table(summary, engines, models))
+            threads, args.rounds, mode["started"], mode["loadavg_before"][0], mode["loadavg_after"][0]))
+        print(table(mode["summary"], engines, models))
         sys.stdout.flush()
-    result["versions"] = versions
-    result["inputs"] = {s["model"]: [(e["dtype"], e["shape"]) for e in s["inputs"]] for s in specs}
-    result["fixtures"] = {s["model"]: s["pt2_base"] for s in specs}
-    out = args.json_out or os.path.join(args.work_dir, "results",
-                                        "peers-%s.json" % started.strftime("%Y%m%d-%H%M%S"))
-    with open(out, "w") as f:
+    print("\nversions: %s\nJSON: %s" % (", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
+                                                   for e, v in result["versions"].items()), out))
+
+
+def write_json(path, result):
+    with open(path + ".tmp", "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)
         f.write("\n")
-    print("\nversions: %s\nJSON: %s" % (", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
-                                                 for e, v in versions.items()), out))
+    os.replace(path + ".tmp", path)
 
 
 def machine():

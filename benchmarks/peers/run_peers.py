@@ -5,7 +5,7 @@ the same fixtures and inputs. Not part of CI; see benchmarks/peers/README.md.
   benchmarks/peers/run_peers.py [--threads 1,2] [--rounds 10] [--models a,b] [--engines ...]
 
 Host Python 3, standard library only. Needs (see README.md): `bazel build -c opt
-//runtime/tools:executor_runner //aot/tools:lower`, onnxruntime-node installed in
+//benchmarks/peers:ember_runner //aot/tools:lower`, onnxruntime-node installed in
 $EMBER_PEERS_NODE_MODULES (default /work/peers_env/node_modules), the sid torch chroot with
 python3-onnx, and the ONNX files written by export_onnx.py (it is run here when a model's
 sidecar is missing). Every measurement is a fresh process; rounds interleave the engines
@@ -62,6 +62,9 @@ def lower(spec, recipe, pte_dir):
 def command(engine, spec, ptes, threads, warmup, iterations, prefix, args):
     if engine.startswith("ember_"):
         inputs = ",".join(e["file"] for e in spec["inputs"])
+        if args.ember_runner == "ember_runner":
+            return [bazel_bin("benchmarks/peers/ember_runner"), ptes[engine], str(threads), str(warmup),
+                    str(iterations), prefix, inputs]
         return [bazel_bin("runtime/tools/executor_runner"), "--model_path", ptes[engine],
                 "--inputs", inputs, "--cpu_threads", str(threads), "--warmup", str(warmup),
                 "--num_executions", str(iterations), "--json", "--print_output", "none",
@@ -237,11 +240,20 @@ def main():
     p.add_argument("--node-modules", default=os.environ.get("EMBER_PEERS_NODE_MODULES",
                                                             "/work/peers_env/node_modules"))
     p.add_argument("--json-out", default="", help="default: <work-dir>/results/peers-<time>.json")
+    p.add_argument("--ember-runner", choices=["ember_runner", "executor_runner"], default="",
+                   help="default: bazel-bin/benchmarks/peers/ember_runner when built (its threads "
+                        "reach the XNNPACK delegate), else executor_runner --json")
     p.add_argument("--report", default="", help="only print the tables of this earlier JSON")
     args = p.parse_args()
     if args.report:
         return report(args.report)
     engines = [e for e in args.engines.split(",") if e]
+    if not args.ember_runner:
+        built = os.path.exists(bazel_bin("benchmarks/peers/ember_runner"))
+        args.ember_runner = "ember_runner" if built else "executor_runner"
+    if args.ember_runner == "executor_runner":
+        print("run_peers: timing Ember with executor_runner: its --cpu_threads does not reach the "
+              "XNNPACK delegate (bazel build -c opt //benchmarks/peers:ember_runner)", file=sys.stderr)
     specs = load_specs(args)
     out_dir = os.path.join(args.work_dir, "out")
     pte_dir = os.path.join(args.work_dir, "pte")
@@ -249,7 +261,8 @@ def main():
         os.makedirs(d, exist_ok=True)
     started = datetime.datetime.now(datetime.timezone.utc)
     result = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
-              "engines": engines, "rounds": args.rounds, "modes": {}}
+              "engines": engines, "rounds": args.rounds, "modes": {},
+              "ember_timed_by": args.ember_runner}
     ptes, iters = {}, {}
     for s in specs:
         ptes[s["model"]] = {"ember_" + r: lower(s, r, pte_dir) for r in ("xnnpack", "portable")}

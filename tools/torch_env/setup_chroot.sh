@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # setup_chroot.sh: builds a minimal Debian chroot with Debian's python3-torch, python3-torchvision
-# and python3-numpy, used by the reference-data generators under tools/. Idempotent: re-running
+# and python3-numpy (sid: also python3-onnx), used by the reference-data generators under tools/
+# and benchmarks/peers/. Idempotent: re-running
 # on a finished chroot only re-checks the packages.
 #
 # Usage: tools/torch_env/setup_chroot.sh [trixie|sid] [DIR]
@@ -13,6 +14,8 @@ suite="${1:-trixie}"
 dir="${2:-/work/chroots/${suite}}"
 mirror="http://deb.debian.org/debian"
 packages=(python3-torch python3-torchvision python3-numpy)
+# sid also exports ONNX for the peer benchmark (benchmarks/peers/export_onnx.py).
+[[ "${suite}" == sid ]] && packages+=(python3-onnx)
 
 case "${suite}" in
   trixie|sid) ;;

@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""run_peers.py: Ember (xnnpack and portable recipes) against ONNX Runtime and PyTorch eager on
+the same fixtures and inputs. Not part of CI; see benchmarks/peers/README.md.
+
+  benchmarks/peers/run_peers.py [--threads 1,2] [--rounds 10] [--models a,b] [--engines ...]
+
+Host Python 3, standard library only. Needs (see README.md): `bazel build -c opt
+//benchmarks/peers:ember_runner //aot/tools:lower`, onnxruntime-node installed in
+$EMBER_PEERS_NODE_MODULES (default /work/peers_env/node_modules), the sid torch chroot with
+python3-onnx, and the ONNX files written by export_onnx.py (it is run here when a model's
+sidecar is missing). Every measurement is a fresh process; rounds interleave the engines
+(order rotated every round); each process runs the same warmup and iteration count; its
+output is checked against the fixture's reference. Prints a markdown table per thread count
+and writes all raw figures as JSON.
+"""
+import argparse
+import array
+import datetime
+import glob
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, HERE)
+import peer_common  # noqa: E402
+
+ENGINES = ["ember_xnnpack", "ember_portable", "onnxruntime", "torch"]
+LABELS = {"ember_xnnpack": "Ember+XNNPACK", "ember_portable": "Ember portable",
+          "onnxruntime": "ONNX Runtime", "torch": "PyTorch eager"}
+# Test fixtures that are not models (formats, dtypes, state): left out unless named.
+NOT_MODELS = {"buffers_consts"}
+ARRAY_CODES = {"float32": "f", "float64": "d", "int64": "q", "int32": "i", "uint8": "B",
+               "bool": "B", "int8": "b"}
+
+
+def bazel_bin(name):
+    return os.path.join(REPO, "bazel-bin", name)
+
+
+def lower(spec, recipe, pte_dir):
+    """Lowers the spec's .pt2 with the recipe (cached by modification time)."""
+    pte = os.path.join(pte_dir, "%s.%s.pte" % (spec["model"], recipe))
+    tool = bazel_bin("aot/tools/lower")
+    if (os.path.exists(pte) and os.path.getmtime(pte) >= os.path.getmtime(spec["pt2"])
+            and os.path.getmtime(pte) >= os.path.getmtime(tool)):
+        return pte
+    log = subprocess.run([tool, spec["pt2"], "-o", pte, "--recipe", recipe],
+                         capture_output=True, text=True)
+    if log.returncode != 0:
+        raise RuntimeError("lower %s %s failed:\n%s%s" % (spec["model"], recipe, log.stdout, log.stderr))
+    with open(pte + ".lower.txt", "w") as f:
+        f.write(log.stdout + log.stderr)
+    return pte
+
+
+def command(engine, spec, ptes, threads, warmup, iterations, prefix, args):
+    if engine.startswith("ember_"):
+        inputs = ",".join(e["file"] for e in spec["inputs"])
+        if args.ember_runner == "ember_runner":
+            return [bazel_bin("benchmarks/peers/ember_runner"), ptes[engine], str(threads), str(warmup),
+                    str(iterations), prefix, inputs]
+        return [bazel_bin("runtime/tools/executor_runner"), "--model_path", ptes[engine],
+                "--inputs", inputs, "--cpu_threads", str(threads), "--warmup", str(warmup),
+                "--num_executions", str(iterations), "--json", "--print_output", "none",
+                "--output_file", prefix]
+    if engine == "onnxruntime":
+        return ["node", os.path.join(HERE, "ort_runner.js"), spec["sidecar"], str(threads),
+                str(warmup), str(iterations), prefix]
+    return [os.path.join(REPO, "tools", "torch_env", "run.sh"), "sid",
+            os.path.join(HERE, "torch_runner.py"), spec["sidecar"], str(threads), str(warmup),
+            str(iterations), prefix]
+
+
+def parse_times(engine, stdout):
+    """(median_us, min_us, load_ms, version) from the engine's JSON line. executor_runner's
+    --json reports *_us (newer) or *_ms with 4 decimals (older); both are read."""
+    line = [l for l in stdout.splitlines() if l.startswith("{")][-1]
+    j = json.loads(line)
+    if "median_us" in j:
+        med, mn = j["median_us"], j["min_us"]
+    else:
+        med, mn = j["median_ms"] * 1000.0, j["min_ms"] * 1000.0
+    load = j.get("load_ms", j.get("load_us", 0.0) / 1000.0)
+    return med, mn, load, j.get("version", "")
+
+
+def check_outputs(spec, prefix):
+    """Largest |got - ref| and whether every element is within atol + rtol*|ref| (exact for
+    integer outputs)."""
+    atol, rtol = spec["tolerance"]["atol"], spec["tolerance"]["rtol"]
+    worst, ok = 0.0, True
+    for i, e in enumerate(spec["outputs"]):
+        ref, got = array.array(ARRAY_CODES[e["dtype"]]), array.array(ARRAY_CODES[e["dtype"]])
+        with open(e["file"], "rb") as f:
+            ref.frombytes(f.read())
+        path = "%s-%d.bin" % (prefix, i)
+        if not os.path.exists(path):
+            return float("inf"), False
+        with open(path, "rb") as f:
+            data = f.read()
+        if len(data) != len(ref) * ref.itemsize:
+            return float("inf"), False
+        got.frombytes(data)
+        exact = e["dtype"] not in ("float32", "float64")
+        for g, r in zip(got, ref):
+            d = abs(g - r)
+            worst = max(worst, d)
+            if (d != 0) if exact else not (d <= atol + rtol * abs(r)):
+                ok = False
+        os.remove(path)
+    return worst, ok
+
+
+def run_one(engine, spec, ptes, threads, warmup, iterations, out_dir, args):
+    prefix = os.path.join(out_dir, "%s.%s" % (spec["model"], engine))
+    cmd = command(engine, spec, ptes, threads, warmup, iterations, prefix, args)
+    env = dict(os.environ)
+    env["NODE_PATH"] = args.node_modules
+    if engine == "torch":
+        env["EMBER_EXTRA_BIND"] = ":".join(sorted({os.path.dirname(spec["sidecar"]), out_dir,
+                                                   os.path.dirname(spec["pt2"])}))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise RuntimeError("%s on %s failed (%d):\n%s\n%s" % (engine, spec["model"], p.returncode,
+                                                              p.stdout[-2000:], p.stderr[-2000:]))
+    med, mn, load, version = parse_times(engine, p.stdout)
+    diff, ok = check_outputs(spec, prefix)
+    return {"median_us": med, "min_us": mn, "load_ms": load, "max_abs_diff": diff, "ok": ok,
+            "version": version}
+
+
+def load_specs(args):
+    onnx_dir = os.path.join(args.work_dir, "onnx")
+    specs = {}
+    for path in sorted(glob.glob(os.path.join(onnx_dir, "*.peers.json"))):
+        with open(path) as f:
+            s = json.load(f)
+        s["sidecar"] = path
+        specs[s["model"]] = s
+    wanted = [m for m in args.models.split(",") if m] or [m for m in specs if m not in NOT_MODELS]
+    missing = [m for m in wanted if m not in specs]
+    if missing:
+        raise SystemExit("run_peers: no ONNX export for %s: run benchmarks/peers/export_onnx.py "
+                         "(see README.md)" % ", ".join(missing))
+    return [specs[m] for m in wanted]
+
+
+def fmt_us(us):
+    if us >= 1000:
+        return "%.3g ms" % (us / 1000) if us < 10000 else "%.1f ms" % (us / 1000)
+    return "%.3g us" % us if us < 100 else "%.0f us" % us
+
+
+def summarize(models, rounds_data, engines):
+    """Per model: per-engine median of the per-process medians, min of minima, and per-round
+    ratios (same round, adjacent processes) summarized by their median and range."""
+    summary = {}
+    for m in models:
+        runs = rounds_data[m]
+        row = {}
+        for e in engines:
+            meds = [r[e]["median_us"] for r in runs]
+            row[e] = {"median_us": statistics.median(meds), "min_us": min(r[e]["min_us"] for r in runs),
+                      "all_ok": all(r[e]["ok"] for r in runs),
+                      "max_abs_diff": max(r[e]["max_abs_diff"] for r in runs)}
+        row["ratios"], row["ratio_ranges"] = {}, {}
+        for a, b in (("ember_xnnpack", "onnxruntime"), ("ember_portable", "ember_xnnpack"),
+                     ("ember_portable", "onnxruntime"), ("torch", "onnxruntime")):
+            if a in engines and b in engines:
+                per_round = [r[a]["median_us"] / r[b]["median_us"] for r in runs]
+                row["ratios"][a + "/" + b] = statistics.median(per_round)
+                row["ratio_ranges"][a + "/" + b] = [min(per_round), max(per_round)]
+        summary[m] = row
+    return summary
+
+
+def table(summary, engines, models):
+    head = "| model | " + " | ".join("%s median (min)" % LABELS[e] for e in engines)
+    head += " | Ember+XNNPACK / ORT (range) | portable / XNNPACK |"
+    lines = [head, "|" + "---|" * (len(engines) + 3)]
+    for m in models:
+        row = summary[m]
+        cells = []
+        for e in engines:
+            c = "%s (%s)" % (fmt_us(row[e]["median_us"]), fmt_us(row[e]["min_us"]))
+            cells.append(c if row[e]["all_ok"] else c + " WRONG")
+        x = row["ratios"].get("ember_xnnpack/onnxruntime")
+        xr = row.get("ratio_ranges", {}).get("ember_xnnpack/onnxruntime")
+        p = row["ratios"].get("ember_portable/ember_xnnpack")
+        xs = "-" if x is None else "**%.2f**" % x + (" (%.2f-%.2f)" % tuple(xr) if xr else "")
+        lines.append("| %s | %s | %s | %s |" % (m, " | ".join(cells), xs, "%.2f" % p if p else "-"))
+    return "\n".join(lines)
+
+
+def report(path):
+    """Prints the tables of an earlier run's JSON again (summaries recomputed)."""
+    with open(path) as f:
+        result = json.load(f)
+    for threads, mode in sorted(result["modes"].items()):
+        models = list(mode["rounds"])
+        summary = summarize(models, mode["rounds"], result["engines"])
+        print("\n%s thread(s), %d interleaved rounds, %s, load %.2f -> %.2f, %s\n" % (
+            threads, mode.get("rounds_done", result["rounds"]), mode.get("started", result["date"]),
+            mode["loadavg_before"][0], mode["loadavg_after"][0], result["machine"]))
+        print(table(summary, result["engines"], models))
+    print("\nversions: %s" % ", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
+                                       for e, v in result["versions"].items()))
+
+
+def iterations_for(spec, ptes, engines, args, out_dir):
+    """Per engine: about --target-ms of timed runs per process (at least --min-iterations),
+    from one short probe process of that engine; warmup = a tenth of that, at least 3.
+    Engines differ by up to 100x on one model, so one shared count would either starve the
+    fast ones of samples or make the slow ones run for minutes."""
+    counts = {}
+    for e in engines:
+        probe = run_one(e, spec, ptes, 1, 2, 5, out_dir, args)
+        n = int(args.target_ms * 1000 / max(probe["median_us"], 0.05))
+        n = max(args.min_iterations, min(args.max_iterations, n))
+        counts[e] = (n, max(3, n // 10))
+    return counts
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--threads", default="1,2", help="comma-separated thread counts (one table each)")
+    p.add_argument("--rounds", type=int, default=10)
+    p.add_argument("--models", default="", help="comma-separated (default: every exported model)")
+    p.add_argument("--engines", default=",".join(ENGINES))
+    p.add_argument("--target-ms", type=float, default=300.0, help="timed time per process")
+    p.add_argument("--min-iterations", type=int, default=20)
+    p.add_argument("--max-iterations", type=int, default=20000)
+    p.add_argument("--work-dir", default=peer_common.work_dir(REPO))
+    p.add_argument("--node-modules", default=os.environ.get("EMBER_PEERS_NODE_MODULES",
+                                                            "/work/peers_env/node_modules"))
+    p.add_argument("--json-out", default="", help="default: <work-dir>/results/peers-<time>.json")
+    p.add_argument("--ember-runner", choices=["ember_runner", "executor_runner"], default="",
+                   help="default: bazel-bin/benchmarks/peers/ember_runner when built (its threads "
+                        "reach the XNNPACK delegate), else executor_runner --json")
+    p.add_argument("--report", default="", help="only print the tables of this earlier JSON")
+    args = p.parse_args()
+    if args.report:
+        return report(args.report)
+    engines = [e for e in args.engines.split(",") if e]
+    if not args.ember_runner:
+        built = os.path.exists(bazel_bin("benchmarks/peers/ember_runner"))
+        args.ember_runner = "ember_runner" if built else "executor_runner"
+    if args.ember_runner == "executor_runner":
+        print("run_peers: timing Ember with executor_runner: its --cpu_threads does not reach the "
+              "XNNPACK delegate (bazel build -c opt //benchmarks/peers:ember_runner)", file=sys.stderr)
+    specs = load_specs(args)
+    out_dir = os.path.join(args.work_dir, "out")
+    pte_dir = os.path.join(args.work_dir, "pte")
+    for d in (out_dir, pte_dir, os.path.join(args.work_dir, "results")):
+        os.makedirs(d, exist_ok=True)
+    started = datetime.datetime.now(datetime.timezone.utc)
+    result = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
+              "engines": engines, "rounds": args.rounds, "modes": {},
+              "ember_timed_by": args.ember_runner}
+    ptes, iters = {}, {}
+    for s in specs:
+        ptes[s["model"]] = {"ember_" + r: lower(s, r, pte_dir) for r in ("xnnpack", "portable")}
+        iters[s["model"]] = iterations_for(s, ptes[s["model"]], engines, args, out_dir)
+    out = args.json_out or os.path.join(args.work_dir, "results",
+                                        "peers-%s.json" % started.strftime("%Y%m%d-%H%M%S"))
+    result["versions"] = {}
+    result["inputs"] = {s["model"]: [(e["dtype"], e["shape"]) for e in s["inputs"]] for s in specs}
+    result["fixtures"] = {s["model"]: s["pt2_base"] for s in specs}
+    models = [s["model"] for s in specs]
+    for threads in [int(t) for t in args.threads.split(",") if t]:
+        mode = {"threads": threads, "loadavg_before": os.getloadavg(), "iterations_warmup": iters,
+                "started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                "rounds": {m: [] for m in models}}
+        result["modes"][str(threads)] = mode
+        for rnd in range(args.rounds):
+            order = engines[rnd % len(engines):] + engines[:rnd % len(engines)]
+            for s in specs:
+                entry = {}
+                for e in order:
+                    n, w = iters[s["model"]][e]
+                    entry[e] = run_one(e, s, ptes[s["model"]], threads, w, n, out_dir, args)
+                    result["versions"].setdefault(e, entry[e]["version"])
+                mode["rounds"][s["model"]].append(entry)
+            # Written after every round, so an interrupted run keeps what it measured.
+            mode.update(rounds_done=rnd + 1, loadavg_after=os.getloadavg(),
+                        summary=summarize(models, mode["rounds"], engines))
+            write_json(out, result)
+            print("threads %d: round %d/%d done (load %.2f)" % (threads, rnd + 1, args.rounds,
+                                                               os.getloadavg()[0]), file=sys.stderr)
+        print("\n%d thread(s), %d interleaved rounds, %s, load %.2f -> %.2f\n" % (
+            threads, args.rounds, mode["started"], mode["loadavg_before"][0], mode["loadavg_after"][0]))
+        print(table(mode["summary"], engines, models))
+        sys.stdout.flush()
+    print("\nversions: %s\nJSON: %s" % (", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
+                                                   for e, v in result["versions"].items()), out))
+
+
+def write_json(path, result):
+    with open(path + ".tmp", "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
+def machine():
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": model, "cores": os.cpu_count(), "kernel": platform.release(),
+            "git": subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
+                                  capture_output=True, text=True).stdout.strip()}
+
+
+if __name__ == "__main__":
+    main()

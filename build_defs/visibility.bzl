@@ -1,6 +1,8 @@
 """Visibility lists for the runtime side: the arrows of ARCHITECTURE.md as Bazel sees them.
 
     platform <- core <- {kernel, backend, loader} <- executor <- module <- tools
+    runtime/c (the C API) links what the runner links; runtime/java and runtime/swift use
+    only runtime/c
     kernels/portable: core, kernel (never the executor)
     backends/*/runtime: core, backend (never aot/, never another backend)
 
@@ -26,6 +28,9 @@ _BACKEND_RUNTIMES = [
     "//backends/xnnpack/runtime:__pkg__",
 ]
 
+# The C API (runtime/c) links what executor_runner links; the Java and Swift doors sit on it.
+_C_API = ["//runtime/c:__pkg__"]
+
 _USERS = {
     "platform": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES,
     "core": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES + _AOT,
@@ -35,29 +40,30 @@ _USERS = {
         "//runtime/module:__pkg__",
         "//runtime/tools:__pkg__",
         "//kernels:__subpackages__",
-    ] + _AOT,
+    ] + _C_API + _AOT,
     "backend": [
         "//runtime/executor:__subpackages__",
         "//runtime/module:__pkg__",
         "//runtime/tools:__pkg__",
-    ] + _BACKEND_RUNTIMES + _AOT,
+    ] + _BACKEND_RUNTIMES + _C_API + _AOT,
     "loader": [
         "//runtime/executor:__subpackages__",
         "//runtime/module:__pkg__",
         "//runtime/tools:__pkg__",
-    ] + _AOT,
+    ] + _C_API + _AOT,
     "executor": [
         "//runtime/executor:__subpackages__",
         "//runtime/module:__pkg__",
         "//runtime/tools:__pkg__",
-    ] + _AOT,
-    "module": ["//runtime/tools:__pkg__"] + _AOT,
-    "threadpool": ["//runtime/tools:__pkg__"] + _BACKEND_RUNTIMES + _AOT,
-    "prim_ops": ["//runtime/tools:__pkg__", "//runtime/executor:__subpackages__"] + _AOT,
+    ] + _C_API + _AOT,
+    "module": ["//runtime/tools:__pkg__"] + _C_API + _AOT,
+    "threadpool": ["//runtime/tools:__pkg__"] + _BACKEND_RUNTIMES + _C_API + _AOT,
+    "prim_ops": ["//runtime/tools:__pkg__", "//runtime/executor:__subpackages__"] + _C_API + _AOT,
     "tools": [],
     "schema": ["//runtime/executor:__subpackages__", "//runtime/tools:__pkg__"] + _AOT,
-    "kernels": ["//kernels:__subpackages__", "//runtime/tools:__pkg__"] + _AOT,
-    "backend_runtime": ["//runtime/tools:__pkg__"],
+    "kernels": ["//kernels:__subpackages__", "//runtime/tools:__pkg__"] + _C_API + _AOT,
+    "backend_runtime": ["//runtime/tools:__pkg__"] + _C_API,
+    "c": ["//runtime/java:__pkg__", "//runtime/swift:__pkg__"],
 }
 
 def runtime_visibility(layer):

@@ -13,6 +13,7 @@ PACKAGES="
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   nlohmann-json3-dev libzip-dev libgflags-dev
   clang libclang-rt-14-dev
+  default-jdk-headless junit4
 "
 
 missing=""

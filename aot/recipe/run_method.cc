@@ -1,9 +1,11 @@
 // run_pte_method / missing_kernels (see run_method.h).
 #include "aot/recipe/run_method.h"
 
+#include <deque>
 #include <memory>
 
 #include "kernels/portable/register_kernels.h"
+#include "runtime/backend/backend_registry.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/pte_container.h"
 #include "runtime/kernel/kernel_registry.h"
@@ -40,6 +42,20 @@ struct InputTensor {
   std::vector<int32_t> strides;
   std::vector<uint8_t> bytes;
   runtime::Tensor tensor;
+};
+
+// Stands in for a backend during check_pte_loads: accepts every payload, runs nothing.
+class AcceptingBackend final : public runtime::BackendInterface {
+ public:
+  bool is_available() const override { return true; }
+  runtime::Result<runtime::DelegateHandle*> init(runtime::BackendInitContext&, runtime::FreeableBuffer*,
+                                                 runtime::Span<const runtime::CompileSpec>) const override {
+    return static_cast<runtime::DelegateHandle*>(nullptr);
+  }
+  runtime::Error execute(runtime::BackendExecutionContext&, runtime::DelegateHandle*,
+                         runtime::Span<runtime::EValue*>) const override {
+    return runtime::Error::NotSupported;
+  }
 };
 
 }  // namespace
@@ -106,6 +122,50 @@ Result<std::vector<HostTensor>> run_pte_method(const std::vector<uint8_t>& pte,
                                                  const RunOptions& options) {
   EMBER_ASSIGN_OR_RETURN(std::unique_ptr<PteRunner> runner, PteRunner::load(pte, options));
   return runner->run(method, inputs);
+}
+
+Error check_pte_loads(const std::vector<uint8_t>& pte) {
+  const std::string bug = "the emitted .pte fails Ember's own loader (a lowering bug)";
+  Result<runtime::PteContainer> container = runtime::PteContainer::open(pte.data(), pte.size());
+  if (!container.ok()) return runtime_error(container.error(), bug);
+  const auto* program = static_cast<const executorch_flatbuffer::Program*>(container->program_root());
+  // One stand-in per backend id the program names (the registry keeps the name pointers).
+  std::deque<std::string> ids;
+  AcceptingBackend accepting;
+  runtime::BackendRegistry backends;
+  if (program->execution_plan() != nullptr) {
+    for (const auto* plan : *program->execution_plan()) {
+      if (plan->delegates() == nullptr) continue;
+      for (const auto* d : *plan->delegates()) {
+        if (d->id() == nullptr || backends.find(d->id()->string_view()).ok()) continue;
+        ids.push_back(d->id()->str());
+        if (backends.register_backend(ids.back().c_str(), &accepting) != runtime::Error::Ok) {
+          return fail(Error::NotSupported, "the program names more than " +
+                                               std::to_string(runtime::BackendRegistry::kMaxBackends) +
+                                               " backends");
+        }
+      }
+    }
+  }
+  EMBER_ASSIGN_OR_RETURN(RegistryPtr kernels, make_registry());
+  runtime::Module module(pte.data(), pte.size());
+  runtime::Module::Options mo;
+  mo.method.kernels = kernels.get();
+  mo.method.backends = &backends;
+  module.set_options(mo);
+  runtime::clear_error_message();
+  if (runtime::Error e = module.load(); e != runtime::Error::Ok) {
+    return runtime_error(e, "the emitted .pte fails Ember's own loader (a lowering bug)");
+  }
+  auto names = module.method_names();
+  if (!names.ok()) return runtime_error(names.error(), bug);
+  for (const std::string& name : *names) {
+    runtime::clear_error_message();
+    auto method = module.load_method(name);
+    if (method.ok() || method.error() == runtime::Error::OperatorMissing) continue;
+    return runtime_error(method.error(), bug + ": method '" + name + "'");
+  }
+  return Error::Ok;
 }
 
 std::vector<std::string> missing_kernels(const std::vector<uint8_t>& pte) {

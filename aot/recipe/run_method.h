@@ -41,6 +41,14 @@ class PteRunner {
   std::unique_ptr<Impl> impl_;
 };
 
+// The lowering's self-check (issue #16): loads `pte` with Ember's runtime and loads every
+// method, so a file the loader would reject is never written. Kernels are the portable ones
+// plus prim ops; delegates bind to stand-in backends that accept any payload (the payload is
+// the backend's own AoT half's business). A method that calls an operator with no portable
+// kernel (a custom op, say) cannot be checked here and is skipped. Any other load failure
+// comes back as the runtime's error, naming the method and calling it a lowering bug.
+Error check_pte_loads(const std::vector<uint8_t>& pte);
+
 // Loads `pte` (fresh state), runs `method` with `inputs` (tensor inputs in order), returns its tensor
 // outputs. Runtime errors come back as Error with the runtime error's name and code.
 Result<std::vector<HostTensor>> run_pte_method(const std::vector<uint8_t>& pte,

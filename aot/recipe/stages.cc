@@ -12,6 +12,7 @@
 #include "aot/passes/quantized_op_check_pass.h"
 #include "aot/passes/remove_asserts_pass.h"
 #include "aot/passes/scalar_to_tensor_pass.h"
+#include "aot/recipe/run_method.h"
 #include "aot/emit/guard_method.h"
 
 namespace ember::aot {
@@ -121,6 +122,7 @@ Result<StageArtifact> EmitStage::transform(const StageArtifact& previous, const 
   const Error written = write_pte(program, bytes.get());
   if (!guards.empty()) program.methods.pop_back();
   EMBER_TRY(written);
+  EMBER_TRY(check_pte_loads(*bytes));
   StageArtifact out = previous;
   out.program = std::make_shared<const EmitProgram>(std::move(program));
   out.pte = std::move(bytes);

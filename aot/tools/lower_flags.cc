@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "aot/recipe/multi_method.h"
+#include "aot/recipe/run_method.h"
 #include "aot/emit/pte_writer.h"
 #include "aot/frontend/pt2_reader.h"
 
@@ -51,6 +52,7 @@ Result<size_t> write_multi_method_program(const RecipeRegistry& recipes,
   EMBER_ASSIGN_OR_RETURN(EmitProgram program, lower_methods(recipes, recipe, methods, options));
   std::vector<uint8_t> bytes;
   EMBER_TRY(write_pte(program, &bytes));
+  EMBER_TRY(check_pte_loads(bytes));
   FILE* f = std::fopen(out_path.c_str(), "wb");
   if (f == nullptr || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() ||
       std::fclose(f) != 0) {

@@ -80,6 +80,15 @@ Error build_tensor_input(const Method& method, size_t i, const std::string* file
       return fail(Error::InvalidArgument, "--input_shapes: input %zu has rank %zu, shape given has %zu", i,
                   sizes.size(), shape.size());
     }
+    // A shape may shrink a dynamic dimension, never grow past what the program planned
+    // (checked before anything is allocated or read).
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (shape[d] < 0 || shape[d] > sizes[d]) {
+        return fail(Error::InvalidArgument,
+                    "--input_shapes: input %zu dim %zu is %d, the program allows 0..%d", i, d, int(shape[d]),
+                    int(sizes[d]));
+      }
+    }
     sizes = shape;
   }
   size_t numel = 0;

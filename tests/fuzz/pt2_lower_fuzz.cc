@@ -1,0 +1,56 @@
+// libFuzzer target: the whole lowering pipeline on arbitrary .pt2 input (pt2_entries.h: a
+// raw zip, or entries re-packed with valid CRCs). Reads the program (zip, JSON, pickle,
+// weights), lowers it with the portable recipe (every stage, the emitter and the lowering's
+// self-check, which loads the result) and summarizes the graph as `inspect` does. Every
+// input must end in a .pte or a named error. pt2_lower_fuzz_test drives the same entry
+// point over the committed fixtures in `bazel test`; pt2_run_fuzz.sh runs libFuzzer.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "aot/recipe/export_session.h"
+#include "aot/recipe/recipe.h"
+#include "aot/recipe/stages.h"
+#include "aot/tools/pt2_summary.h"
+#include "runtime/platform/log.h"
+#include "tests/fuzz/pt2_entries.h"
+#include "tests/fuzz/pt2_lower_fuzz.h"
+
+namespace ember::fuzz {
+namespace {
+
+const aot::RecipeRegistry& recipes() {
+  static const aot::RecipeRegistry* registry = [] {
+    auto* r = new aot::RecipeRegistry();
+    if (aot::register_builtin_recipes(r) != aot::Error::Ok) __builtin_trap();
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace
+
+aot::Error lower_fuzz_input(const uint8_t* data, size_t size) {
+  using namespace aot;
+  std::vector<uint8_t> pt2 = pt2_bytes(data, size);
+  Result<Recipe> recipe = recipes().create("portable", RecipeOptions{});
+  if (!recipe.ok()) __builtin_trap();
+  ExportSession session(ExportSession::stages_for(*recipe, RecipeOptions{},
+                                                  std::make_unique<LoadStage>(std::move(pt2), "fuzz.pt2")));
+  EMBER_TRY(session.run_until("load"));
+  const StageArtifact& aten = session.last_artifact();
+  if (aten.graph != nullptr) {
+    (void)summarize_pt2_text(*aten.graph, /*with_graph=*/true);
+    (void)summarize_pt2_json(*aten.graph, /*with_graph=*/false);
+  }
+  return session.run();
+}
+
+}  // namespace ember::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  ember::runtime::set_min_log_level(ember::runtime::LogLevel::Fatal);
+  (void)ember::fuzz::lower_fuzz_input(data, size);
+  return 0;
+}

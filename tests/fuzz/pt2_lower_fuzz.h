@@ -1,0 +1,15 @@
+// The entry point of the pt2_lower_fuzz target (pt2_lower_fuzz.cc), for the in-suite test.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "aot/ir/error.h"
+
+namespace ember::fuzz {
+
+// Reads and lowers one fuzz input (pt2_entries.h) with the portable recipe: Ok, or the
+// error the pipeline returned (with its message recorded).
+aot::Error lower_fuzz_input(const uint8_t* data, size_t size);
+
+}  // namespace ember::fuzz

@@ -85,7 +85,7 @@ Error build_tensor_input(const Method& method, size_t i, const std::string* file
     for (size_t d = 0; d < shape.size(); ++d) {
       if (shape[d] < 0 || shape[d] > sizes[d]) {
         return fail(Error::InvalidArgument,
-                    "--input_shapes: input %zu dim %zu is %d, the program allows 0..%d", i, d, int(shape[d]),
+                    "--input_shapes: input %zu dim %zu is %d, allowed range [0, %d]", i, d, int(shape[d]),
                     int(sizes[d]));
       }
     }

@@ -48,7 +48,7 @@ TEST(RunnerInputsTest, HostileInputsAreNamedErrors) {
       {"", {eight, big}, "has 4096 bytes, the input needs 8"},
       {"", {eight, "/nonexistent/x.bin"}, "input 1"},
       {"a,b", {}, "--input_shapes 'a,b' is malformed"},
-      {"2000000000;2", {}, "input 0 dim 0 is 2000000000, the program allows 0..2"},
+      {"2000000000;2", {}, "input 0 dim 0 is 2000000000, allowed range [0, 2]"},
       {"3;1", {}, "input 0 dim 0 is 3"},
       {"1,1;1", {}, "input 0 has rank 1, shape given has 2"},
       {"1;1;1", {}, "--input_shapes gives 3 shapes"},

@@ -52,8 +52,8 @@ bool check_same_shape(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& 
   return false;
 }
 
-bool check_out_dtype(KernelRuntimeContext& ctx, const Tensor& out, runtime::ScalarType computed,
-                     const char* op) {
+bool check_out_dtype_slow(KernelRuntimeContext& ctx, const Tensor& out,
+                          runtime::ScalarType computed, const char* op) {
   if (can_cast(computed, out.scalar_type())) return true;
   ctx.fail(Error::InvalidType, "%s: result type %s can't be cast to the out dtype %s", op,
            runtime::scalar_type_name(computed), runtime::scalar_type_name(out.scalar_type()));
@@ -68,8 +68,8 @@ bool check_rank_failed(KernelRuntimeContext& ctx, const Tensor& t, size_t rank, 
   return false;
 }
 
-bool broadcast_shape(KernelRuntimeContext& ctx, Span<const SizesType> a, Span<const SizesType> b,
-                     Shape* out, const char* op) {
+bool broadcast_shape_slow(KernelRuntimeContext& ctx, Span<const SizesType> a,
+                          Span<const SizesType> b, Shape* out, const char* op) {
   const size_t rank = a.size() > b.size() ? a.size() : b.size();
   out->dim = rank;
   for (size_t i = 0; i < rank; ++i) {

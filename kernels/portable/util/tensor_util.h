@@ -71,19 +71,35 @@ void fail_dtype(KernelRuntimeContext& ctx, const Tensor& t, const char* op, cons
 // Fails with InvalidArgument unless a and b have equal sizes.
 bool check_same_shape(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
                       const char* op);
-// Fails with InvalidArgument unless out's dtype is `expected` ...or can hold it
-// (torch can_cast) when `allow_cast`.
-bool check_out_dtype(KernelRuntimeContext& ctx, const Tensor& out, runtime::ScalarType computed,
-                     const char* op);
+// Fails with InvalidType unless out's dtype can hold `computed` (torch can_cast).
+bool check_out_dtype_slow(KernelRuntimeContext& ctx, const Tensor& out,
+                          runtime::ScalarType computed, const char* op);
+inline bool check_out_dtype(KernelRuntimeContext& ctx, const Tensor& out,
+                            runtime::ScalarType computed, const char* op) {
+  return out.scalar_type() == computed || check_out_dtype_slow(ctx, out, computed, op);
+}
 // Fails with InvalidArgument unless `t` has `rank` dims.
 inline bool check_rank(KernelRuntimeContext& ctx, const Tensor& t, size_t rank, const char* op,
                        const char* what) {
   return t.dim() == rank || check_rank_failed(ctx, t, rank, op, what);
 }
 
-// Broadcast shape of a and b (numpy rules); fails on a mismatch.
-bool broadcast_shape(KernelRuntimeContext& ctx, Span<const SizesType> a, Span<const SizesType> b,
-                     Shape* out, const char* op);
+// Broadcast shape of a and b (numpy rules); fails on a mismatch. Equal shapes inline.
+bool broadcast_shape_slow(KernelRuntimeContext& ctx, Span<const SizesType> a,
+                          Span<const SizesType> b, Shape* out, const char* op);
+inline bool broadcast_shape(KernelRuntimeContext& ctx, Span<const SizesType> a,
+                            Span<const SizesType> b, Shape* out, const char* op) {
+  if (a.size() == b.size()) {
+    size_t i = 0;
+    while (i < a.size() && a[i] == b[i]) ++i;
+    if (i == a.size()) {
+      for (size_t d = 0; d < a.size(); ++d) out->sizes[d] = a[d];
+      out->dim = a.size();
+      return true;
+    }
+  }
+  return broadcast_shape_slow(ctx, a, b, out, op);
+}
 
 // Strides (in elements) of `t` seen as a tensor of rank `rank` broadcast to
 // `sizes`: leading and size-1 dims get stride 0.

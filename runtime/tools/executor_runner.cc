@@ -4,7 +4,8 @@
 // --cpu_threads) plus --input_shapes, --warmup, --json, --profile and
 // --list_kernels. On failure prints "executor_runner: ErrorName (0xNN): message" once and
 // exits 1; bad flags (--num_executions < 1, --warmup < 0, --cpu_threads 0 or < -1) exit 2.
-// --cpu_threads above the core count is capped with a warning. Without --inputs, tensor
+// --cpu_threads above the core count is capped with a warning; it sets the portable kernels' thread
+// pool and the XNNPACK delegate's thread count alike. Without --inputs, tensor
 // inputs are ones (upstream's default) and a note says so. Input files must be regular
 // files of exactly the input's byte size; anything else is refused before it is read.
 #include <gflags/gflags.h>
@@ -185,6 +186,9 @@ int run() {
   if (FLAGS_cpu_threads != 1) {  // check_flags(): -1 or 2..cores
     pool = std::make_unique<PthreadpoolThreadPool>(FLAGS_cpu_threads < 0 ? 0 : size_t(FLAGS_cpu_threads));
   }
+  // XNNPACK delegates run on their own pthreadpool: same thread count (it was always 1).
+  const size_t threads = pool != nullptr ? pool->num_threads() : 1;
+  if (Error err = set_linked_backend_threads(threads); err != Error::Ok) return die(err);
   Timings timings;
   const uint64_t load_start = ember_pal_now_ns();
   Module module(FLAGS_model_path, FLAGS_data_path);

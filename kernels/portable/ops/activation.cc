@@ -266,11 +266,17 @@ bool where_flat(const Tensor& cond, const Tensor& a, const Tensor& b, Tensor& ou
   }
   const auto* c = static_cast<const uint8_t*>(cond.const_data_ptr());
   const int64_t n = int64_t(out.numel());
+  const auto run = [&](auto tag) {
+    using U = decltype(tag);
+    select_flat(c, step[0], a.const_data_ptr<U>(), step[1], b.const_data_ptr<U>(), step[2],
+                out.mutable_data_ptr<U>(), n);
+    return true;
+  };
   switch (out.element_size()) {
-    case 1: select_flat(c, step[0], a.const_data_ptr<uint8_t>(), step[1], b.const_data_ptr<uint8_t>(), step[2], out.mutable_data_ptr<uint8_t>(), n); return true;
-    case 2: select_flat(c, step[0], a.const_data_ptr<uint16_t>(), step[1], b.const_data_ptr<uint16_t>(), step[2], out.mutable_data_ptr<uint16_t>(), n); return true;
-    case 4: select_flat(c, step[0], a.const_data_ptr<uint32_t>(), step[1], b.const_data_ptr<uint32_t>(), step[2], out.mutable_data_ptr<uint32_t>(), n); return true;
-    case 8: select_flat(c, step[0], a.const_data_ptr<uint64_t>(), step[1], b.const_data_ptr<uint64_t>(), step[2], out.mutable_data_ptr<uint64_t>(), n); return true;
+    case 1: return run(uint8_t{});
+    case 2: return run(uint16_t{});
+    case 4: return run(uint32_t{});
+    case 8: return run(uint64_t{});
     default: return false;
   }
 }

@@ -43,12 +43,9 @@ Scalar EValue::to_scalar() const {
   }
 }
 
-const EValue& EValue::check(Tag expected) const {
-  if (tag_ != expected) {
-    EMBER_LOG(Fatal, "EValue holds %s, accessed as %s", tag_name(tag_), tag_name(expected));
-    ember_pal_abort();
-  }
-  return *this;
+void EValue::check_failed(Tag expected) const {
+  EMBER_LOG(Fatal, "EValue holds %s, accessed as %s", tag_name(tag_), tag_name(expected));
+  ember_pal_abort();
 }
 
 }  // namespace ember::runtime

@@ -134,7 +134,12 @@ class EValue final {
   Tensor* to_optional_tensor() const { return is_none() ? nullptr : &to_tensor(); }
 
  private:
-  const EValue& check(Tag expected) const;
+  // Inline: boxed kernels check every argument on every call; the failure is out of line.
+  const EValue& check(Tag expected) const {
+    if (tag_ != expected) [[unlikely]] check_failed(expected);
+    return *this;
+  }
+  [[noreturn]] void check_failed(Tag expected) const;
 
   Tag tag_;
   union Payload {

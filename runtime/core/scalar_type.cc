@@ -21,16 +21,20 @@ constexpr TypeInfo kTypes[kNumScalarTypes] = {
     {"uint32", 4},         {"uint64", 8},
 };
 
+// element_size() (inline in the header) keeps its own copy of the sizes: they must agree.
+constexpr bool sizes_agree() {
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    if (element_size(static_cast<ScalarType>(i)) != kTypes[i].size) return false;
+  }
+  return true;
+}
+static_assert(sizes_agree(), "element_size() disagrees with kTypes");
+
 }  // namespace
 
 bool is_valid(ScalarType type) {
   const int code = static_cast<int>(type);
   return code >= 0 && code < kNumScalarTypes;
-}
-
-size_t element_size(ScalarType type) {
-  if (type == ScalarType::Float8_e8m0fnu) return 1;
-  return is_valid(type) ? kTypes[static_cast<int>(type)].size : 0;
 }
 
 const char* scalar_type_name(ScalarType type) {

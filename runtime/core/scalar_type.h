@@ -50,8 +50,16 @@ constexpr int kNumScalarTypes = 30;
 // True for the .pte codes 0..29 (not Float8_e8m0fnu or Undefined).
 bool is_valid(ScalarType type);
 
-// Bytes per element (1 for Float8_e8m0fnu); 0 for Undefined and invalid codes.
-size_t element_size(ScalarType type);
+// Bytes per element (1 for Float8_e8m0fnu); 0 for Undefined and invalid codes. Inline:
+// kernels ask it on every call.
+constexpr size_t element_size(ScalarType type) {
+  // Bytes of the .pte codes 0..29, in code order.
+  constexpr unsigned char kSizes[kNumScalarTypes] = {1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 1, 1, 4,
+                                                     2, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 4, 8};
+  const int code = static_cast<int>(type);
+  if (code >= 0 && code < kNumScalarTypes) return kSizes[code];
+  return type == ScalarType::Float8_e8m0fnu ? 1 : 0;
+}
 
 // PyTorch-style name: "float32", "int64", "bool", "bfloat16", "float8_e8m0fnu", ...;
 // "undefined" for Undefined, "invalid" for other codes.

@@ -57,15 +57,12 @@ bool Tensor::is_channels_last_dim_order() const {
          dim_order_[2] == 3 && dim_order_[3] == 1;
 }
 
-Error Tensor::resize(Span<const SizesType> new_sizes) {
+Error Tensor::resize_slow(Span<const SizesType> new_sizes) {
   char have[96], want[96];
   if (new_sizes.size() != dim_) {
     return fail(Error::InvalidArgument, "cannot resize %s to rank %zu: rank must stay %zu",
                 describe(*this, have, sizeof(have)), new_sizes.size(), dim_);
   }
-  bool same = true;
-  for (size_t i = 0; i < dim_; ++i) same = same && new_sizes[i] == sizes_[i];
-  if (same) return Error::Ok;
   size_t numel = 0;
   if (!compute_numel(new_sizes, &numel)) {
     return fail(Error::InvalidArgument, "cannot resize %s to %s: invalid sizes",

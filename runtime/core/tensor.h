@@ -80,7 +80,16 @@ class Tensor final {
   // Errors (with a recorded message): InvalidArgument for a rank change, a
   // negative size or an element count above capacity; NotSupported when a
   // STATIC tensor is asked to change shape.
-  Error resize(Span<const SizesType> new_sizes);
+  // Inline when the shape is unchanged (the common case: a kernel re-asserting a
+  // planned shape), so a tiny kernel does not pay a call for it.
+  Error resize(Span<const SizesType> new_sizes) {
+    if (new_sizes.size() == dim_) {
+      size_t i = 0;
+      while (i < dim_ && new_sizes[i] == sizes_[i]) ++i;
+      if (i == dim_) return Error::Ok;
+    }
+    return resize_slow(new_sizes);
+  }
 
   // Element count of `sizes` (1 for an empty list); false on negative sizes or
   // size_t overflow.
@@ -88,6 +97,7 @@ class Tensor final {
 
  private:
   void compute_strides();
+  Error resize_slow(Span<const SizesType> new_sizes);
 
   ScalarType type_ = ScalarType::Float;
   ShapeDynamism dynamism_ = ShapeDynamism::Static;

@@ -64,6 +64,11 @@ Error Method::execute() {
   if (s->temp_allocator != nullptr) s->temp_allocator->reset();
   clear_error_message();  // a kernel may fail without recording why
   uint64_t steps = 0;
+  // Locals, not s->...: kernels are opaque calls, so fields would be reloaded every step.
+  InstructionProfile* const profile = s->profile;
+  MemoryAllocator* const temp = s->temp_allocator;
+  ThreadPool* const pool = s->thread_pool;
+  const PreparedInstruction* const instructions = s->instructions;
   for (size_t c = 0; c < s->num_chains; ++c) {
     const size_t begin = s->chain_starts[c], end = s->chain_starts[c + 1];
     for (size_t pc = begin; pc < end; ++pc) {
@@ -71,15 +76,22 @@ Error Method::execute() {
         return fail(Error::InvalidProgram, "method '%s' exceeded %llu steps (jump loop?)", s->name,
                     static_cast<unsigned long long>(kMaxSteps));
       }
-      const PreparedInstruction& in = s->instructions[pc];
+      const PreparedInstruction& in = instructions[pc];
       const size_t at = pc;
-      const uint64_t start = s->profile != nullptr ? ember_pal_now_ns() : 0;
-      const Error err = run_one(s, in, &pc, begin);
-      if (s->profile != nullptr) {
-        s->profile[at].calls += 1;
-        s->profile[at].total_ns += ember_pal_now_ns() - start;
+      Error err;
+      if (profile == nullptr && in.kind == InstructionKind::Kernel) {  // the common step
+        KernelRuntimeContext context(temp, pool);
+        in.function(context, Span<EValue*>(in.args, in.num_args));
+        err = context.failure_state();
+      } else {
+        const uint64_t start = profile != nullptr ? ember_pal_now_ns() : 0;
+        err = run_one(s, in, &pc, begin);
+        if (profile != nullptr) {
+          profile[at].calls += 1;
+          profile[at].total_ns += ember_pal_now_ns() - start;
+        }
       }
-      if (s->temp_allocator != nullptr) s->temp_allocator->reset();
+      if (temp != nullptr) temp->reset();
       if (err != Error::Ok) {
         if (last_error_message()[0] == '\0') fail(err, "%s", error_meaning(err));
         return annotate(err, "method '%s' instruction %zu (%s)", s->name, at, in.name);

@@ -4,7 +4,8 @@
 // --cpu_threads) plus --input_shapes, --warmup, --json, --profile and
 // --list_kernels. On failure prints "executor_runner: ErrorName (0xNN): message" once and
 // exits 1; bad flags (--num_executions < 1, --warmup < 0, --cpu_threads 0 or < -1) exit 2.
-// --cpu_threads above the core count is capped with a warning. Without --inputs, tensor
+// --cpu_threads above the core count is capped with a warning; it sets the portable kernels' thread
+// pool and the XNNPACK delegate's thread count alike. Without --inputs, tensor
 // inputs are ones (upstream's default) and a note says so. Input files must be regular
 // files of exactly the input's byte size; anything else is refused before it is read.
 #include <gflags/gflags.h>
@@ -83,14 +84,14 @@ bool looks_like_pt2(const std::string& path) {
   return n == 4 && memcmp(head, "PK\3\4", 4) == 0;
 }
 
-double ms_since(uint64_t start_ns) { return double(ember_pal_now_ns() - start_ns) / 1e6; }
+double us_since(uint64_t start_ns) { return double(ember_pal_now_ns() - start_ns) / 1e3; }
 
 void print_profile(const Method& method, const std::vector<InstructionProfile>& profile) {
   printf("%-5s %-48s %8s %12s %10s\n", "#", "instruction", "calls", "total_us", "mean_us");
   for (size_t i = 0; i < profile.size(); ++i) {
     const InstructionProfile& p = profile[i];
     const double total_us = double(p.total_ns) / 1e3;
-    printf("%-5zu %-48s %8llu %12.1f %10.2f\n", i, method.instruction_name(i),
+    printf("%-5zu %-48s %8llu %12.3f %10.3f\n", i, method.instruction_name(i),
            static_cast<unsigned long long>(p.calls), total_us, p.calls ? total_us / double(p.calls) : 0.0);
   }
 }
@@ -103,8 +104,8 @@ int list_kernels(const KernelRegistry& kernels, const BackendRegistry& backends)
 }
 
 struct Timings {
-  double load_ms = 0;
-  std::vector<double> runs_ms;  // timed executions, in order
+  double load_us = 0;
+  std::vector<double> runs_us;  // timed executions, in order
 };
 
 // Runs --warmup untimed and --num_executions timed executions.
@@ -117,21 +118,24 @@ Error run_method(Method& method, const RunnerInputs& inputs, std::vector<Instruc
     const uint64_t start = ember_pal_now_ns();
     EMBER_TRY(method.set_inputs(Span<const EValue>(inputs.values.data(), inputs.values.size())));
     EMBER_TRY(method.execute());
-    if (timed) timings->runs_ms.push_back(ms_since(start));
+    if (timed) timings->runs_us.push_back(us_since(start));
   }
   method.set_profile(nullptr);
   return Error::Ok;
 }
 
+// Times are microseconds with 3 decimals (1 ns steps; the clock is ns), so a 40 ns run of a
+// tiny program reads 0.040, not 0.0000. min_us is the fastest timed run: the least noisy
+// figure on a shared machine. No _ms fields: nothing reads them (docs/decisions.md).
 void print_json(const Method& method, const Timings& t) {
-  std::vector<double> sorted = t.runs_ms;
+  std::vector<double> sorted = t.runs_us;
   std::sort(sorted.begin(), sorted.end());
   const size_t n = sorted.size();
   const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   // The method name comes from the file: nlohmann::json escapes quotes and control bytes.
-  printf("{\"load_ms\":%.4f,\"first_ms\":%.4f,\"median_ms\":%.4f,\"min_ms\":%.4f,\"max_ms\":%.4f,"
+  printf("{\"load_us\":%.3f,\"first_us\":%.3f,\"median_us\":%.3f,\"min_us\":%.3f,\"max_us\":%.3f,"
          "\"iterations\":%zu,\"method\":%s,\"outputs\":%s}\n",
-         t.load_ms, t.runs_ms.front(), median, sorted.front(), sorted.back(), n,
+         t.load_us, t.runs_us.front(), median, sorted.front(), sorted.back(), n,
          nlohmann::json(method.name()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str(),
          outputs_json(method).c_str());
 }
@@ -182,15 +186,18 @@ int run() {
   if (FLAGS_cpu_threads != 1) {  // check_flags(): -1 or 2..cores
     pool = std::make_unique<PthreadpoolThreadPool>(FLAGS_cpu_threads < 0 ? 0 : size_t(FLAGS_cpu_threads));
   }
+  // XNNPACK delegates run on their own pthreadpool: same thread count (it was always 1).
+  const size_t threads = pool != nullptr ? pool->num_threads() : 1;
+  if (Error err = set_linked_backend_threads(threads); err != Error::Ok) return die(err);
   Timings timings;
   const uint64_t load_start = ember_pal_now_ns();
   Module module(FLAGS_model_path, FLAGS_data_path);
   Result<Method*> loaded = load(module, kernels, backends, pool.get());
   if (!loaded.ok()) return die(loaded.error());
-  timings.load_ms = ms_since(load_start);
+  timings.load_us = us_since(load_start);
   Method& method = **loaded;
   EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), method.name(),
-            timings.load_ms);
+            timings.load_us / 1e3);
   RunnerInputs inputs;
   const std::vector<std::string> files =
       FLAGS_inputs.empty() ? std::vector<std::string>() : split(FLAGS_inputs, ',');
@@ -206,7 +213,7 @@ int run() {
   }
   print_outputs(method, *mode);
   if (FLAGS_profile) print_profile(method, profile);
-  EMBER_LOG(Info, "Model executed successfully %zu time(s)", timings.runs_ms.size());
+  EMBER_LOG(Info, "Model executed successfully %zu time(s)", timings.runs_us.size());
   if (FLAGS_json) print_json(method, timings);
   return 0;
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # executor_runner end to end on upstream files (skips when ../shared is absent):
-# JSON for a constant method, raw output files equal upstream's reference, and a
+# JSON for a constant method and its timing fields (microseconds), raw output files equal upstream's reference, and a
 # named error with a non-zero exit for a program needing a missing backend. Errors are
 # "executor_runner: ErrorName (0xNN): message", printed once; the reproductions of issue
 # #16 (bad flags exit 2, directories and devices as inputs, oversized input files, a .pt2
@@ -66,6 +66,20 @@ out=$("$RUNNER" --model_path "$F/balthazarneveu__executorch_smoothly__xnnpack_si
   fail "simpleconv exited non-zero"
 echo "$out" | grep -q '"shape":\[1,3,17,23\]' || fail "simpleconv output shape: $out"
 echo "$out" | grep -q "XnnpackBackend" || fail "profile table lacks the delegate: $out"
+
+# --json times: microseconds with 3 decimals (1 ns steps), fastest run no slower than the median.
+out=$("$RUNNER" --model_path "$F/pytorch__executorch__add.pte" --json --print_output none --num_executions 5 2>/dev/null) ||
+  fail "add.pte --json exited non-zero"
+for field in load_us first_us median_us min_us max_us; do
+  echo "$out" | grep -Eq "\"$field\":[0-9]+\.[0-9]{3}," || fail "--json lacks $field with 3 decimals: $out"
+done
+echo "$out" | grep -q '_ms"' && fail "--json still has millisecond fields: $out"
+min=$(echo "$out" | sed -E 's/.*"min_us":([0-9.]+).*/\1/')
+median=$(echo "$out" | sed -E 's/.*"median_us":([0-9.]+).*/\1/')
+max=$(echo "$out" | sed -E 's/.*"max_us":([0-9.]+).*/\1/')
+awk -v a="$min" -v b="$median" -v c="$max" 'BEGIN { exit !(a > 0 && a <= b && b <= c) }' ||
+  fail "--json times out of order (min $min, median $median, max $max): $out"
+echo "$out" | grep -q '"iterations":5,' || fail "--json iterations: $out"
 
 expect_error 1 "NotFound \(0x20\).*EthosUBackend" --model_path "$F/Arm-Examples__CMSIS-Executorch__ethos_u_minimal_example.pte"
 [ "$(grep -c EthosUBackend "$TEST_TMPDIR/err.txt")" -eq 1 ] || fail "runtime error printed more than once: $(cat "$TEST_TMPDIR/err.txt")"

@@ -17,4 +17,8 @@ Error register_linked(KernelRegistry& kernels, BackendRegistry& backends) {
   return Error::Ok;
 }
 
+Error set_linked_backend_threads(size_t threads) {
+  return ember::backends::xnnpack::set_num_threads(threads);
+}
+
 }  // namespace ember::runtime

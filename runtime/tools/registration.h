@@ -11,4 +11,8 @@ namespace ember::runtime {
 // every linked backend into `backends`.
 Error register_linked(KernelRegistry& kernels, BackendRegistry& backends);
 
+// Tells every linked backend that runs its own threads to use `threads` (>= 1), as the
+// portable kernels do through the runner's thread pool (--cpu_threads).
+Error set_linked_backend_threads(size_t threads);
+
 }  // namespace ember::runtime

@@ -241,6 +241,48 @@ Tensor& glu_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, Tensor
   return out;
 }
 
+namespace {
+
+template <typename U>
+void select_flat(const uint8_t* c, int64_t cs, const U* x, int64_t xs, const U* y, int64_t ys,
+                 U* o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = c[i * cs] != 0 ? x[i * xs] : y[i * ys];
+}
+
+// where() when a, b and out share one dtype and every operand is flat in out's layout or a
+// single element: a byte-exact select with no strided-loop setup (tiny masks in small models).
+bool where_flat(const Tensor& cond, const Tensor& a, const Tensor& b, Tensor& out) {
+  if (a.scalar_type() != out.scalar_type() || b.scalar_type() != out.scalar_type()) return false;
+  int64_t step[3];
+  const Tensor* ins[3] = {&cond, &a, &b};
+  for (int k = 0; k < 3; ++k) {
+    if (ins[k]->numel() == 1) {
+      step[k] = 0;
+    } else if (same_layout(*ins[k], out)) {
+      step[k] = 1;
+    } else {
+      return false;
+    }
+  }
+  const auto* c = static_cast<const uint8_t*>(cond.const_data_ptr());
+  const int64_t n = int64_t(out.numel());
+  const auto run = [&](auto tag) {
+    using U = decltype(tag);
+    select_flat(c, step[0], a.const_data_ptr<U>(), step[1], b.const_data_ptr<U>(), step[2],
+                out.mutable_data_ptr<U>(), n);
+    return true;
+  };
+  switch (out.element_size()) {
+    case 1: return run(uint8_t{});
+    case 2: return run(uint16_t{});
+    case 4: return run(uint32_t{});
+    case 8: return run(uint64_t{});
+    default: return false;
+  }
+}
+
+}  // namespace
+
 Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a,
                   const Tensor& b, Tensor& out) {
   const char* op = "where.self_out";
@@ -254,6 +296,7 @@ Tensor& where_out(KernelRuntimeContext& ctx, const Tensor& cond, const Tensor& a
   if (!broadcast_shape(ctx, cond.sizes(), a.sizes(), &s1, op)) return out;
   if (!broadcast_shape(ctx, s1.span(), b.sizes(), &s2, op)) return out;
   if (!resize_out(ctx, out, s2.span(), op)) return out;
+  if (where_flat(cond, a, b, out)) return out;
   dispatch<kAll>(common, [&](auto tag) {
     using C = compute_t<typename decltype(tag)::type>;
     map_ternary<bool, C>(cond, a, b, out, [](bool c, C x, C y) -> C { return c ? x : y; });

@@ -22,10 +22,42 @@ struct MatView {
   int64_t c_rs, c_cs;
 };
 
+// Products up to this many multiply-adds take the plain loop below even in float: sgemm's
+// packing and dispatch cost more than the arithmetic (upstream's xor.pte: 2x10x1).
+constexpr int64_t kTinyProduct = 256;
+
+// Float products of at most kTinyProduct multiply-adds: rows of C accumulated over p in
+// order (the same sums as the plain loop), the j loop flat when B's rows are contiguous.
+void matmul_tiny_f32(int64_t m, int64_t n, int64_t k, const MatView& v, float alpha, float beta) {
+  const float* a = static_cast<const float*>(v.a);
+  const float* b = static_cast<const float*>(v.b);
+  float* c = static_cast<float*>(v.c);
+  float acc[kTinyProduct];  // n <= kTinyProduct when m, k >= 1
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) acc[j] = 0.0f;
+    for (int64_t p = 0; p < k; ++p) {
+      const float av = a[i * v.a_rs + p * v.a_cs];
+      const float* brow = b + p * v.b_rs;
+      if (v.b_cs == 1) {
+        for (int64_t j = 0; j < n; ++j) acc[j] += av * brow[j];
+      } else {
+        for (int64_t j = 0; j < n; ++j) acc[j] += av * brow[j * v.b_cs];
+      }
+    }
+    float* crow = c + i * v.c_rs;
+    for (int64_t j = 0; j < n; ++j) {
+      float r = alpha * acc[j];
+      if (beta != 0.0f) r += beta * crow[j * v.c_cs];
+      crow[j * v.c_cs] = r;
+    }
+  }
+}
+
 // c = alpha * a @ b + beta * c (beta == 0: c not read).
 void matmul_one(runtime::ScalarType type, int64_t m, int64_t n, int64_t k, const MatView& v,
                 double alpha, double beta, runtime::ThreadPool* pool) {
-  if (type == runtime::ScalarType::Float && (v.c_cs == 1 || v.c_rs == 1)) {
+  if (type == runtime::ScalarType::Float && (v.c_cs == 1 || v.c_rs == 1) &&
+      m * n * k > kTinyProduct) {
     GemmArgs g;
     const bool transposed = v.c_cs != 1;  // compute C^T = B^T A^T
     g.m = transposed ? n : m;
@@ -42,6 +74,10 @@ void matmul_one(runtime::ScalarType type, int64_t m, int64_t n, int64_t k, const
     g.alpha = float(alpha);
     g.beta = float(beta);
     sgemm(g, pool);
+    return;
+  }
+  if (type == runtime::ScalarType::Float && m > 0 && k > 0 && n <= kTinyProduct) {
+    matmul_tiny_f32(m, n, k, v, float(alpha), float(beta));
     return;
   }
   dispatch<kReal>(type, [&](auto tag) {

@@ -41,11 +41,49 @@ bool fold(const Tensor& in, const ReducePlan& plan, Tensor& out, Acc init, Combi
   });
 }
 
+// Float sum of a row-major tensor over one block of adjacent dims (size-1 dims ignored):
+// out[o, i] = sum_r in[o, r, i], accumulated in double like fold(). False when the layout
+// or dtypes need the general plan. No ReducePlan set-up: the common case of small models.
+bool sum_block(const Tensor& in, const bool* mask, Tensor& out) {
+  if (in.scalar_type() != ScalarType::Float || out.scalar_type() != ScalarType::Float ||
+      !in.is_contiguous_dim_order() || !out.is_contiguous_dim_order()) {
+    return false;
+  }
+  int64_t outer = 1, red = 1, inner = 1;
+  int phase = 0;  // 0: before the reduced block, 1: in it, 2: after it
+  for (size_t d = 0; d < in.dim(); ++d) {
+    const int64_t s = in.size(d);
+    if (s == 1) continue;
+    if (mask[d]) {
+      if (phase == 2) return false;
+      phase = 1;
+      red *= s;
+    } else if (phase == 0) {
+      outer *= s;
+    } else {
+      phase = 2;
+      inner *= s;
+    }
+  }
+  const float* p = in.const_data_ptr<float>();
+  float* po = out.mutable_data_ptr<float>();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      double acc = 0.0;
+      const float* x = p + o * red * inner + i;
+      for (int64_t r = 0; r < red; ++r) acc += double(x[r * inner]);
+      po[o * inner + i] = float(acc);
+    }
+  }
+  return true;
+}
+
 Tensor& sum_like(KernelRuntimeContext& ctx, const Tensor& in, OptDims dims, bool keepdim,
                  OptDtype dtype, Tensor& out, bool product, const char* op) {
   if (dtype.has_value() && !check_dtype(ctx, out, *dtype, op, "out (dtype argument)")) return out;
   bool mask[kMaxTensorDims];
   if (!prepare(ctx, in, dims, keepdim, out, mask, op)) return out;
+  if (!product && sum_block(in, mask, out)) return out;
   const ReducePlan plan(in, mask, out, keepdim);
   bool ok;
   if (runtime::is_floating_point(out.scalar_type())) {

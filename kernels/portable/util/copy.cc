@@ -51,7 +51,76 @@ View view_of(const Tensor& t, int64_t offset) {
   return v;
 }
 
+namespace {
+
+// Whether both views walk `sizes` row-major and densely (size-1 dims ignored), so the copy is
+// one flat run of `*numel` elements.
+bool flat_row_major(const SizesType* sizes, size_t rank, const View& dst, const View& src,
+                    int64_t* numel) {
+  int64_t expect = 1;
+  for (size_t d = rank; d-- > 0;) {
+    if (sizes[d] == 1) continue;
+    if (dst.strides[d] != expect || src.strides[d] != expect) return false;
+    expect *= sizes[d];
+  }
+  *numel = expect;
+  return true;
+}
+
+template <typename U>
+void copy_2d(const int64_t* n, const int64_t* ds, const int64_t* ss, void* dst, const void* src) {
+  U* d = static_cast<U*>(dst);
+  const U* s = static_cast<const U*>(src);
+  for (int64_t i = 0; i < n[0]; ++i) {
+    U* drow = d + i * ds[0];
+    const U* srow = s + i * ss[0];
+    for (int64_t j = 0; j < n[1]; ++j) drow[j * ds[1]] = srow[j * ss[1]];
+  }
+}
+
+// Same-dtype copies with at most two dims of size > 1 (transposes of small matrices, most
+// permutes of tiny tensors): a direct double loop, outer dim the one with the larger dst
+// stride. False when the shape needs the general strided loop.
+bool copy_small(const SizesType* sizes, size_t rank, const View& dst, const View& src) {
+  int64_t n[2] = {1, 1}, ds[2] = {0, 0}, ss[2] = {0, 0};
+  size_t k = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    if (sizes[d] == 1) continue;
+    if (sizes[d] == 0) return true;  // nothing to copy
+    if (k == 2) return false;
+    n[k] = sizes[d];
+    ds[k] = dst.strides[d];
+    ss[k] = src.strides[d];
+    ++k;
+  }
+  if (k == 1) {  // one dim: make it the inner one
+    n[1] = n[0], ds[1] = ds[0], ss[1] = ss[0];
+    n[0] = 1, ds[0] = 0, ss[0] = 0;
+  } else if (k == 2 && ds[0] < ds[1]) {
+    int64_t t = n[0]; n[0] = n[1]; n[1] = t;
+    t = ds[0]; ds[0] = ds[1]; ds[1] = t;
+    t = ss[0]; ss[0] = ss[1]; ss[1] = t;
+  }
+  switch (runtime::element_size(dst.dtype)) {
+    case 1: copy_2d<uint8_t>(n, ds, ss, dst.data, src.data); return true;
+    case 2: copy_2d<uint16_t>(n, ds, ss, dst.data, src.data); return true;
+    case 4: copy_2d<uint32_t>(n, ds, ss, dst.data, src.data); return true;
+    case 8: copy_2d<uint64_t>(n, ds, ss, dst.data, src.data); return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 bool copy_view(const SizesType* sizes, size_t rank, const View& dst, const View& src) {
+  int64_t flat = 0;
+  if (dst.dtype == src.dtype && flat_row_major(sizes, rank, dst, src, &flat)) {
+    const size_t esize = runtime::element_size(dst.dtype);
+    if (esize == 0) return false;
+    if (flat > 0 && dst.data != src.data) std::memcpy(dst.data, src.data, size_t(flat) * esize);
+    return true;
+  }
+  if (dst.dtype == src.dtype && copy_small(sizes, rank, dst, src)) return true;
   int64_t strides[2][kMaxTensorDims];
   // Iterate in the destination's memory order: sort dims by decreasing dst stride.
   runtime::DimOrderType order[kMaxTensorDims];
@@ -88,6 +157,13 @@ bool copy_view(const SizesType* sizes, size_t rank, const View& dst, const View&
 }
 
 bool copy_into(const Tensor& src, Tensor& out) {
+  if (src.scalar_type() == out.scalar_type() && same_layout(src, out)) {  // dense, same order
+    if (out.element_size() == 0) return false;
+    if (out.numel() > 0 && src.const_data_ptr() != out.const_data_ptr()) {
+      std::memcpy(out.mutable_data_ptr(), src.const_data_ptr(), out.nbytes());
+    }
+    return true;
+  }
   View s = view_of(src);
   broadcast_strides(src, out.dim(), s.strides);
   return copy_view(out.sizes().data(), out.dim(), view_of(out), s);
@@ -95,6 +171,13 @@ bool copy_into(const Tensor& src, Tensor& out) {
 
 bool reshape_copy(const Tensor& src, Tensor& out) {
   if (src.is_contiguous_dim_order() && out.is_contiguous_dim_order()) {
+    if (src.scalar_type() == out.scalar_type() && src.numel() == out.numel()) {
+      if (out.element_size() == 0) return false;
+      if (out.numel() > 0 && src.const_data_ptr() != out.const_data_ptr()) {
+        std::memcpy(out.mutable_data_ptr(), src.const_data_ptr(), out.nbytes());
+      }
+      return true;
+    }
     // Same logical order, both row-major: view src with out's shape.
     View s = view_of(src);
     tensor_strides(out, s.strides);

@@ -24,11 +24,28 @@ StridedLoop<N> make_loop(Tensor& out, const Tensor* const* ins) {
   return StridedLoop<N>(out.sizes().data(), out.dim_order().data(), out.dim(), strides);
 }
 
+// How an operand lines up with `out` without a strided loop: Flat (same sizes and
+// memory order: element i is element i), Single (one element, broadcast to all), or
+// Strided (anything else). Tiny tensors take the first two without any loop setup.
+enum class Fit { Flat, Single, Strided };
+inline Fit fit_of(const Tensor& t, const Tensor& out) {
+  if (t.numel() == 1) return Fit::Single;
+  return same_layout(t, out) ? Fit::Flat : Fit::Strided;
+}
+
 }  // namespace detail
 
 // out[i] = f(CT(in[i])). Typed loop when in is Sin and out is Sout.
 template <typename CT, typename Sin, typename Sout, typename F>
 void map_unary(const Tensor& in, Tensor& out, F f) {
+  if (in.scalar_type() == dtype_of<Sin>() && out.scalar_type() == dtype_of<Sout>() &&
+      detail::fit_of(in, out) == detail::Fit::Flat) {
+    Sout* o = out.mutable_data_ptr<Sout>();
+    const Sin* a = in.const_data_ptr<Sin>();
+    const int64_t n = int64_t(out.numel());
+    for (int64_t i = 0; i < n; ++i) o[i] = cast<Sout>(f(cast<CT>(a[i])));
+    return;
+  }
   const Tensor* ins[1] = {&in};
   const StridedLoop<2> loop = detail::make_loop<2>(out, ins);
   if (in.scalar_type() == dtype_of<Sin>() && out.scalar_type() == dtype_of<Sout>()) {
@@ -60,6 +77,30 @@ void map_unary(const Tensor& in, Tensor& out, F f) {
 // are S and out is So.
 template <typename CT, typename S, typename So, typename F>
 void map_binary(const Tensor& a, const Tensor& b, Tensor& out, F f) {
+  if (a.scalar_type() == dtype_of<S>() && b.scalar_type() == dtype_of<S>() &&
+      out.scalar_type() == dtype_of<So>()) {
+    // Same-layout or single-element operands: one flat loop, no strided-loop setup.
+    const detail::Fit fa = detail::fit_of(a, out), fb = detail::fit_of(b, out);
+    if (fa != detail::Fit::Strided && fb != detail::Fit::Strided) {
+      So* o = out.mutable_data_ptr<So>();
+      const S* x = a.const_data_ptr<S>();
+      const S* y = b.const_data_ptr<S>();
+      const int64_t n = int64_t(out.numel());
+      if (fa == detail::Fit::Flat && fb == detail::Fit::Flat) {
+        for (int64_t i = 0; i < n; ++i) o[i] = cast<So>(f(cast<CT>(x[i]), cast<CT>(y[i])));
+      } else if (fa == detail::Fit::Flat) {
+        const CT yv = cast<CT>(y[0]);
+        for (int64_t i = 0; i < n; ++i) o[i] = cast<So>(f(cast<CT>(x[i]), yv));
+      } else if (fb == detail::Fit::Flat) {
+        const CT xv = cast<CT>(x[0]);
+        for (int64_t i = 0; i < n; ++i) o[i] = cast<So>(f(xv, cast<CT>(y[i])));
+      } else {
+        const So v = cast<So>(f(cast<CT>(x[0]), cast<CT>(y[0])));
+        for (int64_t i = 0; i < n; ++i) o[i] = v;
+      }
+      return;
+    }
+  }
   const Tensor* ins[2] = {&a, &b};
   const StridedLoop<3> loop = detail::make_loop<3>(out, ins);
   if (a.scalar_type() == dtype_of<S>() && b.scalar_type() == dtype_of<S>() &&

@@ -9,42 +9,28 @@ namespace {
 const char* desc(const Tensor& t, char* buf, size_t n) { return runtime::describe(t, buf, n); }
 }  // namespace
 
-bool resize_out(KernelRuntimeContext& ctx, Tensor& out, Span<const SizesType> sizes,
-                const char* op) {
-  const Error e = out.resize(sizes);
-  if (e != Error::Ok) {
-    runtime::annotate(e, "%s: out", op);
-    ctx.fail(e);
-    return false;
-  }
-  return true;
+bool resize_out_failed(KernelRuntimeContext& ctx, Error e, const char* op) {
+  runtime::annotate(e, "%s: out", op);
+  ctx.fail(e);
+  return false;
 }
 
-bool resize_like(KernelRuntimeContext& ctx, Tensor& out, const Tensor& like, const char* op) {
-  if (out.dim() != like.dim()) {
-    char a[96], b[96];
-    ctx.fail(Error::InvalidArgument, "%s: out %s must have the rank of %s", op,
-             desc(out, a, sizeof(a)), desc(like, b, sizeof(b)));
-    return false;
-  }
-  return resize_out(ctx, out, like.sizes(), op);
+bool resize_like_failed(KernelRuntimeContext& ctx, const Tensor& out, const Tensor& like,
+                        const char* op) {
+  char a[96], b[96];
+  ctx.fail(Error::InvalidArgument, "%s: out %s must have the rank of %s", op,
+           desc(out, a, sizeof(a)), desc(like, b, sizeof(b)));
+  return false;
 }
 
-bool normalize_dim(KernelRuntimeContext& ctx, int64_t dim, size_t rank, const char* op,
-                   int64_t* out) {
-  const int64_t r = rank == 0 ? 1 : static_cast<int64_t>(rank);
-  if (dim < -r || dim >= r) {
-    ctx.fail(Error::InvalidArgument, "%s: dim %lld out of range for a tensor of rank %zu", op,
-             static_cast<long long>(dim), rank);
-    return false;
-  }
-  *out = dim < 0 ? dim + r : dim;
-  return true;
+bool normalize_dim_failed(KernelRuntimeContext& ctx, int64_t dim, size_t rank, const char* op) {
+  ctx.fail(Error::InvalidArgument, "%s: dim %lld out of range for a tensor of rank %zu", op,
+           static_cast<long long>(dim), rank);
+  return false;
 }
 
-bool check_dtype(KernelRuntimeContext& ctx, const Tensor& t, runtime::ScalarType expected,
-                 const char* op, const char* what) {
-  if (t.scalar_type() == expected) return true;
+bool check_dtype_failed(KernelRuntimeContext& ctx, const Tensor& t, runtime::ScalarType expected,
+                        const char* op, const char* what) {
   ctx.fail(Error::InvalidType, "%s: %s must be %s, got %s", op, what,
            runtime::scalar_type_name(expected), runtime::scalar_type_name(t.scalar_type()));
   return false;
@@ -66,25 +52,24 @@ bool check_same_shape(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& 
   return false;
 }
 
-bool check_out_dtype(KernelRuntimeContext& ctx, const Tensor& out, runtime::ScalarType computed,
-                     const char* op) {
+bool check_out_dtype_slow(KernelRuntimeContext& ctx, const Tensor& out,
+                          runtime::ScalarType computed, const char* op) {
   if (can_cast(computed, out.scalar_type())) return true;
   ctx.fail(Error::InvalidType, "%s: result type %s can't be cast to the out dtype %s", op,
            runtime::scalar_type_name(computed), runtime::scalar_type_name(out.scalar_type()));
   return false;
 }
 
-bool check_rank(KernelRuntimeContext& ctx, const Tensor& t, size_t rank, const char* op,
-                const char* what) {
-  if (t.dim() == rank) return true;
+bool check_rank_failed(KernelRuntimeContext& ctx, const Tensor& t, size_t rank, const char* op,
+                       const char* what) {
   char x[96];
   ctx.fail(Error::InvalidArgument, "%s: %s must have %zu dims, got %s", op, what, rank,
            desc(t, x, sizeof(x)));
   return false;
 }
 
-bool broadcast_shape(KernelRuntimeContext& ctx, Span<const SizesType> a, Span<const SizesType> b,
-                     Shape* out, const char* op) {
+bool broadcast_shape_slow(KernelRuntimeContext& ctx, Span<const SizesType> a,
+                          Span<const SizesType> b, Shape* out, const char* op) {
   const size_t rank = a.size() > b.size() ? a.size() : b.size();
   out->dim = rank;
   for (size_t i = 0; i < rank; ++i) {
@@ -113,23 +98,11 @@ void broadcast_strides(const Tensor& t, size_t rank, int64_t* strides) {
   }
 }
 
-void tensor_strides(const Tensor& t, int64_t* strides) {
-  for (size_t i = 0; i < t.dim(); ++i) strides[i] = t.strides()[i];
-}
-
 int64_t shape_numel(Span<const SizesType> sizes) {
   int64_t n = 1;
   for (SizesType s : sizes) n *= s;
   return n;
 }
 
-bool same_layout(const Tensor& t, const Tensor& u) {
-  if (t.dim() != u.dim()) return false;
-  for (size_t i = 0; i < t.dim(); ++i) {
-    if (t.size(i) != u.size(i)) return false;
-    if (t.size(i) != 1 && t.strides()[i] != u.strides()[i]) return false;
-  }
-  return true;
-}
 
 }  // namespace ember::kernels::portable

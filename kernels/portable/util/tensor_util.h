@@ -27,36 +27,79 @@ struct Shape {
   void push(int64_t s) { sizes[dim++] = static_cast<SizesType>(s); }
 };
 
+// The checks below are inline with their failure paths out of line (*_failed, which fail
+// ctx and return false): every tiny kernel call passes several of them.
+bool resize_out_failed(KernelRuntimeContext& ctx, Error e, const char* op);
+bool resize_like_failed(KernelRuntimeContext& ctx, const Tensor& out, const Tensor& like,
+                        const char* op);
+bool normalize_dim_failed(KernelRuntimeContext& ctx, int64_t dim, size_t rank, const char* op);
+bool check_dtype_failed(KernelRuntimeContext& ctx, const Tensor& t, runtime::ScalarType expected,
+                        const char* op, const char* what);
+bool check_rank_failed(KernelRuntimeContext& ctx, const Tensor& t, size_t rank, const char* op,
+                       const char* what);
+
 // Resizes `out` to `sizes`; on failure fails `ctx` (the message is recorded by
 // resize) and returns false.
-bool resize_out(KernelRuntimeContext& ctx, Tensor& out, Span<const SizesType> sizes,
-                const char* op);
+inline bool resize_out(KernelRuntimeContext& ctx, Tensor& out, Span<const SizesType> sizes,
+                       const char* op) {
+  const Error e = out.resize(sizes);
+  return e == Error::Ok || resize_out_failed(ctx, e, op);
+}
 // Resizes `out` to the shape of `like`.
-bool resize_like(KernelRuntimeContext& ctx, Tensor& out, const Tensor& like, const char* op);
+inline bool resize_like(KernelRuntimeContext& ctx, Tensor& out, const Tensor& like,
+                        const char* op) {
+  if (out.dim() != like.dim()) return resize_like_failed(ctx, out, like, op);
+  return resize_out(ctx, out, like.sizes(), op);
+}
 
 // Normalises dim in [-rank, rank) (rank 0 accepts -1 and 0); fails otherwise.
-bool normalize_dim(KernelRuntimeContext& ctx, int64_t dim, size_t rank, const char* op,
-                   int64_t* out);
+inline bool normalize_dim(KernelRuntimeContext& ctx, int64_t dim, size_t rank, const char* op,
+                          int64_t* out) {
+  const int64_t r = rank == 0 ? 1 : static_cast<int64_t>(rank);
+  if (dim < -r || dim >= r) return normalize_dim_failed(ctx, dim, rank, op);
+  *out = dim < 0 ? dim + r : dim;
+  return true;
+}
 
 // Fails with InvalidType unless `t` has dtype `expected`.
-bool check_dtype(KernelRuntimeContext& ctx, const Tensor& t, runtime::ScalarType expected,
-                 const char* op, const char* what);
+inline bool check_dtype(KernelRuntimeContext& ctx, const Tensor& t, runtime::ScalarType expected,
+                        const char* op, const char* what) {
+  return t.scalar_type() == expected || check_dtype_failed(ctx, t, expected, op, what);
+}
 // Fails with InvalidType naming the dtype (for unsupported dtypes in dispatch).
 void fail_dtype(KernelRuntimeContext& ctx, const Tensor& t, const char* op, const char* what);
 // Fails with InvalidArgument unless a and b have equal sizes.
 bool check_same_shape(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b,
                       const char* op);
-// Fails with InvalidArgument unless out's dtype is `expected` ...or can hold it
-// (torch can_cast) when `allow_cast`.
-bool check_out_dtype(KernelRuntimeContext& ctx, const Tensor& out, runtime::ScalarType computed,
-                     const char* op);
+// Fails with InvalidType unless out's dtype can hold `computed` (torch can_cast).
+bool check_out_dtype_slow(KernelRuntimeContext& ctx, const Tensor& out,
+                          runtime::ScalarType computed, const char* op);
+inline bool check_out_dtype(KernelRuntimeContext& ctx, const Tensor& out,
+                            runtime::ScalarType computed, const char* op) {
+  return out.scalar_type() == computed || check_out_dtype_slow(ctx, out, computed, op);
+}
 // Fails with InvalidArgument unless `t` has `rank` dims.
-bool check_rank(KernelRuntimeContext& ctx, const Tensor& t, size_t rank, const char* op,
-                const char* what);
+inline bool check_rank(KernelRuntimeContext& ctx, const Tensor& t, size_t rank, const char* op,
+                       const char* what) {
+  return t.dim() == rank || check_rank_failed(ctx, t, rank, op, what);
+}
 
-// Broadcast shape of a and b (numpy rules); fails on a mismatch.
-bool broadcast_shape(KernelRuntimeContext& ctx, Span<const SizesType> a, Span<const SizesType> b,
-                     Shape* out, const char* op);
+// Broadcast shape of a and b (numpy rules); fails on a mismatch. Equal shapes inline.
+bool broadcast_shape_slow(KernelRuntimeContext& ctx, Span<const SizesType> a,
+                          Span<const SizesType> b, Shape* out, const char* op);
+inline bool broadcast_shape(KernelRuntimeContext& ctx, Span<const SizesType> a,
+                            Span<const SizesType> b, Shape* out, const char* op) {
+  if (a.size() == b.size()) {
+    size_t i = 0;
+    while (i < a.size() && a[i] == b[i]) ++i;
+    if (i == a.size()) {
+      for (size_t d = 0; d < a.size(); ++d) out->sizes[d] = a[d];
+      out->dim = a.size();
+      return true;
+    }
+  }
+  return broadcast_shape_slow(ctx, a, b, out, op);
+}
 
 // Strides (in elements) of `t` seen as a tensor of rank `rank` broadcast to
 // `sizes`: leading and size-1 dims get stride 0.
@@ -76,12 +119,21 @@ inline int64_t offset_of(int64_t linear, const SizesType* sizes, const int64_t* 
 }
 
 // strides() of a tensor widened to int64.
-void tensor_strides(const Tensor& t, int64_t* strides);
+inline void tensor_strides(const Tensor& t, int64_t* strides) {
+  for (size_t i = 0; i < t.dim(); ++i) strides[i] = t.strides()[i];
+}
 
 // Numel of sizes.
 int64_t shape_numel(Span<const SizesType> sizes);
 
 // Whether t and u have the same sizes and dim order (flat loops apply).
-bool same_layout(const Tensor& t, const Tensor& u);
+inline bool same_layout(const Tensor& t, const Tensor& u) {
+  if (t.dim() != u.dim()) return false;
+  for (size_t i = 0; i < t.dim(); ++i) {
+    if (t.size(i) != u.size(i)) return false;
+    if (t.size(i) != 1 && t.strides()[i] != u.strides()[i]) return false;
+  }
+  return true;
+}
 
 }  // namespace ember::kernels::portable

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "aot/ir/control_flow.h"
 #include "aot/ir/graph_rewrite.h"
 #include "aot/planning/planner_registry.h"
 
@@ -67,6 +68,18 @@ Lifetimes compute_lifetimes(const Graph& graph) {
   auto mutated = mutated_buffers(graph);
   int32_t end = std::max<int32_t>(n - 1, 0) + static_cast<int32_t>(mutated.size());
   for (const Argument& out : graph.outputs()) for_each_value(out, [&](ValueId v) { touch(v, end); });
+  // A move (cond result) makes dst alias src at run time: src lives as long as dst. Backwards,
+  // so nested conds (src -> inner result -> outer result) extend along the whole chain.
+  for (int32_t i = n; i-- > 0;) {
+    const Node& node = graph.nodes()[static_cast<size_t>(i)];
+    if (control_op(node) != ControlOp::Move) continue;
+    const NamedArgument* src = node.find_input("src");
+    const NamedArgument* dst = node.find_input("dst");
+    if (src == nullptr || dst == nullptr) continue;
+    size_t s = static_cast<size_t>(tensor_of(src->arg)), d = static_cast<size_t>(tensor_of(dst->arg));
+    if (tensor_of(src->arg) == kNoValue || tensor_of(dst->arg) == kNoValue) continue;
+    if (lt.planned[s] && lt.planned[d]) lt.last[s] = std::max(lt.last[s], lt.last[d]);
+  }
   for (auto& [buffer, value] : mutated) {
     // Mutable buffers carry their initial value in: plan them (not as constants) from 0.
     lt.planned[static_cast<size_t>(buffer)] = true;

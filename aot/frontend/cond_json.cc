@@ -1,0 +1,194 @@
+// cond flattening (see cond_json.h).
+#include "aot/frontend/cond_json.h"
+
+#include "aot/frontend/node_json.h"
+#include "aot/frontend/program_json.h"
+#include "aot/ir/control_flow.h"
+
+namespace ember::aot {
+namespace {
+
+constexpr const char* kCondTarget = "torch.ops.higher_order.cond";
+
+std::string unique_name(const Graph& g, const std::string& base) {
+  if (g.find_value(base) == kNoValue) return base;
+  for (int k = 1;; ++k) {
+    std::string n = base + "_" + std::to_string(k);
+    if (g.find_value(n) == kNoValue) return n;
+  }
+}
+
+// The tensor values of a node output / operand list argument.
+Result<std::vector<ValueId>> tensors_of(const Argument& a, const std::string& what) {
+  if (a.kind == ArgKind::Tensor) return std::vector<ValueId>{a.values[0]};
+  if (a.kind == ArgKind::TensorList) return a.values;
+  return not_supported(what + ": cond " + " operands and results must be tensors, got " +
+                       to_string(a.kind));
+}
+
+Argument remap(Argument a, const std::vector<ValueId>& map) {
+  for (ValueId& v : a.values) {
+    if (v != kNoValue) v = map[static_cast<size_t>(v)];
+  }
+  return a;
+}
+
+// Decodes branch `branch` (as_graph JSON) and appends its nodes plus the moves of its
+// results into `results` to *g.
+Error splice_branch(const Json& branch, const std::string& prefix, const std::vector<ValueId>& operands,
+                    const std::vector<ValueId>& results, const std::string& what, Graph* g) {
+  EMBER_ASSIGN_OR_RETURN(const Json* gj, json_require(branch, "graph", what));
+  Graph sub;
+  sub.range_constraints() = g->range_constraints();
+  EMBER_TRY_CONTEXT(decode_graph_body(*gj, &sub), what);
+  if (sub.inputs().size() != operands.size()) {
+    return invalid_program(what + ": has " + std::to_string(sub.inputs().size()) + " inputs for " +
+                           std::to_string(operands.size()) + " cond operands");
+  }
+  std::vector<ValueId> map(sub.num_values(), kNoValue);
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Argument& in = sub.inputs()[i];
+    if (in.kind != ArgKind::Tensor) {
+      return not_supported(what + ": input " + std::to_string(i) + " is " + to_string(in.kind) +
+                           "; only tensor operands are supported");
+    }
+    map[static_cast<size_t>(in.values[0])] = operands[i];
+  }
+  for (size_t v = 0; v < sub.num_values(); ++v) {
+    if (map[v] != kNoValue) continue;
+    Value val = sub.value(static_cast<ValueId>(v));
+    val.name = unique_name(*g, prefix + val.name);
+    EMBER_ASSIGN_OR_RETURN(map[v], g->add_value(std::move(val)));
+  }
+  for (Node n : sub.nodes()) {
+    for (NamedArgument& in : n.inputs) {
+      in.arg = remap(std::move(in.arg), map);
+      ControlOp c = control_op(n);
+      if (in.arg.kind == ArgKind::String && (c == ControlOp::JumpFalse || c == ControlOp::Jump ||
+                                             c == ControlOp::Label)) {
+        in.arg.s = prefix + in.arg.s;  // labels of nested conds stay unique
+      }
+    }
+    for (Argument& out : n.outputs) out = remap(std::move(out), map);
+    n.name = prefix + n.name;
+    g->nodes().push_back(std::move(n));
+  }
+  std::vector<ValueId> srcs;
+  for (size_t k = 0; k < sub.outputs().size(); ++k) {
+    EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> vs,
+                           tensors_of(remap(sub.outputs()[k], map), what + " output"));
+    srcs.insert(srcs.end(), vs.begin(), vs.end());
+  }
+  if (srcs.size() != results.size()) {
+    return invalid_program(what + ": returns " + std::to_string(srcs.size()) + " tensors, cond has " +
+                           std::to_string(results.size()) + " results");
+  }
+  for (size_t k = 0; k < srcs.size(); ++k) {
+    const TensorSpec& s = g->value(srcs[k]).tensor;
+    const TensorSpec& d = g->value(results[k]).tensor;
+    if (s.dtype != d.dtype || s.rank() != d.rank()) {
+      return invalid_program(what + ": result " + std::to_string(k) + " is " + s.to_string() +
+                             ", cond result '" + g->value(results[k]).name + "' is " + d.to_string());
+    }
+    g->nodes().push_back(control_node(
+        "move", {{"src", Argument::tensor(srcs[k]), false}, {"dst", Argument::tensor(results[k]), false}},
+        {}, prefix + "move_" + std::to_string(k), ""));
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+bool is_cond_node_json(const Json& j) {
+  const Json* t = json_field(j, "target");
+  return t != nullptr && t->is_string() && t->get<std::string>() == kCondTarget;
+}
+
+Error decode_cond_node(const Json& j, size_t index, Graph* g) {
+  std::string what = "node " + std::to_string(index) + " (" + kCondTarget + ")";
+  EMBER_ASSIGN_OR_RETURN(const Json* inputs, json_require(j, "inputs", what));
+  if (!inputs->is_array() || inputs->size() != 4) {
+    return invalid_program(what + ": expected 4 inputs (pred, true_fn, false_fn, operands)");
+  }
+  std::string stack_trace;
+  if (const Json* meta = json_field(j, "metadata")) {
+    if (const Json* st = json_field(*meta, "stack_trace")) {
+      if (st->is_string()) stack_trace = st->get<std::string>();
+    }
+  }
+  auto arg_of = [&](size_t k) -> Result<const Json*> {
+    return json_require((*inputs)[k], "arg", what + ".inputs[" + std::to_string(k) + "]");
+  };
+  // Results.
+  EMBER_ASSIGN_OR_RETURN(const Json* outputs, json_require(j, "outputs", what));
+  if (!outputs->is_array()) return invalid_program(what + ".outputs: expected a list");
+  std::vector<ValueId> results;
+  for (size_t k = 0; k < outputs->size(); ++k) {
+    std::string w = what + ".outputs[" + std::to_string(k) + "]";
+    EMBER_ASSIGN_OR_RETURN(Argument a, decode_argument((*outputs)[k], *g, w));
+    EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> vs, tensors_of(a, w));
+    results.insert(results.end(), vs.begin(), vs.end());
+  }
+  std::string name;
+  if (const Json* n = json_field(j, "name")) {
+    if (n->is_string()) name = n->get<std::string>();
+  }
+  if (name.empty()) name = results.empty() ? "cond" : g->value(results[0]).name;
+  what = "node '" + name + "' (" + kCondTarget + ")";
+  // Predicate: a one-element bool tensor.
+  EMBER_ASSIGN_OR_RETURN(const Json* pj, arg_of(0));
+  EMBER_ASSIGN_OR_RETURN(Argument pred, decode_argument(*pj, *g, what + " predicate"));
+  if (pred.kind == ArgKind::SymBool || pred.kind == ArgKind::Bool) {
+    return not_supported(what + ": a symbolic or constant bool predicate is not supported yet "
+                                "(compute it as a bool tensor, e.g. torch.tensor(...) or x.sum() > 0)");
+  }
+  if (pred.kind != ArgKind::Tensor) {
+    return invalid_program(what + ": predicate is " + std::string(to_string(pred.kind)) +
+                           ", expected a bool tensor with one element");
+  }
+  const Value& pv = g->value(pred.values[0]);
+  if (pv.tensor.dtype != ScalarType::Bool || pv.tensor.static_numel() != 1) {
+    return invalid_program(what + ": predicate '" + pv.name + "' is " + pv.tensor.to_string() +
+                           ", expected a bool tensor with one element");
+  }
+  // Operands.
+  EMBER_ASSIGN_OR_RETURN(const Json* oj, arg_of(3));
+  EMBER_ASSIGN_OR_RETURN(Argument ops, decode_argument(*oj, *g, what + " operands"));
+  std::vector<ValueId> operands;
+  if (ops.kind != ArgKind::None) {
+    EMBER_ASSIGN_OR_RETURN(operands, tensors_of(ops, what + " operands"));
+  }
+  for (ValueId v : operands) {
+    if (g->value(v).kind != ValueKind::Tensor) {
+      return not_supported(what + ": operand '" + g->value(v).name + "' is not a tensor");
+    }
+  }
+  // Branches.
+  const Json* branches[2];
+  for (size_t b = 0; b < 2; ++b) {
+    EMBER_ASSIGN_OR_RETURN(const Json* bj, arg_of(1 + b));
+    const Json* gr = json_field(*bj, "as_graph");
+    if (gr == nullptr) {
+      return invalid_program(what + ": input " + std::to_string(1 + b) + " is not a graph (as_graph)");
+    }
+    branches[b] = gr;
+  }
+  std::vector<Argument> result_args;
+  for (ValueId v : results) result_args.push_back(Argument::tensor(v));
+  const std::string l_else = name + "_else", l_end = name + "_end";
+  g->nodes().push_back(control_node("cond_outputs", {}, result_args, name, stack_trace));
+  g->nodes().push_back(control_node(
+      "jump_false", {{"pred", pred, false}, {"label", Argument::string(l_else), false}}, {},
+      name + "_jump_false", stack_trace));
+  EMBER_TRY(splice_branch(*branches[0], name + "_true_", operands, results, what + " true branch", g));
+  g->nodes().push_back(control_node("jump", {{"label", Argument::string(l_end), false}}, {},
+                                    name + "_jump", stack_trace));
+  g->nodes().push_back(control_node("label", {{"label", Argument::string(l_else), false}}, {},
+                                    name + "_else", stack_trace));
+  EMBER_TRY(splice_branch(*branches[1], name + "_false_", operands, results, what + " false branch", g));
+  g->nodes().push_back(control_node("label", {{"label", Argument::string(l_end), false}}, {},
+                                    name + "_end", stack_trace));
+  return Error::Ok;
+}
+
+}  // namespace ember::aot

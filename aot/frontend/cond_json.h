@@ -1,0 +1,27 @@
+// torch.ops.higher_order.cond nodes: decoded and flattened into the enclosing graph.
+//
+// A cond node carries (pred, true_graph, false_graph, operands) as positional arguments; the
+// branch graphs come inline (as_graph with its own values, inputs, nodes and outputs). Each
+// branch is decoded into a scratch Graph (recursively, so nested conds flatten first), its
+// values are added to the enclosing graph under "<cond>_<branch>_<name>" (branch inputs become
+// the cond's operands), and the nodes are spliced between the marker nodes described in
+// aot/ir/control_flow.h.
+#pragma once
+
+#include <cstddef>
+
+#include "aot/frontend/json_util.h"
+#include "aot/ir/graph.h"
+
+namespace ember::aot {
+
+// True when node JSON `j` has target "torch.ops.higher_order.cond".
+bool is_cond_node_json(const Json& j);
+
+// Appends the flattened form of cond node `j` (the graph's node number `index`) to *g.
+// Errors: InvalidProgram for a malformed node, a predicate that is not a one-element bool
+// tensor, or branches whose inputs/outputs do not match the operands/results; NotSupported
+// for a symbolic (SymBool) predicate or non-tensor operands.
+Error decode_cond_node(const Json& j, size_t index, Graph* g);
+
+}  // namespace ember::aot

@@ -290,6 +290,17 @@ class MethodEmitter {
         }
         return Error::Ok;
       }
+      case ControlOp::Copy: {  // dst <- src by aten::copy.out, as mutable-buffer writebacks
+        const NamedArgument* src = n.find_input("src");
+        const NamedArgument* dst = n.find_input("dst");
+        if (src == nullptr || dst == nullptr) return invalid_program("copy without src/dst");
+        EMBER_ASSIGN_OR_RETURN(int32_t from, emit_arg(src->arg, false));
+        EMBER_ASSIGN_OR_RETURN(int32_t to, emit_arg(dst->arg, false));
+        int32_t nb = push(EmitValue::of_bool(false));
+        m_.instructions.push_back(
+            EmitInstruction::kernel(operator_index("aten::copy", "out"), {to, from, nb, to, to}));
+        return Error::Ok;
+      }
       case ControlOp::Move: {
         const NamedArgument* src = n.find_input("src");
         const NamedArgument* dst = n.find_input("dst");

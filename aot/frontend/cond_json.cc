@@ -9,6 +9,7 @@ namespace ember::aot {
 namespace {
 
 constexpr const char* kCondTarget = "torch.ops.higher_order.cond";
+constexpr const char* kWhileTarget = "torch.ops.higher_order.while_loop";
 
 std::string unique_name(const Graph& g, const std::string& base) {
   if (g.find_value(base) == kNoValue) return base;
@@ -33,10 +34,11 @@ Argument remap(Argument a, const std::vector<ValueId>& map) {
   return a;
 }
 
-// Decodes branch `branch` (as_graph JSON) and appends its nodes plus the moves of its
-// results into `results` to *g.
-Error splice_branch(const Json& branch, const std::string& prefix, const std::vector<ValueId>& operands,
-                    const std::vector<ValueId>& results, const std::string& what, Graph* g) {
+// Decodes subgraph `branch` (as_graph JSON), appends its nodes to *g with its inputs bound to
+// `operands`, and returns the values of its results.
+Result<std::vector<ValueId>> splice_subgraph(const Json& branch, const std::string& prefix,
+                                             const std::vector<ValueId>& operands,
+                                             const std::string& what, Graph* g) {
   EMBER_ASSIGN_OR_RETURN(const Json* gj, json_require(branch, "graph", what));
   Graph sub;
   sub.range_constraints() = g->range_constraints();
@@ -51,6 +53,9 @@ Error splice_branch(const Json& branch, const std::string& prefix, const std::ve
     if (in.kind != ArgKind::Tensor) {
       return not_supported(what + ": input " + std::to_string(i) + " is " + to_string(in.kind) +
                            "; only tensor operands are supported");
+    }
+    if (g->value(operands[i]).kind != ValueKind::Tensor) {
+      return not_supported(what + ": operand '" + g->value(operands[i]).name + "' is not a tensor");
     }
     map[static_cast<size_t>(in.values[0])] = operands[i];
   }
@@ -79,6 +84,12 @@ Error splice_branch(const Json& branch, const std::string& prefix, const std::ve
                            tensors_of(remap(sub.outputs()[k], map), what + " output"));
     srcs.insert(srcs.end(), vs.begin(), vs.end());
   }
+  return srcs;
+}
+
+// Appends `op` (move or copy) nodes writing `srcs` into `results`, after checking they match.
+Error write_results(const std::vector<ValueId>& srcs, const std::vector<ValueId>& results,
+                    const char* op, const std::string& prefix, const std::string& what, Graph* g) {
   if (srcs.size() != results.size()) {
     return invalid_program(what + ": returns " + std::to_string(srcs.size()) + " tensors, cond has " +
                            std::to_string(results.size()) + " results");
@@ -91,13 +102,118 @@ Error splice_branch(const Json& branch, const std::string& prefix, const std::ve
                              ", cond result '" + g->value(results[k]).name + "' is " + d.to_string());
     }
     g->nodes().push_back(control_node(
-        "move", {{"src", Argument::tensor(srcs[k]), false}, {"dst", Argument::tensor(results[k]), false}},
-        {}, prefix + "move_" + std::to_string(k), ""));
+        op, {{"src", Argument::tensor(srcs[k]), false}, {"dst", Argument::tensor(results[k]), false}},
+        {}, prefix + op + "_" + std::to_string(k), ""));
   }
   return Error::Ok;
 }
 
+Error splice_branch(const Json& branch, const std::string& prefix, const std::vector<ValueId>& operands,
+                    const std::vector<ValueId>& results, const std::string& what, Graph* g) {
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> srcs, splice_subgraph(branch, prefix, operands, what, g));
+  return write_results(srcs, results, "move", prefix, what, g);
+}
+
+std::string stack_trace_of(const Json& j) {
+  if (const Json* meta = json_field(j, "metadata")) {
+    if (const Json* st = json_field(*meta, "stack_trace")) {
+      if (st->is_string()) return st->get<std::string>();
+    }
+  }
+  return "";
+}
+
+// The tensors of node output list `outputs` and the node's name ("" -> first result's name).
+Result<std::vector<ValueId>> results_of(const Json& j, const std::string& what, Graph* g,
+                                        std::string* name) {
+  EMBER_ASSIGN_OR_RETURN(const Json* outputs, json_require(j, "outputs", what));
+  if (!outputs->is_array()) return invalid_program(what + ".outputs: expected a list");
+  std::vector<ValueId> results;
+  for (size_t k = 0; k < outputs->size(); ++k) {
+    std::string w = what + ".outputs[" + std::to_string(k) + "]";
+    EMBER_ASSIGN_OR_RETURN(Argument a, decode_argument((*outputs)[k], *g, w));
+    EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> vs, tensors_of(a, w));
+    results.insert(results.end(), vs.begin(), vs.end());
+  }
+  if (const Json* n = json_field(j, "name")) {
+    if (n->is_string()) *name = n->get<std::string>();
+  }
+  if (name->empty()) *name = results.empty() ? "hop" : g->value(results[0]).name;
+  return results;
+}
+
+Result<std::vector<ValueId>> tensor_list_arg(const Json& inputs, size_t k, const std::string& what,
+                                             Graph* g) {
+  EMBER_ASSIGN_OR_RETURN(const Json* a, json_require(inputs[k], "arg", what));
+  EMBER_ASSIGN_OR_RETURN(Argument arg, decode_argument(*a, *g, what));
+  if (arg.kind == ArgKind::None) return std::vector<ValueId>{};
+  return tensors_of(arg, what);
+}
+
+const Json* graph_arg(const Json& inputs, size_t k) {
+  const Json* a = json_field(inputs[k], "arg");
+  return a == nullptr ? nullptr : json_field(*a, "as_graph");
+}
+
 }  // namespace
+
+bool is_while_loop_node_json(const Json& j) {
+  const Json* t = json_field(j, "target");
+  return t != nullptr && t->is_string() && t->get<std::string>() == kWhileTarget;
+}
+
+Error decode_while_loop_node(const Json& j, size_t index, Graph* g) {
+  std::string what = "node " + std::to_string(index) + " (" + kWhileTarget + ")";
+  EMBER_ASSIGN_OR_RETURN(const Json* inputs, json_require(j, "inputs", what));
+  if (!inputs->is_array() || inputs->size() != 4) {
+    return invalid_program(what + ": expected 4 inputs (cond_fn, body_fn, carried, additional)");
+  }
+  const std::string stack_trace = stack_trace_of(j);
+  std::string name;
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> results, results_of(j, what, g, &name));
+  what = "node '" + name + "' (" + kWhileTarget + ")";
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> carried, tensor_list_arg(*inputs, 2, what + " carried", g));
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> extra, tensor_list_arg(*inputs, 3, what + " additional", g));
+  const Json* cond_g = graph_arg(*inputs, 0);
+  const Json* body_g = graph_arg(*inputs, 1);
+  if (cond_g == nullptr || body_g == nullptr) {
+    return invalid_program(what + ": cond_fn and body_fn must be graphs (as_graph)");
+  }
+  if (carried.size() != results.size()) {
+    return invalid_program(what + ": " + std::to_string(carried.size()) + " carried values, " +
+                           std::to_string(results.size()) + " results");
+  }
+  // The results are the loop state: initialised by copies (never aliasing the inputs, which
+  // the body must not overwrite), read by both subgraphs, rewritten by copies each iteration.
+  std::vector<Argument> result_args;
+  for (ValueId v : results) result_args.push_back(Argument::tensor(v));
+  std::vector<ValueId> state = results;
+  state.insert(state.end(), extra.begin(), extra.end());
+  const std::string l_loop = name + "_loop", l_end = name + "_end";
+  g->nodes().push_back(control_node("cond_outputs", {}, result_args, name, stack_trace));
+  EMBER_TRY(write_results(carried, results, "copy", name + "_init_", what + " carried values", g));
+  g->nodes().push_back(control_node("label", {{"label", Argument::string(l_loop), false}}, {},
+                                    name + "_loop", stack_trace));
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> pred,
+                         splice_subgraph(*cond_g, name + "_cond_", state, what + " cond_fn", g));
+  if (pred.size() != 1) return invalid_program(what + ": cond_fn must return one bool tensor");
+  const Value& pv = g->value(pred[0]);
+  if (pv.tensor.dtype != ScalarType::Bool || pv.tensor.static_numel() != 1) {
+    return invalid_program(what + ": cond_fn returns '" + pv.name + "' " + pv.tensor.to_string() +
+                           ", expected a bool tensor with one element");
+  }
+  g->nodes().push_back(control_node(
+      "jump_false", {{"pred", Argument::tensor(pred[0]), false}, {"label", Argument::string(l_end), false}},
+      {}, name + "_jump_false", stack_trace));
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> next,
+                         splice_subgraph(*body_g, name + "_body_", state, what + " body_fn", g));
+  EMBER_TRY(write_results(next, results, "copy", name + "_body_", what + " body_fn", g));
+  g->nodes().push_back(control_node("jump", {{"label", Argument::string(l_loop), false}}, {},
+                                    name + "_jump", stack_trace));
+  g->nodes().push_back(control_node("label", {{"label", Argument::string(l_end), false}}, {},
+                                    name + "_end", stack_trace));
+  return Error::Ok;
+}
 
 bool is_cond_node_json(const Json& j) {
   const Json* t = json_field(j, "target");

@@ -24,4 +24,13 @@ bool is_cond_node_json(const Json& j);
 // for a symbolic (SymBool) predicate or non-tensor operands.
 Error decode_cond_node(const Json& j, size_t index, Graph* g);
 
+// True when node JSON `j` has target "torch.ops.higher_order.while_loop".
+bool is_while_loop_node_json(const Json& j);
+
+// Appends the flattened form of while_loop node `j` to *g:
+//   cond_outputs() -> (out...); copy(init, out)...; label(loop); <cond_fn> ; jump_false(p, end);
+//   <body_fn>; copy(next, out)...; jump(loop); label(end)
+// Both subgraphs read (out..., additional inputs...). Errors as for cond.
+Error decode_while_loop_node(const Json& j, size_t index, Graph* g);
+
 }  // namespace ember::aot

@@ -14,7 +14,9 @@
 // The emitter turns jump_false into JumpFalseCall, jump into JumpFalseCall on a constant
 // false, move into MoveCall and labels into instruction indices (as ExecuTorch's emitter does
 // for cond). A move makes out_k alias src at run time, so memory planning keeps src alive as
-// long as out_k. Labels are strings unique in the graph; passes must keep marker nodes in
+// long as out_k. while_loop flattens the same way with a backward jump and `copy` (the data,
+// emitted as aten::copy.out) for the loop state (aot/frontend/cond_json.h); values used inside
+// a loop are planned live for the whole loop. Labels are strings unique in the graph; passes must keep marker nodes in
 // place (they have no outputs except cond_outputs, so dead-code removal keeps them) and the
 // partitioner never groups across them (they are "ember" nodes).
 #pragma once
@@ -32,6 +34,7 @@ enum class ControlOp : uint8_t {
   Jump,         // ember::jump(str label)
   Label,        // ember::label(str label)
   Move,         // ember::move(Tensor src, Tensor dst)
+  Copy,         // ember::copy(Tensor src, Tensor dst): copies the data (while_loop state)
 };
 
 inline ControlOp control_op(const Node& n) {
@@ -41,6 +44,7 @@ inline ControlOp control_op(const Node& n) {
   if (n.op.name == "jump") return ControlOp::Jump;
   if (n.op.name == "label") return ControlOp::Label;
   if (n.op.name == "move") return ControlOp::Move;
+  if (n.op.name == "copy") return ControlOp::Copy;
   return ControlOp::None;
 }
 

@@ -112,5 +112,32 @@ TEST(CondJsonTest, OperandsNotMatchingTheBranchInputsAreNamed) {
   EXPECT_NE(msg.find("true branch: has 3 inputs for 2 cond operands"), std::string::npos) << msg;
 }
 
+TEST(CondJsonTest, WhileLoopFlattensWithABackwardJump) {
+  using C = ControlOp;
+  // cond_outputs, two initial copies, loop label, jump_false, two state copies, jump back, end.
+  const std::vector<C> loop = {C::CondOutputs, C::Copy, C::Copy, C::Label, C::JumpFalse,
+                               C::Copy,        C::Copy, C::Jump, C::Label};
+  for (const char* f : {"while_loop.core_aten.torch2_6.pt2", "while_loop.core_aten.torch2_14.pt2"}) {
+    SCOPED_TRACE(f);
+    std::vector<uint8_t> bytes = load(f);
+    auto g = read_pt2_buffer(bytes.data(), bytes.size(), f);
+    ASSERT_TRUE(g.ok()) << format_error(g.error());
+    EXPECT_EQ(control_ops(*g), loop);
+    EXPECT_EQ(verify_graph(*g), Error::Ok) << format_error(verify_graph(*g));
+  }
+}
+
+TEST(CondJsonTest, LoopTestOfTheWrongTypeIsNamed) {
+  // The loop test 'lt' (x.abs().sum() < 50) claimed to be float32.
+  std::vector<uint8_t> bytes = edit_json(load("while_loop.core_aten.torch2_6.pt2"),
+                                         "\"lt\": {\"dtype\": 12", "\"lt\": {\"dtype\": 7");
+  auto g = read_pt2_buffer(bytes.data(), bytes.size(), "test.pt2");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error(), Error::InvalidProgram);
+  const std::string msg = last_error_message();
+  EXPECT_NE(msg.find("cond_fn returns"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected a bool tensor with one element"), std::string::npos) << msg;
+}
+
 }  // namespace
 }  // namespace ember::aot

@@ -48,7 +48,7 @@ void check_cond(const std::string& model, int partitions) {
 TEST(XnnpackE2eTest, CondBranch) { check_cond("cond_branch", 3); }
 TEST(XnnpackE2eTest, NestedCond) { check_cond("nested_cond", 4); }
 // while_loop: the body (mul, Linear, add) and the loop test (abs) delegate; copy.out of the
-// loop state, sum and the bool lt stay portable. Cases run 0, 1, 3 and 6 iterations.
+// loop state, sum and the bool lt stay portable. Cases run 0, 1, 3 and 7 iterations.
 TEST(XnnpackE2eTest, WhileLoop) { check_cond("while_loop", -1); }
 
 // Dynamic shapes (docs/dynamic_shapes.md): delegated at their upper bounds (before: 3 of 8 MLP nodes in 3 partitions), re-planned per input

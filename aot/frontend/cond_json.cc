@@ -254,16 +254,15 @@ Error decode_cond_node(const Json& j, size_t index, Graph* g) {
   // Predicate: a one-element bool tensor.
   EMBER_ASSIGN_OR_RETURN(const Json* pj, arg_of(0));
   EMBER_ASSIGN_OR_RETURN(Argument pred, decode_argument(*pj, *g, what + " predicate"));
-  if (pred.kind == ArgKind::SymBool || pred.kind == ArgKind::Bool) {
-    return not_supported(what + ": a symbolic or constant bool predicate is not supported yet "
-                                "(compute it as a bool tensor, e.g. torch.tensor(...) or x.sum() > 0)");
-  }
-  if (pred.kind != ArgKind::Tensor) {
+  // A SymBool value (a shape test computed by executorch_prim ops) is a Bool EValue at run
+  // time, which JumpFalseCall reads as well; a constant bool would have been folded by torch.
+  const bool sym_pred = pred.kind == ArgKind::SymBool && !pred.values.empty();
+  if (!sym_pred && pred.kind != ArgKind::Tensor) {
     return invalid_program(what + ": predicate is " + std::string(to_string(pred.kind)) +
-                           ", expected a bool tensor with one element");
+                           ", expected a bool tensor with one element or a symbolic bool");
   }
   const Value& pv = g->value(pred.values[0]);
-  if (pv.tensor.dtype != ScalarType::Bool || pv.tensor.static_numel() != 1) {
+  if (!sym_pred && (pv.tensor.dtype != ScalarType::Bool || pv.tensor.static_numel() != 1)) {
     return invalid_program(what + ": predicate '" + pv.name + "' is " + pv.tensor.to_string() +
                            ", expected a bool tensor with one element");
   }

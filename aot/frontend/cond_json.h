@@ -19,9 +19,9 @@ namespace ember::aot {
 bool is_cond_node_json(const Json& j);
 
 // Appends the flattened form of cond node `j` (the graph's node number `index`) to *g.
-// Errors: InvalidProgram for a malformed node, a predicate that is not a one-element bool
-// tensor, or branches whose inputs/outputs do not match the operands/results; NotSupported
-// for a symbolic (SymBool) predicate or non-tensor operands.
+// The predicate is a one-element bool tensor or a SymBool value. Errors: InvalidProgram for a
+// malformed node, a predicate of another kind, dtype or size, or branches whose inputs/outputs
+// do not match the operands/results; NotSupported for non-tensor operands.
 Error decode_cond_node(const Json& j, size_t index, Graph* g);
 
 // True when node JSON `j` has target "torch.ops.higher_order.while_loop".

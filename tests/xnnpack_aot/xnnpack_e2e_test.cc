@@ -50,7 +50,7 @@ TEST(XnnpackE2eTest, NestedCond) { check_cond("nested_cond", 4); }
 // while_loop: the body (mul, Linear, add) and the loop test (abs) delegate; copy.out of the
 // loop state, sum and the bool lt stay portable. Cases run 0, 1, 3 and 7 iterations.
 // A SymBool predicate (x.shape[0] > 4, dynamic batch): sym_size and executorch_prim::gt compute a
-// Bool EValue that JumpFalseCall reads; cases at batch 6 (true) and 2 (false).
+// Bool EValue that JumpFalseCall reads; cases at batch 6 (true), 2 and 1 (false).
 TEST(XnnpackE2eTest, CondOnShape) { check_cond("cond_on_shape", -1); }
 TEST(XnnpackE2eTest, WhileLoop) { check_cond("while_loop", -1); }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "aot/ir/control_flow.h"
 #include "aot/ir/op_schema.h"
 #include "aot/ir/graph_rewrite.h"
 #include "aot/planning/memory_planning_pass.h"
@@ -46,6 +47,7 @@ class MethodEmitter {
     EMBER_TRY(emit_inputs());
     for (const Node& n : g_.nodes()) EMBER_TRY_CONTEXT(emit_node(n), n.describe());
     EMBER_TRY(emit_writebacks());
+    EMBER_TRY(resolve_jumps());
     EMBER_TRY(emit_outputs());
     m_.non_const_buffer_sizes = {0};
     if (arena_ > 0) m_.non_const_buffer_sizes.push_back(arena_);
@@ -251,7 +253,89 @@ class MethodEmitter {
     return t.base == BaseType::Tensor && !t.optional && !t.list;
   }
 
+  // Control-flow markers (aot/ir/control_flow.h); *handled = false for other nodes.
+  Error emit_control(const Node& n, bool* handled) {
+    ControlOp c = control_op(n);
+    *handled = c != ControlOp::None;
+    auto label_of = [&]() -> Result<std::string> {
+      const NamedArgument* l = n.find_input("label");
+      if (l == nullptr || l->arg.kind != ArgKind::String) return invalid_program("control node without a label");
+      return l->arg.s;
+    };
+    switch (c) {
+      case ControlOp::None: return Error::Ok;
+      case ControlOp::CondOutputs:
+        for (const Argument& o : n.outputs) EMBER_TRY(emit_arg(o, false).error());
+        return Error::Ok;
+      case ControlOp::JumpFalse:
+      case ControlOp::Jump: {
+        int32_t cond;
+        if (c == ControlOp::JumpFalse) {
+          const NamedArgument* p = n.find_input("pred");
+          if (p == nullptr) return invalid_program("jump_false without a predicate");
+          EMBER_ASSIGN_OR_RETURN(cond, emit_arg(p->arg, false));
+        } else {
+          if (false_value_ < 0) false_value_ = push(EmitValue::of_bool(false));
+          cond = false_value_;  // an unconditional jump, as ExecuTorch's emitter writes it
+        }
+        EMBER_ASSIGN_OR_RETURN(std::string label, label_of());
+        jumps_.push_back({m_.instructions.size(), label});
+        m_.instructions.push_back(EmitInstruction::jump_false(cond, -1));
+        return Error::Ok;
+      }
+      case ControlOp::Label: {
+        EMBER_ASSIGN_OR_RETURN(std::string label, label_of());
+        if (!labels_.emplace(label, static_cast<int32_t>(m_.instructions.size())).second) {
+          return invalid_program("label '" + label + "' defined twice");
+        }
+        return Error::Ok;
+      }
+      case ControlOp::Copy: {  // dst <- src by aten::copy.out, as mutable-buffer writebacks
+        const NamedArgument* src = n.find_input("src");
+        const NamedArgument* dst = n.find_input("dst");
+        if (src == nullptr || dst == nullptr) return invalid_program("copy without src/dst");
+        EMBER_ASSIGN_OR_RETURN(int32_t from, emit_arg(src->arg, false));
+        EMBER_ASSIGN_OR_RETURN(int32_t to, emit_arg(dst->arg, false));
+        int32_t nb = push(EmitValue::of_bool(false));
+        m_.instructions.push_back(
+            EmitInstruction::kernel(operator_index("aten::copy", "out"), {to, from, nb, to, to}));
+        return Error::Ok;
+      }
+      case ControlOp::Move: {
+        const NamedArgument* src = n.find_input("src");
+        const NamedArgument* dst = n.find_input("dst");
+        if (src == nullptr || dst == nullptr) return invalid_program("move without src/dst");
+        EMBER_ASSIGN_OR_RETURN(int32_t from, emit_arg(src->arg, false));
+        EMBER_ASSIGN_OR_RETURN(int32_t to, emit_arg(dst->arg, false));
+        m_.instructions.push_back(EmitInstruction::move(from, to));
+        return Error::Ok;
+      }
+    }
+    return Error::Ok;
+  }
+
+  // Labels are instruction indices. A jump must land inside the chain (pte-format.md), so a
+  // label at the very end gets a no-op to land on: a move of the constant false onto itself.
+  Error resolve_jumps() {
+    const int32_t end = static_cast<int32_t>(m_.instructions.size());
+    for (auto& [label, at] : labels_) {
+      if (at != end) continue;
+      if (false_value_ < 0) false_value_ = push(EmitValue::of_bool(false));
+      m_.instructions.push_back(EmitInstruction::move(false_value_, false_value_));
+      break;
+    }
+    for (auto& [at, label] : jumps_) {
+      auto it = labels_.find(label);
+      if (it == labels_.end()) return invalid_program("jump to undefined label '" + label + "'");
+      m_.instructions[at].target = it->second;
+    }
+    return Error::Ok;
+  }
+
   Error emit_node(const Node& n) {
+    bool control = false;
+    EMBER_TRY(emit_control(n, &control));
+    if (control) return Error::Ok;
     std::vector<int32_t> args;
     for (const NamedArgument& in : n.inputs) {
       EMBER_ASSIGN_OR_RETURN(int32_t idx, emit_arg(in.arg, plain_tensor_arg(n, in.name)));
@@ -322,6 +406,9 @@ class MethodEmitter {
   std::vector<int32_t> index_;
   std::vector<ValueId> mutable_;
   int64_t arena_ = 0;
+  int32_t false_value_ = -1;                                // the constant false of jumps
+  std::vector<std::pair<size_t, std::string>> jumps_;      // instruction -> target label
+  std::map<std::string, int32_t> labels_;                   // label -> instruction index
 };
 
 }  // namespace

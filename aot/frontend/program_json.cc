@@ -1,6 +1,7 @@
 // ExportedProgram JSON -> Graph.
 #include "aot/frontend/program_json.h"
 
+#include "aot/frontend/cond_json.h"
 #include "aot/frontend/node_json.h"
 #include "aot/frontend/signature_json.h"
 #include "aot/frontend/tensor_meta_json.h"
@@ -117,17 +118,34 @@ Error decode_arg_list(const Json& graph_json, const char* key, Graph* g,
   return Error::Ok;
 }
 
-Error decode_graph(const Json& gm, Graph* g) {
-  EMBER_ASSIGN_OR_RETURN(const Json* graph_json, json_require(gm, "graph", "graph_module"));
-  EMBER_TRY(add_values(*graph_json, g->range_constraints(), g));
-  EMBER_TRY(decode_arg_list(*graph_json, "inputs", g, &g->inputs()));
-  EMBER_ASSIGN_OR_RETURN(const Json* nodes, json_require(*graph_json, "nodes", "graph"));
+}  // namespace
+
+Error decode_graph_body(const Json& graph_json, Graph* g) {
+  EMBER_TRY(add_values(graph_json, g->range_constraints(), g));
+  EMBER_TRY(decode_arg_list(graph_json, "inputs", g, &g->inputs()));
+  EMBER_ASSIGN_OR_RETURN(const Json* nodes, json_require(graph_json, "nodes", "graph"));
   if (!nodes->is_array()) return invalid_program("graph.nodes: expected a list");
   for (size_t i = 0; i < nodes->size(); ++i) {
-    EMBER_ASSIGN_OR_RETURN(Node n, decode_node((*nodes)[i], *g, i));
+    const Json& nj = (*nodes)[i];
+    if (is_cond_node_json(nj)) {  // flattened into marker nodes + inlined branch bodies
+      EMBER_TRY(decode_cond_node(nj, i, g));
+      continue;
+    }
+    if (is_while_loop_node_json(nj)) {
+      EMBER_TRY(decode_while_loop_node(nj, i, g));
+      continue;
+    }
+    EMBER_ASSIGN_OR_RETURN(Node n, decode_node(nj, *g, i));
     g->nodes().push_back(std::move(n));
   }
-  EMBER_TRY(decode_arg_list(*graph_json, "outputs", g, &g->outputs()));
+  return decode_arg_list(graph_json, "outputs", g, &g->outputs());
+}
+
+namespace {
+
+Error decode_graph(const Json& gm, Graph* g) {
+  EMBER_ASSIGN_OR_RETURN(const Json* graph_json, json_require(gm, "graph", "graph_module"));
+  EMBER_TRY(decode_graph_body(*graph_json, g));
   EMBER_ASSIGN_OR_RETURN(const Json* sig, json_require(gm, "signature", "graph_module"));
   return decode_signature(*sig, *g, &g->signature());
 }

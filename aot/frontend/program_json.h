@@ -13,6 +13,11 @@
 namespace ember::aot {
 
 // Fills `graph` (expected empty) from the program JSON text. `what` names the entry.
+// The values, inputs, nodes and outputs of one graph JSON object (no signature) into *g,
+// whose range constraints must already be set; higher-order cond nodes are flattened (see
+// aot/ir/control_flow.h). Also used for the branch subgraphs of cond.
+Error decode_graph_body(const Json& graph_json, Graph* g);
+
 Error decode_exported_program(const std::string& text, const std::string& what, Graph* graph);
 
 }  // namespace ember::aot

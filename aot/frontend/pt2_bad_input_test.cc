@@ -214,7 +214,7 @@ TEST_F(BadInputTest, WrongDtypeCodes) {
 
 TEST_F(BadInputTest, UnknownNodeKindsAndArguments) {
   expect_error(
-      read(edit_json(legacy_, "torch.ops.aten.relu.default", "torch.ops.higher_order.cond")),
+      read(edit_json(legacy_, "torch.ops.aten.relu.default", "torch.ops.higher_order.map_impl")),
       Error::NotSupported, "higher-order operator");
   expect_error(read(edit_json(legacy_, "torch.ops.aten.relu.default", "builtins.frobnicate")),
                Error::InvalidProgram, "unknown node target 'builtins.frobnicate'");

@@ -1,6 +1,7 @@
 // OpSetCheckPass (see op_set_check_pass.h).
 #include "aot/passes/op_set_check_pass.h"
 
+#include "aot/ir/control_flow.h"
 #include "aot/ir/op_schema.h"
 #include "aot/passes/decompositions.h"
 #include "aot/quantize/qdq.h"
@@ -9,6 +10,7 @@ namespace ember::aot {
 
 bool is_edge_op(const Node& node) {
   if (node.kind == NodeKind::Symbolic) return true;
+  if (control_op(node) != ControlOp::None) return true;  // cond markers (aot/ir/control_flow.h)
   if (node.op.ns == "aten" && (node.op.name == "sym_size" || node.op.name == "sym_numel")) return true;
   // Training-IR ops (linear, matmul, ...) may have out variants in ATen but are not core:
   // whatever has a decomposition must be decomposed.

@@ -2,7 +2,10 @@
 #include "aot/planning/memory_planning_pass.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
 
+#include "aot/ir/control_flow.h"
 #include "aot/ir/graph_rewrite.h"
 #include "aot/planning/planner_registry.h"
 
@@ -67,6 +70,39 @@ Lifetimes compute_lifetimes(const Graph& graph) {
   auto mutated = mutated_buffers(graph);
   int32_t end = std::max<int32_t>(n - 1, 0) + static_cast<int32_t>(mutated.size());
   for (const Argument& out : graph.outputs()) for_each_value(out, [&](ValueId v) { touch(v, end); });
+  // A move (cond result) makes dst alias src at run time: src lives as long as dst. Backwards,
+  // so nested conds (src -> inner result -> outer result) extend along the whole chain.
+  for (int32_t i = n; i-- > 0;) {
+    const Node& node = graph.nodes()[static_cast<size_t>(i)];
+    if (control_op(node) != ControlOp::Move) continue;
+    const NamedArgument* src = node.find_input("src");
+    const NamedArgument* dst = node.find_input("dst");
+    if (src == nullptr || dst == nullptr) continue;
+    size_t s = static_cast<size_t>(tensor_of(src->arg)), d = static_cast<size_t>(tensor_of(dst->arg));
+    if (tensor_of(src->arg) == kNoValue || tensor_of(dst->arg) == kNoValue) continue;
+    if (lt.planned[s] && lt.planned[d]) lt.last[s] = std::max(lt.last[s], lt.last[d]);
+  }
+  // Loops (a jump back to an earlier label, from while_loop): a value live anywhere in
+  // [label, jump] lives for the whole range, since every iteration runs all of it.
+  std::map<std::string, int32_t> labels;
+  for (int32_t i = 0; i < n; ++i) {
+    const Node& node = graph.nodes()[static_cast<size_t>(i)];
+    const NamedArgument* l = node.find_input("label");
+    if (control_op(node) == ControlOp::Label && l != nullptr) labels[l->arg.s] = i;
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    const Node& node = graph.nodes()[static_cast<size_t>(i)];
+    const NamedArgument* l = node.find_input("label");
+    if (control_op(node) != ControlOp::Jump || l == nullptr) continue;
+    auto it = labels.find(l->arg.s);
+    if (it == labels.end() || it->second > i) continue;
+    const int32_t begin = it->second;
+    for (size_t v = 0; v < nv; ++v) {
+      if (!lt.planned[v] || lt.first[v] > i || lt.last[v] < begin) continue;
+      lt.first[v] = std::min(lt.first[v], begin);
+      lt.last[v] = std::max(lt.last[v], i);
+    }
+  }
   for (auto& [buffer, value] : mutated) {
     // Mutable buffers carry their initial value in: plan them (not as constants) from 0.
     lt.planned[static_cast<size_t>(buffer)] = true;

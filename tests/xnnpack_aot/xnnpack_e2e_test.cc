@@ -34,6 +34,26 @@ TEST(XnnpackE2eTest, VitBlock) { check_committed("vit_block", 1, 1); }  // gelu,
 // core ATen decomposes them into int64 index arithmetic and index.Tensor gathers.
 TEST(XnnpackE2eTest, TinyUnet) { check_committed("tiny_unet", 11, 1); }
 
+// torch.cond (docs/aot.md "Control flow"): the partitioner delegates inside the branch bodies;
+// the cond markers (JumpFalseCall / MoveCall) and the bool predicate stay on the portable
+// side. cond_branch: Linear+ReLU+mul (true), sigmoid+sub (false), the add after the cond;
+// nested_cond: mul (inner true), tanh (inner false), add (outer true), neg (outer false).
+// Every case takes a different path; both dialects, both torch versions.
+void check_cond(const std::string& model, int partitions) {
+  for (const char* v : {".core_aten.torch2_6", ".core_aten.torch2_14", ".training_ir.torch2_6",
+                        ".training_ir.torch2_14"}) {
+    EXPECT_EQ(check_fixtures(model + v, partitions), 1) << model << v;
+  }
+}
+TEST(XnnpackE2eTest, CondBranch) { check_cond("cond_branch", 3); }
+TEST(XnnpackE2eTest, NestedCond) { check_cond("nested_cond", 4); }
+// while_loop: the body (mul, Linear, add) and the loop test (abs) delegate; copy.out of the
+// loop state, sum and the bool lt stay portable. Cases run 0, 1, 3 and 7 iterations.
+// A SymBool predicate (x.shape[0] > 4, dynamic batch): sym_size and executorch_prim::gt compute a
+// Bool EValue that JumpFalseCall reads; cases at batch 6 (true), 2 and 1 (false).
+TEST(XnnpackE2eTest, CondOnShape) { check_cond("cond_on_shape", -1); }
+TEST(XnnpackE2eTest, WhileLoop) { check_cond("while_loop", -1); }
+
 // Dynamic shapes (docs/dynamic_shapes.md): delegated at their upper bounds (before: 3 of 8 MLP nodes in 3 partitions), re-planned per input
 // shape by the runtime half; every reference shape in turn on one loaded program. The
 // transformer keeps its two-dynamic-dim views ([8, s, s]), the q/k/v selects, and the

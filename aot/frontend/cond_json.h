@@ -1,0 +1,36 @@
+// torch.ops.higher_order.cond nodes: decoded and flattened into the enclosing graph.
+//
+// A cond node carries (pred, true_graph, false_graph, operands) as positional arguments; the
+// branch graphs come inline (as_graph with its own values, inputs, nodes and outputs). Each
+// branch is decoded into a scratch Graph (recursively, so nested conds flatten first), its
+// values are added to the enclosing graph under "<cond>_<branch>_<name>" (branch inputs become
+// the cond's operands), and the nodes are spliced between the marker nodes described in
+// aot/ir/control_flow.h.
+#pragma once
+
+#include <cstddef>
+
+#include "aot/frontend/json_util.h"
+#include "aot/ir/graph.h"
+
+namespace ember::aot {
+
+// True when node JSON `j` has target "torch.ops.higher_order.cond".
+bool is_cond_node_json(const Json& j);
+
+// Appends the flattened form of cond node `j` (the graph's node number `index`) to *g.
+// The predicate is a one-element bool tensor or a SymBool value. Errors: InvalidProgram for a
+// malformed node, a predicate of another kind, dtype or size, or branches whose inputs/outputs
+// do not match the operands/results; NotSupported for non-tensor operands.
+Error decode_cond_node(const Json& j, size_t index, Graph* g);
+
+// True when node JSON `j` has target "torch.ops.higher_order.while_loop".
+bool is_while_loop_node_json(const Json& j);
+
+// Appends the flattened form of while_loop node `j` to *g:
+//   cond_outputs() -> (out...); copy(init, out)...; label(loop); <cond_fn> ; jump_false(p, end);
+//   <body_fn>; copy(next, out)...; jump(loop); label(end)
+// Both subgraphs read (out..., additional inputs...). Errors as for cond.
+Error decode_while_loop_node(const Json& j, size_t index, Graph* g);
+
+}  // namespace ember::aot

@@ -103,8 +103,8 @@ ember_pte = rule(
 )
 
 def _embed_impl(ctx):
-    src = ctx.actions.declare_file(ctx.attr.base + ".cc")
-    hdr = ctx.actions.declare_file(ctx.attr.base + ".h")
+    src = ctx.outputs.src
+    hdr = ctx.outputs.hdr
     pte = ctx.file.pte
     args = ctx.actions.args()
     args.add("--in", pte)
@@ -135,6 +135,8 @@ def _include_path(hdr):
 
 _ember_embed = rule(
     implementation = _embed_impl,
+    # Predeclared so that the cc_library can name them as :NAME.cc and :NAME.h.
+    outputs = {"src": "%{base}.cc", "hdr": "%{base}.h"},
     attrs = {
         "pte": attr.label(allow_single_file = [".pte"], mandatory = True),
         "base": attr.string(mandatory = True),

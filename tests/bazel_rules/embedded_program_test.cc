@@ -5,6 +5,7 @@
 // aligned as declared and holds exactly the bytes of the .pte the rule wrote.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -24,6 +25,7 @@
 #include "runtime/loader/buffer_data_loader.h"
 #include "tests/bazel_rules/mlp_portable_program.h"
 #include "tests/bazel_rules/mlp_xnnpack_program.h"
+#include "tests/bazel_rules/two_methods_program.h"
 
 namespace ember::runtime {
 namespace {
@@ -105,6 +107,19 @@ TEST(EmbeddedProgramTest, ArrayIsAlignedAndEqualsThePte) {
   EXPECT_EQ(std::vector<uint8_t>(ember_program_mlp_xnnpack_program,
                                  ember_program_mlp_xnnpack_program + ember_program_mlp_xnnpack_program_size),
             pte);
+}
+
+// ember_pte(methods = {...}) and a chosen symbol and alignment.
+TEST(EmbeddedProgramTest, MultiMethodProgramWithOwnSymbol) {
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(two_methods_bytes) % 64, 0u);
+  EXPECT_EQ(two_methods_bytes_alignment, 64);
+  BufferDataLoader loader(two_methods_bytes, two_methods_bytes_size);
+  Result<Program> program = Program::load(&loader);
+  ASSERT_TRUE(program.ok()) << error_name(program.error());
+  std::vector<std::string> names;
+  for (size_t i = 0; i < program->num_methods(); ++i) names.push_back(*program->get_method_name(i));
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"conv", "forward"}));
 }
 
 }  // namespace

@@ -25,6 +25,8 @@
 // inputs stored in the .pt2 and warns. At the end it prints the output SQNR and max error of
 // the quantized program against the float one on the calibration samples (--verbose: per
 // layer too); --dump-dir adds the annotated graph and calibration statistics.
+//
+// Many models: lower --batch models.json [--jobs N] [--summary out.json] (aot/tools/batch.h).
 #include <gflags/gflags.h>
 #include <sys/stat.h>
 
@@ -32,6 +34,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "aot/tools/batch.h"
 #include "aot/tools/lower_flags.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/quant_report.h"
@@ -95,6 +98,7 @@ ember::aot::Error check_usage(const ember::aot::RecipeRegistry& recipes, const e
 
 int main(int argc, char** argv) {
   using namespace ember::aot;
+  if (is_batch_invocation(argc, argv)) return run_batch(argc, argv);  // aot/tools/batch.h
   gflags::SetUsageMessage("lower MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]"
                           " [--calibrate A.bin[,B.bin]]... [--calibration-list FILE]");
   const std::vector<std::string> method_flags = take_repeated_flag(&argc, argv, "method");

@@ -1,0 +1,74 @@
+#!/bin/bash
+# lower --batch: the committed fixtures lowered in parallel give byte-identical files to
+# lowering each alone; a failing entry is named (index and input) and makes the exit status
+# non-zero while the others are still written; a bad batch file exits 2 without lowering.
+#   lower_batch_tool_test.sh LOWER MLP.pt2 CONV.pt2 PTQ_MLP.pt2 PTQ_CALIB.bin
+set -uo pipefail
+lower="$PWD/$1"
+w="${TEST_TMPDIR:-$(mktemp -d)}/batch"
+mkdir -p "$w/models" "$w/out" "$w/alone" "$w/elsewhere"
+cp "$2" "$w/models/mlp.pt2"; cp "$3" "$w/models/conv.pt2"; cp "$4" "$w/models/ptq.pt2"; cp "$5" "$w/models/calib0.bin"
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat > "$w/models.json" <<'JSON'
+[
+  {"input": "models/mlp.pt2", "output": "out/mlp_portable.pte", "recipe": "portable"},
+  {"input": "models/mlp.pt2", "output": "out/mlp_xnnpack.pte", "recipe": "xnnpack",
+   "compile_spec": {"xnnpack.constants": "inline"}},
+  {"input": "models/conv.pt2", "output": "out/conv.pte", "recipe": "xnnpack", "memory_planner": "naive"},
+  {"input": "models/ptq.pt2", "output": "out/ptq.pte", "recipe": "xnnpack-int8", "calibrate": ["models/calib0.bin"]}
+]
+JSON
+# Paths in the file are relative to the file's directory, not to the working directory.
+(cd "$w/elsewhere" && "$lower" --batch ../models.json --jobs 2 --summary summary.json > stdout.txt 2> stderr.txt)
+rc=$?
+cat "$w/elsewhere/stderr.txt"
+[[ $rc == 0 ]] || fail "batch exit status $rc"
+grep -q "4 of 4 models lowered" "$w/elsewhere/stdout.txt" || fail "no final count"
+grep -q "\[batch\] 4/4 done, 0 failed" "$w/elsewhere/stderr.txt" || fail "no progress line"
+
+cd "$w"
+"$lower" models/mlp.pt2 -o alone/mlp_portable.pte --recipe portable > /dev/null || fail "alone 0"
+"$lower" models/mlp.pt2 -o alone/mlp_xnnpack.pte --recipe xnnpack --compile_spec xnnpack.constants=inline > /dev/null || fail "alone 1"
+"$lower" models/conv.pt2 -o alone/conv.pte --recipe xnnpack --memory_planner naive > /dev/null || fail "alone 2"
+"$lower" models/ptq.pt2 -o alone/ptq.pte --recipe xnnpack-int8 --calibrate models/calib0.bin > /dev/null || fail "alone 3"
+for f in mlp_portable mlp_xnnpack conv ptq; do
+  cmp "out/$f.pte" "alone/$f.pte" || fail "$f.pte: batch output differs from lowering it alone"
+done
+# Different options really give different bytes (so the comparison above can fail).
+cmp -s out/mlp_portable.pte out/mlp_xnnpack.pte && fail "portable and xnnpack outputs are equal"
+
+s="$w/elsewhere/summary.json"
+[[ $(grep -c '"ok": true' "$s") == 4 ]] || fail "summary: expected 4 ok entries"
+grep -q '"backend": "XnnpackBackend"' "$s" || fail "summary: no XNNPACK partition"
+grep -q '"arena_bytes"' "$s" || fail "summary: no arena"
+grep -q '"aten::' "$s" || fail "summary: no op counts"
+grep -q "\"bytes\": $(stat -c %s out/conv.pte)," "$s" || fail "summary: conv size"
+
+# One bad entry: named, status 1, the good one still written.
+rm -f out/mlp_portable.pte
+cat > bad.json <<'JSON'
+[
+  {"input": "models/mlp.pt2", "output": "out/mlp_portable.pte"},
+  {"input": "models/missing.pt2", "output": "out/missing.pte", "recipe": "xnnpack"},
+  {"input": "models/mlp.pt2", "output": "out/bad_recipe.pte", "recipe": "no-such-recipe"}
+]
+JSON
+"$lower" --batch bad.json --summary bad_summary.json > /dev/null 2> bad_stderr.txt
+rc=$?
+cat bad_stderr.txt
+[[ $rc == 1 ]] || fail "bad entry: exit status $rc, expected 1"
+grep -q "lower --batch: entry 1 (models/missing.pt2): [A-Za-z]* (0x" bad_stderr.txt || fail "entry 1 not named"
+grep -q "lower --batch: entry 2 (models/mlp.pt2): .*no-such-recipe" bad_stderr.txt || fail "entry 2 not named"
+cmp out/mlp_portable.pte alone/mlp_portable.pte || fail "good entry not written"
+[[ $(grep -c '"ok": false' bad_summary.json) == 2 ]] || fail "summary: expected 2 failures"
+
+# A bad batch file: named error, status 2, nothing lowered.
+echo '[{"input": "models/mlp.pt2"}]' > broken.json
+"$lower" --batch broken.json 2> broken_stderr.txt
+rc=$?
+cat broken_stderr.txt
+[[ $rc == 2 ]] || fail "broken file: exit status $rc, expected 2"
+grep -q "InvalidArgument (0x[0-9a-f]*): batch file: entry 0: 'output'" broken_stderr.txt || fail "broken file not named"
+"$lower" --batch nope.json 2> /dev/null; [[ $? == 2 ]] || fail "missing batch file: expected 2"
+echo PASS

@@ -25,9 +25,14 @@ struct MethodState;
 }  // namespace internal
 
 // Per-instruction timing, filled by execute() when profiling is enabled.
+// last_start_ns / last_end_ns (ember_pal_now_ns() clock) are the instruction's most
+// recent run, for timelines (executor_runner --trace); an instruction a loop runs several
+// times in one execute() keeps only its last run there, its calls and total_ns count all.
 struct InstructionProfile {
   uint64_t calls = 0;
   uint64_t total_ns = 0;
+  uint64_t last_start_ns = 0;
+  uint64_t last_end_ns = 0;
 };
 
 class Method final {

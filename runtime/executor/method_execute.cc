@@ -76,8 +76,12 @@ Error Method::execute() {
       const uint64_t start = s->profile != nullptr ? ember_pal_now_ns() : 0;
       const Error err = run_one(s, in, &pc, begin);
       if (s->profile != nullptr) {
-        s->profile[at].calls += 1;
-        s->profile[at].total_ns += ember_pal_now_ns() - start;
+        const uint64_t end_ns = ember_pal_now_ns();
+        InstructionProfile& p = s->profile[at];
+        p.calls += 1;
+        p.total_ns += end_ns - start;
+        p.last_start_ns = start;
+        p.last_end_ns = end_ns;
       }
       if (s->temp_allocator != nullptr) s->temp_allocator->reset();
       if (err != Error::Ok) {

@@ -20,6 +20,8 @@
 
 namespace ember::runtime {
 
+class DelegateProfiler;  // runtime/backend/backend_interface.h
+
 namespace internal {
 struct MethodState;
 }  // namespace internal
@@ -83,6 +85,9 @@ class Method final {
   // Accumulates per-instruction timings into `profile` (num_instructions()
   // entries) during execute(); null turns profiling off.
   void set_profile(InstructionProfile* profile);
+  // Backends that time their operators report them to `profiler` during execute(); null
+  // (the default) turns it off. The profiler outlives the calls it is set for.
+  void set_delegate_profiler(DelegateProfiler* profiler);
 
  private:
   friend class Program;

@@ -33,6 +33,7 @@ Error run_one(MethodState* s, const PreparedInstruction& in, size_t* pc, size_t 
     case InstructionKind::Delegate: {
       const DelegateRecord& d = s->delegates[in.a];
       BackendExecutionContext context(s->temp_allocator, s->name, s->thread_pool);
+      if (s->delegate_profiler != nullptr) context.set_profiler(s->delegate_profiler, *pc);
       return d.backend->execute(context, d.handle, Span<EValue*>(in.args, in.num_args));
     }
     case InstructionKind::Move:

@@ -124,13 +124,14 @@ struct Timings {
 // Runs --warmup untimed and --num_executions timed executions.
 // With `trace`, every timed execution and its instructions go on the timeline.
 Error run_method(Method& method, const RunnerInputs& inputs, std::vector<InstructionProfile>* profile,
-                 Timings* timings, TraceWriter* trace, const DebugInfo* debug) {
+                 Timings* timings, TraceWriter* trace, const DebugInfo* debug, DelegateOpRecorder* ops) {
   const int total = FLAGS_warmup + FLAGS_num_executions;  // both checked by check_flags()
   const bool profiling = FLAGS_profile || FLAGS_summary || trace != nullptr;
   std::vector<uint64_t> calls_before(profile->size());
   for (int run = 0; run < total; ++run) {
     const bool timed = run >= FLAGS_warmup;
     method.set_profile(profiling && timed ? profile->data() : nullptr);
+    method.set_delegate_profiler(profiling && timed ? ops : nullptr);
     for (size_t i = 0; i < profile->size(); ++i) calls_before[i] = (*profile)[i].calls;
     const uint64_t start = ember_pal_now_ns();
     EMBER_TRY(method.set_inputs(Span<const EValue>(inputs.values.data(), inputs.values.size())));
@@ -138,10 +139,12 @@ Error run_method(Method& method, const RunnerInputs& inputs, std::vector<Instruc
     const uint64_t end = ember_pal_now_ns();
     if (timed) timings->runs_ms.push_back(double(end - start) / 1e6);
     if (timed && trace != nullptr) {
-      trace_execution(trace, method, *profile, calls_before, debug, run - FLAGS_warmup, start, end);
+      trace_execution(trace, method, *profile, calls_before, debug, run - FLAGS_warmup, start, end, ops);
     }
+    if (timed) ops->fold();
   }
   method.set_profile(nullptr);
+  method.set_delegate_profiler(nullptr);
   return Error::Ok;
 }
 
@@ -240,14 +243,15 @@ int run() {
   }
   if (Error err = build_inputs(method, files, shapes, &inputs); err != Error::Ok) return die(err);
   std::vector<InstructionProfile> profile(method.num_instructions());
-  if (Error err = run_method(method, inputs, &profile, &timings, trace.get(), debug.get()); err != Error::Ok) {
+  DelegateOpRecorder ops;  // sized once, here: record() never allocates
+  if (Error err = run_method(method, inputs, &profile, &timings, trace.get(), debug.get(), &ops); err != Error::Ok) {
     return die(err);
   }
   if (!FLAGS_output_file.empty()) {
     if (Error err = write_outputs(method, FLAGS_output_file); err != Error::Ok) return die(err);
   }
   print_outputs(method, *mode);
-  if (FLAGS_profile) print_profile(method, profile, debug.get());
+  if (FLAGS_profile) print_profile(method, profile, debug.get(), &ops);
   if (FLAGS_summary) print_summary(method, profile, debug.get());
   if (trace != nullptr) {
     if (Error err = trace->write(FLAGS_trace); err != Error::Ok) return die(err);

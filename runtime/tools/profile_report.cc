@@ -31,8 +31,62 @@ const char* opaque_reason(const std::string& backend) {
 
 }  // namespace
 
+void DelegateOpRecorder::fold() {
+  for (const Event& e : *this) {
+    Total& t = totals_[{e.instruction, e.op}];
+    t.name = e.name;
+    t.calls += 1;
+    t.total_ns += e.end_ns > e.start_ns ? e.end_ns - e.start_ns : 0;
+  }
+  size_ = 0;
+}
+
+namespace {
+
+std::string where(const NodeDebug& n) {
+  return !n.source.empty() ? n.source : n.module.empty() ? "-" : "[" + n.module + "]";
+}
+
+// The inner rows of delegate call `i`: its nodes, with times when the backend reported them.
+void print_inner_rows(size_t i, const InstructionDebug* d, const DelegateOpRecorder* ops, double all_us,
+                      std::map<std::string, bool>* noted) {
+  std::vector<std::pair<uint32_t, DelegateOpRecorder::Total>> timed;
+  if (ops != nullptr) {
+    for (auto it = ops->totals().lower_bound({i, 0}); it != ops->totals().end() && it->first.first == i; ++it) {
+      timed.emplace_back(it->first.second, it->second);
+    }
+  }
+  const size_t nodes = d != nullptr ? d->delegated.size() : 0;
+  size_t rows = nodes;
+  for (const auto& t : timed) rows = std::max(rows, size_t(t.first) + 1);
+  for (size_t k = 0; k < rows; ++k) {
+    const DelegateOpRecorder::Total* t = nullptr;
+    for (const auto& [op, total] : timed) {
+      if (op == k) t = &total;
+    }
+    const std::string node = k < nodes ? d->delegated[k].node : std::string(t != nullptr ? t->name : "?");
+    const std::string op = k < nodes ? d->delegated[k].op : "(backend op " + std::string(t != nullptr ? t->name : "?") + ")";
+    const std::string src = k < nodes ? where(d->delegated[k]) : "-";
+    if (t == nullptr) {
+      printf("      %-26s %-30s %-26s %8s %12s %10s %7s\n", ("> " + node).c_str(), op.c_str(), src.c_str(), "", "-",
+             "-", "");
+    } else {
+      const double us = double(t->total_ns) / 1e3;
+      printf("      %-26s %-30s %-26s %8llu %12.1f %10.2f %6.1f%%\n", ("> " + node).c_str(), op.c_str(), src.c_str(),
+             static_cast<unsigned long long>(t->calls), us, t->calls ? us / double(t->calls) : 0.0,
+             all_us > 0 ? 100.0 * us / all_us : 0.0);
+    }
+  }
+  if (timed.empty() && d != nullptr && !(*noted)[d->backend]) {
+    (*noted)[d->backend] = true;
+    printf("      (%s: %s)\n", d->backend.c_str(), opaque_reason(d->backend));
+  }
+}
+
+}  // namespace
+
 void print_profile(const Method& method, const std::vector<InstructionProfile>& profile,
-                   const DebugInfo* debug) {
+                   const DebugInfo* debug, const DelegateOpRecorder* ops) {
   const double all_us = double(total_of(profile)) / 1e3;
   std::map<std::string, bool> noted;
   if (debug == nullptr) {
@@ -50,23 +104,20 @@ void print_profile(const Method& method, const std::vector<InstructionProfile>& 
     if (debug == nullptr) {
       printf("%-5zu %-48s %8llu %12.1f %10.2f %6.1f%%\n", i, method.instruction_name(i),
              static_cast<unsigned long long>(p.calls), total_us, mean_us, share);
-      continue;
+    } else {
+      const NodeDebug unknown{method.instruction_name(i), "?", "", ""};
+      const NodeDebug& n = d != nullptr ? d->origin : unknown;
+      printf("%-5zu %-28s %-30s %-26s %8llu %12.1f %10.2f %6.1f%%\n", i, n.node.c_str(), n.op.c_str(),
+             where(n).c_str(), static_cast<unsigned long long>(p.calls), total_us, mean_us, share);
     }
-    const NodeDebug unknown{method.instruction_name(i), "?", "", ""};
-    const NodeDebug& n = d != nullptr ? d->origin : unknown;
-    const std::string source = !n.source.empty() ? n.source : n.module.empty() ? "-" : "[" + n.module + "]";
-    printf("%-5zu %-28s %-30s %-26s %8llu %12.1f %10.2f %6.1f%%\n", i, n.node.c_str(), n.op.c_str(),
-           source.c_str(), static_cast<unsigned long long>(p.calls), total_us, mean_us, share);
-    if (d == nullptr || d->kind != "delegate") continue;
-    for (const NodeDebug& inner : d->delegated) {
-      const std::string src = !inner.source.empty() ? inner.source : inner.module.empty() ? "-" : "[" + inner.module + "]";
-      printf("      %-26s %-30s %-26s %8s %12s %10s %7s\n", ("> " + inner.node).c_str(), inner.op.c_str(),
-             src.c_str(), "", "-", "-", "");
-    }
-    if (!noted[d->backend]) {
-      noted[d->backend] = true;
-      printf("      (%s: %s)\n", d->backend.c_str(), opaque_reason(d->backend));
-    }
+    const bool delegate_call = d != nullptr ? d->kind == "delegate"
+                                            : ops != nullptr && ops->totals().lower_bound({i, 0}) != ops->totals().end() &&
+                                                  ops->totals().lower_bound({i, 0})->first.first == i;
+    if (delegate_call) print_inner_rows(i, d, ops, all_us, &noted);
+  }
+  if (ops != nullptr && ops->dropped() != 0) {
+    fprintf(stderr, "executor_runner: warning: %llu delegate operator event(s) did not fit the recorder\n",
+            static_cast<unsigned long long>(ops->dropped()));
   }
   if (debug != nullptr && debug->method(method.name()) == nullptr) {
     fprintf(stderr, "executor_runner: warning: the debug file has no method '%s'\n", method.name());
@@ -105,7 +156,7 @@ void print_summary(const Method& method, const std::vector<InstructionProfile>& 
 
 void trace_execution(TraceWriter* trace, const Method& method, const std::vector<InstructionProfile>& profile,
                      const std::vector<uint64_t>& calls_before, const DebugInfo* debug, int run,
-                     uint64_t start_ns, uint64_t end_ns) {
+                     uint64_t start_ns, uint64_t end_ns, const DelegateOpRecorder* ops) {
   for (size_t i = 0; i < profile.size(); ++i) {
     const InstructionProfile& p = profile[i];
     if (p.calls == calls_before[i]) continue;  // did not run this time (a jump skipped it)
@@ -126,13 +177,29 @@ void trace_execution(TraceWriter* trace, const Method& method, const std::vector
           inside += (inside.empty() ? "" : "; ") + n.node + " " + n.op + (n.source.empty() ? "" : " " + n.source);
         }
         args.push_back({"delegated_nodes", inside});
-        args.push_back({"note", opaque_reason(d->backend)});
+        bool timed_inside = false;
+        if (ops != nullptr) {
+          for (const DelegateOpRecorder::Event& e : *ops) timed_inside = timed_inside || e.instruction == i;
+        }
+        if (!timed_inside) args.push_back({"note", opaque_reason(d->backend)});
       }
     }
     if (p.calls - calls_before[i] > 1) {
       args.push_back({"runs_this_execution", std::to_string(p.calls - calls_before[i]) + " (the last is shown)"});
     }
     trace->complete(name, category, p.last_start_ns, p.last_end_ns, std::move(args));
+    if (ops == nullptr) continue;
+    for (const DelegateOpRecorder::Event& e : *ops) {
+      // Only the instruction's last run is on the timeline: its operators start inside it.
+      if (e.instruction != i || e.start_ns < p.last_start_ns) continue;
+      const bool named = d != nullptr && e.op < d->delegated.size();
+      TraceWriter::Args inner{{"backend_op", e.name}, {"op_index", std::to_string(e.op)}};
+      if (named) {
+        inner.push_back({"op", d->delegated[e.op].op});
+        if (!d->delegated[e.op].source.empty()) inner.push_back({"source", d->delegated[e.op].source});
+      }
+      trace->complete(named ? d->delegated[e.op].node : e.name, "delegate_op", e.start_ns, e.end_ns, std::move(inner));
+    }
   }
   trace->complete("execute #" + std::to_string(run), "execute", start_ns, end_ns, {{"method", method.name()}});
 }

@@ -43,6 +43,7 @@ class DebugInfo {
   static Result<DebugInfo> parse(const std::string& text, const std::string& what);
 
   const MethodDebug* method(const std::string& name) const;
+  const std::vector<MethodDebug>& methods() const { return methods_; }
   const InstructionDebug* find(const std::string& method, size_t instruction) const;
   uint64_t pte_size() const { return pte_size_; }
   const std::string& pte_sha256() const { return pte_sha256_; }

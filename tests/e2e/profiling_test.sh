@@ -4,11 +4,13 @@
 # line; --trace writes trace-event JSON that trace_check accepts, with one event per
 # instruction per execution. Expected names come from the fixture's export metadata
 # (tools/fixtures/pt2_models.py: Mlp.forward is line 45, its layers fc1..fc3), not from Ember.
+# inspect --debug lists the sidecar.
 set -u
 LOWER="$1"
 RUNNER="$2"
 CHECK="$3"
 FIXTURE="$4"
+INSPECT="$5"
 T="${TEST_TMPDIR}"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -68,4 +70,10 @@ echo '{"format":"other"}' > "$T/bad.ptdbg"
 "$RUNNER" --model_path "$T/portable.pte" --debug "$T/bad.ptdbg" --print_output none > "$T/run.txt" 2>&1
 [ $? -eq 1 ] || fail "a malformed sidecar does not fail"
 grep -qE '^executor_runner: InvalidArgument \(0x[0-9a-f]{2}\): debug file' "$T/run.txt" || fail "error: $(cat $T/run.txt)"
+# inspect lists the sidecar and checks its SHA-256 against the .pte.
+"$INSPECT" "$T/xnnpack.pte" --debug "$T/xnnpack.ptdbg" > "$T/inspect.txt" 2>&1 || fail "inspect --debug: $(cat $T/inspect.txt)"
+grep -q "written for this .pte" "$T/inspect.txt" || fail "inspect does not confirm the sidecar"
+grep -qE '^ +> [a-z_0-9]+ +aten::(addmm|linear) +pt2_models.py:45 +\[fc1\]' "$T/inspect.txt" || fail "inspect: no fc1 row: $(cat $T/inspect.txt)"
+"$INSPECT" "$T/xnnpack.pte" --debug "$T/portable.ptdbg" > "$T/inspect.txt" 2>&1
+grep -q "WARNING: written for another .pte" "$T/inspect.txt" || fail "inspect does not flag a foreign sidecar"
 echo PASS

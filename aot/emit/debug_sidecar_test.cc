@@ -48,7 +48,9 @@ TEST(NodeProvenance, DelegatedNodesRoundTripAndRejectGarbage) {
   EXPECT_EQ((*out)[1].op, "aten::relu");
   EXPECT_EQ((*out)[1].source, "");
   EXPECT_FALSE(decode_delegated_nodes("\x01\x00\x00").ok());
-  EXPECT_FALSE(decode_delegated_nodes(std::string("\x01\x00\x00\x00\x01\x00\x00\x00x\x01\x00\x00\x00y", 17)).ok());
+  // One well-formed record "x" -> "y", but the value lacks the two '\n' separators.
+  const char kNoSeparators[] = "\x01\x00\x00\x00\x01\x00\x00\x00x\x01\x00\x00\x00y";
+  EXPECT_FALSE(decode_delegated_nodes(std::string(kNoSeparators, sizeof(kNoSeparators) - 1)).ok());
 }
 
 TEST(DebugSidecar, OneEntryPerInstructionWithDelegatedNodesAndPteDigest) {

@@ -243,7 +243,8 @@ int run() {
   }
   if (Error err = build_inputs(method, files, shapes, &inputs); err != Error::Ok) return die(err);
   std::vector<InstructionProfile> profile(method.num_instructions());
-  DelegateOpRecorder ops;  // sized once, here: record() never allocates
+  // Sized once, here, and only when profiling: record() never allocates.
+  DelegateOpRecorder ops(FLAGS_profile || FLAGS_summary || !FLAGS_trace.empty() ? size_t{1} << 16 : 0);
   if (Error err = run_method(method, inputs, &profile, &timings, trace.get(), debug.get(), &ops); err != Error::Ok) {
     return die(err);
   }

@@ -21,4 +21,15 @@ struct NamedData {
   uint32_t alignment = 16;  // power of two; the segment is aligned to lcm(128, this)
 };
 
+// Where a node came from (provenance): the FX node name, the ATen op ("aten::convolution"),
+// the user's "file:line" from the .pt2 stack trace and the innermost nn.Module path from
+// nn_module_stack ("features.3"). Empty strings when the export recorded nothing. Never
+// written into the .pte: lower --debug_out writes it as a sidecar (aot/emit/debug_sidecar.h).
+struct NodeProvenance {
+  std::string node;
+  std::string op;
+  std::string source;
+  std::string module;
+};
+
 }  // namespace ember::aot

@@ -91,6 +91,52 @@ Result<std::vector<NamedData>> decode_named_data(const std::string& text) {
   return items;
 }
 
+namespace {
+
+// "L__self__,,pkg.Net;L__self___fc1,fc1,torch.nn.Linear" -> "fc1": the path (the middle
+// field, which may itself hold commas) of the last entry.
+std::string innermost_module(const std::string& stack) {
+  const size_t start = stack.rfind(';') == std::string::npos ? 0 : stack.rfind(';') + 1;
+  const std::string entry = stack.substr(start);
+  const size_t first = entry.find(','), last = entry.rfind(',');
+  if (first == std::string::npos || last == first) return "";
+  return entry.substr(first + 1, last - first - 1);
+}
+
+}  // namespace
+
+NodeProvenance provenance_of(const Node& node) {
+  NodeProvenance p;
+  p.node = node.name;
+  p.op = node.kind == NodeKind::Op ? node.op.ns + "::" + node.op.name : node.op.qualified();
+  p.source = node.source_location();
+  auto stack = node.metadata.find("nn_module_stack");
+  if (stack != node.metadata.end()) p.module = innermost_module(stack->second);
+  return p;
+}
+
+std::string encode_delegated_nodes(const std::vector<NodeProvenance>& nodes) {
+  std::vector<Record> records;
+  for (const NodeProvenance& n : nodes) {
+    const std::string value = n.op + "\n" + n.source + "\n" + n.module;
+    records.push_back({n.node, std::vector<uint8_t>(value.begin(), value.end())});
+  }
+  return encode_records(records);
+}
+
+Result<std::vector<NodeProvenance>> decode_delegated_nodes(const std::string& text) {
+  EMBER_ASSIGN_OR_RETURN(std::vector<Record> records, decode_records(text, "delegated-nodes"));
+  std::vector<NodeProvenance> nodes;
+  for (Record& r : records) {
+    const std::string value(r.value.begin(), r.value.end());
+    const size_t a = value.find('\n');
+    const size_t b = a == std::string::npos ? a : value.find('\n', a + 1);
+    if (b == std::string::npos) return invalid_program("malformed delegated-nodes metadata on a delegate call");
+    nodes.push_back({std::move(r.key), value.substr(0, a), value.substr(a + 1, b - a - 1), value.substr(b + 1)});
+  }
+  return nodes;
+}
+
 Error add_named_data(std::vector<NamedData> items, std::vector<NamedData>* into) {
   for (NamedData& item : items) {
     bool present = false;

@@ -16,6 +16,7 @@
 
 #include "aot/backend/backend_data.h"
 #include "aot/ir/error.h"
+#include "aot/ir/node.h"
 
 namespace ember::aot {
 
@@ -24,6 +25,8 @@ inline constexpr const char* kDelegateBackendKey = "ember.delegate.backend";
 inline constexpr const char* kDelegateBlobKey = "ember.delegate.blob";
 inline constexpr const char* kDelegateCompileSpecsKey = "ember.delegate.compile_specs";
 inline constexpr const char* kDelegateNamedDataKey = "ember.delegate.named_data";
+// The provenance of the nodes a delegate call replaced (encode_delegated_nodes).
+inline constexpr const char* kDelegateNodesKey = "ember.delegate.nodes";
 
 std::string encode_compile_specs(const std::vector<CompileSpec>& specs);
 Result<std::vector<CompileSpec>> decode_compile_specs(const std::string& text);
@@ -32,6 +35,15 @@ Result<std::vector<CompileSpec>> decode_compile_specs(const std::string& text);
 // exporter uses); backends needing another alignment are not known yet.
 std::string encode_named_data(const std::vector<NamedData>& items);
 Result<std::vector<NamedData>> decode_named_data(const std::string& text);
+
+// Provenance of a node: its name, "ns::name" of its ATen op (the functional op a converted
+// out-variant node came from), source_location() and the innermost nn_module_stack path.
+NodeProvenance provenance_of(const Node& node);
+
+// Node provenance as one record per node (key = node name, value = op, source and module
+// separated by '\n').
+std::string encode_delegated_nodes(const std::vector<NodeProvenance>& nodes);
+Result<std::vector<NodeProvenance>> decode_delegated_nodes(const std::string& text);
 
 // Adds `items` to `into`, skipping a key already present with the same bytes;
 // InvalidProgram when a key is already present with different bytes.

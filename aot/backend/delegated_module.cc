@@ -83,6 +83,9 @@ Result<std::vector<ValueId>> call_delegated(Graph& graph, const DelegatedModule&
   call.metadata[kDelegateBlobKey] = std::string(module.processed.begin(), module.processed.end());
   call.metadata[kDelegateCompileSpecsKey] = encode_compile_specs(module.compile_specs);
   if (!module.named_data.empty()) call.metadata[kDelegateNamedDataKey] = encode_named_data(module.named_data);
+  std::vector<NodeProvenance> inside;
+  for (const Node& n : module.original.nodes()) inside.push_back(provenance_of(n));
+  call.metadata[kDelegateNodesKey] = encode_delegated_nodes(inside);
   graph.nodes().push_back(std::move(call));
   return result;
 }

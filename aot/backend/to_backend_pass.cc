@@ -131,6 +131,9 @@ Error ToBackendPass::run(Graph& graph) const {
     if (!pre.named_data.empty()) {
       call.metadata[kDelegateNamedDataKey] = encode_named_data(pre.named_data);
     }
+    std::vector<NodeProvenance> inside;
+    for (size_t i = begin; i < end; ++i) inside.push_back(provenance_of(graph.nodes()[i]));
+    call.metadata[kDelegateNodesKey] = encode_delegated_nodes(inside);
     result.push_back(std::move(call));
     if (report_ != nullptr) {
       for (size_t i = begin; i < end; ++i) {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "aot/ir/control_flow.h"
+#include "aot/backend/delegate_metadata.h"
 #include "aot/ir/op_schema.h"
 #include "aot/ir/graph_rewrite.h"
 #include "aot/planning/memory_planning_pass.h"
@@ -238,8 +239,20 @@ class MethodEmitter {
       int32_t nb = push(EmitValue::of_bool(false));
       m_.instructions.push_back(
           EmitInstruction::kernel(operator_index("aten::copy", "out"), {b, v, nb, b, b}));
+      EmitInstructionDebug d;  // the buffer mutation the export recorded, not a node of its own
+      d.origin.node = "writeback:" + g_.value(buffer).name;
+      d.origin.op = "aten::copy_";
+      m_.debug.push_back(std::move(d));
     }
     return Error::Ok;
+  }
+
+  // A converted out-variant node is named by the functional op it came from.
+  static NodeProvenance node_debug(const Node& n) {
+    NodeProvenance p = provenance_of(n);
+    auto it = n.metadata.find(kOutVariantKey);
+    if (it != n.metadata.end()) p.op = it->second.substr(0, it->second.rfind('.'));
+    return p;
   }
 
   bool plain_tensor_arg(const Node& n, const std::string& arg_name) {
@@ -373,6 +386,7 @@ class MethodEmitter {
       args.push_back(outs[0]);
     }
     m_.instructions.push_back(EmitInstruction::kernel(op, std::move(args)));
+    m_.debug.push_back({node_debug(n), "", {}});
     return Error::Ok;
   }
 
@@ -394,9 +408,15 @@ class MethodEmitter {
       EMBER_ASSIGN_OR_RETURN(std::vector<NamedData> items, decode_named_data(named->second));
       EMBER_TRY_CONTEXT(add_named_data(std::move(items), &prog_->named_data), n.name);
     }
+    EmitInstructionDebug debug{node_debug(n), d.id, {}};
+    auto nodes = n.metadata.find(kDelegateNodesKey);
+    if (nodes != n.metadata.end()) {
+      EMBER_ASSIGN_OR_RETURN(debug.delegated, decode_delegated_nodes(nodes->second));
+    }
     m_.delegates.push_back(std::move(d));
     m_.instructions.push_back(
         EmitInstruction::delegate(static_cast<int32_t>(m_.delegates.size() - 1), std::move(args)));
+    m_.debug.push_back(std::move(debug));
     return Error::Ok;
   }
 

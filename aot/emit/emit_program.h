@@ -126,6 +126,14 @@ struct EmitDelegate {
   std::vector<CompileSpec> compile_specs;
 };
 
+// Provenance of one instruction: the node it was emitted from and, for a delegate call, the
+// nodes the backend took over (in graph order).
+struct EmitInstructionDebug {
+  NodeProvenance origin;
+  std::string backend;                     // delegate calls: the backend id
+  std::vector<NodeProvenance> delegated;   // delegate calls: the nodes inside, in order
+};
+
 struct EmitMethod {
   std::string name;
   std::vector<EmitValue> values;
@@ -133,6 +141,9 @@ struct EmitMethod {
   std::vector<int32_t> outputs;  // value indices
   std::vector<EmitOperator> operators;
   std::vector<EmitInstruction> instructions;  // written as the method's one chain
+  // Provenance, one entry per instruction when the emitter filled it (else empty); not
+  // written into the .pte.
+  std::vector<EmitInstructionDebug> debug;
   std::vector<EmitDelegate> delegates;
   // Bytes per planned buffer, entry 0 the placeholder 0: [0] when nothing is
   // planned, [0, arena] for the usual single arena.

@@ -2,10 +2,14 @@
 //
 //   bazel run //aot/tools:inspect -- model.pt2 [--json] [--graph=false] [--dot out.dot]
 //   bazel run //aot/tools:inspect -- model.pte [--json]
+//   bazel run //aot/tools:inspect -- model.pte --debug model.ptdbg
 //
 // For a .pte (recognized by its "ET12" identifier): methods, inputs/outputs with dtypes
 // and shapes, an operator histogram, delegates, constants size, and the memory plan with
-// the arena against a lower bound recomputed from the program (pte_summary.h).
+// the arena against a lower bound recomputed from the program (pte_summary.h). With
+// --debug FILE.ptdbg (lower --debug_out) it then lists every instruction's node, ATen op,
+// source line and module, the nodes inside each delegate call, and whether the sidecar's
+// SHA-256 matches the .pte (docs/profiling.md).
 //
 // Shows user inputs/outputs with dtypes and shapes (symbolic dims by name, with their
 // ranges), an op histogram, parameter/buffer/constant sizes, buffer mutations and the
@@ -19,14 +23,17 @@
 #include <string>
 #include <vector>
 
+#include "aot/emit/sha256.h"
 #include "aot/frontend/pt2_reader.h"
 #include "aot/tools/graph_dot.h"
 #include "aot/tools/pt2_summary.h"
 #include "aot/tools/pte_summary.h"
+#include "runtime/tools/debug_info.h"
 
 DEFINE_bool(json, false, "print the summary as JSON");
 DEFINE_bool(graph, true, "include the graph, one node per line");
 DEFINE_bool(weights, true, "load and check the weights (slower for large models)");
+DEFINE_string(debug, "", "(.pte) list the provenance sidecar (lower --debug_out) per instruction");
 DEFINE_string(dot, "", "(.pt2) also write a Graphviz picture of the graph to this file");
 
 namespace {
@@ -40,13 +47,45 @@ int report(ember::aot::Error err) {
   return 1;
 }
 
+std::string where(const ember::runtime::NodeDebug& n) {
+  std::string s = n.source.empty() ? "-" : n.source;
+  return n.module.empty() ? s : s + "  [" + n.module + "]";
+}
+
+// The --debug listing: one line per instruction, one per delegated node.
+int list_provenance(const std::vector<uint8_t>& pte) {
+  std::string path = FLAGS_debug;
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (!path.empty() && path[0] != '/' && cwd != nullptr) path = std::string(cwd) + "/" + path;
+  auto info = ember::runtime::DebugInfo::load(path);
+  if (!info.ok()) {
+    std::fprintf(stderr, "inspect: %s\n", ember::aot::format_error(info.error()).c_str());
+    return 1;
+  }
+  const bool matches = info->pte_sha256() == ember::aot::sha256_hex(pte);
+  std::printf("provenance (%s): %s\n", FLAGS_debug.c_str(),
+              matches ? "written for this .pte" : "WARNING: written for another .pte (SHA-256 differs)");
+  for (const ember::runtime::MethodDebug& m : info->methods()) {
+    std::printf("  method %s: %zu instructions\n", m.name.c_str(), m.instructions.size());
+    for (size_t i = 0; i < m.instructions.size(); ++i) {
+      const ember::runtime::InstructionDebug& d = m.instructions[i];
+      std::printf("    %-4zu %-9s %-28s %-30s %s\n", i, d.kind.c_str(), d.origin.node.c_str(), d.origin.op.c_str(),
+                  where(d.origin).c_str());
+      for (const ember::runtime::NodeDebug& n : d.delegated) {
+        std::printf("           > %-26s %-30s %s\n", n.node.c_str(), n.op.c_str(), where(n).c_str());
+      }
+    }
+  }
+  return 0;
+}
+
 int inspect_pte(const std::string& path, const std::vector<uint8_t>& bytes) {
   auto summary = ember::aot::summarize_pte(bytes);
   if (!summary.ok()) return report(ember::aot::annotate(summary.error(), path));
   std::string out = FLAGS_json ? ember::aot::pte_summary_json(summary.get())
                                : ember::aot::pte_summary_text(summary.get());
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return 0;
+  return FLAGS_debug.empty() ? 0 : list_provenance(bytes);
 }
 
 }  // namespace

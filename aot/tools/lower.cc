@@ -27,6 +27,9 @@
 // layer too); --dump-dir adds the annotated graph and calibration statistics.
 //
 // Many models: lower --batch models.json [--jobs N] [--summary out.json] (aot/tools/batch.h).
+// --debug_out FILE.ptdbg writes the provenance sidecar (aot/emit/debug_sidecar.h,
+// docs/profiling.md): per instruction the node name, ATen op and source line, per delegate
+// call the nodes inside. The .pte bytes are the same with or without it.
 #include <gflags/gflags.h>
 #include <sys/stat.h>
 
@@ -35,6 +38,7 @@
 #include <string>
 
 #include "aot/tools/batch.h"
+#include "aot/emit/debug_sidecar.h"
 #include "aot/tools/lower_flags.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/quant_report.h"
@@ -51,6 +55,7 @@ DEFINE_string(recipe, "portable", "pipeline recipe (portable; others when their 
 DEFINE_string(memory_planner, "greedy", "memory planning algorithm (greedy, naive)");
 DEFINE_string(dump_dir, "", "directory to write each stage's graph into");
 DEFINE_bool(verbose, false, "also time and dump every pass");
+DEFINE_string(debug_out, "", "write the provenance sidecar (.ptdbg: node, op and source line per instruction)");
 DEFINE_string(calibration_list, "", "-int8 recipes: file with one calibration sample per line "
               "(comma-separated raw input files)");
 
@@ -173,6 +178,16 @@ int main(int argc, char** argv) {
     if (eq != std::string::npos) inputs.push_back(resolve(m.substr(eq + 1)));
   }
   if (Error u = check_usage(recipes, ro, inputs, resolve(FLAGS_o)); u != Error::Ok) return report(u, 2);
+  if (!FLAGS_debug_out.empty() && !method_flags.empty()) {
+    return report(invalid_argument("--debug_out with --method is not supported yet: lower each method's "
+                                   ".pt2 on its own to get its sidecar"), 2);
+  }
+  if (!FLAGS_debug_out.empty()) {
+    if (Error u = check_usage(recipes, ro, inputs, resolve(FLAGS_debug_out)); u != Error::Ok) return report(u, 2);
+    if (resolve(FLAGS_debug_out) == resolve(FLAGS_o)) {
+      return report(invalid_argument("--debug_out and -o name the same file '" + FLAGS_o + "'"), 2);
+    }
+  }
   if (!method_flags.empty()) {
     auto written = write_multi_method_program(recipes, FLAGS_recipe, methods, ro, resolve(FLAGS_o));
     if (!written.ok()) return report(written.error());
@@ -218,6 +233,17 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(mem.lower_bound), mem.ratio(), mem.planned_tensors);
   std::printf("%s", session->delegation_summary().c_str());
   std::printf("wrote %s (%zu bytes)\n", out.c_str(), pte->size());
+  if (!FLAGS_debug_out.empty()) {
+    const std::string dbg_path = resolve(FLAGS_debug_out);
+    const std::shared_ptr<const EmitProgram>& program = session->last_artifact().program;
+    if (program == nullptr) return report(fail(Error::Internal, "no emitted program for --debug_out"));
+    const std::string dbg = debug_sidecar_json(*program, *pte);
+    FILE* d = std::fopen(dbg_path.c_str(), "wb");
+    if (d == nullptr || std::fwrite(dbg.data(), 1, dbg.size(), d) != dbg.size() || std::fclose(d) != 0) {
+      return report(fail(Error::AccessFailed, "cannot write '" + dbg_path + "'"));
+    }
+    std::printf("wrote %s (provenance sidecar)\n", dbg_path.c_str());
+  }
   if (int8) {
     const Stage* qs = session->find_stage("quantize");
     if (qs == nullptr || !qs->done()) return 0;

@@ -47,6 +47,20 @@ class BackendInitContext final {
   const NamedDataMap* named_data_;
 };
 
+// Receives per-operator times from inside a delegate call while profiling is on
+// (Method::set_delegate_profiler; executor_runner --profile / --trace). A backend that can
+// time its operators calls record() once per operator run; one that cannot never calls it
+// (its delegate call is then timed as a whole). record() must not allocate.
+class DelegateProfiler {
+ public:
+  virtual ~DelegateProfiler() = default;
+  // `instruction`: the delegate call's instruction index in the method; `op`: the operator's
+  // index inside the delegate (the demo backend: its bytecode instruction); `name`: a static
+  // string; times from ember_pal_now_ns().
+  virtual void record(size_t instruction, uint32_t op, const char* name, uint64_t start_ns,
+                      uint64_t end_ns) = 0;
+};
+
 class BackendExecutionContext final {
  public:
   BackendExecutionContext(MemoryAllocator* temp_allocator, const char* method_name,
@@ -60,11 +74,20 @@ class BackendExecutionContext final {
   MemoryAllocator* temp_allocator() const { return temp_allocator_; }
   const char* method_name() const { return method_name_; }
   ThreadPool* thread_pool() const { return thread_pool_; }
+  // Non-null while profiling: report per-operator times to it for instruction().
+  DelegateProfiler* profiler() const { return profiler_; }
+  size_t instruction() const { return instruction_; }
+  void set_profiler(DelegateProfiler* profiler, size_t instruction) {
+    profiler_ = profiler;
+    instruction_ = instruction;
+  }
 
  private:
   MemoryAllocator* temp_allocator_;
   const char* method_name_;
   ThreadPool* thread_pool_;
+  DelegateProfiler* profiler_ = nullptr;
+  size_t instruction_ = 0;
 };
 
 class BackendInterface {

@@ -105,6 +105,7 @@ const char* Method::instruction_name(size_t i) const {
   return i < state_->num_instructions ? state_->instructions[i].name : "";
 }
 void Method::set_profile(InstructionProfile* profile) { state_->profile = profile; }
+void Method::set_delegate_profiler(DelegateProfiler* profiler) { state_->delegate_profiler = profiler; }
 Span<const InputGuard> Method::input_guards() const {
   return Span<const InputGuard>(state_->guards, state_->num_guards);
 }

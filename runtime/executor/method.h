@@ -20,14 +20,21 @@
 
 namespace ember::runtime {
 
+class DelegateProfiler;  // runtime/backend/backend_interface.h
+
 namespace internal {
 struct MethodState;
 }  // namespace internal
 
 // Per-instruction timing, filled by execute() when profiling is enabled.
+// last_start_ns / last_end_ns (ember_pal_now_ns() clock) are the instruction's most
+// recent run, for timelines (executor_runner --trace); an instruction a loop runs several
+// times in one execute() keeps only its last run there, its calls and total_ns count all.
 struct InstructionProfile {
   uint64_t calls = 0;
   uint64_t total_ns = 0;
+  uint64_t last_start_ns = 0;
+  uint64_t last_end_ns = 0;
 };
 
 class Method final {
@@ -78,6 +85,9 @@ class Method final {
   // Accumulates per-instruction timings into `profile` (num_instructions()
   // entries) during execute(); null turns profiling off.
   void set_profile(InstructionProfile* profile);
+  // Backends that time their operators report them to `profiler` during execute(); null
+  // (the default) turns it off. The profiler outlives the calls it is set for.
+  void set_delegate_profiler(DelegateProfiler* profiler);
 
  private:
   friend class Program;

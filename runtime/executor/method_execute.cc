@@ -33,6 +33,7 @@ Error run_one(MethodState* s, const PreparedInstruction& in, size_t* pc, size_t 
     case InstructionKind::Delegate: {
       const DelegateRecord& d = s->delegates[in.a];
       BackendExecutionContext context(s->temp_allocator, s->name, s->thread_pool);
+      if (s->delegate_profiler != nullptr) context.set_profiler(s->delegate_profiler, *pc);
       return d.backend->execute(context, d.handle, Span<EValue*>(in.args, in.num_args));
     }
     case InstructionKind::Move:
@@ -87,8 +88,12 @@ Error Method::execute() {
         const uint64_t start = profile != nullptr ? ember_pal_now_ns() : 0;
         err = run_one(s, in, &pc, begin);
         if (profile != nullptr) {
-          profile[at].calls += 1;
-          profile[at].total_ns += ember_pal_now_ns() - start;
+          const uint64_t end_ns = ember_pal_now_ns();
+          InstructionProfile& p = profile[at];
+          p.calls += 1;
+          p.total_ns += end_ns - start;
+          p.last_start_ns = start;
+          p.last_end_ns = end_ns;
         }
       }
       if (temp != nullptr) temp->reset();

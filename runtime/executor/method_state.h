@@ -68,6 +68,7 @@ struct MethodState {
   InputGuard* guards = nullptr;   // from __ember_guards__<name>, validated (input_guards.cc)
   size_t num_guards = 0;
   InstructionProfile* profile = nullptr;
+  DelegateProfiler* delegate_profiler = nullptr;  // per-operator times inside delegates
 };
 
 // Everything a load step needs.

@@ -2,13 +2,15 @@
 // timings. Takes upstream's flags (--model_path, --data_path, --inputs,
 // --output_file, --print_output, --num_executions, --method_name,
 // --cpu_threads) plus --input_shapes, --warmup, --json, --profile and
-// --list_kernels. On failure prints "executor_runner: ErrorName (0xNN): message" once and
+// --list_kernels, --debug FILE.ptdbg (rows named by node, op and source line), --trace
+// FILE.json (Chrome trace events) and --summary (time per op type): docs/profiling.md. On failure prints "executor_runner: ErrorName (0xNN): message" once and
 // exits 1; bad flags (--num_executions < 1, --warmup < 0, --cpu_threads 0 or < -1) exit 2.
 // --cpu_threads above the core count is capped with a warning; it sets the portable kernels' thread
 // pool and the XNNPACK delegate's thread count alike. Without --inputs, tensor
 // inputs are ones (upstream's default) and a note says so. Input files must be regular
 // files of exactly the input's byte size; anything else is refused before it is read.
 #include <gflags/gflags.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,8 +28,11 @@
 #include "runtime/module/module.h"
 #include "runtime/platform/log.h"
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
+#include "runtime/tools/debug_info.h"
+#include "runtime/tools/profile_report.h"
 #include "runtime/tools/registration.h"
 #include "runtime/tools/runner_io.h"
+#include "runtime/tools/trace_writer.h"
 
 DEFINE_string(model_path, "model.pte", "The program file (.pte).");
 DEFINE_string(data_path, "", "External data (.ptd) for EXTERNAL tensors.");
@@ -41,6 +46,9 @@ DEFINE_string(input_shapes, "", "Actual shapes of dynamic inputs: '1,3,192,256;8
 DEFINE_int32(warmup, 0, "Untimed executions before the timed ones.");
 DEFINE_bool(json, false, "Print one JSON line with timings and outputs.");
 DEFINE_bool(profile, false, "Print a per-instruction time table.");
+DEFINE_string(debug, "", "Provenance sidecar from lower --debug_out: name profile rows by node, op and source.");
+DEFINE_string(trace, "", "Write a Chrome trace-event JSON timeline (Perfetto, chrome://tracing) to this file.");
+DEFINE_bool(summary, false, "Print time per op type.");
 DEFINE_bool(list_kernels, false, "List registered kernels and backends, then exit.");
 
 namespace ember::runtime {
@@ -86,13 +94,19 @@ bool looks_like_pt2(const std::string& path) {
 
 double us_since(uint64_t start_ns) { return double(ember_pal_now_ns() - start_ns) / 1e3; }
 
-void print_profile(const Method& method, const std::vector<InstructionProfile>& profile) {
-  printf("%-5s %-48s %8s %12s %10s\n", "#", "instruction", "calls", "total_us", "mean_us");
-  for (size_t i = 0; i < profile.size(); ++i) {
-    const InstructionProfile& p = profile[i];
-    const double total_us = double(p.total_ns) / 1e3;
-    printf("%-5zu %-48s %8llu %12.3f %10.3f\n", i, method.instruction_name(i),
-           static_cast<unsigned long long>(p.calls), total_us, p.calls ? total_us / double(p.calls) : 0.0);
+// A sidecar from another lowering names the wrong nodes: say so (sizes and counts only;
+// the runtime does not hash the file).
+void warn_if_stale(const DebugInfo& debug, const Method& method) {
+  struct stat st;
+  if (debug.pte_size() != 0 && stat(FLAGS_model_path.c_str(), &st) == 0 && uint64_t(st.st_size) != debug.pte_size()) {
+    fprintf(stderr, "executor_runner: warning: --debug '%s' was written for a %llu-byte .pte, '%s' has %lld bytes\n",
+            FLAGS_debug.c_str(), static_cast<unsigned long long>(debug.pte_size()), FLAGS_model_path.c_str(),
+            static_cast<long long>(st.st_size));
+  }
+  const MethodDebug* m = debug.method(method.name());
+  if (m != nullptr && m->instructions.size() != method.num_instructions()) {
+    fprintf(stderr, "executor_runner: warning: --debug '%s' lists %zu instructions for '%s', the method has %zu\n",
+            FLAGS_debug.c_str(), m->instructions.size(), method.name(), method.num_instructions());
   }
 }
 
@@ -109,18 +123,29 @@ struct Timings {
 };
 
 // Runs --warmup untimed and --num_executions timed executions.
+// With `trace`, every timed execution and its instructions go on the timeline.
 Error run_method(Method& method, const RunnerInputs& inputs, std::vector<InstructionProfile>* profile,
-                 Timings* timings) {
+                 Timings* timings, TraceWriter* trace, const DebugInfo* debug, DelegateOpRecorder* ops) {
   const int total = FLAGS_warmup + FLAGS_num_executions;  // both checked by check_flags()
+  const bool profiling = FLAGS_profile || FLAGS_summary || trace != nullptr;
+  std::vector<uint64_t> calls_before(profile->size());
   for (int run = 0; run < total; ++run) {
     const bool timed = run >= FLAGS_warmup;
-    method.set_profile(FLAGS_profile && timed ? profile->data() : nullptr);
+    method.set_profile(profiling && timed ? profile->data() : nullptr);
+    method.set_delegate_profiler(profiling && timed ? ops : nullptr);
+    for (size_t i = 0; i < profile->size(); ++i) calls_before[i] = (*profile)[i].calls;
     const uint64_t start = ember_pal_now_ns();
     EMBER_TRY(method.set_inputs(Span<const EValue>(inputs.values.data(), inputs.values.size())));
     EMBER_TRY(method.execute());
-    if (timed) timings->runs_us.push_back(us_since(start));
+    const uint64_t end = ember_pal_now_ns();
+    if (timed) timings->runs_us.push_back(double(end - start) / 1e3);
+    if (timed && trace != nullptr) {
+      trace_execution(trace, method, *profile, calls_before, debug, run - FLAGS_warmup, start, end, ops);
+    }
+    if (timed) ops->fold();
   }
   method.set_profile(nullptr);
+  method.set_delegate_profiler(nullptr);
   return Error::Ok;
 }
 
@@ -141,7 +166,9 @@ void print_json(const Method& method, const Timings& t) {
 }
 
 // Loads the program and the method named by --method_name (default: the first).
-Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& backends, ThreadPool* pool) {
+// Sets *program_loaded_ns when the program is loaded (the method's init follows).
+Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& backends, ThreadPool* pool,
+                     uint64_t* program_loaded_ns) {
   Module::Options options;
   options.method.kernels = &kernels;
   options.method.backends = &backends;
@@ -154,6 +181,7 @@ Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& b
     }
     return annotate(err, "loading '%s'", FLAGS_model_path.c_str());
   }
+  *program_loaded_ns = ember_pal_now_ns();
   std::string name = FLAGS_method_name;
   if (name.empty()) {
     Result<const char*> first = module.program().get_method_name(0);
@@ -192,9 +220,24 @@ int run() {
   Timings timings;
   const uint64_t load_start = ember_pal_now_ns();
   Module module(FLAGS_model_path, FLAGS_data_path);
-  Result<Method*> loaded = load(module, kernels, backends, pool.get());
+  uint64_t program_loaded = 0;
+  Result<Method*> loaded = load(module, kernels, backends, pool.get(), &program_loaded);
   if (!loaded.ok()) return die(loaded.error());
+  const uint64_t load_end = ember_pal_now_ns();
   timings.load_us = us_since(load_start);
+  std::unique_ptr<TraceWriter> trace;
+  if (!FLAGS_trace.empty()) {
+    trace = std::make_unique<TraceWriter>();
+    trace->complete("load program", "load", load_start, program_loaded, {{"path", FLAGS_model_path}});
+    trace->complete("init method", "load", program_loaded, load_end, {{"method", (*loaded)->name()}});
+  }
+  std::unique_ptr<DebugInfo> debug;
+  if (!FLAGS_debug.empty()) {
+    Result<DebugInfo> info = DebugInfo::load(FLAGS_debug);
+    if (!info.ok()) return die(info.error());
+    debug = std::make_unique<DebugInfo>(std::move(info.get()));
+    warn_if_stale(*debug, **loaded);
+  }
   Method& method = **loaded;
   EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), method.name(),
             timings.load_us / 1e3);
@@ -207,12 +250,20 @@ int run() {
   }
   if (Error err = build_inputs(method, files, shapes, &inputs); err != Error::Ok) return die(err);
   std::vector<InstructionProfile> profile(method.num_instructions());
-  if (Error err = run_method(method, inputs, &profile, &timings); err != Error::Ok) return die(err);
+  // Sized once, here, and only when profiling: record() never allocates.
+  DelegateOpRecorder ops(FLAGS_profile || FLAGS_summary || !FLAGS_trace.empty() ? size_t{1} << 16 : 0);
+  if (Error err = run_method(method, inputs, &profile, &timings, trace.get(), debug.get(), &ops); err != Error::Ok) {
+    return die(err);
+  }
   if (!FLAGS_output_file.empty()) {
     if (Error err = write_outputs(method, FLAGS_output_file); err != Error::Ok) return die(err);
   }
   print_outputs(method, *mode);
-  if (FLAGS_profile) print_profile(method, profile);
+  if (FLAGS_profile) print_profile(method, profile, debug.get(), &ops);
+  if (FLAGS_summary) print_summary(method, profile, debug.get());
+  if (trace != nullptr) {
+    if (Error err = trace->write(FLAGS_trace); err != Error::Ok) return die(err);
+  }
   EMBER_LOG(Info, "Model executed successfully %zu time(s)", timings.runs_us.size());
   if (FLAGS_json) print_json(method, timings);
   return 0;

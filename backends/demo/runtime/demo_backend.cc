@@ -61,11 +61,10 @@ runtime::Result<runtime::DelegateHandle*> DemoBackend::init(
 Error DemoBackend::execute(runtime::BackendExecutionContext& context,
                            runtime::DelegateHandle* handle,
                            runtime::Span<runtime::EValue*> args) const {
-  (void)context;
   if (handle == nullptr) {
     return fail(Error::DelegateInvalidHandle, "DemoBackend: null delegate handle");
   }
-  return run_program(*static_cast<const DemoProgram*>(handle), args);
+  return run_program(*static_cast<const DemoProgram*>(handle), args, context.profiler(), context.instruction());
 }
 
 DemoBackend& backend_instance() {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "runtime/core/diagnostics.h"
+#include "runtime/platform/log.h"
 
 namespace ember::backends::demo {
 namespace {
@@ -115,7 +116,8 @@ void run_mm(const DemoProgram& p, const DemoInstruction& in) {
 
 }  // namespace
 
-Error run_program(const DemoProgram& program, runtime::Span<EValue*> args) {
+Error run_program(const DemoProgram& program, runtime::Span<EValue*> args, runtime::DelegateProfiler* profiler,
+                  size_t instruction) {
   const size_t io = size_t{program.num_inputs} + program.num_outputs;
   if (args.size() != io) {
     return fail(Error::InvalidArgument,
@@ -125,11 +127,15 @@ Error run_program(const DemoProgram& program, runtime::Span<EValue*> args) {
   for (size_t i = 0; i < io; ++i) EMBER_TRY(bind(program, i, args[i]));
   for (size_t k = 0; k < program.num_instructions; ++k) {
     const DemoInstruction& in = program.instructions[k];
+    const uint64_t start = profiler != nullptr ? ember_pal_now_ns() : 0;
     switch (op_class(in.op)) {
       case OpClass::Binary: run_binary(program, in); break;
       case OpClass::Matmul: run_mm(program, in); break;
       case OpClass::Unary: run_unary(program, in); break;
       case OpClass::Invalid: return fail(Error::Internal, "DemoBackend: unverified op code");
+    }
+    if (profiler != nullptr) {
+      profiler->record(instruction, uint32_t(k), op_name(in.op), start, ember_pal_now_ns());
     }
   }
   return Error::Ok;

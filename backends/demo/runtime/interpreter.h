@@ -7,6 +7,7 @@
 #pragma once
 
 #include "backends/demo/runtime/bytecode_program.h"
+#include "runtime/backend/backend_interface.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/span.h"
 
@@ -14,6 +15,9 @@ namespace ember::backends::demo {
 
 // args = the delegate's inputs, then its outputs. Errors: InvalidArgument (wrong count,
 // shape or layout), InvalidType (not a float32 tensor), or a failed output resize.
-runtime::Error run_program(const DemoProgram& program, runtime::Span<runtime::EValue*> args);
+// With `profiler`, every bytecode instruction k is timed and reported as operator k of
+// delegate-call instruction `instruction`.
+runtime::Error run_program(const DemoProgram& program, runtime::Span<runtime::EValue*> args,
+                           runtime::DelegateProfiler* profiler = nullptr, size_t instruction = 0);
 
 }  // namespace ember::backends::demo

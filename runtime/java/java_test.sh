@@ -7,6 +7,8 @@ jni="$1"; shift
 # libember_jni.so exports only the JNI entry points (libember_jni.lds).
 extra=$(nm -D --defined-only "$jni" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | grep -v '^Java_dev_ember_' || true)
 if [ -n "$extra" ]; then echo "FAIL: libember_jni.so exports more than Java_dev_ember_*:"; echo "$extra" | head; exit 1; fi
+# A cross build (--config=aarch64 sets EMBER_EXEC_WRAPPER): the host JVM cannot load it.
+if [ -n "${EMBER_EXEC_WRAPPER:-}" ]; then echo "cross build: exports checked, JUnit run skipped"; exit 0; fi
 junit=/usr/share/java/junit4.jar
 hamcrest=/usr/share/java/hamcrest-core.jar
 [ -f "$hamcrest" ] || hamcrest=/usr/share/java/hamcrest.jar

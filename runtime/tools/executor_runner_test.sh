@@ -7,6 +7,10 @@
 # as the model) each end in a named error. Flag checks run without ../shared.
 set -u
 RUNNER="$TEST_SRCDIR/$TEST_WORKSPACE/runtime/tools/executor_runner"
+if [ -n "${EMBER_EXEC_WRAPPER:-}" ]; then  # a cross build: run the binary through qemu
+  printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$EMBER_EXEC_WRAPPER" "$RUNNER" > "$TEST_TMPDIR/runner"
+  chmod +x "$TEST_TMPDIR/runner" && RUNNER="$TEST_TMPDIR/runner"
+fi
 WS=$(readlink -f "$TEST_SRCDIR/$TEST_WORKSPACE/WORKSPACE")
 F="${EMBER_SHARED_DIR:-$(dirname "$(dirname "$WS")")/shared}/fixtures/executorch-pte"
 fail() { echo "FAIL: $*"; exit 1; }

@@ -1,7 +1,8 @@
-// sgemm: picks the AVX-512 or AVX2 build when the CPU has it, else the
-// portable one. The x86 builds use fused multiply-adds, which differ from PyTorch's
-// results only when a product overflows (inf where PyTorch gets inf - inf =
-// NaN); such outputs are recomputed here with separately rounded products.
+// sgemm: picks the AVX-512 or AVX2 build when the CPU has it, the NEON build on
+// aarch64, else the portable one. The x86 and NEON builds use fused multiply-adds,
+// which differ from PyTorch's results only when a product overflows (inf where
+// PyTorch gets inf - inf = NaN); such outputs are recomputed here with separately
+// rounded products.
 #include "kernels/portable/util/gemm.h"
 
 #include <cmath>
@@ -70,7 +71,7 @@ void fix_overflows(const GemmArgs& g) {
 }  // namespace
 
 void sgemm(const GemmArgs& args, runtime::ThreadPool* pool) {
-  if (sgemm_avx512(args, pool) || sgemm_avx2(args, pool)) {
+  if (sgemm_avx512(args, pool) || sgemm_avx2(args, pool) || sgemm_neon(args, pool)) {
     if (args.k > 0) fix_overflows(args);
     return;
   }

@@ -4,10 +4,10 @@
 // blocked (KC x NC panels of B, MC x KC blocks of A, packed into stack
 // buffers) around an MR x NR register-blocked micro-kernel written with
 // portable vector extensions; on x86-64 CPUs with AVX-512F or AVX2+FMA a copy
-// compiled for them is picked at run time, the portable build otherwise. B may also be
-// produced by a caller's packer (implicit-GEMM convolution, no im2col buffer).
-// With a thread pool, column blocks (or, when there is one, row blocks) are
-// split across threads.
+// compiled for them is picked at run time, on aarch64 the NEON copy, the portable
+// build otherwise. B may also be produced by a caller's packer (implicit-GEMM
+// convolution, no im2col buffer). With a thread pool, column blocks (or, when
+// there is one, row blocks) are split across threads.
 #pragma once
 
 #include <cstdint>
@@ -68,5 +68,7 @@ void sgemm_portable(const GemmArgs& args, runtime::ThreadPool* pool);
 bool sgemm_avx2(const GemmArgs& args, runtime::ThreadPool* pool);
 // False if this build or CPU has no AVX-512F variant.
 bool sgemm_avx512(const GemmArgs& args, runtime::ThreadPool* pool);
+// False if this build is not for aarch64 (NEON, fused multiply-adds; gemm_neon.cc).
+bool sgemm_neon(const GemmArgs& args, runtime::ThreadPool* pool);
 
 }  // namespace ember::kernels::portable

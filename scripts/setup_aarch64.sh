@@ -1,0 +1,38 @@
+#!/bin/sh
+# Installs what `bazel test --config=aarch64` needs on a Debian 12 machine, from Debian's
+# packages only: gcc's aarch64 cross compiler, user-mode qemu, and the arm64 builds of
+# Ember's C++ dependencies unpacked into /opt/ember-arm64-sysroot
+# (scripts/fetch_arm64_sysroot.sh). Separate from scripts/setup.sh because it is heavy
+# (about 250 MB installed); .ci/run runs both. Safe to run again: installs only what is
+# missing and waits for the dpkg lock.
+#
+#   sudo scripts/setup_aarch64.sh          (or as root)
+set -eu
+cd "$(dirname "$0")/.."
+SYSROOT=${ARM64_SYSROOT:-/opt/ember-arm64-sysroot}
+PACKAGES="g++-aarch64-linux-gnu qemu-user"
+
+SUDO=""
+if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+
+missing=""
+for p in $PACKAGES; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+if [ -n "$missing" ]; then
+  echo "setup_aarch64: installing$missing"
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y \
+    --no-install-recommends $missing
+fi
+
+# The sysroot is complete when the first and last libraries the fetch script lists are there.
+if [ -e "$SYSROOT/usr/lib/aarch64-linux-gnu/libXNNPACK.so" ] &&
+   [ -e "$SYSROOT/usr/lib/aarch64-linux-gnu/libgflags.so" ]; then
+  echo "setup_aarch64: toolchain, qemu-user and $SYSROOT present"
+  exit 0
+fi
+$SUDO sh scripts/fetch_arm64_sysroot.sh "$SYSROOT"

@@ -294,6 +294,7 @@ class MethodEmitter {
         EMBER_ASSIGN_OR_RETURN(std::string label, label_of());
         jumps_.push_back({m_.instructions.size(), label});
         m_.instructions.push_back(EmitInstruction::jump_false(cond, -1));
+        m_.debug.push_back({node_debug(n), "", {}});
         return Error::Ok;
       }
       case ControlOp::Label: {
@@ -312,6 +313,7 @@ class MethodEmitter {
         int32_t nb = push(EmitValue::of_bool(false));
         m_.instructions.push_back(
             EmitInstruction::kernel(operator_index("aten::copy", "out"), {to, from, nb, to, to}));
+        m_.debug.push_back({node_debug(n), "", {}});
         return Error::Ok;
       }
       case ControlOp::Move: {
@@ -321,6 +323,7 @@ class MethodEmitter {
         EMBER_ASSIGN_OR_RETURN(int32_t from, emit_arg(src->arg, false));
         EMBER_ASSIGN_OR_RETURN(int32_t to, emit_arg(dst->arg, false));
         m_.instructions.push_back(EmitInstruction::move(from, to));
+        m_.debug.push_back({node_debug(n), "", {}});
         return Error::Ok;
       }
     }
@@ -335,6 +338,9 @@ class MethodEmitter {
       if (at != end) continue;
       if (false_value_ < 0) false_value_ = push(EmitValue::of_bool(false));
       m_.instructions.push_back(EmitInstruction::move(false_value_, false_value_));
+      EmitInstructionDebug d;  // the landing no-op of a jump to the end of the method
+      d.origin.node = "label:" + label;
+      m_.debug.push_back(std::move(d));
       break;
     }
     for (auto& [at, label] : jumps_) {

@@ -57,7 +57,7 @@ grep -q '"cat":"delegate"' "$T/xnnpack.json" || fail "no delegate event in the t
 "$LOWER" "$FIXTURE" --recipe demo -o "$T/demo.pte" --debug_out "$T/demo.ptdbg" > /dev/null 2>&1 || fail "demo lowering"
 "$RUNNER" --model_path "$T/demo.pte" --debug "$T/demo.ptdbg" --profile --trace "$T/demo.json" --num_executions 2 \
   --print_output none > "$T/run.txt" 2>&1 || fail "executor_runner demo: $(cat $T/run.txt)"
-timed=$(grep -cE '^ +> relu(_[0-9])? +aten::relu +pt2_models.py:45 +2 +[0-9]+\.[0-9] ' "$T/run.txt")
+timed=$(grep -cE '^ +> relu(_[0-9])? +aten::relu +pt2_models.py:45 +2 +[0-9]+\.[0-9]{3} ' "$T/run.txt")
 [ "$timed" -eq 2 ] || fail "$timed timed relu rows inside demo delegates, expected 2: $(cat $T/run.txt)"
 "$CHECK" "$T/demo.json" || fail "demo trace is not valid"
 [ "$(grep -o '"cat":"delegate_op"' "$T/demo.json" | wc -l)" -eq 4 ] || fail "expected 4 delegate_op events (2 relus x 2 runs)"

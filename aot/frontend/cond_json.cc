@@ -123,9 +123,10 @@ std::string stack_trace_of(const Json& j) {
   return "";
 }
 
-// The tensors of node output list `outputs` and the node's name ("" -> first result's name).
-Result<std::vector<ValueId>> results_of(const Json& j, const std::string& what, Graph* g,
-                                        std::string* name) {
+// The tensors of node output list `outputs` and the node's name (none: the first result's
+// name, or `fallback` when there are no results).
+Result<std::vector<ValueId>> results_of(const Json& j, const std::string& what, const char* fallback,
+                                        Graph* g, std::string* name) {
   EMBER_ASSIGN_OR_RETURN(const Json* outputs, json_require(j, "outputs", what));
   if (!outputs->is_array()) return invalid_program(what + ".outputs: expected a list");
   std::vector<ValueId> results;
@@ -138,7 +139,7 @@ Result<std::vector<ValueId>> results_of(const Json& j, const std::string& what, 
   if (const Json* n = json_field(j, "name")) {
     if (n->is_string()) *name = n->get<std::string>();
   }
-  if (name->empty()) *name = results.empty() ? "hop" : g->value(results[0]).name;
+  if (name->empty()) *name = results.empty() ? fallback : g->value(results[0]).name;
   return results;
 }
 
@@ -170,7 +171,7 @@ Error decode_while_loop_node(const Json& j, size_t index, Graph* g) {
   }
   const std::string stack_trace = stack_trace_of(j);
   std::string name;
-  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> results, results_of(j, what, g, &name));
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> results, results_of(j, what, "hop", g, &name));
   what = "node '" + name + "' (" + kWhileTarget + ")";
   EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> carried, tensor_list_arg(*inputs, 2, what + " carried", g));
   EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> extra, tensor_list_arg(*inputs, 3, what + " additional", g));
@@ -226,30 +227,12 @@ Error decode_cond_node(const Json& j, size_t index, Graph* g) {
   if (!inputs->is_array() || inputs->size() != 4) {
     return invalid_program(what + ": expected 4 inputs (pred, true_fn, false_fn, operands)");
   }
-  std::string stack_trace;
-  if (const Json* meta = json_field(j, "metadata")) {
-    if (const Json* st = json_field(*meta, "stack_trace")) {
-      if (st->is_string()) stack_trace = st->get<std::string>();
-    }
-  }
+  const std::string stack_trace = stack_trace_of(j);
   auto arg_of = [&](size_t k) -> Result<const Json*> {
     return json_require((*inputs)[k], "arg", what + ".inputs[" + std::to_string(k) + "]");
   };
-  // Results.
-  EMBER_ASSIGN_OR_RETURN(const Json* outputs, json_require(j, "outputs", what));
-  if (!outputs->is_array()) return invalid_program(what + ".outputs: expected a list");
-  std::vector<ValueId> results;
-  for (size_t k = 0; k < outputs->size(); ++k) {
-    std::string w = what + ".outputs[" + std::to_string(k) + "]";
-    EMBER_ASSIGN_OR_RETURN(Argument a, decode_argument((*outputs)[k], *g, w));
-    EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> vs, tensors_of(a, w));
-    results.insert(results.end(), vs.begin(), vs.end());
-  }
   std::string name;
-  if (const Json* n = json_field(j, "name")) {
-    if (n->is_string()) name = n->get<std::string>();
-  }
-  if (name.empty()) name = results.empty() ? "cond" : g->value(results[0]).name;
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> results, results_of(j, what, "cond", g, &name));
   what = "node '" + name + "' (" + kCondTarget + ")";
   // Predicate: a one-element bool tensor.
   EMBER_ASSIGN_OR_RETURN(const Json* pj, arg_of(0));

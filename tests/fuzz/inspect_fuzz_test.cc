@@ -4,7 +4,6 @@
 // error with a message. The libFuzzer build (inspect_run_fuzz.sh) explores further.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "runtime/core/diagnostics.h"
@@ -16,15 +15,9 @@
 namespace ember::fuzz {
 namespace {
 
-std::string runfiles_root() {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* ws = std::getenv("TEST_WORKSPACE");
-  return srcdir && ws ? std::string(srcdir) + "/" + ws : ".";
-}
-
 TEST(InspectFuzzTest, EveryFixtureSummarizes) {
   runtime::set_min_log_level(runtime::LogLevel::Fatal);
-  const std::vector<Seed> seeds = pt2_seeds(runfiles_root(), size_t(8) << 20);
+  const std::vector<Seed> seeds = pt2_seeds(testing::runfiles_root(), size_t(8) << 20);
   ASSERT_GE(seeds.size(), 40u);
   for (const Seed& s : seeds) {
     runtime::clear_error_message();
@@ -42,7 +35,7 @@ void expect_named(aot::Error e, const std::string& what) {
 TEST(InspectFuzzTest, Pt2MutationsEndInASummaryOrANamedError) {
   runtime::set_min_log_level(runtime::LogLevel::Fatal);
   std::vector<Seed> seeds;
-  for (Seed& s : pt2_seeds(runfiles_root(), size_t(64) << 10)) {
+  for (Seed& s : pt2_seeds(testing::runfiles_root(), size_t(64) << 10)) {
     if (s.name.find(".entries") != std::string::npos) seeds.push_back(std::move(s));
   }
   ASSERT_GE(seeds.size(), 8u);

@@ -4,26 +4,20 @@
 // (pt2_run_fuzz.sh) explores further under ASan/UBSan.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/platform/log.h"
 #include "tests/fuzz/pt2_lower_fuzz.h"
 #include "tests/fuzz/pt2_seeds.h"
+#include "tests/support/shared_fixtures.h"
 
 namespace ember::fuzz {
 namespace {
 
-std::string runfiles_root() {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* ws = std::getenv("TEST_WORKSPACE");
-  return srcdir && ws ? std::string(srcdir) + "/" + ws : ".";
-}
-
 TEST(Pt2LowerFuzzTest, EveryFixtureLowersInBothForms) {
   runtime::set_min_log_level(runtime::LogLevel::Fatal);
-  const std::vector<Seed> seeds = pt2_seeds(runfiles_root(), size_t(1) << 20);
+  const std::vector<Seed> seeds = pt2_seeds(testing::runfiles_root(), size_t(1) << 20);
   ASSERT_GE(seeds.size(), 40u);  // both folders were found
   for (const Seed& s : seeds) {
     runtime::clear_error_message();
@@ -35,7 +29,7 @@ TEST(Pt2LowerFuzzTest, EveryFixtureLowersInBothForms) {
 TEST(Pt2LowerFuzzTest, MutationsEndInAPteOrANamedError) {
   runtime::set_min_log_level(runtime::LogLevel::Fatal);
   std::vector<Seed> seeds;
-  for (Seed& s : pt2_seeds(runfiles_root(), size_t(64) << 10)) {
+  for (Seed& s : pt2_seeds(testing::runfiles_root(), size_t(64) << 10)) {
     if (s.name.find(".entries") != std::string::npos) seeds.push_back(std::move(s));
   }
   ASSERT_GE(seeds.size(), 8u);

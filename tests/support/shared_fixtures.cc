@@ -23,11 +23,14 @@ std::string parent(const std::string& path) {
 
 }  // namespace
 
-std::string committed_pt2_fixture(const std::string& name) {
+std::string runfiles_root() {
   const char* srcdir = getenv("TEST_SRCDIR");
   const char* ws = getenv("TEST_WORKSPACE");
-  const std::string base = srcdir && ws ? std::string(srcdir) + "/" + ws + "/" : "";
-  return base + "tests/fixtures/pt2/" + name;
+  return srcdir && ws ? std::string(srcdir) + "/" + ws : std::string(".");
+}
+
+std::string committed_pt2_fixture(const std::string& name) {
+  return runfiles_root() + "/tests/fixtures/pt2/" + name;
 }
 
 std::string shared_dir() {

@@ -22,6 +22,9 @@ const char* skip_message();
 // Reads a whole file; returns false if it cannot be read.
 bool read_file(const std::string& path, std::vector<uint8_t>* out);
 
+// The test's runfiles root (the repository as the test sees it), or "." outside Bazel.
+std::string runfiles_root();
+
 // Path of a committed .pt2 fixture, tests/fixtures/pt2/<name>, inside the test's runfiles
 // (the test lists "//tests/fixtures:pt2" in its data).
 std::string committed_pt2_fixture(const std::string& name);

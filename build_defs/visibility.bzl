@@ -52,6 +52,7 @@ _USERS = {
         "//runtime/tools:__pkg__",
     ] + _C_API + _AOT,
     "executor": [
+        "//runtime/bundled:__pkg__",
         "//runtime/executor:__subpackages__",
         "//runtime/module:__pkg__",
         "//runtime/tools:__pkg__",
@@ -60,7 +61,9 @@ _USERS = {
     "threadpool": ["//runtime/tools:__pkg__"] + _BACKEND_RUNTIMES + _C_API + _AOT,
     "prim_ops": ["//runtime/tools:__pkg__", "//runtime/executor:__subpackages__"] + _C_API + _AOT,
     "tools": [],
-    "schema": ["//runtime/executor:__subpackages__", "//runtime/tools:__pkg__"] + _AOT,
+    "schema": ["//runtime/executor:__subpackages__", "//runtime/bundled:__pkg__", "//runtime/tools:__pkg__"] + _AOT,
+    # The bundled-program reader (.bpte) and its case runner: the runner and the AoT tools.
+    "bundled": ["//runtime/tools:__pkg__"] + _AOT,
     "kernels": ["//kernels:__subpackages__", "//runtime/tools:__pkg__"] + _C_API + _AOT,
     # aot/tools: lower runs the lowered program for the "-int8" recipes' accuracy report.
     "backend_runtime": ["//runtime/tools:__pkg__", "//aot/tools:__pkg__"] + _C_API,

@@ -3,7 +3,9 @@
 // --output_file, --print_output, --num_executions, --method_name,
 // --cpu_threads) plus --input_shapes, --warmup, --json, --profile and
 // --list_kernels, --debug FILE.ptdbg (rows named by node, op and source line), --trace
-// FILE.json (Chrome trace events) and --summary (time per op type): docs/profiling.md. On failure prints "executor_runner: ErrorName (0xNN): message" once and
+// FILE.json (Chrome trace events) and --summary (time per op type): docs/profiling.md;
+// --bundled FILE.bpte runs a bundled program's test cases instead (bundled_runner.h).
+// On failure prints "executor_runner: ErrorName (0xNN): message" once and
 // exits 1; bad flags (--num_executions < 1, --warmup < 0, --cpu_threads 0 or < -1) exit 2.
 // --cpu_threads above the core count is capped with a warning; it sets the portable kernels' thread
 // pool and the XNNPACK delegate's thread count alike. Without --inputs, tensor
@@ -28,6 +30,7 @@
 #include "runtime/module/module.h"
 #include "runtime/platform/log.h"
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
+#include "runtime/tools/bundled_runner.h"
 #include "runtime/tools/debug_info.h"
 #include "runtime/tools/profile_report.h"
 #include "runtime/tools/registration.h"
@@ -175,6 +178,10 @@ Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& b
   options.method.thread_pool = pool;
   module.set_options(options);
   if (Error err = module.load(); err != Error::Ok) {
+    if (looks_like_bundled(FLAGS_model_path)) {
+      return fail(Error::InvalidProgram, "'%s': this is a bundled program (.bpte): use --bundled %s",
+                  FLAGS_model_path.c_str(), FLAGS_model_path.c_str());
+    }
     if (looks_like_pt2(FLAGS_model_path)) {
       return fail(Error::InvalidProgram, "'%s' is a .pt2 (torch.export archive), not a program: lower it first "
                   "(lower MODEL.pt2 -o MODEL.pte)", FLAGS_model_path.c_str());
@@ -217,6 +224,7 @@ int run() {
   // XNNPACK delegates run on their own pthreadpool: same thread count (it was always 1).
   const size_t threads = pool != nullptr ? pool->num_threads() : 1;
   if (Error err = set_linked_backend_threads(threads); err != Error::Ok) return die(err);
+  if (bundled_mode()) return run_bundled(FLAGS_method_name, kernels, backends, pool.get());  // bundled_runner.h
   Timings timings;
   const uint64_t load_start = ember_pal_now_ns();
   Module module(FLAGS_model_path, FLAGS_data_path);
@@ -280,6 +288,9 @@ int main(int argc, char** argv) {
         ember::runtime::fail(ember::runtime::Error::InvalidArgument, "unexpected argument '%s'", argv[1]), 2);
   }
   if (ember::runtime::Error err = ember::runtime::check_flags(); err != ember::runtime::Error::Ok) {
+    return ember::runtime::die(err, 2);
+  }
+  if (ember::runtime::Error err = ember::runtime::check_bundled_flags(); err != ember::runtime::Error::Ok) {
     return ember::runtime::die(err, 2);
   }
   // Under `bazel run`, relative paths are the caller's: work from their directory.

@@ -30,6 +30,10 @@
 // --debug_out FILE.ptdbg writes the provenance sidecar (aot/emit/debug_sidecar.h,
 // docs/profiling.md): per instruction the node name, ATen op and source line, per delegate
 // call the nodes inside. The .pte bytes are the same with or without it.
+//
+// Bundled programs (docs/profiling.md): each --bundle_inputs A.bin[,B.bin] --bundle_outputs
+// Y.bin pair (repeatable) is one test case; lower then also writes a .bpte (the .pte plus
+// the cases) to --bundle_out, or beside -o with the extension .bpte (aot/tools/bundle_cases.h).
 #include <gflags/gflags.h>
 #include <sys/stat.h>
 
@@ -38,6 +42,7 @@
 #include <string>
 
 #include "aot/tools/batch.h"
+#include "aot/tools/bundle_cases.h"
 #include "aot/emit/debug_sidecar.h"
 #include "aot/tools/lower_flags.h"
 #include "aot/recipe/export_session.h"
@@ -56,6 +61,7 @@ DEFINE_string(memory_planner, "greedy", "memory planning algorithm (greedy, naiv
 DEFINE_string(dump_dir, "", "directory to write each stage's graph into");
 DEFINE_bool(verbose, false, "also time and dump every pass");
 DEFINE_string(debug_out, "", "write the provenance sidecar (.ptdbg: node, op and source line per instruction)");
+DEFINE_string(bundle_out, "", "with --bundle_inputs/--bundle_outputs: the .bpte to write (default: -o with .bpte)");
 DEFINE_string(calibration_list, "", "-int8 recipes: file with one calibration sample per line "
               "(comma-separated raw input files)");
 
@@ -110,6 +116,8 @@ int main(int argc, char** argv) {
   const std::vector<std::string> pass_flags = take_repeated_flag(&argc, argv, "pass");
   const std::vector<std::string> spec_flags = take_repeated_flag(&argc, argv, "compile_spec");
   const std::vector<std::string> calibrate_flags = take_repeated_flag(&argc, argv, "calibrate");
+  const std::vector<std::string> bundle_in_flags = take_repeated_flag(&argc, argv, "bundle_inputs");
+  const std::vector<std::string> bundle_out_flags = take_repeated_flag(&argc, argv, "bundle_outputs");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc != (method_flags.empty() ? 2 : 1) || FLAGS_o.empty()) {
     std::fprintf(stderr, "usage: %s MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]\n",
@@ -188,6 +196,21 @@ int main(int argc, char** argv) {
       return report(invalid_argument("--debug_out and -o name the same file '" + FLAGS_o + "'"), 2);
     }
   }
+  const bool bundling = !bundle_in_flags.empty() || !bundle_out_flags.empty();
+  const std::string bpte_path = bundling ? bundled_output_path(resolve(FLAGS_o), resolve(FLAGS_bundle_out)) : "";
+  if (bundling) {
+    if (!method_flags.empty()) {
+      return report(invalid_argument("--bundle_inputs with --method is not supported yet: bundle a "
+                                     "single-method program"), 2);
+    }
+    if (bpte_path == resolve(FLAGS_o)) {
+      return report(invalid_argument("-o '" + FLAGS_o + "' would be overwritten by the bundled program: -o names "
+                                     "the .pte, the .bpte goes to --bundle_out or beside it"), 2);
+    }
+    if (Error u = check_usage(recipes, ro, inputs, bpte_path); u != Error::Ok) return report(u, 2);
+  } else if (!FLAGS_bundle_out.empty()) {
+    return report(invalid_argument("--bundle_out needs --bundle_inputs and --bundle_outputs"), 2);
+  }
   if (!method_flags.empty()) {
     auto written = write_multi_method_program(recipes, FLAGS_recipe, methods, ro, resolve(FLAGS_o));
     if (!written.ok()) return report(written.error());
@@ -243,6 +266,18 @@ int main(int argc, char** argv) {
       return report(fail(Error::AccessFailed, "cannot write '" + dbg_path + "'"));
     }
     std::printf("wrote %s (provenance sidecar)\n", dbg_path.c_str());
+  }
+  if (bundling) {
+    auto suite = bundle_cases_from_files(*pte, bundle_in_flags, bundle_out_flags, resolve);
+    if (!suite.ok()) return report(suite.error(), 2);
+    auto bpte = write_bundled_program(*pte, {*suite});
+    if (!bpte.ok()) return report(bpte.error());
+    FILE* b = std::fopen(bpte_path.c_str(), "wb");
+    if (b == nullptr || std::fwrite(bpte->data(), 1, bpte->size(), b) != bpte->size() || std::fclose(b) != 0) {
+      return report(fail(Error::AccessFailed, "cannot write '" + bpte_path + "'"));
+    }
+    std::printf("wrote %s (bundled program: %zu case(s) for method '%s', %zu bytes)\n", bpte_path.c_str(),
+                suite->cases.size(), suite->method.c_str(), bpte->size());
   }
   if (int8) {
     const Stage* qs = session->find_stage("quantize");

@@ -3,13 +3,16 @@
 //   bazel run //aot/tools:inspect -- model.pt2 [--json] [--graph=false] [--dot out.dot]
 //   bazel run //aot/tools:inspect -- model.pte [--json]
 //   bazel run //aot/tools:inspect -- model.pte --debug model.ptdbg
+//   bazel run //aot/tools:inspect -- model.bpte [--json] [--extract_program inner.pte]
 //
 // For a .pte (recognized by its "ET12" identifier): methods, inputs/outputs with dtypes
 // and shapes, an operator histogram, delegates, constants size, and the memory plan with
 // the arena against a lower bound recomputed from the program (pte_summary.h). With
 // --debug FILE.ptdbg (lower --debug_out) it then lists every instruction's node, ATen op,
 // source line and module, the nodes inside each delegate call, and whether the sidecar's
-// SHA-256 matches the .pte (docs/profiling.md).
+// SHA-256 matches the .pte (docs/profiling.md). For a bundled program (.bpte, "BP08"): its
+// version, every method's test cases (inputs and expected outputs), then the inner program
+// as above; --extract_program FILE writes the inner .pte (bundled_summary.h).
 //
 // Shows user inputs/outputs with dtypes and shapes (symbolic dims by name, with their
 // ranges), an op histogram, parameter/buffer/constant sizes, buffer mutations and the
@@ -25,6 +28,7 @@
 
 #include "aot/emit/sha256.h"
 #include "aot/frontend/pt2_reader.h"
+#include "aot/tools/bundled_summary.h"
 #include "aot/tools/graph_dot.h"
 #include "aot/tools/pt2_summary.h"
 #include "aot/tools/pte_summary.h"
@@ -34,12 +38,17 @@ DEFINE_bool(json, false, "print the summary as JSON");
 DEFINE_bool(graph, true, "include the graph, one node per line");
 DEFINE_bool(weights, true, "load and check the weights (slower for large models)");
 DEFINE_string(debug, "", "(.pte) list the provenance sidecar (lower --debug_out) per instruction");
+DEFINE_string(extract_program, "", "(.bpte) also write the inner program (.pte) to this file");
 DEFINE_string(dot, "", "(.pt2) also write a Graphviz picture of the graph to this file");
 
 namespace {
 
 bool looks_like_pte(const std::vector<uint8_t>& bytes) {
   return bytes.size() >= 8 && std::string(bytes.begin() + 4, bytes.begin() + 8) == "ET12";
+}
+
+bool looks_like_bpte(const std::vector<uint8_t>& bytes) {
+  return bytes.size() >= 8 && std::string(bytes.begin() + 4, bytes.begin() + 8) == "BP08";
 }
 
 int report(ember::aot::Error err) {
@@ -88,6 +97,27 @@ int inspect_pte(const std::string& path, const std::vector<uint8_t>& bytes) {
   return FLAGS_debug.empty() ? 0 : list_provenance(bytes);
 }
 
+std::string resolve(const std::string& path) {
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  return path.empty() || path[0] == '/' || cwd == nullptr ? path : std::string(cwd) + "/" + path;
+}
+
+int inspect_bpte(const std::string& path, const std::vector<uint8_t>& bytes) {
+  auto out = FLAGS_json ? ember::aot::bundled_summary_json(bytes) : ember::aot::bundled_summary_text(bytes);
+  if (!out.ok()) return report(ember::aot::annotate(out.error(), path));
+  std::fwrite(out->data(), 1, out->size(), stdout);
+  if (FLAGS_extract_program.empty()) return 0;
+  auto inner = ember::aot::bundled_inner_program(bytes);
+  if (!inner.ok()) return report(inner.error());
+  const std::string target = resolve(FLAGS_extract_program);
+  FILE* f = std::fopen(target.c_str(), "wb");
+  if (f == nullptr || std::fwrite(inner->data(), 1, inner->size(), f) != inner->size() || std::fclose(f) != 0) {
+    return report(ember::aot::fail(ember::aot::Error::AccessFailed, "cannot write '" + target + "'"));
+  }
+  std::fprintf(stderr, "inspect: wrote the inner program to %s (%zu bytes)\n", target.c_str(), inner->size());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,6 +133,7 @@ int main(int argc, char** argv) {
   auto bytes = ember::aot::read_file_bytes(path);
   if (!bytes.ok()) return report(bytes.error());
   if (looks_like_pte(*bytes)) return inspect_pte(path, *bytes);
+  if (looks_like_bpte(*bytes)) return inspect_bpte(path, *bytes);
   ember::aot::Pt2ReadOptions options;
   options.load_weights = FLAGS_weights;
   auto graph = ember::aot::read_pt2_buffer(bytes->data(), bytes->size(), path, options);

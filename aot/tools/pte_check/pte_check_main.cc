@@ -3,7 +3,8 @@
 //   bazel run //aot/pte_check:pte_check_tool -- model.pte [more.pte ...]
 //
 // Prints one line per violation ("file: error rule at location: message") and a
-// summary per file. Exit status: 0 when no file has an error (warnings allowed),
+// summary per file. A bundled program (.bpte, "BP08") is opened with the runtime's reader
+// and the program inside it is checked (a malformed .bpte is an error line). Exit status: 0 when no file has an error (warnings allowed),
 // 1 when some file has an error, 2 when a file cannot be read.
 #include <cstdio>
 #include <fstream>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "aot/tools/pte_check/pte_check.h"
+#include "runtime/bundled/bundled_program.h"
+#include "runtime/core/diagnostics.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -27,6 +30,18 @@ int main(int argc, char** argv) {
     }
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                                std::istreambuf_iterator<char>());
+    if (ember::runtime::BundledProgram::has_identifier(bytes.data(), bytes.size())) {
+      auto bundled = ember::runtime::BundledProgram::open(bytes.data(), bytes.size());
+      if (!bundled.ok()) {
+        std::printf("%s: error bundled: %s\n%s: 1 error(s), 0 warning(s)\n", argv[i],
+                    ember::runtime::last_error_message(), argv[i]);
+        status = status == 0 ? 1 : status;
+        continue;
+      }
+      std::printf("%s: bundled program (BP08): checking the program inside (%zu bytes)\n", argv[i],
+                  bundled->program().size());
+      bytes.assign(bundled->program().begin(), bundled->program().end());
+    }
     std::vector<ember::aot::PteViolation> violations = ember::aot::check_pte(bytes);
     for (const ember::aot::PteViolation& v : violations) {
       std::printf("%s: %s\n", argv[i], v.to_string().c_str());

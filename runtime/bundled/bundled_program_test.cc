@@ -142,5 +142,56 @@ TEST(BundledProgram, MalformedFilesGiveNamedErrors) {
                                         " bytes) failed verification (truncated or corrupt)");
 }
 
+// Reads every value the accessors hand out, touching every byte of tensor data.
+size_t walk(const BundledProgram& b) {
+  size_t sum = b.program().size() + b.version();
+  for (size_t s = 0; s < b.num_suites(); ++s) {
+    sum += std::strlen(b.method_name(s));
+    for (size_t c = 0; c < b.num_cases(s); ++c) {
+      for (int role = 0; role < 2; ++role) {
+        const size_t n = role == 0 ? b.num_inputs(s, c) : b.num_expected_outputs(s, c);
+        for (size_t i = 0; i < n; ++i) {
+          const BundledValue v = role == 0 ? b.input(s, c, i) : b.expected_output(s, c, i);
+          for (uint8_t byte : v.data) sum += byte;
+          for (int32_t size : v.sizes) sum += size_t(size);
+          for (uint8_t d : v.dim_order) sum += d;
+          sum += bundled_numel(v) + size_t(v.int_value) + v.bool_value;
+        }
+      }
+    }
+  }
+  return sum;
+}
+
+// 20,000 deterministic mutations (1-4 random bytes each, some truncations) of a built
+// file: open() either fails with InvalidProgram and a message, or everything it accepted
+// can be walked (ASan builds catch any read out of bounds).
+TEST(BundledProgram, MutatedFilesFailByNameOrReadSafely) {
+  const Built good = build({2}, std::vector<uint8_t>(8, 1), {0});
+  uint32_t state = 12345;
+  auto next = [&state]() {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  size_t accepted = 0, rejected = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<uint8_t> bytes = good.bytes;
+    const int flips = 1 + int(next() % 4);
+    for (int f = 0; f < flips; ++f) bytes[next() % bytes.size()] = uint8_t(next());
+    if (round % 10 == 0) bytes.resize(next() % bytes.size());
+    auto r = BundledProgram::open(bytes.data(), bytes.size());
+    if (r.ok()) {
+      ++accepted;
+      EXPECT_GT(walk(*r), 0u);
+    } else {
+      ++rejected;
+      ASSERT_EQ(r.error(), Error::InvalidProgram);
+      ASSERT_NE(std::string(last_error_message()).find("program"), std::string::npos) << last_error_message();
+    }
+  }
+  EXPECT_GT(accepted, 0u);
+  EXPECT_GT(rejected, 0u);
+}
+
 }  // namespace
 }  // namespace ember::runtime

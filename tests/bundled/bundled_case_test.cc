@@ -111,16 +111,17 @@ aot::BundledIoValue floats(std::vector<float> v, runtime::ScalarType dtype = run
   return out;
 }
 
-// forward(a, b) = a + b on float[2,2], one case per expected output given.
-Aligned ember_bpte(const std::vector<aot::BundledIoValue>& expected) {
+// forward(a, b) = a + b on float[2,2], one case per expected output given, each with
+// `inputs` (default: a = [1, 2, 3, 4], b = [10, 20, 30, 40]).
+Aligned ember_bpte(const std::vector<aot::BundledIoValue>& expected,
+                   const std::vector<aot::BundledIoValue>& inputs = {floats({1, 2, 3, 4}),
+                                                                     floats({10, 20, 30, 40})}) {
   aot::EmitProgram program;
   program.methods.push_back(aot::emit_test::add_method());
   std::vector<uint8_t> pte;
   EXPECT_EQ(aot::write_pte(program, &pte), Error::Ok);
   aot::BundledTestSuite suite{"forward", {}};
-  for (const aot::BundledIoValue& e : expected) {
-    suite.cases.push_back({{floats({1, 2, 3, 4}), floats({10, 20, 30, 40})}, {e}});
-  }
+  for (const aot::BundledIoValue& e : expected) suite.cases.push_back({inputs, {e}});
   auto bytes = aot::write_bundled_program(pte, {suite});
   EXPECT_TRUE(bytes.ok());
   return Aligned(*bytes);
@@ -169,6 +170,37 @@ TEST(BundledCase, OutputsThatCannotBeComparedAreNamed) {
   CaseRun shape = run_all(ember_bpte({flat}));
   EXPECT_FALSE(shape.results.at(0).passed);
   EXPECT_STREQ(shape.results.at(0).reason, "output 0: rank 2 shape differs from the expected rank 1 shape");
+}
+
+// The first error set_bundled_inputs meets for `file`'s case 0, as "Name: message".
+std::string input_error(const Aligned& file) {
+  auto bundled = runtime::BundledProgram::open(file.data.get(), file.size);
+  EXPECT_TRUE(bundled.ok());
+  runtime::BufferDataLoader loader(bundled->program().data(), bundled->program().size());
+  auto program = runtime::Program::load(&loader);
+  EXPECT_TRUE(program.ok());
+  runtime::Span<uint8_t> spans[1] = {runtime::Span<uint8_t>(g_arena, sizeof(g_arena))};
+  runtime::HierarchicalAllocator planned(runtime::Span<runtime::Span<uint8_t>>(spans, 1));
+  runtime::MemoryAllocator method_allocator(g_method_pool, sizeof(g_method_pool));
+  runtime::MemoryAllocator temp_allocator(g_temp_pool, sizeof(g_temp_pool));
+  runtime::MemoryManager memory(&method_allocator, &planned, &temp_allocator);
+  runtime::BackendRegistry backends;
+  runtime::MethodLoadOptions options;
+  options.kernels = &kernels();
+  options.backends = &backends;
+  auto method = program->load_method("forward", &memory, options);
+  EXPECT_TRUE(method.ok());
+  const Error err = runtime::set_bundled_inputs(*method, *bundled, 0, 0, &g_inputs);
+  return err == Error::Ok ? "Ok" : std::string(runtime::error_name(err)) + ": " + runtime::last_error_message();
+}
+
+TEST(BundledCase, InputsThatDoNotFitTheMethodAreNamed) {
+  const aot::BundledIoValue out = floats({11, 22, 33, 44});
+  EXPECT_EQ(input_error(ember_bpte({out}, {floats({1, 2, 3, 4})})),
+            "InvalidArgument: bundled case 0 of method 'forward' has 1 input(s), the method takes 2");
+  const std::string dtype =
+      input_error(ember_bpte({out}, {floats({1, 2, 3, 4}), floats({10, 20, 30, 40}, runtime::ScalarType::Int)}));
+  EXPECT_EQ(dtype.rfind("InvalidArgument: bundled case 0 of method 'forward' input 1: ", 0), 0u) << dtype;
 }
 
 // shared/fixtures/executorch-pte/CATALOG.md: 10 cases, all passing under upstream's rule;

@@ -65,6 +65,13 @@ Error PteContainer::check_identifier(const void* program, size_t size) {
     const char c = static_cast<char>(data[4 + i]);
     id[i] = (c >= 32 && c < 127) ? c : '?';
   }
+  if (std::memcmp(id, "BP08", 4) == 0) {  // every door (C API, Java, Module) says what it is
+    return fail(Error::InvalidProgram,
+                "bad file identifier 'BP08', expected '%s': this is a bundled program (.bpte), a program "
+                "plus test cases; run it with executor_runner --bundled, or take the program out with "
+                "runtime/bundled's BundledProgram",
+                fb::ProgramIdentifier());
+  }
   return fail(Error::InvalidProgram, "bad file identifier '%s', expected '%s'", id,
               fb::ProgramIdentifier());
 }

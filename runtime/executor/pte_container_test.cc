@@ -195,6 +195,11 @@ TEST(PteContainerTest, CheckIdentifierAloneTellsForeignFromCorrupt) {
   std::memcpy(bytes.data() + 4, "PK\x03\x04", 4);
   EXPECT_EQ(PteContainer::check_identifier(bytes.data(), bytes.size()), Error::InvalidProgram);
   EXPECT_NE(message().find("bad file identifier 'PK?" "?'"), std::string::npos) << message();
+  std::memcpy(bytes.data() + 4, "BP08", 4);  // a bundled program: said so (issue #16)
+  EXPECT_EQ(PteContainer::check_identifier(bytes.data(), bytes.size()), Error::InvalidProgram);
+  EXPECT_NE(message().find("bad file identifier 'BP08', expected 'ET12': this is a bundled program (.bpte)"),
+            std::string::npos)
+      << message();
 }
 
 TEST(PteContainerTest, TruncatedFilesAreInvalid) {

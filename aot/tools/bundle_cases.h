@@ -1,18 +1,30 @@
-// lower's bundled-program flags: every --bundle_inputs / --bundle_outputs pair is one test
-// case of the lowered program's method, and lower writes a .bpte (ExecuTorch's bundled
-// program: the .pte plus its cases, aot/emit/bundled_program_writer.h) next to the .pte.
+// lower's bundled-program flags: test cases for the lowered program's method, from which
+// lower writes a .bpte (ExecuTorch's bundled program: the .pte plus its cases,
+// aot/emit/bundled_program_writer.h) next to the .pte. Two ways to give cases, combinable
+// (flag cases first, then the file's):
 //
 //   lower model.pt2 -o model.pte
 //       --bundle_inputs x0.bin --bundle_outputs y0.bin
 //       --bundle_inputs x1.bin --bundle_outputs y1.bin      (writes model.bpte, 2 cases)
+//   lower model.pt2 -o model.pte --bundle_cases cases.json
 //
-// Each value is a comma-separated list of raw files, one per method input (or output), in
-// order, the same raw form as executor_runner --inputs / --output_file: a tensor file holds
-// exactly the declared dtype and shape's bytes in its dim order, an Int or Double 8 bytes
-// (int64 / float64), a Bool 1 byte. Shapes, dtypes and dim orders come from the lowered
-// program's method (so a dynamic input is bundled at its upper-bound shape). The expected
-// outputs are the user's (PyTorch's reference outputs): lower never runs the program to
-// make them. Errors name the case, the input or output, the file and the size it needs.
+// Flags: every --bundle_inputs / --bundle_outputs pair is one case; each value is a
+// comma-separated list of raw files, one per method input (or output), in order.
+// cases.json, for dynamic shapes (a file's actual shape) and to keep many cases in one place:
+//
+//   {"method": "forward",                                  (optional; checked)
+//    "cases": [{"inputs": ["x0.bin"], "expected_outputs": ["y0.bin"]},
+//              {"inputs": [{"file": "x1.bin", "shape": [1, 16]}],
+//               "expected_outputs": [{"file": "y1.bin", "shape": [1, 10]}]}]}
+//
+// Relative paths in the file are relative to its directory. Files are raw, the form of
+// executor_runner --inputs / --output_file: a tensor file holds exactly its shape's bytes
+// in the declared dtype and dim order (the declared shape, an upper bound for a dynamic
+// tensor, unless "shape" gives the actual one: same rank, each dim within the bound, equal
+// for a static tensor); an Int or Double 8 bytes (int64 / float64), a Bool 1 byte. Dtypes
+// and dim orders come from the lowered method. The expected outputs are the user's
+// (PyTorch's reference outputs): lower never runs the program to make them. Errors name
+// the case, the input or output, the file and what it needs.
 #pragma once
 
 #include <functional>
@@ -24,14 +36,14 @@
 
 namespace ember::aot {
 
-// The one method's test suite from the flag values (one entry per case); `resolve` maps a
-// path as the user wrote it to one the process can open. InvalidArgument when the counts
-// differ or are zero, the program has no single method, or a file does not fit its slot;
-// AccessFailed / NotFound for a file that cannot be read.
-Result<BundledTestSuite> bundle_cases_from_files(const std::vector<uint8_t>& pte,
-                                                 const std::vector<std::string>& input_flags,
-                                                 const std::vector<std::string>& output_flags,
-                                                 const std::function<std::string(const std::string&)>& resolve);
+// The one method's test suite from the flag values (one entry per case) and the cases file
+// ("" for none); `resolve` maps a path as the user wrote it to one the process can open.
+// InvalidArgument when the flag counts differ, no case is given, the program has no single
+// method, the JSON is malformed, or a file does not fit its slot; AccessFailed / NotFound
+// for a file that cannot be read.
+Result<BundledTestSuite> bundle_cases(const std::vector<uint8_t>& pte, const std::vector<std::string>& input_flags,
+                                      const std::vector<std::string>& output_flags, const std::string& cases_file,
+                                      const std::function<std::string(const std::string&)>& resolve);
 
 // Where the .bpte goes: `bundle_out` when given, else the .pte path with its extension
 // replaced by ".bpte" ("model.pte" -> "model.bpte", "model" -> "model.bpte").

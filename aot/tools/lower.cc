@@ -32,8 +32,9 @@
 // call the nodes inside. The .pte bytes are the same with or without it.
 //
 // Bundled programs (docs/profiling.md): each --bundle_inputs A.bin[,B.bin] --bundle_outputs
-// Y.bin pair (repeatable) is one test case; lower then also writes a .bpte (the .pte plus
-// the cases) to --bundle_out, or beside -o with the extension .bpte (aot/tools/bundle_cases.h).
+// Y.bin pair (repeatable) is one test case, and --bundle_cases FILE.json lists more (with
+// actual shapes for dynamic inputs); lower then also writes a .bpte (the .pte plus the
+// cases) to --bundle_out, or beside -o with the extension .bpte (aot/tools/bundle_cases.h).
 #include <gflags/gflags.h>
 #include <sys/stat.h>
 
@@ -61,7 +62,8 @@ DEFINE_string(memory_planner, "greedy", "memory planning algorithm (greedy, naiv
 DEFINE_string(dump_dir, "", "directory to write each stage's graph into");
 DEFINE_bool(verbose, false, "also time and dump every pass");
 DEFINE_string(debug_out, "", "write the provenance sidecar (.ptdbg: node, op and source line per instruction)");
-DEFINE_string(bundle_out, "", "with --bundle_inputs/--bundle_outputs: the .bpte to write (default: -o with .bpte)");
+DEFINE_string(bundle_cases, "", "bundled test cases as JSON (files, optional actual shapes): writes a .bpte too");
+DEFINE_string(bundle_out, "", "with bundled cases: the .bpte to write (default: -o with .bpte)");
 DEFINE_string(calibration_list, "", "-int8 recipes: file with one calibration sample per line "
               "(comma-separated raw input files)");
 
@@ -196,11 +198,11 @@ int main(int argc, char** argv) {
       return report(invalid_argument("--debug_out and -o name the same file '" + FLAGS_o + "'"), 2);
     }
   }
-  const bool bundling = !bundle_in_flags.empty() || !bundle_out_flags.empty();
+  const bool bundling = !bundle_in_flags.empty() || !bundle_out_flags.empty() || !FLAGS_bundle_cases.empty();
   const std::string bpte_path = bundling ? bundled_output_path(resolve(FLAGS_o), resolve(FLAGS_bundle_out)) : "";
   if (bundling) {
     if (!method_flags.empty()) {
-      return report(invalid_argument("--bundle_inputs with --method is not supported yet: bundle a "
+      return report(invalid_argument("bundled cases with --method are not supported yet: bundle a "
                                      "single-method program"), 2);
     }
     if (bpte_path == resolve(FLAGS_o)) {
@@ -209,7 +211,7 @@ int main(int argc, char** argv) {
     }
     if (Error u = check_usage(recipes, ro, inputs, bpte_path); u != Error::Ok) return report(u, 2);
   } else if (!FLAGS_bundle_out.empty()) {
-    return report(invalid_argument("--bundle_out needs --bundle_inputs and --bundle_outputs"), 2);
+    return report(invalid_argument("--bundle_out needs --bundle_inputs/--bundle_outputs or --bundle_cases"), 2);
   }
   if (!method_flags.empty()) {
     auto written = write_multi_method_program(recipes, FLAGS_recipe, methods, ro, resolve(FLAGS_o));
@@ -268,7 +270,7 @@ int main(int argc, char** argv) {
     std::printf("wrote %s (provenance sidecar)\n", dbg_path.c_str());
   }
   if (bundling) {
-    auto suite = bundle_cases_from_files(*pte, bundle_in_flags, bundle_out_flags, resolve);
+    auto suite = bundle_cases(*pte, bundle_in_flags, bundle_out_flags, FLAGS_bundle_cases, resolve);
     if (!suite.ok()) return report(suite.error(), 2);
     auto bpte = write_bundled_program(*pte, {*suite});
     if (!bpte.ok()) return report(bpte.error());

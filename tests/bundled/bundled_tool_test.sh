@@ -9,9 +9,12 @@
 #   - inspect lists the cases; --extract_program gives back the .pte byte for byte, and
 #     pte_check (the format rules upstream's runtime relies on) passes on the inner program;
 #   - upstream's corpus .bpte passes --bundled (skipped without ../shared).
+#   - lower --bundle_cases cases.json bundles a dynamic-batch MLP's four PyTorch cases at
+#     their actual shapes (1, 4, 17 and 64 rows), and all four pass;
 #   usage: bundled_tool_test.sh LOWER RUNNER INSPECT PTE_CHECK MODEL.pt2 INPUT0.bin OUTPUT0.bin
+#          DYNAMIC.pt2 (its reference files sit beside it)
 set -u
-LOWER="$1" RUNNER="$2" INSPECT="$3" PTE_CHECK="$4" MODEL="$5" IN="$6" OUT="$7"
+LOWER="$1" RUNNER="$2" INSPECT="$3" PTE_CHECK="$4" MODEL="$5" IN="$6" OUT="$7" DYN="$8"
 T="$TEST_TMPDIR"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -71,10 +74,34 @@ expect_error lower 2 "InvalidArgument \(0x12\): --bundle_inputs and --bundle_out
   "$LOWER" "$MODEL" -o "$T/x.pte" --bundle_inputs "$IN" --bundle_inputs "$IN" --bundle_outputs "$OUT"
 expect_error lower 2 "InvalidArgument \(0x12\): bundled case 0 of method 'forward' expected output 0: '$IN' has 256 bytes, float32\[4, 10\] needs 160" \
   "$LOWER" "$MODEL" -o "$T/x.pte" --bundle_inputs "$IN" --bundle_outputs "$IN"
-expect_error lower 2 "InvalidArgument \(0x12\): bundled case 0 of method 'forward': --bundle_inputs '$IN,$IN' names 2 file\(s\), the method takes 1 input\(s\)" \
+expect_error lower 2 "InvalidArgument \(0x12\): bundled case 0 of method 'forward': --bundle_inputs '$IN,$IN' / --bundle_outputs '$OUT' names 2 input file\(s\), the method takes 1 input\(s\)" \
   "$LOWER" "$MODEL" -o "$T/x.pte" --bundle_inputs "$IN,$IN" --bundle_outputs "$OUT"
 expect_error lower 2 "InvalidArgument \(0x12\): -o '$T/x.bpte' would be overwritten by the bundled program" \
   "$LOWER" "$MODEL" -o "$T/x.bpte" --bundle_inputs "$IN" --bundle_outputs "$OUT"
+
+# Dynamic shapes through a cases file: PyTorch's four reference cases of the dynamic-batch
+# MLP (tests/fixtures/pt2/manifest.json: batch 4, 1, 17, 64), files relative to the JSON.
+D="${DYN%.pt2}"
+mkdir -p "$T/cases" && cp "$D".*input0.bin "$D".*output0.bin "$T/cases/"
+B=$(basename "$D")
+cat > "$T/cases/cases.json" <<JSON
+{"method": "forward",
+ "cases": [{"inputs": [{"file": "$B.input0.bin", "shape": [4, 16]}], "expected_outputs": [{"file": "$B.output0.bin", "shape": [4, 10]}]},
+           {"inputs": [{"file": "$B.case1.input0.bin", "shape": [1, 16]}], "expected_outputs": [{"file": "$B.case1.output0.bin", "shape": [1, 10]}]},
+           {"inputs": [{"file": "$B.case2.input0.bin", "shape": [17, 16]}], "expected_outputs": [{"file": "$B.case2.output0.bin", "shape": [17, 10]}]},
+           {"inputs": [{"file": "$B.case3.input0.bin", "shape": [64, 16]}], "expected_outputs": [{"file": "$B.case3.output0.bin", "shape": [64, 10]}]}]}
+JSON
+"$LOWER" "$DYN" -o "$T/dyn.pte" --bundle_cases "$T/cases/cases.json" > "$T/lower.txt" 2>&1 ||
+  fail "lower --bundle_cases: $(cat "$T/lower.txt")"
+"$RUNNER" --bundled "$T/dyn.bpte" > "$T/run.txt" 2>&1 || fail "--bundled on the dynamic .bpte: $(cat "$T/run.txt")"
+grep -q "^bundled: 4 of 4 case(s) passed$" "$T/run.txt" || fail "dynamic summary: $(cat "$T/run.txt")"
+"$INSPECT" "$T/dyn.bpte" | grep -q "^    case 2: float32\[17, 16\] -> expected float32\[17, 10\]$" || fail "inspect dynamic case"
+sed 's/"shape": \[17, 16\]/"shape": [17, 17]/' "$T/cases/cases.json" > "$T/cases/bad.json"
+expect_error lower 2 "InvalidArgument \(0x12\): bundled case 2 of method 'forward' input 0: shape float32\[17, 17\] does not fit float32\[[0-9]*, 16\] \(upper bounds\)" \
+  "$LOWER" "$DYN" -o "$T/dyn2.pte" --bundle_cases "$T/cases/bad.json"
+printf '{"cases": 3}' > "$T/cases/worse.json"
+expect_error lower 2 "InvalidArgument \(0x12\): --bundle_cases '$T/cases/worse.json': needs a \"cases\" list" \
+  "$LOWER" "$DYN" -o "$T/dyn2.pte" --bundle_cases "$T/cases/worse.json"
 
 # inspect: the cases, then the inner program; the inner program is lower's .pte byte for
 # byte and passes the upstream format rules.

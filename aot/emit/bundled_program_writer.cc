@@ -26,27 +26,31 @@ Error check_tensor(const BundledIoValue& v, const std::string& at) {
   }
   const size_t want = numel * runtime::element_size(v.dtype);
   if (v.data.size() != want) {
-    return invalid_argument(at + ": " + runtime::scalar_type_name(v.dtype) + " tensor of " + std::to_string(numel) +
-                            " elements needs " + std::to_string(want) + " bytes, got " +
-                            std::to_string(v.data.size()));
+    return invalid_argument(at + ": " + runtime::scalar_type_name(v.dtype) + " tensor of " +
+                            std::to_string(numel) + " elements needs " + std::to_string(want) +
+                            " bytes, got " + std::to_string(v.data.size()));
   }
   if (!v.dim_order.empty()) {
     std::set<uint8_t> seen(v.dim_order.begin(), v.dim_order.end());
-    if (v.dim_order.size() != v.sizes.size() || seen.size() != v.sizes.size() || *seen.rbegin() >= v.sizes.size()) {
+    if (v.dim_order.size() != v.sizes.size() || seen.size() != v.sizes.size() ||
+        *seen.rbegin() >= v.sizes.size()) {
       return invalid_argument(at + ": dim order is not a permutation of the dims");
     }
   }
   return Error::Ok;
 }
 
-flatbuffers::Offset<bfb::Value> build_value(flatbuffers::FlatBufferBuilder& fbb, const BundledIoValue& v) {
+flatbuffers::Offset<bfb::Value> build_value(flatbuffers::FlatBufferBuilder& fbb,
+                                            const BundledIoValue& v) {
   switch (v.kind) {
     case BundledIoValue::Kind::Int:
       return bfb::CreateValue(fbb, bfb::ValueUnion::Int, bfb::CreateInt(fbb, v.int_value).Union());
     case BundledIoValue::Kind::Bool:
-      return bfb::CreateValue(fbb, bfb::ValueUnion::Bool, bfb::CreateBool(fbb, v.bool_value).Union());
+      return bfb::CreateValue(fbb, bfb::ValueUnion::Bool,
+                              bfb::CreateBool(fbb, v.bool_value).Union());
     case BundledIoValue::Kind::Double:
-      return bfb::CreateValue(fbb, bfb::ValueUnion::Double, bfb::CreateDouble(fbb, v.double_value).Union());
+      return bfb::CreateValue(fbb, bfb::ValueUnion::Double,
+                              bfb::CreateDouble(fbb, v.double_value).Union());
     case BundledIoValue::Kind::Tensor:
       break;
   }
@@ -55,14 +59,14 @@ flatbuffers::Offset<bfb::Value> build_value(flatbuffers::FlatBufferBuilder& fbb,
     for (size_t d = 0; d < v.sizes.size(); ++d) order.push_back(uint8_t(d));
   }
   // The *Direct helper aligns the data vector to 16 (the schema's force_align).
-  auto tensor = bfb::CreateTensorDirect(fbb, static_cast<int8_t>(v.dtype), &v.sizes, &v.data, &order);
+  auto tensor =
+      bfb::CreateTensorDirect(fbb, static_cast<int8_t>(v.dtype), &v.sizes, &v.data, &order);
   return bfb::CreateValue(fbb, bfb::ValueUnion::Tensor, tensor.Union());
 }
 
-Result<std::vector<flatbuffers::Offset<bfb::Value>>> build_values(flatbuffers::FlatBufferBuilder& fbb,
-                                                                   const std::vector<BundledIoValue>& values,
-                                                                   const std::string& method, size_t c,
-                                                                   const char* role) {
+Result<std::vector<flatbuffers::Offset<bfb::Value>>> build_values(
+    flatbuffers::FlatBufferBuilder& fbb, const std::vector<BundledIoValue>& values,
+    const std::string& method, size_t c, const char* role) {
   std::vector<flatbuffers::Offset<bfb::Value>> out;
   for (size_t i = 0; i < values.size(); ++i) {
     if (values[i].kind == BundledIoValue::Kind::Tensor) {
@@ -78,12 +82,14 @@ Result<std::vector<flatbuffers::Offset<bfb::Value>>> build_values(flatbuffers::F
 Result<std::vector<uint8_t>> write_bundled_program(const std::vector<uint8_t>& pte,
                                                    const std::vector<BundledTestSuite>& suites) {
   if (pte.size() < 8 || std::memcmp(pte.data() + 4, "ET12", 4) != 0) {
-    return invalid_argument("bundled program: the program to bundle is not a .pte (no 'ET12' identifier)");
+    return invalid_argument(
+        "bundled program: the program to bundle is not a .pte (no 'ET12' identifier)");
   }
   if (suites.empty()) return invalid_argument("bundled program: no test suite to bundle");
   std::set<std::string> names;
   for (const BundledTestSuite& s : suites) {
-    if (s.method.empty()) return invalid_argument("bundled program: a test suite has no method name");
+    if (s.method.empty())
+      return invalid_argument("bundled program: a test suite has no method name");
     if (!names.insert(s.method).second) {
       return invalid_argument("bundled program: two test suites for method '" + s.method + "'");
     }
@@ -93,9 +99,10 @@ Result<std::vector<uint8_t>> write_bundled_program(const std::vector<uint8_t>& p
   for (const BundledTestSuite& s : suites) {
     std::vector<flatbuffers::Offset<bfb::BundledMethodTestCase>> cases;
     for (size_t c = 0; c < s.cases.size(); ++c) {
-      EMBER_ASSIGN_OR_RETURN(auto inputs, build_values(fbb, s.cases[c].inputs, s.method, c, "input"));
-      EMBER_ASSIGN_OR_RETURN(auto expected,
-                             build_values(fbb, s.cases[c].expected_outputs, s.method, c, "expected output"));
+      EMBER_ASSIGN_OR_RETURN(auto inputs,
+                             build_values(fbb, s.cases[c].inputs, s.method, c, "input"));
+      EMBER_ASSIGN_OR_RETURN(auto expected, build_values(fbb, s.cases[c].expected_outputs, s.method,
+                                                         c, "expected output"));
       cases.push_back(bfb::CreateBundledMethodTestCaseDirect(fbb, &inputs, &expected));
     }
     suite_offsets.push_back(bfb::CreateBundledMethodTestSuiteDirect(fbb, s.method.c_str(), &cases));

@@ -28,12 +28,12 @@ struct BundledIoValue {
   enum class Kind { Tensor, Int, Bool, Double };
   Kind kind = Kind::Tensor;
   runtime::ScalarType dtype = runtime::ScalarType::Float;  // Tensor
-  std::vector<int32_t> sizes;                             // Tensor
-  std::vector<uint8_t> dim_order;                         // Tensor; empty = contiguous
-  std::vector<uint8_t> data;                              // Tensor: dense bytes
-  int64_t int_value = 0;                                  // Int
-  bool bool_value = false;                                // Bool
-  double double_value = 0.0;                              // Double
+  std::vector<int32_t> sizes;                              // Tensor
+  std::vector<uint8_t> dim_order;                          // Tensor; empty = contiguous
+  std::vector<uint8_t> data;                               // Tensor: dense bytes
+  int64_t int_value = 0;                                   // Int
+  bool bool_value = false;                                 // Bool
+  double double_value = 0.0;                               // Double
 };
 
 struct BundledTestCase {

@@ -38,8 +38,9 @@ TEST(BundledProgramWriter, ReadBackByTheRuntimeReader) {
   BundledIoValue flag;
   flag.kind = BundledIoValue::Kind::Bool;
   flag.bool_value = true;
-  BundledTestSuite suite{"forward", {{{float_tensor({2, 3}, {1, 2, 3, 4, 5, 6}), i64, dbl, flag},
-                                      {float_tensor({3}, {0.5f, -1, 8})}}}};
+  BundledTestSuite suite{"forward",
+                         {{{float_tensor({2, 3}, {1, 2, 3, 4, 5, 6}), i64, dbl, flag},
+                           {float_tensor({3}, {0.5f, -1, 8})}}}};
   BundledTestSuite other{"other", {}};
   const std::vector<uint8_t> pte = fake_pte();
   auto bytes = write_bundled_program(pte, {suite, other});
@@ -79,15 +80,18 @@ TEST(BundledProgramWriter, RefusesBadInput) {
   auto r = write_bundled_program(fake_pte(), {suite});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error(), Error::InvalidArgument);
-  EXPECT_NE(format_error(r.error()).find("method 'forward' case 0 input 0: float32 tensor of 6 elements needs 24 "
-                                          "bytes, got 12"),
+  EXPECT_NE(format_error(r.error()).find(
+                "method 'forward' case 0 input 0: float32 tensor of 6 elements needs 24 "
+                "bytes, got 12"),
             std::string::npos)
       << format_error(r.error());
   std::vector<uint8_t> not_pte = fake_pte();
   not_pte[4] = 'X';
   EXPECT_FALSE(write_bundled_program(not_pte, {BundledTestSuite{"forward", {}}}).ok());
   EXPECT_FALSE(write_bundled_program(fake_pte(), {}).ok());
-  EXPECT_FALSE(write_bundled_program(fake_pte(), {BundledTestSuite{"f", {}}, BundledTestSuite{"f", {}}}).ok());
+  EXPECT_FALSE(
+      write_bundled_program(fake_pte(), {BundledTestSuite{"f", {}}, BundledTestSuite{"f", {}}})
+          .ok());
 }
 
 }  // namespace

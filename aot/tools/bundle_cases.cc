@@ -2,7 +2,6 @@
 #include "aot/tools/bundle_cases.h"
 
 #include <cstring>
-
 #include <nlohmann/json.hpp>
 
 #include "aot/frontend/pt2_reader.h"
@@ -47,27 +46,31 @@ std::string shape_text(runtime::ScalarType dtype, const std::vector<int32_t>& si
 }
 
 // The tensor's shape for this slot: the declared one, or the given one checked against it.
-Result<std::vector<int32_t>> tensor_shape(const runtime::TensorInfo& info, const Slot& slot, const std::string& at) {
+Result<std::vector<int32_t>> tensor_shape(const runtime::TensorInfo& info, const Slot& slot,
+                                          const std::string& at) {
   std::vector<int32_t> declared(info.sizes().begin(), info.sizes().end());
   if (!slot.has_shape) return declared;
-  const std::string want = shape_text(info.scalar_type(), declared) + (info.is_dynamic() ? " (upper bounds)" : "");
+  const std::string want =
+      shape_text(info.scalar_type(), declared) + (info.is_dynamic() ? " (upper bounds)" : "");
   if (slot.shape.size() != declared.size()) {
-    return invalid_argument(at + ": shape " + shape_text(info.scalar_type(), slot.shape) + " has another rank than " +
-                            want);
+    return invalid_argument(at + ": shape " + shape_text(info.scalar_type(), slot.shape) +
+                            " has another rank than " + want);
   }
   for (size_t d = 0; d < declared.size(); ++d) {
     const bool fits = info.is_dynamic() ? slot.shape[d] >= 0 && slot.shape[d] <= declared[d]
                                         : slot.shape[d] == declared[d];
     if (!fits) {
-      return invalid_argument(at + ": shape " + shape_text(info.scalar_type(), slot.shape) + " does not fit " + want);
+      return invalid_argument(at + ": shape " + shape_text(info.scalar_type(), slot.shape) +
+                              " does not fit " + want);
     }
   }
   return slot.shape;
 }
 
 // One value from `slot`, typed by the method's `tag` / `info`.
-Result<BundledIoValue> read_value(runtime::Result<runtime::Tag> tag, runtime::Result<runtime::TensorInfo> info,
-                                  const Slot& slot, const std::string& at, const Resolve& resolve) {
+Result<BundledIoValue> read_value(runtime::Result<runtime::Tag> tag,
+                                  runtime::Result<runtime::TensorInfo> info, const Slot& slot,
+                                  const std::string& at, const Resolve& resolve) {
   if (!tag.ok()) return fail(tag.error(), at + ": the method does not describe it");
   BundledIoValue v;
   size_t need = 0;
@@ -107,8 +110,8 @@ Result<BundledIoValue> read_value(runtime::Result<runtime::Tag> tag, runtime::Re
   }
   EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, read_file_bytes(resolve(slot.file)));
   if (bytes.size() != need) {
-    return invalid_argument(at + ": '" + slot.file + "' has " + std::to_string(bytes.size()) + " bytes, " + what +
-                            " needs " + std::to_string(need));
+    return invalid_argument(at + ": '" + slot.file + "' has " + std::to_string(bytes.size()) +
+                            " bytes, " + what + " needs " + std::to_string(need));
   }
   if (v.kind == BundledIoValue::Kind::Tensor) {
     v.data = std::move(bytes);
@@ -153,7 +156,8 @@ Result<Slot> json_slot(const nlohmann::json& j, const std::string& dir, const st
 Error read_cases_file(const std::string& path, const Resolve& resolve, std::string* method,
                       std::vector<CaseSpec>* out) {
   EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> text, read_file_bytes(resolve(path)));
-  const nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json doc =
+      nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   const std::string at = "--bundle_cases '" + path + "'";
   if (doc.is_discarded() || !doc.is_object()) return invalid_argument(at + ": not a JSON object");
   if (auto m = doc.find("method"); m != doc.end()) {
@@ -161,14 +165,15 @@ Error read_cases_file(const std::string& path, const Resolve& resolve, std::stri
     *method = m->get<std::string>();
   }
   auto cases = doc.find("cases");
-  if (cases == doc.end() || !cases->is_array()) return invalid_argument(at + ": needs a \"cases\" list");
+  if (cases == doc.end() || !cases->is_array())
+    return invalid_argument(at + ": needs a \"cases\" list");
   const size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash);
   for (size_t c = 0; c < cases->size(); ++c) {
     const nlohmann::json& j = (*cases)[c];
     CaseSpec spec{at + " case " + std::to_string(c), {}, {}};
-    if (!j.is_object() || !j.contains("inputs") || !j["inputs"].is_array() || !j.contains("expected_outputs") ||
-        !j["expected_outputs"].is_array()) {
+    if (!j.is_object() || !j.contains("inputs") || !j["inputs"].is_array() ||
+        !j.contains("expected_outputs") || !j["expected_outputs"].is_array()) {
       return invalid_argument(spec.origin + ": needs \"inputs\" and \"expected_outputs\" lists");
     }
     for (const nlohmann::json& s : j["inputs"]) {
@@ -184,26 +189,30 @@ Error read_cases_file(const std::string& path, const Resolve& resolve, std::stri
   return Error::Ok;
 }
 
-Result<BundledTestCase> read_case(const runtime::MethodMeta& meta, const CaseSpec& spec, const std::string& at,
-                                  const Resolve& resolve) {
+Result<BundledTestCase> read_case(const runtime::MethodMeta& meta, const CaseSpec& spec,
+                                  const std::string& at, const Resolve& resolve) {
   if (spec.inputs.size() != meta.num_inputs()) {
-    return invalid_argument(at + ": " + spec.origin + " names " + std::to_string(spec.inputs.size()) +
-                            " input file(s), the method takes " + std::to_string(meta.num_inputs()) + " input(s)");
+    return invalid_argument(
+        at + ": " + spec.origin + " names " + std::to_string(spec.inputs.size()) +
+        " input file(s), the method takes " + std::to_string(meta.num_inputs()) + " input(s)");
   }
   if (spec.outputs.size() != meta.num_outputs()) {
-    return invalid_argument(at + ": " + spec.origin + " names " + std::to_string(spec.outputs.size()) +
-                            " output file(s), the method gives " + std::to_string(meta.num_outputs()) + " output(s)");
+    return invalid_argument(
+        at + ": " + spec.origin + " names " + std::to_string(spec.outputs.size()) +
+        " output file(s), the method gives " + std::to_string(meta.num_outputs()) + " output(s)");
   }
   BundledTestCase test_case;
   for (size_t i = 0; i < spec.inputs.size(); ++i) {
-    EMBER_ASSIGN_OR_RETURN(BundledIoValue v, read_value(meta.input_tag(i), meta.input_tensor_meta(i), spec.inputs[i],
-                                                        at + " input " + std::to_string(i), resolve));
+    EMBER_ASSIGN_OR_RETURN(BundledIoValue v,
+                           read_value(meta.input_tag(i), meta.input_tensor_meta(i), spec.inputs[i],
+                                      at + " input " + std::to_string(i), resolve));
     test_case.inputs.push_back(std::move(v));
   }
   for (size_t i = 0; i < spec.outputs.size(); ++i) {
-    EMBER_ASSIGN_OR_RETURN(BundledIoValue v,
-                           read_value(meta.output_tag(i), meta.output_tensor_meta(i), spec.outputs[i],
-                                      at + " expected output " + std::to_string(i), resolve));
+    EMBER_ASSIGN_OR_RETURN(
+        BundledIoValue v,
+        read_value(meta.output_tag(i), meta.output_tensor_meta(i), spec.outputs[i],
+                   at + " expected output " + std::to_string(i), resolve));
     test_case.expected_outputs.push_back(std::move(v));
   }
   return test_case;
@@ -211,18 +220,21 @@ Result<BundledTestCase> read_case(const runtime::MethodMeta& meta, const CaseSpe
 
 }  // namespace
 
-Result<BundledTestSuite> bundle_cases(const std::vector<uint8_t>& pte, const std::vector<std::string>& input_flags,
-                                      const std::vector<std::string>& output_flags, const std::string& cases_file,
-                                      const Resolve& resolve) {
+Result<BundledTestSuite> bundle_cases(const std::vector<uint8_t>& pte,
+                                      const std::vector<std::string>& input_flags,
+                                      const std::vector<std::string>& output_flags,
+                                      const std::string& cases_file, const Resolve& resolve) {
   if (input_flags.size() != output_flags.size()) {
-    return invalid_argument("--bundle_inputs and --bundle_outputs make one test case per pair: got " +
-                            std::to_string(input_flags.size()) + " --bundle_inputs and " +
-                            std::to_string(output_flags.size()) + " --bundle_outputs");
+    return invalid_argument(
+        "--bundle_inputs and --bundle_outputs make one test case per pair: got " +
+        std::to_string(input_flags.size()) + " --bundle_inputs and " +
+        std::to_string(output_flags.size()) + " --bundle_outputs");
   }
   std::vector<CaseSpec> specs;
   for (size_t c = 0; c < input_flags.size(); ++c) {
-    specs.push_back(CaseSpec{"--bundle_inputs '" + input_flags[c] + "' / --bundle_outputs '" + output_flags[c] + "'",
-                             split_commas(input_flags[c]), split_commas(output_flags[c])});
+    specs.push_back(CaseSpec{
+        "--bundle_inputs '" + input_flags[c] + "' / --bundle_outputs '" + output_flags[c] + "'",
+        split_commas(input_flags[c]), split_commas(output_flags[c])});
   }
   std::string method;
   if (!cases_file.empty()) EMBER_TRY(read_cases_file(cases_file, resolve, &method, &specs));
@@ -244,7 +256,8 @@ Result<BundledTestSuite> bundle_cases(const std::vector<uint8_t>& pte, const std
   BundledTestSuite suite;
   suite.method = methods[0];
   for (size_t c = 0; c < specs.size(); ++c) {
-    const std::string at = "bundled case " + std::to_string(c) + " of method '" + suite.method + "'";
+    const std::string at =
+        "bundled case " + std::to_string(c) + " of method '" + suite.method + "'";
     EMBER_ASSIGN_OR_RETURN(BundledTestCase test_case, read_case(meta, specs[c], at, resolve));
     suite.cases.push_back(std::move(test_case));
   }
@@ -255,7 +268,8 @@ std::string bundled_output_path(const std::string& pte_path, const std::string& 
   if (!bundle_out.empty()) return bundle_out;
   const size_t slash = pte_path.find_last_of('/');
   const size_t dot = pte_path.find_last_of('.');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return pte_path + ".bpte";
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return pte_path + ".bpte";
   return pte_path.substr(0, dot) + ".bpte";
 }
 

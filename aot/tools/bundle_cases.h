@@ -41,9 +41,10 @@ namespace ember::aot {
 // InvalidArgument when the flag counts differ, no case is given, the program has no single
 // method, the JSON is malformed, or a file does not fit its slot; AccessFailed / NotFound
 // for a file that cannot be read.
-Result<BundledTestSuite> bundle_cases(const std::vector<uint8_t>& pte, const std::vector<std::string>& input_flags,
-                                      const std::vector<std::string>& output_flags, const std::string& cases_file,
-                                      const std::function<std::string(const std::string&)>& resolve);
+Result<BundledTestSuite> bundle_cases(
+    const std::vector<uint8_t>& pte, const std::vector<std::string>& input_flags,
+    const std::vector<std::string>& output_flags, const std::string& cases_file,
+    const std::function<std::string(const std::string&)>& resolve);
 
 // Where the .bpte goes: `bundle_out` when given, else the .pte path with its extension
 // replaced by ".bpte" ("model.pte" -> "model.bpte", "model" -> "model.bpte").

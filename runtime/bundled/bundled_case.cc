@@ -70,7 +70,8 @@ void note(BundledCaseResult* r, size_t output, double error, size_t element, boo
 }
 
 // Integers and Bool: exact, element by element (the reported error is still |a - e|).
-void compare_exact(const Tensor& actual, const BundledValue& expected, size_t output, BundledCaseResult* r) {
+void compare_exact(const Tensor& actual, const BundledValue& expected, size_t output,
+                   BundledCaseResult* r) {
   const size_t element = element_size(actual.dtype());
   const uint8_t* a = static_cast<const uint8_t*>(actual.const_data_ptr());
   for (size_t i = 0; i < actual.numel(); ++i) {
@@ -105,14 +106,16 @@ void compare_tensor(const Tensor& actual, const BundledValue& expected, size_t o
     return reason(r, output, what);
   }
   bool same_shape = actual.dim() == expected.sizes.size();
-  for (size_t d = 0; same_shape && d < actual.dim(); ++d) same_shape = actual.size(d) == expected.sizes[d];
+  for (size_t d = 0; same_shape && d < actual.dim(); ++d)
+    same_shape = actual.size(d) == expected.sizes[d];
   if (!same_shape) {
-    snprintf(what, sizeof(what), "rank %zu shape differs from the expected rank %zu shape", actual.dim(),
-             expected.sizes.size());
+    snprintf(what, sizeof(what), "rank %zu shape differs from the expected rank %zu shape",
+             actual.dim(), expected.sizes.size());
     return reason(r, output, what);
   }
   for (size_t d = 0; d < expected.dim_order.size(); ++d) {
-    if (actual.dim_order()[d] != expected.dim_order[d]) return reason(r, output, "dim order differs");
+    if (actual.dim_order()[d] != expected.dim_order[d])
+      return reason(r, output, "dim order differs");
   }
   if (expected.dim_order.empty() && !actual.is_contiguous_dim_order()) {
     return reason(r, output, "dim order differs (expected contiguous)");
@@ -121,8 +124,8 @@ void compare_tensor(const Tensor& actual, const BundledValue& expected, size_t o
   const uint8_t* a = static_cast<const uint8_t*>(actual.const_data_ptr());
   for (size_t i = 0; i < actual.numel(); ++i) {
     double error = 0;
-    const bool ok = close(float_at(a, actual.dtype(), i), float_at(expected.data.data(), actual.dtype(), i), tol,
-                          &error);
+    const bool ok = close(float_at(a, actual.dtype(), i),
+                          float_at(expected.data.data(), actual.dtype(), i), tol, &error);
     note(r, output, error, i, ok);
   }
 }
@@ -149,16 +152,18 @@ void compare_scalar(const EValue& actual, const BundledValue& expected, size_t o
 
 }  // namespace
 
-Error set_bundled_inputs(Method& method, const BundledProgram& bundled, size_t suite, size_t test_case,
-                         BundledInputStorage* storage) {
+Error set_bundled_inputs(Method& method, const BundledProgram& bundled, size_t suite,
+                         size_t test_case, BundledInputStorage* storage) {
   const char* name = bundled.method_name(suite);
   const size_t n = bundled.num_inputs(suite, test_case);
   if (n != method.inputs_size()) {
-    return fail(Error::InvalidArgument, "bundled case %zu of method '%s' has %zu input(s), the method takes %zu",
-                test_case, name, n, method.inputs_size());
+    return fail(Error::InvalidArgument,
+                "bundled case %zu of method '%s' has %zu input(s), the method takes %zu", test_case,
+                name, n, method.inputs_size());
   }
   if (n > BundledInputStorage::kMaxInputs) {
-    return fail(Error::InvalidArgument, "bundled case %zu of method '%s' has %zu inputs, at most %zu are supported",
+    return fail(Error::InvalidArgument,
+                "bundled case %zu of method '%s' has %zu inputs, at most %zu are supported",
                 test_case, name, n, BundledInputStorage::kMaxInputs);
   }
   for (size_t i = 0; i < n; ++i) {
@@ -172,13 +177,14 @@ Error set_bundled_inputs(Method& method, const BundledProgram& bundled, size_t s
       }
       const uintptr_t address = reinterpret_cast<uintptr_t>(v.data.data());
       if (!v.data.empty() && address % element_size(v.dtype) != 0) {
-        return fail(Error::InvalidArgument, "bundled case %zu of method '%s' input %zu: tensor data is not aligned "
-                    "for %s (load the .bpte into 32-byte-aligned memory)", test_case, name, i,
-                    scalar_type_name(v.dtype));
+        return fail(Error::InvalidArgument,
+                    "bundled case %zu of method '%s' input %zu: tensor data is not aligned "
+                    "for %s (load the .bpte into 32-byte-aligned memory)",
+                    test_case, name, i, scalar_type_name(v.dtype));
       }
       // The method only reads inputs; the view is const in spirit.
-      storage->tensors[i] = Tensor(v.dtype, rank, storage->sizes[i], storage->dim_orders[i], storage->strides[i],
-                                   const_cast<uint8_t*>(v.data.data()));
+      storage->tensors[i] = Tensor(v.dtype, rank, storage->sizes[i], storage->dim_orders[i],
+                                   storage->strides[i], const_cast<uint8_t*>(v.data.data()));
       value = EValue(&storage->tensors[i]);
     } else if (v.kind == BundledValueKind::Int) {
       value = EValue(v.int_value);
@@ -187,13 +193,15 @@ Error set_bundled_inputs(Method& method, const BundledProgram& bundled, size_t s
     } else {
       value = EValue(v.double_value);
     }
-    EMBER_TRY_CONTEXT(method.set_input(value, i), "bundled case %zu of method '%s' input %zu", test_case, name, i);
+    EMBER_TRY_CONTEXT(method.set_input(value, i), "bundled case %zu of method '%s' input %zu",
+                      test_case, name, i);
   }
   return Error::Ok;
 }
 
-BundledCaseResult check_bundled_outputs(const Method& method, const BundledProgram& bundled, size_t suite,
-                                        size_t test_case, const BundledTolerance& tolerance) {
+BundledCaseResult check_bundled_outputs(const Method& method, const BundledProgram& bundled,
+                                        size_t suite, size_t test_case,
+                                        const BundledTolerance& tolerance) {
   BundledCaseResult r;
   const size_t n = bundled.num_expected_outputs(suite, test_case);
   if (n != method.outputs_size()) {

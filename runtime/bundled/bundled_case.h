@@ -48,15 +48,15 @@ struct BundledInputStorage {
 // names the case and input when the counts differ, an input's kind or dtype does not fit,
 // an input's data is misaligned, or the case has more than kMaxInputs inputs; set_input's
 // own errors (shape outside the declared bounds, ...) are annotated the same way.
-Error set_bundled_inputs(Method& method, const BundledProgram& bundled, size_t suite, size_t test_case,
-                         BundledInputStorage* storage);
+Error set_bundled_inputs(Method& method, const BundledProgram& bundled, size_t suite,
+                         size_t test_case, BundledInputStorage* storage);
 
 struct BundledCaseResult {
   bool passed = false;
   double max_abs_error = 0.0;  // over every element of every output (0 when none differ)
   size_t worst_output = 0;     // where max_abs_error is (or the first failing output)
   size_t worst_element = 0;
-  size_t mismatched = 0;       // elements (or scalars) outside the tolerance
+  size_t mismatched = 0;  // elements (or scalars) outside the tolerance
   // Set when an output cannot be compared at all: "output 0: dtype int32, expected float32".
   char reason[160] = {};
 };
@@ -64,7 +64,8 @@ struct BundledCaseResult {
 // Compares the method's outputs with the case's expected outputs (the rule above). An
 // output that cannot be compared (count, kind, dtype, sizes, dim order differ) is a
 // failed case with `reason` set, not an Error.
-BundledCaseResult check_bundled_outputs(const Method& method, const BundledProgram& bundled, size_t suite,
-                                        size_t test_case, const BundledTolerance& tolerance);
+BundledCaseResult check_bundled_outputs(const Method& method, const BundledProgram& bundled,
+                                        size_t suite, size_t test_case,
+                                        const BundledTolerance& tolerance);
 
 }  // namespace ember::runtime

@@ -11,7 +11,9 @@ namespace {
 
 namespace bfb = ::bundled_program_flatbuffer;
 
-const bfb::BundledProgram* as_root(const void* p) { return static_cast<const bfb::BundledProgram*>(p); }
+const bfb::BundledProgram* as_root(const void* p) {
+  return static_cast<const bfb::BundledProgram*>(p);
+}
 
 template <typename V>
 size_t size_of(const V* v) {
@@ -27,8 +29,8 @@ struct Where {
 };
 
 Error bad_value(const Where& w, const char* what) {
-  return fail(Error::InvalidProgram, "bundled program: method '%s' case %zu %s %zu: %s", w.method, w.test_case,
-              w.role, w.index, what);
+  return fail(Error::InvalidProgram, "bundled program: method '%s' case %zu %s %zu: %s", w.method,
+              w.test_case, w.role, w.index, what);
 }
 
 // The tensor rules of the header: dtype, rank, sizes, dim_order, data length.
@@ -62,10 +64,11 @@ Error check_tensor(const bfb::Tensor* t, const Where& w) {
   if (numel > SIZE_MAX / element) return bad_value(w, "byte count overflows");
   if (size_of(t->data()) != numel * element) {
     return fail(Error::InvalidProgram,
-                "bundled program: method '%s' case %zu %s %zu: %s tensor of %zu elements needs %zu data bytes, "
+                "bundled program: method '%s' case %zu %s %zu: %s tensor of %zu elements needs %zu "
+                "data bytes, "
                 "has %zu",
-                w.method, w.test_case, w.role, w.index, scalar_type_name(dtype), numel, numel * element,
-                size_of(t->data()));
+                w.method, w.test_case, w.role, w.index, scalar_type_name(dtype), numel,
+                numel * element, size_of(t->data()));
   }
   return Error::Ok;
 }
@@ -92,7 +95,8 @@ Error check_values(const flatbuffers::Vector<flatbuffers::Offset<bfb::Value>>* v
 
 Error check_suites(const bfb::BundledProgram* root) {
   for (size_t s = 0; s < size_of(root->method_test_suites()); ++s) {
-    const bfb::BundledMethodTestSuite* suite = root->method_test_suites()->Get(flatbuffers::uoffset_t(s));
+    const bfb::BundledMethodTestSuite* suite =
+        root->method_test_suites()->Get(flatbuffers::uoffset_t(s));
     if (suite->method_name() == nullptr) {
       return fail(Error::InvalidProgram, "bundled program: test suite %zu has no method name", s);
     }
@@ -107,8 +111,11 @@ Error check_suites(const bfb::BundledProgram* root) {
 }
 
 const bfb::BundledMethodTestCase* case_at(const void* root, size_t suite, size_t test_case) {
-  return as_root(root)->method_test_suites()->Get(flatbuffers::uoffset_t(suite))->test_cases()->Get(
-      flatbuffers::uoffset_t(test_case));
+  return as_root(root)
+      ->method_test_suites()
+      ->Get(flatbuffers::uoffset_t(suite))
+      ->test_cases()
+      ->Get(flatbuffers::uoffset_t(test_case));
 }
 
 BundledValue view(const bfb::Value* v) {
@@ -118,9 +125,12 @@ BundledValue view(const bfb::Value* v) {
       const bfb::Tensor* t = v->val_as_Tensor();
       out.kind = BundledValueKind::Tensor;
       out.dtype = static_cast<ScalarType>(t->scalar_type());
-      if (t->sizes() != nullptr) out.sizes = Span<const int32_t>(t->sizes()->data(), t->sizes()->size());
-      if (t->dim_order() != nullptr) out.dim_order = Span<const uint8_t>(t->dim_order()->data(), t->dim_order()->size());
-      if (t->data() != nullptr) out.data = Span<const uint8_t>(t->data()->data(), t->data()->size());
+      if (t->sizes() != nullptr)
+        out.sizes = Span<const int32_t>(t->sizes()->data(), t->sizes()->size());
+      if (t->dim_order() != nullptr)
+        out.dim_order = Span<const uint8_t>(t->dim_order()->data(), t->dim_order()->size());
+      if (t->data() != nullptr)
+        out.data = Span<const uint8_t>(t->data()->data(), t->data()->size());
       break;
     }
     case bfb::ValueUnion::Int:
@@ -148,28 +158,33 @@ bool BundledProgram::has_identifier(const void* data, size_t size) {
 
 Result<BundledProgram> BundledProgram::open(const void* data, size_t size) {
   if (data == nullptr || size < 8) {
-    return fail(Error::InvalidProgram, "bundled program: %zu bytes, too short for a FlatBuffer (need 8)", size);
+    return fail(Error::InvalidProgram,
+                "bundled program: %zu bytes, too short for a FlatBuffer (need 8)", size);
   }
   if (!has_identifier(data, size)) {
     const uint8_t* b = static_cast<const uint8_t*>(data);
     if (std::memcmp(b + 4, "ET12", 4) == 0) {
-      return fail(Error::InvalidProgram, "this is a program (.pte, identifier 'ET12'), not a bundled program "
-                                         "(.bpte, 'BP08')");
+      return fail(Error::InvalidProgram,
+                  "this is a program (.pte, identifier 'ET12'), not a bundled program "
+                  "(.bpte, 'BP08')");
     }
     char id[5] = {};
     for (int i = 0; i < 4; ++i) id[i] = (b[4 + i] >= 32 && b[4 + i] < 127) ? char(b[4 + i]) : '?';
-    return fail(Error::InvalidProgram, "bundled program: bad file identifier '%s', expected '%s'", id,
-                kBundledProgramIdentifier);
+    return fail(Error::InvalidProgram, "bundled program: bad file identifier '%s', expected '%s'",
+                id, kBundledProgramIdentifier);
   }
   flatbuffers::Verifier verifier(static_cast<const uint8_t*>(data), size, /*max_depth=*/64,
                                  /*max_tables=*/10000000);
   if (!bfb::VerifyBundledProgramBuffer(verifier)) {
-    return fail(Error::InvalidProgram, "bundled program: the BP08 FlatBuffer (%zu bytes) failed verification "
-                "(truncated or corrupt)", size);
+    return fail(Error::InvalidProgram,
+                "bundled program: the BP08 FlatBuffer (%zu bytes) failed verification "
+                "(truncated or corrupt)",
+                size);
   }
   const bfb::BundledProgram* root = bfb::GetBundledProgram(data);
   if (size_of(root->program()) == 0) {
-    return fail(Error::InvalidProgram, "bundled program: no inner program (the 'program' bytes are empty)");
+    return fail(Error::InvalidProgram,
+                "bundled program: no inner program (the 'program' bytes are empty)");
   }
   EMBER_TRY(check_suites(root));
   BundledProgram out;
@@ -187,7 +202,8 @@ Span<const uint8_t> BundledProgram::program() const {
 size_t BundledProgram::num_suites() const { return size_of(as_root(root_)->method_test_suites()); }
 
 const char* BundledProgram::method_name(size_t suite) const {
-  const auto* name = as_root(root_)->method_test_suites()->Get(flatbuffers::uoffset_t(suite))->method_name();
+  const auto* name =
+      as_root(root_)->method_test_suites()->Get(flatbuffers::uoffset_t(suite))->method_name();
   return name == nullptr ? "" : name->c_str();
 }
 
@@ -199,7 +215,8 @@ Result<size_t> BundledProgram::find_suite(const char* method) const {
 }
 
 size_t BundledProgram::num_cases(size_t suite) const {
-  return size_of(as_root(root_)->method_test_suites()->Get(flatbuffers::uoffset_t(suite))->test_cases());
+  return size_of(
+      as_root(root_)->method_test_suites()->Get(flatbuffers::uoffset_t(suite))->test_cases());
 }
 
 size_t BundledProgram::num_inputs(size_t suite, size_t test_case) const {

@@ -24,7 +24,8 @@ TEST(BundledProgram, ReadsTheCorpusFile) {
   const std::string dir = testing::shared_dir();
   if (dir.empty()) GTEST_SKIP() << testing::skip_message();
   std::vector<uint8_t> bytes;
-  ASSERT_TRUE(testing::read_file(dir + "/fixtures/executorch-pte/pytorch__executorch__bundled_program.bpte", &bytes));
+  ASSERT_TRUE(testing::read_file(
+      dir + "/fixtures/executorch-pte/pytorch__executorch__bundled_program.bpte", &bytes));
   ASSERT_EQ(bytes.size(), 4608u);
   EXPECT_TRUE(BundledProgram::has_identifier(bytes.data(), bytes.size()));
   auto b = BundledProgram::open(bytes.data(), bytes.size());
@@ -60,12 +61,14 @@ TEST(BundledProgram, CorpusFileTruncatedIsANamedError) {
   const std::string dir = testing::shared_dir();
   if (dir.empty()) GTEST_SKIP() << testing::skip_message();
   std::vector<uint8_t> bytes;
-  ASSERT_TRUE(testing::read_file(dir + "/fixtures/executorch-pte/pytorch__executorch__bundled_program.bpte", &bytes));
+  ASSERT_TRUE(testing::read_file(
+      dir + "/fixtures/executorch-pte/pytorch__executorch__bundled_program.bpte", &bytes));
   for (size_t size : {size_t(0), size_t(7), size_t(64), bytes.size() / 2, bytes.size() - 1}) {
     auto b = BundledProgram::open(bytes.data(), size);
     ASSERT_FALSE(b.ok()) << size;
     EXPECT_EQ(b.error(), Error::InvalidProgram);
-    EXPECT_NE(std::string(last_error_message()).find("bundled program"), std::string::npos) << last_error_message();
+    EXPECT_NE(std::string(last_error_message()).find("bundled program"), std::string::npos)
+        << last_error_message();
   }
 }
 
@@ -74,8 +77,9 @@ struct Built {
   std::vector<uint8_t> bytes;
 };
 
-Built build(const std::vector<int32_t>& sizes, std::vector<uint8_t> data, std::vector<uint8_t> dim_order,
-            int union_type = 1, bool with_program = true, bool with_name = true) {
+Built build(const std::vector<int32_t>& sizes, std::vector<uint8_t> data,
+            std::vector<uint8_t> dim_order, int union_type = 1, bool with_program = true,
+            bool with_name = true) {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<uint8_t> program(64, 0);
   std::memcpy(program.data() + 4, "ET12", 4);
@@ -90,7 +94,8 @@ Built build(const std::vector<int32_t>& sizes, std::vector<uint8_t> data, std::v
       bfb::CreateBundledMethodTestSuiteDirect(fbb, with_name ? "forward" : nullptr, &cases)};
   bfb::FinishBundledProgramBuffer(
       fbb, bfb::CreateBundledProgramDirect(fbb, 2, &suites, with_program ? &program : nullptr));
-  return Built{std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize())};
+  return Built{
+      std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize())};
 }
 
 std::string open_error(const Built& b) {
@@ -112,16 +117,19 @@ TEST(BundledProgram, ReadsABuiltFile) {
 
 TEST(BundledProgram, MalformedFilesGiveNamedErrors) {
   EXPECT_EQ(open_error(build({2}, std::vector<uint8_t>(7, 1), {0})),
-            "InvalidProgram: bundled program: method 'forward' case 0 input 0: int32 tensor of 2 elements needs 8 "
+            "InvalidProgram: bundled program: method 'forward' case 0 input 0: int32 tensor of 2 "
+            "elements needs 8 "
             "data bytes, has 7");
   EXPECT_EQ(open_error(build({2, 2}, std::vector<uint8_t>(16, 1), {1, 1})),
-            "InvalidProgram: bundled program: method 'forward' case 0 input 0: dim_order is not a permutation of "
+            "InvalidProgram: bundled program: method 'forward' case 0 input 0: dim_order is not a "
+            "permutation of "
             "the dims");
   EXPECT_EQ(open_error(build({-2}, {}, {0})),
             "InvalidProgram: bundled program: method 'forward' case 0 input 0: negative size");
   // The FlatBuffers verifier lets unknown union members through (forward compatibility).
   EXPECT_EQ(open_error(build({2}, std::vector<uint8_t>(8, 1), {0}, /*union_type=*/9)),
-            "InvalidProgram: bundled program: method 'forward' case 0 input 0: unknown value kind (not Tensor, "
+            "InvalidProgram: bundled program: method 'forward' case 0 input 0: unknown value kind "
+            "(not Tensor, "
             "Int, Bool or Double)");
   EXPECT_EQ(open_error(build({2}, std::vector<uint8_t>(8, 1), {0}, 1, /*with_program=*/false)),
             "InvalidProgram: bundled program: no inner program (the 'program' bytes are empty)");
@@ -130,16 +138,18 @@ TEST(BundledProgram, MalformedFilesGiveNamedErrors) {
   Built good = build({2}, std::vector<uint8_t>(8, 1), {0});
   Built wrong_id = good;
   std::memcpy(wrong_id.bytes.data() + 4, "XY\x01Z", 4);
-  EXPECT_EQ(open_error(wrong_id), "InvalidProgram: bundled program: bad file identifier 'XY?Z', expected 'BP08'");
+  EXPECT_EQ(open_error(wrong_id),
+            "InvalidProgram: bundled program: bad file identifier 'XY?Z', expected 'BP08'");
   Built pte = good;
   std::memcpy(pte.bytes.data() + 4, "ET12", 4);
   EXPECT_EQ(open_error(pte),
-            "InvalidProgram: this is a program (.pte, identifier 'ET12'), not a bundled program (.bpte, 'BP08')");
+            "InvalidProgram: this is a program (.pte, identifier 'ET12'), not a bundled program "
+            "(.bpte, 'BP08')");
   Built truncated = good;
   truncated.bytes.resize(good.bytes.size() - 8);
   EXPECT_EQ(open_error(truncated), "InvalidProgram: bundled program: the BP08 FlatBuffer (" +
-                                        std::to_string(truncated.bytes.size()) +
-                                        " bytes) failed verification (truncated or corrupt)");
+                                       std::to_string(truncated.bytes.size()) +
+                                       " bytes) failed verification (truncated or corrupt)");
 }
 
 // Reads every value the accessors hand out, touching every byte of tensor data.
@@ -186,7 +196,8 @@ TEST(BundledProgram, MutatedFilesFailByNameOrReadSafely) {
     } else {
       ++rejected;
       ASSERT_EQ(r.error(), Error::InvalidProgram);
-      ASSERT_NE(std::string(last_error_message()).find("program"), std::string::npos) << last_error_message();
+      ASSERT_NE(std::string(last_error_message()).find("program"), std::string::npos)
+          << last_error_message();
     }
   }
   EXPECT_GT(accepted, 0u);

@@ -16,7 +16,8 @@
 #include "runtime/core/diagnostics.h"
 #include "runtime/module/module.h"
 
-DEFINE_string(bundled, "", "Run every test case of this bundled program (.bpte) and check its outputs.");
+DEFINE_string(bundled, "",
+              "Run every test case of this bundled program (.bpte) and check its outputs.");
 DEFINE_double(bundleio_atol, 1e-2, "--bundled: absolute tolerance for floating-point outputs.");
 DEFINE_double(bundleio_rtol, 1e-2, "--bundled: relative tolerance for floating-point outputs.");
 
@@ -32,7 +33,8 @@ using AlignedBytes = std::unique_ptr<uint8_t, FreeDeleter>;
 // inner program and, relative to it, every tensor's data).
 Result<AlignedBytes> read_aligned(const std::string& path, size_t* size) {
   struct stat st;
-  if (stat(path.c_str(), &st) != 0) return fail(Error::NotFound, "bundled program '%s' does not exist", path.c_str());
+  if (stat(path.c_str(), &st) != 0)
+    return fail(Error::NotFound, "bundled program '%s' does not exist", path.c_str());
   if (!S_ISREG(st.st_mode)) {
     return fail(Error::AccessFailed, "bundled program '%s' is not a regular file", path.c_str());
   }
@@ -45,7 +47,8 @@ Result<AlignedBytes> read_aligned(const std::string& path, size_t* size) {
   }
   const size_t got = std::fread(bytes.get(), 1, *size, f);
   std::fclose(f);
-  if (got != *size) return fail(Error::AccessFailed, "cannot read bundled program '%s'", path.c_str());
+  if (got != *size)
+    return fail(Error::AccessFailed, "cannot read bundled program '%s'", path.c_str());
   return bytes;
 }
 
@@ -73,12 +76,13 @@ int die(Error err) {
 }
 
 void print_case(size_t c, const BundledCaseResult& r, const BundledTolerance& tol) {
-  printf("  case %zu: %s  max abs error %g (atol %g, rtol %g)", c, r.passed ? "pass" : "FAIL", r.max_abs_error,
-         tol.atol, tol.rtol);
+  printf("  case %zu: %s  max abs error %g (atol %g, rtol %g)", c, r.passed ? "pass" : "FAIL",
+         r.max_abs_error, tol.atol, tol.rtol);
   if (r.reason[0] != '\0') {
     printf(": %s", r.reason);
   } else if (!r.passed) {
-    printf(" at output %zu element %zu, %zu element(s) outside", r.worst_output, r.worst_element, r.mismatched);
+    printf(" at output %zu element %zu, %zu element(s) outside", r.worst_output, r.worst_element,
+           r.mismatched);
   }
   printf("\n");
 }
@@ -90,8 +94,8 @@ struct Tally {
 };
 
 // Runs one suite's cases and counts them into *tally.
-Error run_suite(Module& module, const BundledProgram& bundled, size_t suite, const BundledTolerance& tol,
-                Tally* tally) {
+Error run_suite(Module& module, const BundledProgram& bundled, size_t suite,
+                const BundledTolerance& tol, Tally* tally) {
   const char* name = bundled.method_name(suite);
   Result<Method*> method = module.load_method(name);
   if (!method.ok()) return annotate(method.error(), "bundled test suite for method '%s'", name);
@@ -118,10 +122,12 @@ bool bundled_mode() { return !FLAGS_bundled.empty(); }
 
 Error check_bundled_flags() {
   if (!std::isfinite(FLAGS_bundleio_atol) || FLAGS_bundleio_atol < 0) {
-    return fail(Error::InvalidArgument, "--bundleio_atol must be a finite number >= 0, got %g", FLAGS_bundleio_atol);
+    return fail(Error::InvalidArgument, "--bundleio_atol must be a finite number >= 0, got %g",
+                FLAGS_bundleio_atol);
   }
   if (!std::isfinite(FLAGS_bundleio_rtol) || FLAGS_bundleio_rtol < 0) {
-    return fail(Error::InvalidArgument, "--bundleio_rtol must be a finite number >= 0, got %g", FLAGS_bundleio_rtol);
+    return fail(Error::InvalidArgument, "--bundleio_rtol must be a finite number >= 0, got %g",
+                FLAGS_bundleio_rtol);
   }
   return Error::Ok;
 }
@@ -135,8 +141,8 @@ bool looks_like_bundled(const std::string& path) {
   return BundledProgram::has_identifier(head, n);
 }
 
-int run_bundled(const std::string& method, const KernelRegistry& kernels, const BackendRegistry& backends,
-                ThreadPool* pool) {
+int run_bundled(const std::string& method, const KernelRegistry& kernels,
+                const BackendRegistry& backends, ThreadPool* pool) {
   size_t size = 0;
   Result<AlignedBytes> bytes = read_aligned(FLAGS_bundled, &size);
   if (!bytes.ok()) return die(bytes.error());
@@ -147,7 +153,8 @@ int run_bundled(const std::string& method, const KernelRegistry& kernels, const 
   size_t cases = 0;
   for (size_t s = 0; s < bundled->num_suites(); ++s) cases += bundled->num_cases(s);
   printf("bundled program %s: version %u, program %zu bytes, %zu test suite(s), %zu case(s)\n",
-         FLAGS_bundled.c_str(), bundled->version(), bundled->program().size(), bundled->num_suites(), cases);
+         FLAGS_bundled.c_str(), bundled->version(), bundled->program().size(),
+         bundled->num_suites(), cases);
   // The inner program is an ordinary .pte: Module copies it into its own aligned storage.
   Module module(bundled->program().data(), bundled->program().size());
   Module::Options options;
@@ -163,19 +170,22 @@ int run_bundled(const std::string& method, const KernelRegistry& kernels, const 
   if (!method.empty()) {
     Result<size_t> suite = bundled->find_suite(method.c_str());
     if (!suite.ok()) return die(annotate(suite.error(), "'%s'", FLAGS_bundled.c_str()));
-    if (Error err = run_suite(module, *bundled, *suite, tol, &tally); err != Error::Ok) return die(err);
+    if (Error err = run_suite(module, *bundled, *suite, tol, &tally); err != Error::Ok)
+      return die(err);
   } else {
     for (size_t s = 0; s < bundled->num_suites(); ++s) {
-      if (Error err = run_suite(module, *bundled, s, tol, &tally); err != Error::Ok) return die(err);
+      if (Error err = run_suite(module, *bundled, s, tol, &tally); err != Error::Ok)
+        return die(err);
     }
   }
   printf("bundled: %zu of %zu case(s) passed\n", tally.run - tally.failed, tally.run);
   if (tally.run == 0) {
-    fprintf(stderr, "executor_runner: warning: '%s' has no test cases to run\n", FLAGS_bundled.c_str());
+    fprintf(stderr, "executor_runner: warning: '%s' has no test cases to run\n",
+            FLAGS_bundled.c_str());
   }
   if (tally.failed != 0) {
-    fprintf(stderr, "executor_runner: bundled check failed: %zu of %zu case(s): %s\n", tally.failed, tally.run,
-            tally.failed_names.c_str());
+    fprintf(stderr, "executor_runner: bundled check failed: %zu of %zu case(s): %s\n", tally.failed,
+            tally.run, tally.failed_names.c_str());
     return 1;
   }
   return 0;

@@ -34,7 +34,7 @@ bool looks_like_bundled(const std::string& path);
 
 // Runs the --bundled file's cases (only `method`'s suite when non-empty) and returns the
 // process exit status; prints errors itself.
-int run_bundled(const std::string& method, const KernelRegistry& kernels, const BackendRegistry& backends,
-                ThreadPool* pool);
+int run_bundled(const std::string& method, const KernelRegistry& kernels,
+                const BackendRegistry& backends, ThreadPool* pool);
 
 }  // namespace ember::runtime

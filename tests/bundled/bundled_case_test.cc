@@ -4,6 +4,8 @@
 // set_bundled_inputs, execute and check_bundled_outputs; a wrong expected output fails
 // the case and names its output and element; the float tolerance rule, the exact integer
 // rule and the "cannot compare" reasons behave as bundled_case.h says.
+#include "runtime/bundled/bundled_case.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,7 +18,6 @@
 #include "aot/emit/testing/test_programs.h"
 #include "kernels/portable/register_kernels.h"
 #include "runtime/backend/backend_registry.h"
-#include "runtime/bundled/bundled_case.h"
 #include "runtime/bundled/bundled_program.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/executor/program.h"
@@ -38,7 +39,8 @@ runtime::BundledInputStorage g_inputs;
 // File bytes at a 32-aligned address (the alignment the format gives its parts).
 struct Aligned {
   explicit Aligned(const std::vector<uint8_t>& bytes)
-      : data(static_cast<uint8_t*>(std::aligned_alloc(32, (bytes.size() + 31) / 32 * 32))), size(bytes.size()) {
+      : data(static_cast<uint8_t*>(std::aligned_alloc(32, (bytes.size() + 31) / 32 * 32))),
+        size(bytes.size()) {
     std::memcpy(data.get(), bytes.data(), size);
   }
   struct Free {
@@ -102,7 +104,8 @@ CaseRun run_all(const Aligned& file, const runtime::BundledTolerance& tol = {}) 
   return run;
 }
 
-aot::BundledIoValue floats(std::vector<float> v, runtime::ScalarType dtype = runtime::ScalarType::Float) {
+aot::BundledIoValue floats(std::vector<float> v,
+                           runtime::ScalarType dtype = runtime::ScalarType::Float) {
   aot::BundledIoValue out;
   out.dtype = dtype;
   out.sizes = {2, 2};
@@ -169,7 +172,8 @@ TEST(BundledCase, OutputsThatCannotBeComparedAreNamed) {
   flat.sizes = {4};
   CaseRun shape = run_all(ember_bpte({flat}));
   EXPECT_FALSE(shape.results.at(0).passed);
-  EXPECT_STREQ(shape.results.at(0).reason, "output 0: rank 2 shape differs from the expected rank 1 shape");
+  EXPECT_STREQ(shape.results.at(0).reason,
+               "output 0: rank 2 shape differs from the expected rank 1 shape");
 }
 
 // The first error set_bundled_inputs meets for `file`'s case 0, as "Name: message".
@@ -191,16 +195,20 @@ std::string input_error(const Aligned& file) {
   auto method = program->load_method("forward", &memory, options);
   EXPECT_TRUE(method.ok());
   const Error err = runtime::set_bundled_inputs(*method, *bundled, 0, 0, &g_inputs);
-  return err == Error::Ok ? "Ok" : std::string(runtime::error_name(err)) + ": " + runtime::last_error_message();
+  return err == Error::Ok
+             ? "Ok"
+             : std::string(runtime::error_name(err)) + ": " + runtime::last_error_message();
 }
 
 TEST(BundledCase, InputsThatDoNotFitTheMethodAreNamed) {
   const aot::BundledIoValue out = floats({11, 22, 33, 44});
-  EXPECT_EQ(input_error(ember_bpte({out}, {floats({1, 2, 3, 4})})),
-            "InvalidArgument: bundled case 0 of method 'forward' has 1 input(s), the method takes 2");
-  const std::string dtype =
-      input_error(ember_bpte({out}, {floats({1, 2, 3, 4}), floats({10, 20, 30, 40}, runtime::ScalarType::Int)}));
-  EXPECT_EQ(dtype.rfind("InvalidArgument: bundled case 0 of method 'forward' input 1: ", 0), 0u) << dtype;
+  EXPECT_EQ(
+      input_error(ember_bpte({out}, {floats({1, 2, 3, 4})})),
+      "InvalidArgument: bundled case 0 of method 'forward' has 1 input(s), the method takes 2");
+  const std::string dtype = input_error(ember_bpte(
+      {out}, {floats({1, 2, 3, 4}), floats({10, 20, 30, 40}, runtime::ScalarType::Int)}));
+  EXPECT_EQ(dtype.rfind("InvalidArgument: bundled case 0 of method 'forward' input 1: ", 0), 0u)
+      << dtype;
 }
 
 // shared/fixtures/executorch-pte/CATALOG.md: 10 cases, all passing under upstream's rule;
@@ -209,7 +217,8 @@ TEST(BundledCase, CorpusBundlePassesWithoutAllocating) {
   const std::string dir = shared_dir();
   if (dir.empty()) GTEST_SKIP() << skip_message();
   std::vector<uint8_t> bytes;
-  ASSERT_TRUE(read_file(dir + "/fixtures/executorch-pte/pytorch__executorch__bundled_program.bpte", &bytes));
+  ASSERT_TRUE(read_file(dir + "/fixtures/executorch-pte/pytorch__executorch__bundled_program.bpte",
+                        &bytes));
   CaseRun run = run_all(Aligned(bytes));
   ASSERT_EQ(run.cases, 10u);
   for (const auto& r : run.results) EXPECT_TRUE(r.passed) << r.reason;

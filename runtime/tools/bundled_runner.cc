@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "runtime/bundled/bundled_case.h"
@@ -90,7 +91,8 @@ void print_case(size_t c, const BundledCaseResult& r, const BundledTolerance& to
 struct Tally {
   size_t run = 0;
   size_t failed = 0;
-  std::string failed_names;  // "forward case 3, forward case 7"
+  std::string failed_names;                          // "forward case 3, forward case 7"
+  nlohmann::json results = nlohmann::json::array();  // for --json
 };
 
 // Runs one suite's cases and counts them into *tally.
@@ -108,6 +110,14 @@ Error run_suite(Module& module, const BundledProgram& bundled, size_t suite,
     const BundledCaseResult r = check_bundled_outputs(**method, bundled, suite, c, tol);
     print_case(c, r, tol);
     ++tally->run;
+    tally->results.push_back(
+        {{"method", name},
+         {"case", c},
+         {"passed", r.passed},
+         // inf (a NaN or infinity against a number) has no JSON form
+         {"max_abs_error", std::isfinite(r.max_abs_error) ? nlohmann::json(r.max_abs_error)
+                                                          : nlohmann::json(nullptr)},
+         {"reason", r.reason}});
     if (!r.passed) {
       if (tally->failed++ != 0) tally->failed_names += ", ";
       tally->failed_names += shown + " case " + std::to_string(c);
@@ -141,7 +151,7 @@ bool looks_like_bundled(const std::string& path) {
   return BundledProgram::has_identifier(head, n);
 }
 
-int run_bundled(const std::string& method, const KernelRegistry& kernels,
+int run_bundled(const std::string& method, bool json, const KernelRegistry& kernels,
                 const BackendRegistry& backends, ThreadPool* pool) {
   size_t size = 0;
   Result<AlignedBytes> bytes = read_aligned(FLAGS_bundled, &size);
@@ -179,6 +189,13 @@ int run_bundled(const std::string& method, const KernelRegistry& kernels,
     }
   }
   printf("bundled: %zu of %zu case(s) passed\n", tally.run - tally.failed, tally.run);
+  if (json) {
+    const nlohmann::json line = {
+        {"bundled", FLAGS_bundled}, {"cases", tally.run}, {"passed", tally.run - tally.failed},
+        {"atol", tol.atol},         {"rtol", tol.rtol},   {"results", tally.results}};
+    // Names come from the file: control bytes are escaped, invalid UTF-8 replaced.
+    printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  }
   if (tally.run == 0) {
     fprintf(stderr, "executor_runner: warning: '%s' has no test cases to run\n",
             FLAGS_bundled.c_str());

@@ -4,7 +4,7 @@
 // executor_runner.cc, which only calls bundled_mode() / run_bundled().
 //
 //   executor_runner --bundled model.bpte [--method_name forward]
-//       [--bundleio_atol 0.01] [--bundleio_rtol 0.01]
+//       [--bundleio_atol 0.01] [--bundleio_rtol 0.01] [--json]
 //
 // Output (stdout): one header line, then per method "method NAME: N case(s)" and per case
 // "  case I: pass|FAIL  max abs error E (atol A, rtol R)" (a failure adds where: output,
@@ -33,8 +33,10 @@ Error check_bundled_flags();
 bool looks_like_bundled(const std::string& path);
 
 // Runs the --bundled file's cases (only `method`'s suite when non-empty) and returns the
-// process exit status; prints errors itself.
-int run_bundled(const std::string& method, const KernelRegistry& kernels,
+// process exit status; prints errors itself. With `json` (--json) the lines end with one
+// JSON line: {"bundled", "cases", "passed", "atol", "rtol", "results": [{"method", "case",
+// "passed", "max_abs_error" (null when infinite), "reason"}]}.
+int run_bundled(const std::string& method, bool json, const KernelRegistry& kernels,
                 const BackendRegistry& backends, ThreadPool* pool);
 
 }  // namespace ember::runtime

@@ -224,7 +224,7 @@ int run() {
   // XNNPACK delegates run on their own pthreadpool: same thread count (it was always 1).
   const size_t threads = pool != nullptr ? pool->num_threads() : 1;
   if (Error err = set_linked_backend_threads(threads); err != Error::Ok) return die(err);
-  if (bundled_mode()) return run_bundled(FLAGS_method_name, kernels, backends, pool.get());  // bundled_runner.h
+  if (bundled_mode()) return run_bundled(FLAGS_method_name, FLAGS_json, kernels, backends, pool.get());  // bundled_runner.h
   Timings timings;
   const uint64_t load_start = ember_pal_now_ns();
   Module module(FLAGS_model_path, FLAGS_data_path);

@@ -52,6 +52,10 @@ printf '\x00\x00\x80\x7f' | dd of="$T/wrong.bin" bs=1 seek=12 conv=notrunc 2> /d
   --bundle_outputs "$T/wrong.bin" > /dev/null 2>&1 || fail "lower with the wrong output failed"
 expect_error executor_runner 1 "bundled check failed: 1 of 2 case\(s\): forward case 1$" "$RUNNER" --bundled "$T/w.bpte"
 grep -q "^  case 0: pass" "$T/stdout.txt" || fail "case 0 should pass: $(cat "$T/stdout.txt")"
+"$RUNNER" --bundled "$T/w.bpte" --json 2> /dev/null | tail -1 > "$T/json.txt"
+grep -q '"cases":2,' "$T/json.txt" && grep -q '"passed":1,' "$T/json.txt" &&
+  grep -q '{"case":1,"max_abs_error":null,"method":"forward","passed":false,"reason":""}' "$T/json.txt" ||
+  fail "--json line: $(cat "$T/json.txt")"
 grep -q "^  case 1: FAIL  max abs error inf (atol 0.01, rtol 0.01) at output 0 element 3, 1 element(s) outside$" \
   "$T/stdout.txt" || fail "case 1 line: $(cat "$T/stdout.txt")"
 

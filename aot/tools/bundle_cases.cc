@@ -1,6 +1,7 @@
 // bundle_cases; see bundle_cases.h.
 #include "aot/tools/bundle_cases.h"
 
+#include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -152,23 +153,19 @@ Result<Slot> json_slot(const nlohmann::json& j, const std::string& dir, const st
   return slot;
 }
 
-// The cases of a cases file; `method` receives its optional "method".
-Error read_cases_file(const std::string& path, const Resolve& resolve, std::string* method,
-                      std::vector<CaseSpec>* out) {
-  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> text, read_file_bytes(resolve(path)));
-  const nlohmann::json doc =
-      nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  const std::string at = "--bundle_cases '" + path + "'";
-  if (doc.is_discarded() || !doc.is_object()) return invalid_argument(at + ": not a JSON object");
-  if (auto m = doc.find("method"); m != doc.end()) {
-    if (!m->is_string()) return invalid_argument(at + ": \"method\" must be a string");
-    *method = m->get<std::string>();
-  }
-  auto cases = doc.find("cases");
-  if (cases == doc.end() || !cases->is_array())
+// One method's cases as given ("" method: the program's only method).
+struct SuiteSpec {
+  std::string method;
+  std::vector<CaseSpec> cases;
+};
+
+// The "cases" list of one suite object of a cases file.
+Error read_case_list(const nlohmann::json& suite, const std::string& at, const std::string& dir,
+                     SuiteSpec* out) {
+  auto cases = suite.find("cases");
+  if (cases == suite.end() || !cases->is_array()) {
     return invalid_argument(at + ": needs a \"cases\" list");
-  const size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash);
+  }
   for (size_t c = 0; c < cases->size(); ++c) {
     const nlohmann::json& j = (*cases)[c];
     CaseSpec spec{at + " case " + std::to_string(c), {}, {}};
@@ -184,7 +181,39 @@ Error read_cases_file(const std::string& path, const Resolve& resolve, std::stri
       EMBER_ASSIGN_OR_RETURN(Slot slot, json_slot(s, dir, spec.origin));
       spec.outputs.push_back(std::move(slot));
     }
-    out->push_back(std::move(spec));
+    out->cases.push_back(std::move(spec));
+  }
+  return Error::Ok;
+}
+
+// The suites of a cases file: {"method"?, "cases"} or {"suites": [{"method", "cases"}...]}.
+Error read_cases_file(const std::string& path, const Resolve& resolve,
+                      std::vector<SuiteSpec>* out) {
+  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> text, read_file_bytes(resolve(path)));
+  const nlohmann::json doc =
+      nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  const std::string at = "--bundle_cases '" + path + "'";
+  if (doc.is_discarded() || !doc.is_object()) return invalid_argument(at + ": not a JSON object");
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash);
+  const bool listed = doc.contains("suites");
+  if (listed && !doc["suites"].is_array()) {
+    return invalid_argument(at + ": \"suites\" must be a list");
+  }
+  const nlohmann::json single = nlohmann::json::array({doc});
+  const nlohmann::json& suites = listed ? doc["suites"] : single;
+  for (size_t s = 0; s < suites.size(); ++s) {
+    const std::string where = listed ? at + " suite " + std::to_string(s) : at;
+    if (!suites[s].is_object()) return invalid_argument(where + ": not a JSON object");
+    SuiteSpec suite;
+    if (auto m = suites[s].find("method"); m != suites[s].end()) {
+      if (!m->is_string()) return invalid_argument(where + ": \"method\" must be a string");
+      suite.method = m->get<std::string>();
+    } else if (listed) {
+      return invalid_argument(where + ": needs a \"method\"");
+    }
+    EMBER_TRY(read_case_list(suites[s], where, dir, &suite));
+    out->push_back(std::move(suite));
   }
   return Error::Ok;
 }
@@ -220,48 +249,59 @@ Result<BundledTestCase> read_case(const runtime::MethodMeta& meta, const CaseSpe
 
 }  // namespace
 
-Result<BundledTestSuite> bundle_cases(const std::vector<uint8_t>& pte,
-                                      const std::vector<std::string>& input_flags,
-                                      const std::vector<std::string>& output_flags,
-                                      const std::string& cases_file, const Resolve& resolve) {
+Result<std::vector<BundledTestSuite>> bundle_cases(const std::vector<uint8_t>& pte,
+                                                   const std::vector<std::string>& input_flags,
+                                                   const std::vector<std::string>& output_flags,
+                                                   const std::string& cases_file,
+                                                   const Resolve& resolve) {
   if (input_flags.size() != output_flags.size()) {
     return invalid_argument(
         "--bundle_inputs and --bundle_outputs make one test case per pair: got " +
         std::to_string(input_flags.size()) + " --bundle_inputs and " +
         std::to_string(output_flags.size()) + " --bundle_outputs");
   }
-  std::vector<CaseSpec> specs;
+  std::vector<SuiteSpec> given(1);  // [0]: the flags' cases, for the only method
   for (size_t c = 0; c < input_flags.size(); ++c) {
-    specs.push_back(CaseSpec{
+    given[0].cases.push_back(CaseSpec{
         "--bundle_inputs '" + input_flags[c] + "' / --bundle_outputs '" + output_flags[c] + "'",
         split_commas(input_flags[c]), split_commas(output_flags[c])});
   }
-  std::string method;
-  if (!cases_file.empty()) EMBER_TRY(read_cases_file(cases_file, resolve, &method, &specs));
-  if (specs.empty()) return invalid_argument("bundling: no test case given");
+  if (!cases_file.empty()) EMBER_TRY(read_cases_file(cases_file, resolve, &given));
   runtime::Module module(pte.data(), pte.size());
   if (runtime::Error err = module.load(); err != runtime::Error::Ok) {
     return annotate(err, "bundling: the lowered program does not load");
   }
   EMBER_ASSIGN_OR_RETURN(std::vector<std::string> methods, module.method_names());
-  if (methods.size() != 1) {
-    return invalid_argument("bundling: the program has " + std::to_string(methods.size()) +
-                            " methods; bundled cases work on a single-method program for now");
+  std::vector<BundledTestSuite> suites;
+  size_t total = 0;
+  for (const SuiteSpec& spec : given) {
+    if (spec.cases.empty()) continue;
+    std::string method = spec.method;
+    if (method.empty()) {
+      if (methods.size() != 1) {
+        return invalid_argument("bundling: the program has " + std::to_string(methods.size()) +
+                                " methods; name each one's cases in --bundle_cases "
+                                "{\"suites\": [{\"method\": ..., \"cases\": [...]}]}");
+      }
+      method = methods[0];
+    }
+    if (std::find(methods.begin(), methods.end(), method) == methods.end()) {
+      return invalid_argument("bundling: the program has no method '" + method + "'");
+    }
+    EMBER_ASSIGN_OR_RETURN(runtime::MethodMeta meta, module.method_meta(method));
+    auto suite = std::find_if(suites.begin(), suites.end(),
+                              [&](const BundledTestSuite& s) { return s.method == method; });
+    if (suite == suites.end()) suite = suites.insert(suites.end(), BundledTestSuite{method, {}});
+    for (const CaseSpec& c : spec.cases) {
+      const std::string at =
+          "bundled case " + std::to_string(suite->cases.size()) + " of method '" + method + "'";
+      EMBER_ASSIGN_OR_RETURN(BundledTestCase test_case, read_case(meta, c, at, resolve));
+      suite->cases.push_back(std::move(test_case));
+      ++total;
+    }
   }
-  if (!method.empty() && method != methods[0]) {
-    return invalid_argument("--bundle_cases '" + cases_file + "' is for method '" + method +
-                            "', the program's method is '" + methods[0] + "'");
-  }
-  EMBER_ASSIGN_OR_RETURN(runtime::MethodMeta meta, module.method_meta(methods[0]));
-  BundledTestSuite suite;
-  suite.method = methods[0];
-  for (size_t c = 0; c < specs.size(); ++c) {
-    const std::string at =
-        "bundled case " + std::to_string(c) + " of method '" + suite.method + "'";
-    EMBER_ASSIGN_OR_RETURN(BundledTestCase test_case, read_case(meta, specs[c], at, resolve));
-    suite.cases.push_back(std::move(test_case));
-  }
-  return suite;
+  if (total == 0) return invalid_argument("bundling: no test case given");
+  return suites;
 }
 
 std::string bundled_output_path(const std::string& pte_path, const std::string& bundle_out) {

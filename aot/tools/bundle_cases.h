@@ -12,10 +12,14 @@
 // comma-separated list of raw files, one per method input (or output), in order.
 // cases.json, for dynamic shapes (a file's actual shape) and to keep many cases in one place:
 //
-//   {"method": "forward",                                  (optional; checked)
+//   {"method": "forward",                                  (optional when there is one)
 //    "cases": [{"inputs": ["x0.bin"], "expected_outputs": ["y0.bin"]},
 //              {"inputs": [{"file": "x1.bin", "shape": [1, 16]}],
 //               "expected_outputs": [{"file": "y1.bin", "shape": [1, 10]}]}]}
+//
+// or, for a program of several methods (lower --method a=A.pt2 --method b=B.pt2), one
+// suite per method: {"suites": [{"method": "a", "cases": [...]}, {"method": "b", ...}]}.
+// The flags' cases belong to the program's only method.
 //
 // Relative paths in the file are relative to its directory. Files are raw, the form of
 // executor_runner --inputs / --output_file: a tensor file holds exactly its shape's bytes
@@ -36,12 +40,13 @@
 
 namespace ember::aot {
 
-// The one method's test suite from the flag values (one entry per case) and the cases file
-// ("" for none); `resolve` maps a path as the user wrote it to one the process can open.
-// InvalidArgument when the flag counts differ, no case is given, the program has no single
-// method, the JSON is malformed, or a file does not fit its slot; AccessFailed / NotFound
-// for a file that cannot be read.
-Result<BundledTestSuite> bundle_cases(
+// The test suites (one per method, in the order given) from the flag values (one entry per
+// case) and the cases file ("" for none); `resolve` maps a path as the user wrote it to one
+// the process can open. InvalidArgument when the flag counts differ, no case is given, a
+// case names no method in a program of several or a method the program lacks, the JSON is
+// malformed, or a file does not fit its slot; AccessFailed / NotFound for a file that
+// cannot be read.
+Result<std::vector<BundledTestSuite>> bundle_cases(
     const std::vector<uint8_t>& pte, const std::vector<std::string>& input_flags,
     const std::vector<std::string>& output_flags, const std::string& cases_file,
     const std::function<std::string(const std::string&)>& resolve);

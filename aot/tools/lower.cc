@@ -45,6 +45,7 @@
 #include "aot/tools/batch.h"
 #include "aot/tools/bundle_cases.h"
 #include "aot/emit/debug_sidecar.h"
+#include "aot/frontend/pt2_reader.h"
 #include "aot/tools/lower_flags.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/quant_report.h"
@@ -201,10 +202,6 @@ int main(int argc, char** argv) {
   const bool bundling = !bundle_in_flags.empty() || !bundle_out_flags.empty() || !FLAGS_bundle_cases.empty();
   const std::string bpte_path = bundling ? bundled_output_path(resolve(FLAGS_o), resolve(FLAGS_bundle_out)) : "";
   if (bundling) {
-    if (!method_flags.empty()) {
-      return report(invalid_argument("bundled cases with --method are not supported yet: bundle a "
-                                     "single-method program"), 2);
-    }
     if (bpte_path == resolve(FLAGS_o)) {
       return report(invalid_argument("-o '" + FLAGS_o + "' would be overwritten by the bundled program: -o names "
                                      "the .pte, the .bpte goes to --bundle_out or beside it"), 2);
@@ -213,11 +210,31 @@ int main(int argc, char** argv) {
   } else if (!FLAGS_bundle_out.empty()) {
     return report(invalid_argument("--bundle_out needs --bundle_inputs/--bundle_outputs or --bundle_cases"), 2);
   }
+  // Writes the .bpte for the written .pte `pte` (a no-op without bundled cases).
+  auto write_bundle = [&](const std::vector<uint8_t>& pte) -> Error {
+    if (!bundling) return Error::Ok;
+    EMBER_ASSIGN_OR_RETURN(auto suites, bundle_cases(pte, bundle_in_flags, bundle_out_flags, FLAGS_bundle_cases,
+                                                     resolve));
+    EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bpte, write_bundled_program(pte, suites));
+    FILE* b = std::fopen(bpte_path.c_str(), "wb");
+    if (b == nullptr || std::fwrite(bpte.data(), 1, bpte.size(), b) != bpte.size() || std::fclose(b) != 0) {
+      return fail(Error::AccessFailed, "cannot write '" + bpte_path + "'");
+    }
+    size_t cases = 0;
+    for (const BundledTestSuite& s : suites) cases += s.cases.size();
+    std::printf("wrote %s (bundled program: %zu case(s) for %zu method(s), %zu bytes)\n", bpte_path.c_str(),
+                cases, suites.size(), bpte.size());
+    return Error::Ok;
+  };
   if (!method_flags.empty()) {
     auto written = write_multi_method_program(recipes, FLAGS_recipe, methods, ro, resolve(FLAGS_o));
     if (!written.ok()) return report(written.error());
     std::printf("wrote %s (%zu methods, %zu bytes)\n", resolve(FLAGS_o).c_str(), method_flags.size(),
                 *written);
+    if (!bundling) return 0;
+    auto pte = read_file_bytes(resolve(FLAGS_o));
+    if (!pte.ok()) return report(pte.error());
+    if (Error b = write_bundle(*pte); b != Error::Ok) return report(b, 2);
     return 0;
   }
 
@@ -269,18 +286,7 @@ int main(int argc, char** argv) {
     }
     std::printf("wrote %s (provenance sidecar)\n", dbg_path.c_str());
   }
-  if (bundling) {
-    auto suite = bundle_cases(*pte, bundle_in_flags, bundle_out_flags, FLAGS_bundle_cases, resolve);
-    if (!suite.ok()) return report(suite.error(), 2);
-    auto bpte = write_bundled_program(*pte, {*suite});
-    if (!bpte.ok()) return report(bpte.error());
-    FILE* b = std::fopen(bpte_path.c_str(), "wb");
-    if (b == nullptr || std::fwrite(bpte->data(), 1, bpte->size(), b) != bpte->size() || std::fclose(b) != 0) {
-      return report(fail(Error::AccessFailed, "cannot write '" + bpte_path + "'"));
-    }
-    std::printf("wrote %s (bundled program: %zu case(s) for method '%s', %zu bytes)\n", bpte_path.c_str(),
-                suite->cases.size(), suite->method.c_str(), bpte->size());
-  }
+  if (Error b = write_bundle(*pte); b != Error::Ok) return report(b, 2);
   if (int8) {
     const Stage* qs = session->find_stage("quantize");
     if (qs == nullptr || !qs->done()) return 0;

@@ -12,7 +12,8 @@
 #   - lower --bundle_cases cases.json bundles a dynamic-batch MLP's four PyTorch cases at
 #     their actual shapes (1, 4, 17 and 64 rows), and all four pass;
 #   usage: bundled_tool_test.sh LOWER RUNNER INSPECT PTE_CHECK MODEL.pt2 INPUT0.bin OUTPUT0.bin
-#          DYNAMIC.pt2 (its reference files sit beside it)
+#          DYNAMIC.pt2 CONV_BN_RELU.pt2 (their reference files sit beside them)
+#   - a two-method program (lower --method) bundles one suite per method from a cases file;
 set -u
 LOWER="$1" RUNNER="$2" INSPECT="$3" PTE_CHECK="$4" MODEL="$5" IN="$6" OUT="$7" DYN="$8"
 T="$TEST_TMPDIR"
@@ -31,7 +32,7 @@ expect_error() {
 # An Ember-written .bpte: two cases, both PyTorch's reference pair.
 "$LOWER" "$MODEL" -o "$T/mlp.pte" --bundle_inputs "$IN" --bundle_outputs "$OUT" \
   --bundle_inputs="$IN" --bundle_outputs="$OUT" > "$T/lower.txt" 2>&1 || fail "lower failed: $(cat "$T/lower.txt")"
-grep -q "^wrote $T/mlp.bpte (bundled program: 2 case(s) for method 'forward', [0-9]* bytes)$" "$T/lower.txt" ||
+grep -q "^wrote $T/mlp.bpte (bundled program: 2 case(s) for 1 method(s), [0-9]* bytes)$" "$T/lower.txt" ||
   fail "no .bpte line: $(cat "$T/lower.txt")"
 [ "$(head -c 8 "$T/mlp.bpte" | tail -c 4)" = "BP08" ] || fail ".bpte identifier"
 "$RUNNER" --bundled "$T/mlp.bpte" > "$T/run.txt" 2>&1 || fail "--bundled on Ember's .bpte failed: $(cat "$T/run.txt")"
@@ -106,6 +107,23 @@ expect_error lower 2 "InvalidArgument \(0x12\): bundled case 2 of method 'forwar
 printf '{"cases": 3}' > "$T/cases/worse.json"
 expect_error lower 2 "InvalidArgument \(0x12\): --bundle_cases '$T/cases/worse.json': needs a \"cases\" list" \
   "$LOWER" "$DYN" -o "$T/dyn2.pte" --bundle_cases "$T/cases/worse.json"
+
+# Two methods (lower --method), one suite each from a cases file: mlp's and conv_bn_relu's
+# PyTorch references; flag cases need a single-method program.
+CBR="$9"
+cat > "$T/multi.json" <<JSON
+{"suites": [{"method": "mlp", "cases": [{"inputs": ["$PWD/$IN"], "expected_outputs": ["$PWD/$OUT"]}]},
+            {"method": "cbr", "cases": [{"inputs": ["$PWD/${CBR%.pt2}.input0.bin"], "expected_outputs": ["$PWD/${CBR%.pt2}.output0.bin"]}]}]}
+JSON
+"$LOWER" --method "mlp=$MODEL" --method "cbr=$CBR" -o "$T/multi.pte" --bundle_cases "$T/multi.json" \
+  > "$T/lower.txt" 2>&1 || fail "lower --method with --bundle_cases: $(cat "$T/lower.txt")"
+grep -q "^wrote $T/multi.bpte (bundled program: 2 case(s) for 2 method(s), [0-9]* bytes)$" "$T/lower.txt" ||
+  fail "multi-method .bpte line: $(cat "$T/lower.txt")"
+"$RUNNER" --bundled "$T/multi.bpte" > "$T/run.txt" 2>&1 || fail "--bundled on the two-method .bpte: $(cat "$T/run.txt")"
+grep -q "^method cbr: 1 case(s)$" "$T/run.txt" && grep -q "^bundled: 2 of 2 case(s) passed$" "$T/run.txt" ||
+  fail "two-method run: $(cat "$T/run.txt")"
+expect_error lower 2 "InvalidArgument \(0x12\): bundling: the program has 2 methods; name each one's cases" \
+  "$LOWER" --method "mlp=$MODEL" --method "cbr=$CBR" -o "$T/multi2.pte" --bundle_inputs "$IN" --bundle_outputs "$OUT"
 
 # inspect: the cases, then the inner program; the inner program is lower's .pte byte for
 # byte and passes the upstream format rules.

@@ -13,6 +13,7 @@
 #   tests/bazel_rules/remote_cache.sh [TARGET...]        (run by .ci/run)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# --symlink_prefix=/: the checkout's bazel-* links keep pointing at its usual output base.
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(//tests/fixtures:all_ptes //tests/bazel_rules:mlp_xnnpack
   //tests/bazel_rules:ptq_mlp_int8 //tests/bazel_rules:two_methods)
@@ -73,9 +74,9 @@ for i in 1 2; do
   base="$work/ob$i"
   echo "== output base $i: $base"
   # The lower binary, from the shared disk cache (its compile actions never reach nginx).
-  bazel --output_base="$base" build --disk_cache="$disk" //aot/tools:lower || fail "build lower in base $i"
+  bazel --output_base="$base" build --symlink_prefix=/ --disk_cache="$disk" //aot/tools:lower || fail "build lower in base $i"
   # The lowering, with the HTTP cache only.
-  bazel --output_base="$base" build --disk_cache= "$cache" --execution_log_json_file="$work/exec$i.json" \
+  bazel --output_base="$base" build --symlink_prefix=/ --disk_cache= "$cache" --execution_log_json_file="$work/exec$i.json" \
     "${targets[@]}" 2>&1 | tee "$work/build$i.log"
   [[ ${PIPESTATUS[0]} == 0 ]] || fail "build in output base $i"
   bin="$(bazel --output_base="$base" info bazel-bin 2> /dev/null)"

@@ -11,6 +11,7 @@
 #   tests/bazel_rules/two_output_bases.sh [TARGET...]        (run by .ci/run)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# --symlink_prefix=/: the checkout's bazel-* links keep pointing at its usual output base.
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(//tests/fixtures:all_ptes //tests/bazel_rules:mlp_xnnpack
   //tests/bazel_rules:mlp_portable //tests/bazel_rules:ptq_mlp_int8 //tests/bazel_rules:two_methods)
@@ -31,7 +32,7 @@ for i in 1 2; do
   strategy=()
   [[ $i == 2 ]] && strategy=(--strategy=EmberLower=local)
   echo "== output base $i: $base"
-  bazel --output_base="$base" build --disk_cache="$disk" --modify_execution_info=EmberLower=+no-cache \
+  bazel --output_base="$base" build --symlink_prefix=/ --disk_cache="$disk" --modify_execution_info=EmberLower=+no-cache \
     "${strategy[@]}" --execution_log_json_file="$work/exec$i.json" "${targets[@]}" ||
     fail "build in output base $i"
   bin="$(bazel --output_base="$base" info bazel-bin 2> /dev/null)"

@@ -86,16 +86,22 @@ def _ember_pte_impl(ctx):
         args.add("--calibrate=" + ",".join([f.path for f in files]))
         inputs.extend(files)
 
-    # Hook for the debug sidecar (.etdump-style debug map) once lower can write one: declare
-    # ctx.actions.declare_file(name + ".debug") here when ctx.attr.debug is set, pass its path
-    # to lower, and add it to the "debug" output group below.
+    # The provenance sidecar (lower --debug_out, docs/profiling.md): NAME.ptdbg, in the "debug"
+    # output group so that the default output stays the one .pte ember_embedded_program takes.
+    outputs = [out]
+    groups = {}
     if ctx.attr.debug:
-        fail("ember_pte %s: debug = True needs lower's debug sidecar, which does not exist yet" % ctx.label)
+        if ctx.attr.methods:
+            fail("ember_pte %s: debug = True works with src only (lower --debug_out has no --method mode yet)" % ctx.label)
+        sidecar = ctx.actions.declare_file(ctx.label.name + ".ptdbg")
+        args.add("--debug_out", sidecar)
+        outputs.append(sidecar)
+        groups["debug"] = depset([sidecar])
 
     # lower prints one progress line per stage on stdout (with times); the action drops it so a
     # build shows only warnings and errors (stderr). The command line is otherwise exactly lower's.
     ctx.actions.run_shell(
-        outputs = [out],
+        outputs = outputs,
         inputs = inputs,
         tools = [lower],
         command = '"$@" > /dev/null',
@@ -104,7 +110,10 @@ def _ember_pte_impl(ctx):
         progress_message = "Lowering %s to %s" % (ctx.label, out.short_path),
         use_default_shell_env = False,
     )
-    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+    return [
+        DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out])),
+        OutputGroupInfo(**groups),
+    ]
 
 ember_pte = rule(
     implementation = _ember_pte_impl,
@@ -123,7 +132,10 @@ ember_pte = rule(
             doc = "-int8 recipes: one sample per target, its files (in order) the method's raw inputs",
         ),
         "memory_planner": attr.string(doc = "lower --memory_planner (greedy when empty)"),
-        "debug": attr.bool(default = False, doc = "reserved for the debug sidecar (not yet written by lower)"),
+        "debug": attr.bool(
+            default = False,
+            doc = "also write NAME.ptdbg (lower --debug_out), in output group \"debug\"",
+        ),
         # Both are analysed; only the one _lower_for picks is built.
         "_lower": attr.label(default = _LOWER, executable = True, cfg = "target"),
         "_lower_exec": attr.label(default = _LOWER, executable = True, cfg = "exec"),

@@ -39,8 +39,11 @@ fail() { echo "FAIL: $*"; [[ -f "$work/error.log" ]] && tail -5 "$work/error.log
 # The cache: nginx on a free loopback port, WebDAV PUT into $work/cache.
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 mkdir -p "$work/cache" "$work/body"
-chmod 777 "$work/cache" "$work/body"  # nginx's workers run as an unprivileged user under root
+# Started as root, nginx's workers would switch to "nobody" and could not write the cache.
+user_line=""
+[[ $(id -u) == 0 ]] && user_line="user $(id -un) $(id -gn);"
 cat > "$work/nginx.conf" <<CONF
+$user_line
 daemon off;
 pid $work/nginx.pid;
 error_log $work/error.log;

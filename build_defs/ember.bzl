@@ -17,17 +17,43 @@ workspace that declares Ember as `@ember` as @ember//build_defs:ember.bzl):
         pte = ":mlp",
     )
 
-The lowering action runs //aot/tools:lower (built for the execution platform) on declared
-inputs only, with no environment, and the .pte holds no path, time or host name, so the
-action is cacheable locally and remotely and its output is byte-identical on every machine
-(docs/bazel_rules.md).
+The lowering action runs //aot/tools:lower on declared inputs only, with no environment, and
+the .pte holds no path, time or host name, so the action is cacheable locally and remotely and
+its output is byte-identical on every machine (docs/build_servers.md).
+
+Which `lower` runs: the one built in the target configuration when the target CPU is the build
+machine's (the same binary the rest of the build and its tests use, so a cold build compiles
+the AoT once, not twice), and the one built in the exec configuration when cross-compiling
+(--cpu=aarch64: a target-configured lower could not run on the build machine).
 """
+
+# The CPU a configuration builds for; probed in the exec configuration to learn the build
+# machine's.
+_CpuInfo = provider(doc = "TARGET_CPU of the configuration", fields = ["cpu"])
+
+def _cpu_probe_impl(ctx):
+    return [_CpuInfo(cpu = ctx.var["TARGET_CPU"])]
+
+cpu_probe = rule(
+    implementation = _cpu_probe_impl,
+    doc = "Reports its configuration's TARGET_CPU (//build_defs:cpu_probe, for ember_pte).",
+)
+
+_CPU_PROBE = Label("//build_defs:cpu_probe")
 
 _LOWER = Label("//aot/tools:lower")
 _EMBED = Label("//build_defs:embed_program")
 
+def _lower_for(ctx):
+    """The lower binary to run: target-configured unless the target CPU is not the build
+    machine's (a cross build), when only the exec-configured one can run."""
+    if ctx.attr._exec_cpu[_CpuInfo].cpu == ctx.var["TARGET_CPU"]:
+        return ctx.executable._lower
+    return ctx.executable._lower_exec
+
 def _ember_pte_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".pte")
+    lower = _lower_for(ctx)
     args = ctx.actions.args()
     inputs = []
     if ctx.file.src and ctx.attr.methods:
@@ -60,25 +86,34 @@ def _ember_pte_impl(ctx):
         args.add("--calibrate=" + ",".join([f.path for f in files]))
         inputs.extend(files)
 
-    # Hook for the debug sidecar (.etdump-style debug map) once lower can write one: declare
-    # ctx.actions.declare_file(name + ".debug") here when ctx.attr.debug is set, pass its path
-    # to lower, and add it to the "debug" output group below.
+    # The provenance sidecar (lower --debug_out, docs/profiling.md): NAME.ptdbg, in the "debug"
+    # output group so that the default output stays the one .pte ember_embedded_program takes.
+    outputs = [out]
+    groups = {}
     if ctx.attr.debug:
-        fail("ember_pte %s: debug = True needs lower's debug sidecar, which does not exist yet" % ctx.label)
+        if ctx.attr.methods:
+            fail("ember_pte %s: debug = True works with src only (lower --debug_out has no --method mode yet)" % ctx.label)
+        sidecar = ctx.actions.declare_file(ctx.label.name + ".ptdbg")
+        args.add("--debug_out", sidecar)
+        outputs.append(sidecar)
+        groups["debug"] = depset([sidecar])
 
     # lower prints one progress line per stage on stdout (with times); the action drops it so a
     # build shows only warnings and errors (stderr). The command line is otherwise exactly lower's.
     ctx.actions.run_shell(
-        outputs = [out],
+        outputs = outputs,
         inputs = inputs,
-        tools = [ctx.executable._lower],
+        tools = [lower],
         command = '"$@" > /dev/null',
-        arguments = [ctx.executable._lower.path, args],
+        arguments = [lower.path, args],
         mnemonic = "EmberLower",
         progress_message = "Lowering %s to %s" % (ctx.label, out.short_path),
         use_default_shell_env = False,
     )
-    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+    return [
+        DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out])),
+        OutputGroupInfo(**groups),
+    ]
 
 ember_pte = rule(
     implementation = _ember_pte_impl,
@@ -97,8 +132,14 @@ ember_pte = rule(
             doc = "-int8 recipes: one sample per target, its files (in order) the method's raw inputs",
         ),
         "memory_planner": attr.string(doc = "lower --memory_planner (greedy when empty)"),
-        "debug": attr.bool(default = False, doc = "reserved for the debug sidecar (not yet written by lower)"),
-        "_lower": attr.label(default = _LOWER, executable = True, cfg = "exec"),
+        "debug": attr.bool(
+            default = False,
+            doc = "also write NAME.ptdbg (lower --debug_out), in output group \"debug\"",
+        ),
+        # Both are analysed; only the one _lower_for picks is built.
+        "_lower": attr.label(default = _LOWER, executable = True, cfg = "target"),
+        "_lower_exec": attr.label(default = _LOWER, executable = True, cfg = "exec"),
+        "_exec_cpu": attr.label(default = _CPU_PROBE, cfg = "exec"),
     },
 )
 

@@ -4,6 +4,9 @@
 # for the dpkg lock (other apt runs) instead of failing.
 #
 #   sudo scripts/setup.sh          (or as root: scripts/setup.sh)
+#
+# nginx is only for tests/bazel_rules/remote_cache.sh (a local HTTP cache on loopback, started
+# and stopped by the script; the system service Debian may start is not used).
 set -eu
 
 PACKAGES="
@@ -14,6 +17,7 @@ PACKAGES="
   nlohmann-json3-dev libzip-dev libgflags-dev
   clang libclang-rt-14-dev
   default-jdk-headless junit4
+  nginx
 "
 
 missing=""

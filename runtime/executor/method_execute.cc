@@ -67,6 +67,9 @@ Error Method::execute() {
   uint64_t steps = 0;
   // Locals, not s->...: kernels are opaque calls, so fields would be reloaded every step.
   InstructionProfile* const profile = s->profile;
+  InstructionObserver* const observer = s->observer;
+  // One test per step for both hooks: the kernel fast path is taken when neither is set.
+  const bool hooked = profile != nullptr || observer != nullptr;
   MemoryAllocator* const temp = s->temp_allocator;
   ThreadPool* const pool = s->thread_pool;
   const PreparedInstruction* const instructions = s->instructions;
@@ -80,7 +83,7 @@ Error Method::execute() {
       const PreparedInstruction& in = instructions[pc];
       const size_t at = pc;
       Error err;
-      if (profile == nullptr && in.kind == InstructionKind::Kernel) {  // the common step
+      if (!hooked && in.kind == InstructionKind::Kernel) {  // the common step
         KernelRuntimeContext context(temp, pool);
         in.function(context, Span<EValue*>(in.args, in.num_args));
         err = context.failure_state();
@@ -101,6 +104,7 @@ Error Method::execute() {
         if (last_error_message()[0] == '\0') fail(err, "%s", error_meaning(err));
         return annotate(err, "method '%s' instruction %zu (%s)", s->name, at, in.name);
       }
+      if (observer != nullptr) observer->after_instruction(at, Span<EValue* const>(in.args, in.num_args));
     }
   }
   return Error::Ok;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "runtime/core/diagnostics.h"
+#include "runtime/core/half.h"
 #include "runtime/core/tensor.h"
 #include "runtime/loader/file_data_loader.h"
 
@@ -282,6 +283,25 @@ Error write_npy(const std::string& path, ScalarType dtype, Span<const int32_t> s
   ok = fclose(f) == 0 && ok;
   if (!ok) return fail(Error::AccessFailed, "short write to '%s'", path.c_str());
   return Error::Ok;
+}
+
+double element_value(ScalarType dtype, const void* data, size_t i) {
+  switch (dtype) {
+    case ScalarType::Float: return static_cast<const float*>(data)[i];
+    case ScalarType::Double: return static_cast<const double*>(data)[i];
+    case ScalarType::Half: return float(static_cast<const Half*>(data)[i]);
+    case ScalarType::BFloat16: return float(static_cast<const BFloat16*>(data)[i]);
+    case ScalarType::Long: return double(static_cast<const int64_t*>(data)[i]);
+    case ScalarType::Int: return static_cast<const int32_t*>(data)[i];
+    case ScalarType::Short: return static_cast<const int16_t*>(data)[i];
+    case ScalarType::Char: return static_cast<const int8_t*>(data)[i];
+    case ScalarType::Byte: return static_cast<const uint8_t*>(data)[i];
+    case ScalarType::Bool: return static_cast<const uint8_t*>(data)[i] != 0 ? 1 : 0;
+    case ScalarType::UInt16: return static_cast<const uint16_t*>(data)[i];
+    case ScalarType::UInt32: return static_cast<const uint32_t*>(data)[i];
+    case ScalarType::UInt64: return double(static_cast<const uint64_t*>(data)[i]);
+    default: return 0;
+  }
 }
 
 bool is_npy_path(const std::string& path) {

@@ -54,6 +54,10 @@ std::string npy_header(ScalarType dtype, Span<const int32_t> shape);
 Error write_npy(const std::string& path, ScalarType dtype, Span<const int32_t> shape, const void* data,
                 size_t nbytes);
 
+// Element `i` of `data` (elements of `dtype`) as a double: floats, integers and bools; 0 for
+// types without a plain numeric reading (complex, quantized, bit types).
+double element_value(ScalarType dtype, const void* data, size_t i);
+
 // True when `path` ends in ".npy".
 bool is_npy_path(const std::string& path);
 

@@ -109,7 +109,6 @@ Result<OutputCheck> check_outputs(const Method& method, const std::vector<std::s
              i, files[i].c_str(), bad, t.numel(), atol, rtol, index_text(t, worst).c_str(), worst, got, want,
              std::fabs(got - want));
     check.report += line;
-    if (check.ok) check.first_failure = line;
     check.ok = false;
   }
   return check;

@@ -14,7 +14,6 @@ namespace ember::runtime {
 struct OutputCheck {
   bool ok = true;            // every output within tolerance
   std::string report;        // one line per output: "output 0: ok (max |diff| 1.2e-07)" or the mismatch
-  std::string first_failure; // the first mismatching output's line ("" when ok)
 };
 
 // Checks outputs 0..files.size()-1 (an empty file name skips that output). Error for a file

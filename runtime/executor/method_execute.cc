@@ -98,13 +98,16 @@ Error Method::execute() {
           p.last_start_ns = start;
           p.last_end_ns = end_ns;
         }
+        // Inside the hooked branch, so the fast path above never tests it.
+        if (observer != nullptr && err == Error::Ok) {
+          observer->after_instruction(at, Span<EValue* const>(in.args, in.num_args));
+        }
       }
       if (temp != nullptr) temp->reset();
       if (err != Error::Ok) {
         if (last_error_message()[0] == '\0') fail(err, "%s", error_meaning(err));
         return annotate(err, "method '%s' instruction %zu (%s)", s->name, at, in.name);
       }
-      if (observer != nullptr) observer->after_instruction(at, Span<EValue* const>(in.args, in.num_args));
     }
   }
   return Error::Ok;

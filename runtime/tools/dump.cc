@@ -33,6 +33,17 @@ IntermediateDumper::IntermediateDumper(const Method& method, std::string dir, co
   if (method_debug_ != nullptr && method_debug_->instructions.size() != method.num_instructions()) {
     method_debug_ = nullptr;  // another program's sidecar: runner warned; do not trust its value indices
   }
+  if (method_debug_ == nullptr) return;
+  std::map<std::string, std::vector<size_t>> by_node;
+  base_names_.resize(method_debug_->instructions.size());
+  for (size_t i = 0; i < method_debug_->instructions.size(); ++i) {
+    const InstructionDebug& d = method_debug_->instructions[i];
+    base_names_[i] = d.origin.node;
+    if (!d.origin.node.empty() && (d.kind == "kernel" || d.kind == "delegate")) by_node[d.origin.node].push_back(i);
+  }
+  for (const auto& [node, list] : by_node) {
+    for (size_t k = 0; k + 1 < list.size(); ++k) base_names_[list[k]] = node + "#" + std::to_string(k);
+  }
 }
 
 Error IntermediateDumper::prepare() {
@@ -81,7 +92,7 @@ void IntermediateDumper::dump_value(size_t instruction, size_t k, size_t count, 
     const InstructionDebug* d = method_debug_ != nullptr ? &method_debug_->instructions[instruction] : nullptr;
     std::string base;
     if (d != nullptr && !d->origin.node.empty()) {
-      base = d->origin.node;
+      base = base_names_[instruction];
       e.op = d->origin.op;
       e.source = d->origin.source;
       e.module = d->origin.module;

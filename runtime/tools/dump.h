@@ -26,7 +26,10 @@ inline constexpr int kDumpFormatVersion = 1;
 class IntermediateDumper final : public InstructionObserver {
  public:
   // `dir` is created if missing (its parent must exist). `debug` may be null: names are then
-  // "<kernel>@<instruction>" and a delegate call's outputs are its last argument only.
+  // "<kernel>@<instruction>" and a delegate call's outputs are its last argument only. When
+  // several instructions come from one node (a decomposed linear: a weight permute, then the
+  // matmul), the last keeps the node name (it computes the node's value) and the earlier ones
+  // are "<node>#0", "<node>#1", ...
   IntermediateDumper(const Method& method, std::string dir, const DebugInfo* debug);
 
   // Creates the directory; call before execute().
@@ -52,6 +55,7 @@ class IntermediateDumper final : public InstructionObserver {
   std::string dir_;
   const DebugInfo* debug_;
   const MethodDebug* method_debug_ = nullptr;
+  std::vector<std::string> base_names_;  // per instruction, from the sidecar (unique, see .cc)
   std::vector<Entry> entries_;
   std::map<std::pair<size_t, size_t>, size_t> by_slot_;  // (instruction, output) -> entry
   Error error_ = Error::Ok;

@@ -101,7 +101,7 @@ TEST(RunnerInputsTest, MutatedNpyInputsEndInOutputsOrANamedError) {
   EXPECT_EQ(run_with_runner_inputs("", {valid, valid}), Error::Ok) << message();
   std::mt19937 rng(11);
   size_t ok = 0;
-  for (int i = 0; i < 2000; ++i) {
+  for (int i = 0; i < 400; ++i) {  // ~6 s under ASan on a loaded 2-core machine
     std::string bad = good;
     const int flips = 1 + int(rng() % 3);
     for (int k = 0; k < flips; ++k) {
@@ -120,7 +120,7 @@ TEST(RunnerInputsTest, MutatedNpyInputsEndInOutputsOrANamedError) {
       EXPECT_NE(message(), "") << "mutation " << i << ": " << runtime::error_name(e) << " without a message";
     }
   }
-  EXPECT_GT(ok, 10u);  // some flips land in padding or data and still run
+  EXPECT_GT(ok, 2u);  // some flips land in padding or data and still run
 }
 
 }  // namespace

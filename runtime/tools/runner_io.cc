@@ -259,21 +259,7 @@ Error build_inputs(const Method& method, const std::vector<std::string>& files,
 
 namespace {
 
-double element(const Tensor& t, size_t i) {
-  const void* p = t.const_data_ptr();
-  switch (t.scalar_type()) {
-    case ScalarType::Float: return static_cast<const float*>(p)[i];
-    case ScalarType::Double: return static_cast<const double*>(p)[i];
-    case ScalarType::Half: return float(static_cast<const Half*>(p)[i]);
-    case ScalarType::BFloat16: return float(static_cast<const BFloat16*>(p)[i]);
-    case ScalarType::Long: return double(static_cast<const int64_t*>(p)[i]);
-    case ScalarType::Int: return static_cast<const int32_t*>(p)[i];
-    case ScalarType::Short: return static_cast<const int16_t*>(p)[i];
-    case ScalarType::Char: return static_cast<const int8_t*>(p)[i];
-    case ScalarType::Byte: case ScalarType::Bool: return static_cast<const uint8_t*>(p)[i];
-    default: return 0;
-  }
-}
+double element(const Tensor& t, size_t i) { return element_value(t.scalar_type(), t.const_data_ptr(), i); }
 
 void print_element(const Tensor& t, size_t i) {
   const double v = element(t, i);

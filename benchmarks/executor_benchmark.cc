@@ -5,6 +5,10 @@
 //  - BM_ExecutorAddChain: aten::add.out on float[1] tensors (the tests' tiny kernel).
 //  - BM_ExecutorPortableAddChain: the same with the portable library's add.out.
 //  - BM_ExecutorPrimChain: executorch_prim::add.Scalar on Int values.
+//  - ...Profiled / ...Observed: the same chains with Method::set_profile (executor_runner
+//    --profile) or a no-op InstructionObserver (the hook --dump_intermediates uses) set: the
+//    cost of the hooks when on. With both off the chains above take execute()'s fast path;
+//    comparing them with main's build of this file is the off-cost (docs/profiling.md).
 // Run: bazel run -c opt //benchmarks:executor_benchmark
 #include <benchmark/benchmark.h>
 
@@ -67,7 +71,16 @@ std::vector<uint8_t> chain_program(int kind, int n) {
   return testing::serialize(*program);
 }
 
-void run_chain(benchmark::State& state, int kind) {
+enum class Hook { None, Profile, Observer };
+
+class NoopObserver final : public InstructionObserver {
+ public:
+  void after_instruction(size_t instruction, Span<EValue* const>) override {
+    benchmark::DoNotOptimize(instruction);
+  }
+};
+
+void run_chain(benchmark::State& state, int kind, Hook hook = Hook::None) {
   const int n = int(state.range(0));
   static FixedKernelRegistry<64> kernels;
   static bool registered = false;
@@ -102,6 +115,10 @@ void run_chain(benchmark::State& state, int kind) {
   Tensor input(ScalarType::Float, 1, sizes, order, strides, &x);
   const EValue in = kind == 1 || kind == 3 ? EValue(&input) : EValue(int64_t(7));
   if (method->set_input(in, 0) != Error::Ok) return state.SkipWithError("set_input");
+  std::vector<InstructionProfile> profile(method->num_instructions());
+  NoopObserver observer;
+  if (hook == Hook::Profile) method->set_profile(profile.data());
+  if (hook == Hook::Observer) method->set_instruction_observer(&observer);
   for (auto _ : state) {
     if (method->execute() != Error::Ok) return state.SkipWithError("execute failed");
   }
@@ -113,11 +130,19 @@ void BM_ExecutorNoopChain(benchmark::State& state) { run_chain(state, 0); }
 void BM_ExecutorAddChain(benchmark::State& state) { run_chain(state, 1); }
 void BM_ExecutorPrimChain(benchmark::State& state) { run_chain(state, 2); }
 void BM_ExecutorPortableAddChain(benchmark::State& state) { run_chain(state, 3); }
+void BM_ExecutorNoopChainProfiled(benchmark::State& state) { run_chain(state, 0, Hook::Profile); }
+void BM_ExecutorNoopChainObserved(benchmark::State& state) { run_chain(state, 0, Hook::Observer); }
+void BM_ExecutorPortableAddChainProfiled(benchmark::State& state) { run_chain(state, 3, Hook::Profile); }
+void BM_ExecutorPortableAddChainObserved(benchmark::State& state) { run_chain(state, 3, Hook::Observer); }
 
 BENCHMARK(BM_ExecutorNoopChain)->Arg(100)->Arg(1000);
 BENCHMARK(BM_ExecutorAddChain)->Arg(100)->Arg(1000);
 BENCHMARK(BM_ExecutorPrimChain)->Arg(100)->Arg(1000);
 BENCHMARK(BM_ExecutorPortableAddChain)->Arg(100)->Arg(1000);
+BENCHMARK(BM_ExecutorNoopChainProfiled)->Arg(1000);
+BENCHMARK(BM_ExecutorNoopChainObserved)->Arg(1000);
+BENCHMARK(BM_ExecutorPortableAddChainProfiled)->Arg(1000);
+BENCHMARK(BM_ExecutorPortableAddChainObserved)->Arg(1000);
 
 }  // namespace
 

@@ -1,6 +1,8 @@
 // debug_sidecar (see debug_sidecar.h).
 #include "aot/emit/debug_sidecar.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "aot/emit/sha256.h"
@@ -25,6 +27,26 @@ Json node_json(const NodeProvenance& p) {
   return Json{{"node", p.node}, {"op", p.op}, {"source", p.source}, {"module", p.module}};
 }
 
+// The value indices instruction `in` writes: a kernel call's last argument (its return slot:
+// the out tensor, or a tensor list of the outs), a delegate call's last `num_outputs`.
+Json output_values(const EmitMethod& m, const EmitInstruction& in, const EmitInstructionDebug& d) {
+  Json out = Json::array();
+  if (in.kind == EmitInstructionKind::KernelCall && !in.args.empty()) {
+    const int32_t last = in.args.back();
+    const bool list = last >= 0 && size_t(last) < m.values.size() &&
+                      m.values[size_t(last)].kind == EmitValueKind::TensorList;
+    if (list) {
+      for (int64_t v : m.values[size_t(last)].indices) out.push_back(v);
+    } else {
+      out.push_back(last);
+    }
+  } else if (in.kind == EmitInstructionKind::DelegateCall) {
+    const size_t n = std::min(in.args.size(), size_t(std::max(d.num_outputs, 0)));
+    for (size_t k = in.args.size() - n; k < in.args.size(); ++k) out.push_back(in.args[k]);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string debug_sidecar_json(const EmitProgram& program, const std::vector<uint8_t>& pte) {
@@ -37,6 +59,7 @@ std::string debug_sidecar_json(const EmitProgram& program, const std::vector<uin
       Json in = node_json(d.origin);
       in["index"] = i;
       in["kind"] = kind_name(m.instructions[i].kind);
+      in["outputs"] = output_values(m, m.instructions[i], d);
       if (m.instructions[i].kind == EmitInstructionKind::DelegateCall) {
         in["backend"] = d.backend;
         Json inside = Json::array();

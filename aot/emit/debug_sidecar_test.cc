@@ -90,5 +90,29 @@ TEST(DebugSidecar, OneEntryPerInstructionWithDelegatedNodesAndPteDigest) {
   EXPECT_EQ(ins[2]["node"], "");
 }
 
+// "outputs": a kernel call's return slot (expanded when it is a tensor list), a delegate
+// call's trailing num_outputs arguments, nothing for other instructions.
+TEST(DebugSidecar, ListsEachInstructionsOutputValues) {
+  EmitProgram p;
+  EmitMethod m;
+  m.name = "forward";
+  for (int i = 0; i < 6; ++i) m.values.push_back(EmitValue::of_int(0));
+  m.values.push_back(EmitValue::of_list(EmitValueKind::TensorList, {4, 5}));  // value 6
+  m.instructions.push_back(EmitInstruction::kernel(0, {0, 1, 1}));            // add.out: out=1
+  m.instructions.push_back(EmitInstruction::kernel(1, {1, 4, 5, 6}));         // two outs, list 6
+  m.instructions.push_back(EmitInstruction::delegate(0, {0, 2, 3}));          // one in, two outs
+  m.instructions.push_back(EmitInstruction::move(2, 3));
+  m.debug.push_back({});
+  m.debug.push_back({});
+  m.debug.push_back({{"delegate_call_0", "ember::delegate_call", "", ""}, "XnnpackBackend", {}, 2});
+  p.methods.push_back(m);
+  auto j = nlohmann::json::parse(debug_sidecar_json(p, {}));
+  const auto& ins = j["methods"][0]["instructions"];
+  EXPECT_EQ(ins[0]["outputs"], nlohmann::json::parse("[1]"));
+  EXPECT_EQ(ins[1]["outputs"], nlohmann::json::parse("[4,5]"));
+  EXPECT_EQ(ins[2]["outputs"], nlohmann::json::parse("[2,3]"));
+  EXPECT_EQ(ins[3]["outputs"], nlohmann::json::parse("[]"));
+}
+
 }  // namespace
 }  // namespace ember::aot

@@ -414,7 +414,7 @@ class MethodEmitter {
       EMBER_ASSIGN_OR_RETURN(std::vector<NamedData> items, decode_named_data(named->second));
       EMBER_TRY_CONTEXT(add_named_data(std::move(items), &prog_->named_data), n.name);
     }
-    EmitInstructionDebug debug{node_debug(n), d.id, {}};
+    EmitInstructionDebug debug{node_debug(n), d.id, {}, static_cast<int32_t>(n.outputs.size())};
     auto nodes = n.metadata.find(kDelegateNodesKey);
     if (nodes != n.metadata.end()) {
       EMBER_ASSIGN_OR_RETURN(debug.delegated, decode_delegated_nodes(nodes->second));

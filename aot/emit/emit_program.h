@@ -132,6 +132,7 @@ struct EmitInstructionDebug {
   NodeProvenance origin;
   std::string backend;                     // delegate calls: the backend id
   std::vector<NodeProvenance> delegated;   // delegate calls: the nodes inside, in order
+  int32_t num_outputs = 0;                 // delegate calls: how many trailing args are outputs
 };
 
 struct EmitMethod {

@@ -106,6 +106,7 @@ const char* Method::instruction_name(size_t i) const {
 }
 void Method::set_profile(InstructionProfile* profile) { state_->profile = profile; }
 void Method::set_delegate_profiler(DelegateProfiler* profiler) { state_->delegate_profiler = profiler; }
+void Method::set_instruction_observer(InstructionObserver* observer) { state_->observer = observer; }
 Span<const InputGuard> Method::input_guards() const {
   return Span<const InputGuard>(state_->guards, state_->num_guards);
 }

@@ -37,6 +37,18 @@ struct InstructionProfile {
   uint64_t last_end_ns = 0;
 };
 
+// Called by execute() after every instruction that ran without error, before the next one
+// (executor_runner --dump_intermediates writes outputs from here). `args` are the
+// instruction's arguments (kernel and delegate calls; empty for move, jump_false and free):
+// a kernel's outputs are its last argument (a tensor, or a tensor list for several
+// outputs), a delegate call's are its last ones. Anything the observer does is on the
+// execute path: a null observer (the default) costs nothing.
+class InstructionObserver {
+ public:
+  virtual ~InstructionObserver() = default;
+  virtual void after_instruction(size_t instruction, Span<EValue* const> args) = 0;
+};
+
 class Method final {
  public:
   Method(Method&& other) noexcept : state_(other.state_) { other.state_ = nullptr; }
@@ -88,6 +100,9 @@ class Method final {
   // Backends that time their operators report them to `profiler` during execute(); null
   // (the default) turns it off. The profiler outlives the calls it is set for.
   void set_delegate_profiler(DelegateProfiler* profiler);
+  // Calls `observer` after every instruction during execute(); null (the default) turns it
+  // off. The observer outlives the calls it is set for.
+  void set_instruction_observer(InstructionObserver* observer);
 
  private:
   friend class Program;

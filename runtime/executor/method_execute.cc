@@ -67,6 +67,9 @@ Error Method::execute() {
   uint64_t steps = 0;
   // Locals, not s->...: kernels are opaque calls, so fields would be reloaded every step.
   InstructionProfile* const profile = s->profile;
+  InstructionObserver* const observer = s->observer;
+  // One test per step for both hooks: the kernel fast path is taken when neither is set.
+  const bool hooked = profile != nullptr || observer != nullptr;
   MemoryAllocator* const temp = s->temp_allocator;
   ThreadPool* const pool = s->thread_pool;
   const PreparedInstruction* const instructions = s->instructions;
@@ -80,7 +83,7 @@ Error Method::execute() {
       const PreparedInstruction& in = instructions[pc];
       const size_t at = pc;
       Error err;
-      if (profile == nullptr && in.kind == InstructionKind::Kernel) {  // the common step
+      if (!hooked && in.kind == InstructionKind::Kernel) {  // the common step
         KernelRuntimeContext context(temp, pool);
         in.function(context, Span<EValue*>(in.args, in.num_args));
         err = context.failure_state();
@@ -94,6 +97,10 @@ Error Method::execute() {
           p.total_ns += end_ns - start;
           p.last_start_ns = start;
           p.last_end_ns = end_ns;
+        }
+        // Inside the hooked branch, so the fast path above never tests it.
+        if (observer != nullptr && err == Error::Ok) {
+          observer->after_instruction(at, Span<EValue* const>(in.args, in.num_args));
         }
       }
       if (temp != nullptr) temp->reset();

@@ -69,6 +69,7 @@ struct MethodState {
   size_t num_guards = 0;
   InstructionProfile* profile = nullptr;
   DelegateProfiler* delegate_profiler = nullptr;  // per-operator times inside delegates
+  InstructionObserver* observer = nullptr;        // called between instructions
 };
 
 // Everything a load step needs.

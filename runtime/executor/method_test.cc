@@ -90,6 +90,50 @@ TEST_F(MethodTest, JumpFalseAndMoveTakeBothBranches) {
   EXPECT_STREQ(method->instruction_name(1), "move");
 }
 
+// The observer sees every instruction that ran, in execution order, with its arguments
+// (none for jumps and moves); the not-taken branch's move is never reported. Null turns it off.
+TEST_F(MethodTest, InstructionObserverSeesEachInstructionThatRan) {
+  struct Recorder final : runtime::InstructionObserver {
+    std::vector<size_t> seen;
+    size_t args = 0;
+    void after_instruction(size_t instruction, runtime::Span<EValue* const> a) override {
+      seen.push_back(instruction);
+      args += a.size();
+    }
+  } recorder;
+  auto method = load(*branch_program());
+  ASSERT_TRUE(method.ok()) << runtime::last_error_message();
+  int32_t sizes[1] = {1};
+  uint8_t order[1] = {0};
+  int32_t strides[1];
+  bool data[1] = {true};
+  Tensor t(ScalarType::Bool, 1, sizes, order, strides, data);
+  ASSERT_EQ(method->set_input(EValue(&t), 0), Error::Ok);
+  method->set_instruction_observer(&recorder);
+  ASSERT_EQ(method->execute(), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(recorder.seen, (std::vector<size_t>{0, 1, 2}));  // cond true: 3 is jumped over
+  EXPECT_EQ(recorder.args, 0u);
+  method->set_instruction_observer(nullptr);
+  ASSERT_EQ(method->execute(), Error::Ok);
+  EXPECT_EQ(recorder.seen.size(), 3u);
+  // A kernel call's arguments end with its output (add.out: a, b, alpha, out, out).
+  Recorder kernels;
+  auto add = load(*make_add_program());
+  ASSERT_TRUE(add.ok());
+  float a[2] = {1, 2}, b[2] = {3, 4};
+  int32_t s2[2][1] = {{2}, {2}};
+  uint8_t o2[2][1] = {{0}, {0}};
+  int32_t st2[2][1];
+  Tensor ta(ScalarType::Float, 1, s2[0], o2[0], st2[0], a);
+  Tensor tb(ScalarType::Float, 1, s2[1], o2[1], st2[1], b);
+  ASSERT_EQ(add->set_input(EValue(&ta), 0), Error::Ok);
+  ASSERT_EQ(add->set_input(EValue(&tb), 1), Error::Ok);
+  add->set_instruction_observer(&kernels);
+  ASSERT_EQ(add->execute(), Error::Ok);
+  EXPECT_EQ(kernels.seen, std::vector<size_t>{0});
+  EXPECT_GE(kernels.args, 4u);
+}
+
 TEST_F(MethodTest, InfiniteJumpLoopHitsTheStepLimit) {
   auto program = branch_program();
   auto& instructions = program->execution_plan[0]->chains[0]->instructions;

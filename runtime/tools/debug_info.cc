@@ -73,6 +73,16 @@ Result<DebugInfo> DebugInfo::parse(const std::string& text, const std::string& w
           d.delegated.push_back(std::move(nd));
         }
       }
+      if (const auto outs = i.find("outputs"); outs != i.end()) {  // absent in older sidecars
+        if (!outs->is_array()) return bad("\"outputs\" is not an array");
+        for (const Json& v : *outs) {
+          if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > INT32_MAX) {
+            return bad("an \"outputs\" entry is not a value index");
+          }
+          d.outputs.push_back(v.get<int32_t>());
+        }
+        d.has_outputs = true;
+      }
       md.instructions.push_back(std::move(d));
     }
     info.methods_.push_back(std::move(md));

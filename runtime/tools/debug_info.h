@@ -28,6 +28,8 @@ struct InstructionDebug {
   std::string kind;                 // "kernel", "delegate", "move", "jump_false", "free"
   std::string backend;              // delegate calls
   std::vector<NodeDebug> delegated;  // delegate calls: nodes inside, in graph order
+  std::vector<int32_t> outputs;      // value indices the instruction writes (unchecked)
+  bool has_outputs = false;          // the sidecar listed "outputs" (older ones do not)
 };
 
 struct MethodDebug {

@@ -3,10 +3,14 @@
 // --output_file, --print_output, --num_executions, --method_name,
 // --cpu_threads) plus --input_shapes, --warmup, --json, --profile and
 // --list_kernels, --debug FILE.ptdbg (rows named by node, op and source line), --trace
-// FILE.json (Chrome trace events) and --summary (time per op type): docs/profiling.md;
-// --bundled FILE.bpte runs a bundled program's test cases instead (bundled_runner.h).
-// On failure prints "executor_runner: ErrorName (0xNN): message" once and
-// exits 1; bad flags (--num_executions < 1, --warmup < 0, --cpu_threads 0 or < -1) exit 2.
+// FILE.json (Chrome trace events) and --summary (time per op type), --dump_intermediates DIR
+// (every instruction's outputs as .npy, for //aot/tools:compare), run statistics with
+// --duration_s, .npy / --random_inputs inputs, repeated --inputs (a sequence of input sets)
+// and --expected/--atol/--rtol: docs/profiling.md; --bundled FILE.bpte runs a bundled
+// program's test cases instead (bundled_runner.h). On failure prints
+// "executor_runner: ErrorName (0xNN): message" once and exits 1; bad flags
+// (--num_executions < 1, --warmup < 0, --cpu_threads 0 or < -1) exit 2; outputs outside
+// --expected's tolerance exit 3.
 // --cpu_threads above the core count is capped with a warning; it sets the portable kernels' thread
 // pool and the XNNPACK delegate's thread count alike. Without --inputs, tensor
 // inputs are ones (upstream's default) and a note says so. Input files must be regular
@@ -32,14 +36,18 @@
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
 #include "runtime/tools/bundled_runner.h"
 #include "runtime/tools/debug_info.h"
+#include "runtime/tools/dump.h"
+#include "runtime/tools/output_check.h"
 #include "runtime/tools/profile_report.h"
 #include "runtime/tools/registration.h"
 #include "runtime/tools/runner_io.h"
+#include "runtime/tools/stats.h"
 #include "runtime/tools/trace_writer.h"
 
 DEFINE_string(model_path, "model.pte", "The program file (.pte).");
 DEFINE_string(data_path, "", "External data (.ptd) for EXTERNAL tensors.");
-DEFINE_string(inputs, "", "Comma-separated raw input files, one per input (scalars 8 bytes, bools 1).");
+DEFINE_string(inputs, "", "Comma-separated input files (raw bytes or .npy), one per input (raw scalars 8 bytes, "
+              "bools 1). Repeat the flag for a sequence of input sets, run in order.");
 DEFINE_string(output_file, "", "Write tensor output i to <output_file>-<i>.bin.");
 DEFINE_string(print_output, "summary", "none, summary or all.");
 DEFINE_int32(num_executions, 1, "Timed executions.");
@@ -53,6 +61,28 @@ DEFINE_string(debug, "", "Provenance sidecar from lower --debug_out: name profil
 DEFINE_string(trace, "", "Write a Chrome trace-event JSON timeline (Perfetto, chrome://tracing) to this file.");
 DEFINE_bool(summary, false, "Print time per op type.");
 DEFINE_bool(list_kernels, false, "List registered kernels and backends, then exit.");
+DEFINE_string(dump_intermediates, "", "Write every instruction's outputs of the first execution as .npy into this "
+              "directory, with index.json (names from --debug).");
+DEFINE_double(duration_s, 0, "Run timed executions for this many seconds (at least one; --num_executions, when "
+              "given, caps them).");
+DEFINE_double(progress_s, 5, "Seconds between progress lines on stderr during long runs.");
+DEFINE_bool(random_inputs, false, "Fill tensor inputs without files with seeded random values.");
+DEFINE_uint64(random_seed, 0, "Seed of --random_inputs.");
+DEFINE_string(expected, "", "Comma-separated expected output files (raw or .npy), checked after the last execution.");
+DEFINE_double(atol, 1e-5, "Absolute tolerance of --expected.");
+DEFINE_double(rtol, 1e-5, "Relative tolerance of --expected.");
+
+namespace ember::runtime {
+namespace {
+// Every --inputs value, in order (gflags keeps only the last): collected in main().
+std::vector<std::string>& input_set_flags() {
+  static std::vector<std::string> sets;
+  return sets;
+}
+// Timed executions --duration_s may run when --num_executions is not given.
+constexpr size_t kMaxTimedRuns = 1000000;
+}  // namespace
+}  // namespace ember::runtime
 
 namespace ember::runtime {
 namespace {
@@ -72,6 +102,16 @@ Error check_flags() {
     return fail(Error::InvalidArgument, "--num_executions must be at least 1, got %d", FLAGS_num_executions);
   }
   if (FLAGS_warmup < 0) return fail(Error::InvalidArgument, "--warmup must be 0 or more, got %d", FLAGS_warmup);
+  if (!(FLAGS_duration_s >= 0) || FLAGS_duration_s > 1e7) {
+    return fail(Error::InvalidArgument, "--duration_s must be between 0 and 1e7 seconds, got %g", FLAGS_duration_s);
+  }
+  if (!(FLAGS_progress_s > 0)) return fail(Error::InvalidArgument, "--progress_s must be positive, got %g", FLAGS_progress_s);
+  if (!(FLAGS_atol >= 0) || !(FLAGS_rtol >= 0)) {
+    return fail(Error::InvalidArgument, "--atol and --rtol must be 0 or more, got %g and %g", FLAGS_atol, FLAGS_rtol);
+  }
+  if (FLAGS_random_inputs && !FLAGS_inputs.empty()) {
+    return fail(Error::InvalidArgument, "--random_inputs and --inputs exclude each other");
+  }
   if (FLAGS_cpu_threads == 0 || FLAGS_cpu_threads < -1) {
     return fail(Error::InvalidArgument, "--cpu_threads must be -1 (one per core) or at least 1, got %d",
                 FLAGS_cpu_threads);
@@ -125,45 +165,77 @@ struct Timings {
   std::vector<double> runs_us;  // timed executions, in order
 };
 
-// Runs --warmup untimed and --num_executions timed executions.
-// With `trace`, every timed execution and its instructions go on the timeline.
-Error run_method(Method& method, const RunnerInputs& inputs, std::vector<InstructionProfile>* profile,
-                 Timings* timings, TraceWriter* trace, const DebugInfo* debug, DelegateOpRecorder* ops) {
-  const int total = FLAGS_warmup + FLAGS_num_executions;  // both checked by check_flags()
+// Whether the timed phase is over after `runs` timed executions that started at `start_ns`:
+// --num_executions of them, or with --duration_s until the budget is spent (capped by an
+// explicit --num_executions, else by kMaxTimedRuns).
+bool timed_phase_done(size_t runs, uint64_t start_ns, uint64_t now_ns) {
+  if (FLAGS_duration_s <= 0) return runs >= size_t(FLAGS_num_executions);
+  if (runs == 0) return false;
+  const bool count_given = !gflags::GetCommandLineFlagInfoOrDie("num_executions").is_default;
+  if (runs >= (count_given ? size_t(FLAGS_num_executions) : kMaxTimedRuns)) return true;
+  return double(now_ns - start_ns) >= FLAGS_duration_s * 1e9;
+}
+
+// Runs --warmup untimed and the timed executions (timed_phase_done), cycling through the
+// input sets in order. With `trace`, every timed execution and its instructions go on the
+// timeline; with `dump`, the first execution's intermediates are written.
+Error run_method(Method& method, const std::vector<RunnerInputs>& sets, std::vector<InstructionProfile>* profile,
+                 Timings* timings, TraceWriter* trace, const DebugInfo* debug, DelegateOpRecorder* ops,
+                 IntermediateDumper* dump) {
   const bool profiling = FLAGS_profile || FLAGS_summary || trace != nullptr;
   std::vector<uint64_t> calls_before(profile->size());
-  for (int run = 0; run < total; ++run) {
-    const bool timed = run >= FLAGS_warmup;
+  uint64_t timed_start = 0, last_progress = 0;
+  for (size_t run = 0;; ++run) {
+    const bool timed = run >= size_t(FLAGS_warmup);
+    const uint64_t now = ember_pal_now_ns();
+    if (timed && run == size_t(FLAGS_warmup)) timed_start = last_progress = now;
+    if (timed && timed_phase_done(timings->runs_us.size(), timed_start, now)) break;
+    if (timed && double(now - last_progress) >= FLAGS_progress_s * 1e9) {
+      last_progress = now;
+      const RunStats so_far = compute_stats(timings->runs_us);
+      fprintf(stderr, "executor_runner: progress: %zu runs in %.1f s, mean %.3f ms, min %.3f ms\n", so_far.count,
+              double(now - timed_start) / 1e9, so_far.mean_us / 1e3, so_far.min_us / 1e3);
+    }
+    const RunnerInputs& inputs = sets[run % sets.size()];
     method.set_profile(profiling && timed ? profile->data() : nullptr);
     method.set_delegate_profiler(profiling && timed ? ops : nullptr);
+    method.set_instruction_observer(run == 0 ? dump : nullptr);
     for (size_t i = 0; i < profile->size(); ++i) calls_before[i] = (*profile)[i].calls;
     const uint64_t start = ember_pal_now_ns();
     EMBER_TRY(method.set_inputs(Span<const EValue>(inputs.values.data(), inputs.values.size())));
     EMBER_TRY(method.execute());
     const uint64_t end = ember_pal_now_ns();
+    if (run == 0 && dump != nullptr) {
+      method.set_instruction_observer(nullptr);
+      EMBER_TRY(dump->finish(method, FLAGS_model_path));
+      fprintf(stderr, "executor_runner: dumped %zu values of execution 0 to '%s' (index.json)%s\n",
+              dump->num_entries(), FLAGS_dump_intermediates.c_str(), timed ? "; its time includes the dump" : "");
+    }
     if (timed) timings->runs_us.push_back(double(end - start) / 1e3);
     if (timed && trace != nullptr) {
-      trace_execution(trace, method, *profile, calls_before, debug, run - FLAGS_warmup, start, end, ops);
+      trace_execution(trace, method, *profile, calls_before, debug, int(run) - FLAGS_warmup, start, end, ops);
     }
     if (timed) ops->fold();
   }
   method.set_profile(nullptr);
   method.set_delegate_profiler(nullptr);
+  method.set_instruction_observer(nullptr);
   return Error::Ok;
 }
 
 // Times are microseconds with 3 decimals (1 ns steps; the clock is ns), so a 40 ns run of a
 // tiny program reads 0.040, not 0.0000. min_us is the fastest timed run: the least noisy
 // figure on a shared machine. No _ms fields: nothing reads them (docs/decisions.md).
-void print_json(const Method& method, const Timings& t) {
-  std::vector<double> sorted = t.runs_us;
-  std::sort(sorted.begin(), sorted.end());
-  const size_t n = sorted.size();
-  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+// median_us is p50_us (numpy's linear percentile; the mean of the two middle runs for an
+// even count); the statistics are stats.h's.
+void print_json(const Method& method, const Timings& t, const RunStats& s, uint64_t rss_kb, size_t sets) {
   // The method name comes from the file: nlohmann::json escapes quotes and control bytes.
   printf("{\"load_us\":%.3f,\"first_us\":%.3f,\"median_us\":%.3f,\"min_us\":%.3f,\"max_us\":%.3f,"
+         "\"mean_us\":%.3f,\"stddev_us\":%.3f,\"p50_us\":%.3f,\"p90_us\":%.3f,\"p99_us\":%.3f,"
+         "\"peak_rss_kb\":%llu,\"warmup\":%d,\"input_sets\":%zu,"
          "\"iterations\":%zu,\"method\":%s,\"outputs\":%s}\n",
-         t.load_us, t.runs_us.front(), median, sorted.front(), sorted.back(), n,
+         t.load_us, s.first_us, s.p50_us, s.min_us, s.max_us, s.mean_us, s.stddev_us, s.p50_us, s.p90_us, s.p99_us,
+         static_cast<unsigned long long>(rss_kb), FLAGS_warmup, sets, s.count,
          nlohmann::json(method.name()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str(),
          outputs_json(method).c_str());
 }
@@ -249,18 +321,39 @@ int run() {
   Method& method = **loaded;
   EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), method.name(),
             timings.load_us / 1e3);
-  RunnerInputs inputs;
-  const std::vector<std::string> files =
-      FLAGS_inputs.empty() ? std::vector<std::string>() : split(FLAGS_inputs, ',');
-  if (files.empty() && method.inputs_size() > 0) {  // upstream's default, said aloud (docs/decisions.md)
-    fprintf(stderr, "executor_runner: note: no --inputs: tensor inputs are filled with ones, scalars keep "
-            "their exported values (%zu input(s))\n", method.inputs_size());
+  std::vector<std::string> set_flags = input_set_flags();
+  if (set_flags.empty()) set_flags.push_back(FLAGS_inputs);
+  if (set_flags.size() == 1 && set_flags[0].empty() && method.inputs_size() > 0) {  // upstream's default, said aloud (docs/decisions.md)
+    fprintf(stderr, "executor_runner: note: no --inputs: tensor inputs are filled with %s, scalars keep "
+            "their exported values (%zu input(s))\n", FLAGS_random_inputs ? "seeded random values" : "ones",
+            method.inputs_size());
   }
-  if (Error err = build_inputs(method, files, shapes, &inputs); err != Error::Ok) return die(err);
+  std::vector<RunnerInputs> sets(set_flags.size());
+  InputFill fill;
+  fill.random = FLAGS_random_inputs;
+  fill.seed = FLAGS_random_seed;
+  for (size_t k = 0; k < sets.size(); ++k) {
+    const std::vector<std::string> files = set_flags[k].empty() ? std::vector<std::string>() : split(set_flags[k], ',');
+    if (Error err = build_inputs(method, files, shapes, &sets[k], fill); err != Error::Ok) {
+      return die(sets.size() > 1 ? annotate(err, "input set %zu", k) : err);
+    }
+    const std::string text = describe_inputs(sets[k]);
+    for (const std::string& line : split(text, '\n')) {
+      if (line.empty()) continue;
+      if (sets.size() > 1) fprintf(stderr, "executor_runner: set %zu %s\n", k, line.c_str());
+      else fprintf(stderr, "executor_runner: %s\n", line.c_str());
+    }
+  }
+  std::unique_ptr<IntermediateDumper> dump;
+  if (!FLAGS_dump_intermediates.empty()) {
+    dump = std::make_unique<IntermediateDumper>(method, FLAGS_dump_intermediates, debug.get());
+    if (Error err = dump->prepare(); err != Error::Ok) return die(err);
+  }
   std::vector<InstructionProfile> profile(method.num_instructions());
   // Sized once, here, and only when profiling: record() never allocates.
   DelegateOpRecorder ops(FLAGS_profile || FLAGS_summary || !FLAGS_trace.empty() ? size_t{1} << 16 : 0);
-  if (Error err = run_method(method, inputs, &profile, &timings, trace.get(), debug.get(), &ops); err != Error::Ok) {
+  if (Error err = run_method(method, sets, &profile, &timings, trace.get(), debug.get(), &ops, dump.get());
+      err != Error::Ok) {
     return die(err);
   }
   if (!FLAGS_output_file.empty()) {
@@ -273,7 +366,21 @@ int run() {
     if (Error err = trace->write(FLAGS_trace); err != Error::Ok) return die(err);
   }
   EMBER_LOG(Info, "Model executed successfully %zu time(s)", timings.runs_us.size());
-  if (FLAGS_json) print_json(method, timings);
+  const RunStats stats = compute_stats(timings.runs_us);
+  const uint64_t rss_kb = peak_rss_kb();
+  if (!FLAGS_json) print_stats(stderr, timings.load_us, stats, rss_kb);
+  if (FLAGS_json) print_json(method, timings, stats, rss_kb, sets.size());
+  if (!FLAGS_expected.empty()) {
+    Result<OutputCheck> check = check_outputs(method, split(FLAGS_expected, ','), FLAGS_atol, FLAGS_rtol);
+    if (!check.ok()) return die(check.error());
+    // Outputs within tolerance as "output i: ok ..."; each mismatch once, prefixed.
+    for (const std::string& line : split(check->report, '\n')) {
+      if (line.empty()) continue;
+      const bool ok_line = line.find(": ok (") != std::string::npos;
+      fprintf(stderr, "%s%s\n", ok_line ? "" : "executor_runner: ", line.c_str());
+    }
+    if (!check->ok) return 3;
+  }
   return 0;
 }
 
@@ -282,6 +389,16 @@ int run() {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage("executor_runner --model_path model.pte [--inputs a.bin,b.bin] [--json]");
+  // --inputs may repeat (a sequence of input sets); gflags keeps only the last value.
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") break;
+    if ((a == "--inputs" || a == "-inputs") && i + 1 < argc) {
+      ember::runtime::input_set_flags().push_back(argv[++i]);
+    } else if (a.rfind("--inputs=", 0) == 0 || a.rfind("-inputs=", 0) == 0) {
+      ember::runtime::input_set_flags().push_back(a.substr(a.find('=') + 1));
+    }
+  }
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {
     return ember::runtime::die(

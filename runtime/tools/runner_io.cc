@@ -8,6 +8,7 @@
 #include "runtime/core/diagnostics.h"
 #include "runtime/core/half.h"
 #include "runtime/loader/file_data_loader.h"
+#include "runtime/tools/npy.h"
 
 namespace ember::runtime {
 
@@ -54,6 +55,71 @@ void fill_ones(ScalarType type, void* data, size_t numel) {
   }
 }
 
+// splitmix64 (Steele, Lea and Flood 2014): the same stream on every platform.
+uint64_t next_random(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Floats uniform in [-1, 1) (24 random bits), integers in [0, 10), bools 0/1; other types
+// random bytes.
+void fill_random(ScalarType type, void* data, size_t numel, uint64_t* state) {
+  for (size_t i = 0; i < numel; ++i) {
+    const uint64_t r = next_random(state);
+    const float f = float(int64_t(r >> 40) - (int64_t(1) << 23)) / float(1 << 23);
+    const int64_t k = int64_t(r % 10);
+    switch (type) {
+      case ScalarType::Float: static_cast<float*>(data)[i] = f; break;
+      case ScalarType::Double: static_cast<double*>(data)[i] = f; break;
+      case ScalarType::Half: static_cast<Half*>(data)[i] = Half(f); break;
+      case ScalarType::BFloat16: static_cast<BFloat16*>(data)[i] = BFloat16(f); break;
+      case ScalarType::Long: static_cast<int64_t*>(data)[i] = k; break;
+      case ScalarType::Int: static_cast<int32_t*>(data)[i] = int32_t(k); break;
+      case ScalarType::Short: static_cast<int16_t*>(data)[i] = int16_t(k); break;
+      case ScalarType::Char: static_cast<int8_t*>(data)[i] = int8_t(k); break;
+      case ScalarType::Byte: static_cast<uint8_t*>(data)[i] = uint8_t(k); break;
+      case ScalarType::Bool: static_cast<uint8_t*>(data)[i] = uint8_t(r & 1); break;
+      default: {
+        uint8_t* p = static_cast<uint8_t*>(data) + i * element_size(type);
+        for (size_t b = 0; b < element_size(type); ++b) p[b] = uint8_t(next_random(state));
+      }
+    }
+  }
+}
+
+// Reads input `i` from the .npy file `path`: its dtype must be `type`, its rank that of
+// `sizes`, and each dimension within [0, sizes[d]] (a dynamic input's actual shape; for a
+// static one, sizes must match exactly, which set_input checks). On success `sizes` is the
+// file's shape.
+Error read_npy_input(size_t i, const std::string& path, ScalarType type, const std::vector<int32_t>& given,
+                     std::vector<int32_t>* sizes, std::vector<uint8_t>* out) {
+  Result<NpyArray> a = read_npy(path);
+  if (!a.ok()) return annotate(a.error(), "input %zu", i);
+  const NpyHeader& h = a->header;
+  if (h.dtype != type) {
+    return fail(Error::InvalidType, "input %zu: '%s' holds %s, the input is %s", i, path.c_str(),
+                scalar_type_name(h.dtype), scalar_type_name(type));
+  }
+  char want[128], have[128];
+  describe_shape(type, Span<const int32_t>(sizes->data(), sizes->size()), want, sizeof(want));
+  describe_shape(h.dtype, Span<const int32_t>(h.shape.data(), h.shape.size()), have, sizeof(have));
+  bool fits = h.shape.size() == sizes->size();
+  for (size_t d = 0; fits && d < h.shape.size(); ++d) fits = h.shape[d] <= (*sizes)[d];
+  if (!fits) {
+    return fail(Error::InvalidArgument, "input %zu: '%s' has shape %s, the input is %s (dynamic dimensions may "
+                "be smaller)", i, path.c_str(), have, want);
+  }
+  if (!given.empty() && given != h.shape) {
+    return fail(Error::InvalidArgument, "input %zu: '%s' has shape %s, --input_shapes says otherwise", i,
+                path.c_str(), have);
+  }
+  *sizes = h.shape;
+  out->assign(a->data(), a->data() + h.data_size);
+  return Error::Ok;
+}
+
 // Reads input file `path` for input `i` into `out`. The file must be a regular file of
 // exactly `want` bytes; anything else is refused before a byte is read (a directory, a
 // device such as /dev/zero, a file larger or smaller than the value it fills).
@@ -71,7 +137,8 @@ Error read_input_file(size_t i, const std::string& path, size_t want, std::vecto
 }
 
 Error build_tensor_input(const Method& method, size_t i, const std::string* file,
-                         const std::vector<int32_t>& shape, RunnerInputs* out) {
+                         const std::vector<int32_t>& shape, RunnerInputs* out, const InputFill& fill,
+                         uint64_t* random_state) {
   Result<TensorInfo> info = method.method_meta().input_tensor_meta(i);
   if (!info.ok()) return info.error();
   std::vector<int32_t> sizes(info->sizes().begin(), info->sizes().end());
@@ -91,13 +158,23 @@ Error build_tensor_input(const Method& method, size_t i, const std::string* file
     }
     sizes = shape;
   }
+  std::vector<uint8_t> bytes;
+  if (file != nullptr && is_npy_path(*file)) {
+    EMBER_TRY(read_npy_input(i, *file, info->scalar_type(), shape, &sizes, &bytes));
+  }
   size_t numel = 0;
   Tensor::compute_numel(Span<const int32_t>(sizes.data(), sizes.size()), &numel);
   const size_t nbytes = numel * element_size(info->scalar_type());
-  std::vector<uint8_t> bytes(nbytes);
-  if (file != nullptr) {
+  if (file != nullptr && is_npy_path(*file)) {
+    // read by read_npy_input
+  } else if (file != nullptr) {
+    bytes.resize(nbytes);
     EMBER_TRY(read_input_file(i, *file, nbytes, &bytes));
+  } else if (fill.random) {
+    bytes.resize(nbytes);
+    fill_random(info->scalar_type(), bytes.data(), numel, random_state);
   } else {
+    bytes.resize(nbytes);
     fill_ones(info->scalar_type(), bytes.data(), numel);
   }
   out->bytes.push_back(std::move(bytes));
@@ -118,8 +195,21 @@ Error build_scalar_input(const Method& method, size_t i, const std::string* file
     return Error::Ok;
   }
   std::vector<uint8_t> data;
-  EMBER_TRY_CONTEXT(read_input_file(i, *file, exported.is_bool() ? 1 : 8, &data), "%s input",
-                    tag_name(exported.tag()));
+  if (is_npy_path(*file)) {  // a 0-d (or one-element) array of int64, float64 or bool
+    Result<NpyArray> a = read_npy(*file);
+    if (!a.ok()) return annotate(a.error(), "input %zu", i);
+    const ScalarType want = exported.is_bool() ? ScalarType::Bool : exported.is_int() ? ScalarType::Long
+                                                                                       : ScalarType::Double;
+    if (a->header.dtype != want || a->header.data_size != element_size(want)) {
+      return fail(Error::InvalidType, "input %zu: '%s' must hold one %s for this %s input", i, file->c_str(),
+                  scalar_type_name(want), tag_name(exported.tag()));
+    }
+    data.assign(a->data(), a->data() + a->header.data_size);
+    data.resize(8, 0);
+  } else {
+    EMBER_TRY_CONTEXT(read_input_file(i, *file, exported.is_bool() ? 1 : 8, &data), "%s input",
+                      tag_name(exported.tag()));
+  }
   if (exported.is_int()) {
     int64_t v;
     std::memcpy(&v, data.data(), 8);
@@ -139,7 +229,8 @@ Error build_scalar_input(const Method& method, size_t i, const std::string* file
 }  // namespace
 
 Error build_inputs(const Method& method, const std::vector<std::string>& files,
-                   const std::vector<std::vector<int32_t>>& shapes, RunnerInputs* out) {
+                   const std::vector<std::vector<int32_t>>& shapes, RunnerInputs* out, const InputFill& fill) {
+  uint64_t random_state = fill.seed;
   const size_t n = method.inputs_size();
   if (!files.empty() && files.size() != n) {
     return fail(Error::InvalidArgument, "--inputs gives %zu files, method '%s' takes %zu inputs", files.size(),
@@ -158,7 +249,7 @@ Error build_inputs(const Method& method, const std::vector<std::string>& files,
     static const std::vector<int32_t> kNoShape;
     const std::vector<int32_t>& shape = i < shapes.size() ? shapes[i] : kNoShape;
     if (method.get_input(i).is_tensor()) {
-      EMBER_TRY(build_tensor_input(method, i, file, shape, out));
+      EMBER_TRY(build_tensor_input(method, i, file, shape, out, fill, &random_state));
     } else {
       EMBER_TRY(build_scalar_input(method, i, file, out));
     }
@@ -168,21 +259,7 @@ Error build_inputs(const Method& method, const std::vector<std::string>& files,
 
 namespace {
 
-double element(const Tensor& t, size_t i) {
-  const void* p = t.const_data_ptr();
-  switch (t.scalar_type()) {
-    case ScalarType::Float: return static_cast<const float*>(p)[i];
-    case ScalarType::Double: return static_cast<const double*>(p)[i];
-    case ScalarType::Half: return float(static_cast<const Half*>(p)[i]);
-    case ScalarType::BFloat16: return float(static_cast<const BFloat16*>(p)[i]);
-    case ScalarType::Long: return double(static_cast<const int64_t*>(p)[i]);
-    case ScalarType::Int: return static_cast<const int32_t*>(p)[i];
-    case ScalarType::Short: return static_cast<const int16_t*>(p)[i];
-    case ScalarType::Char: return static_cast<const int8_t*>(p)[i];
-    case ScalarType::Byte: case ScalarType::Bool: return static_cast<const uint8_t*>(p)[i];
-    default: return 0;
-  }
-}
+double element(const Tensor& t, size_t i) { return element_value(t.scalar_type(), t.const_data_ptr(), i); }
 
 void print_element(const Tensor& t, size_t i) {
   const double v = element(t, i);
@@ -222,6 +299,40 @@ void print_value(const EValue& v, PrintMode mode) {
 }
 
 }  // namespace
+
+std::string describe_inputs(const RunnerInputs& inputs) {
+  std::string text;
+  char line[256];
+  for (size_t i = 0; i < inputs.values.size(); ++i) {
+    const EValue& v = inputs.values[i];
+    if (v.is_tensor()) {
+      const Tensor& t = v.to_tensor();
+      char shape[160];
+      describe(t, shape, sizeof(shape));
+      if (t.numel() == 0 || t.const_data_ptr() == nullptr) {
+        snprintf(line, sizeof(line), "input %zu: %s (empty)\n", i, shape);
+      } else {
+        double lo = element(t, 0), hi = lo;
+        for (size_t k = 1; k < t.numel(); ++k) {
+          const double e = element(t, k);
+          lo = e < lo ? e : lo;  // NaN never replaces a number
+          hi = e > hi ? e : hi;
+        }
+        snprintf(line, sizeof(line), "input %zu: %s min %g max %g\n", i, shape, lo, hi);
+      }
+    } else if (v.is_int()) {
+      snprintf(line, sizeof(line), "input %zu: int %" PRId64 "\n", i, v.to_int());
+    } else if (v.is_double()) {
+      snprintf(line, sizeof(line), "input %zu: double %g\n", i, v.to_double());
+    } else if (v.is_bool()) {
+      snprintf(line, sizeof(line), "input %zu: bool %s\n", i, v.to_bool() ? "True" : "False");
+    } else {
+      snprintf(line, sizeof(line), "input %zu: %s\n", i, tag_name(v.tag()));
+    }
+    text += line;
+  }
+  return text;
+}
 
 void print_outputs(const Method& method, PrintMode mode) {
   if (mode == PrintMode::None) return;

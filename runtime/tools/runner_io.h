@@ -28,11 +28,24 @@ bool parse_shapes(const std::string& text, std::vector<std::vector<int32_t>>* ou
 // Splits "a,b,c" on `sep`.
 std::vector<std::string> split(const std::string& text, char sep);
 
-// Builds every input of `method`: from `files` (raw bytes; scalars 8 bytes,
-// bools 1 byte) or, when `files` is empty, tensors of ones and the exported
-// scalar values. `shapes[i]`, when non-empty, is input i's actual shape.
+// How inputs without files are filled.
+struct InputFill {
+  bool random = false;  // --random_inputs: seeded values (below) instead of ones
+  uint64_t seed = 0;    // --random_seed
+};
+
+// Builds every input of `method`: from `files` (raw bytes, scalars 8 bytes, bools 1 byte;
+// or a ".npy" file, whose dtype must be the input's and whose shape must have its rank and
+// fit its bounds, like --input_shapes) or, when `files` is empty, tensors of ones (random
+// values with fill.random: floats uniform in [-1, 1), integers in [0, 10), bools 0/1, from
+// a splitmix64 stream seeded by fill.seed) and the exported scalar values. `shapes[i]`,
+// when non-empty, is input i's actual shape.
 Error build_inputs(const Method& method, const std::vector<std::string>& files,
-                   const std::vector<std::vector<int32_t>>& shapes, RunnerInputs* out);
+                   const std::vector<std::vector<int32_t>>& shapes, RunnerInputs* out,
+                   const InputFill& fill = InputFill());
+
+// "input 0: float32[1, 3] min -0.98 max 0.97" (non-tensors: the value), one line per input.
+std::string describe_inputs(const RunnerInputs& inputs);
 
 enum class PrintMode { None, Summary, All };
 

@@ -3,7 +3,8 @@
 // dynamic, bounded shapes); the fuzz input carries the --input_shapes text and the
 // contents of the --inputs files:
 //
-//   byte 0: bits 0-1 = number of input files (0-3), bit 7 = add a directory as a file;
+//   byte 0: bits 0-1 = number of input files (0-3), bit 6 = name them "*.npy" (the .npy
+//   reader, runtime/tools/npy.h, parses them), bit 7 = add a directory as a file;
 //   then the shapes text up to the first '\n' (at most 256 bytes); the rest is divided
 //   evenly between the files, written to /dev/shm for the duration of one input.
 //
@@ -64,6 +65,7 @@ Error runner_inputs_fuzz_input(const uint8_t* data, size_t size) {
   if (size == 0) return Error::Ok;
   const size_t num_files = data[0] & 3;
   const bool add_directory = (data[0] & 0x80) != 0;
+  const bool npy = (data[0] & 0x40) != 0;
   size_t at = 1;
   std::string shapes_text;
   while (at < size && data[at] != '\n' && shapes_text.size() < 256) shapes_text.push_back(char(data[at++]));
@@ -72,7 +74,8 @@ Error runner_inputs_fuzz_input(const uint8_t* data, size_t size) {
   const size_t rest = size - at;
   for (size_t i = 0; i < num_files; ++i) {
     const size_t begin = at + rest * i / num_files, end = at + rest * (i + 1) / num_files;
-    files.push_back("/dev/shm/ember-runner-fuzz-" + std::to_string(getpid()) + "-" + std::to_string(i));
+    files.push_back("/dev/shm/ember-runner-fuzz-" + std::to_string(getpid()) + "-" + std::to_string(i) +
+                    (npy ? ".npy" : ""));
     FILE* f = std::fopen(files.back().c_str(), "wb");
     if (f == nullptr) return Error::AccessFailed;
     if (end > begin) std::fwrite(data + begin, 1, end - begin, f);

@@ -39,8 +39,15 @@ ARRAY_CODES = {"float32": "f", "float64": "d", "int64": "q", "int32": "i", "uint
                "bool": "B", "int8": "b"}
 
 
+# --bin-dir: where lower / ember_runner / executor_runner are read (bazel-bin follows the last
+# bazel command's configuration, so a fastbuild test run during a benchmark repoints it).
+BIN_DIR = [os.environ.get("EMBER_PEERS_BIN_DIR") or os.path.join(REPO, "bazel-bin")]
+
+
 def bazel_bin(name):
-    return os.path.join(REPO, "bazel-bin", name)
+    d = BIN_DIR[0]
+    flat = os.path.join(d, os.path.basename(name))  # a directory of copied binaries
+    return flat if not os.path.exists(os.path.join(d, name)) and os.path.exists(flat) else os.path.join(d, name)
 
 
 def lower(spec, recipe, pte_dir):
@@ -270,7 +277,11 @@ def main():
                    help="default: bazel-bin/benchmarks/peers/ember_runner when built (its threads "
                         "reach the XNNPACK delegate), else executor_runner --json")
     p.add_argument("--report", default="", help="only print the tables of this earlier JSON")
+    p.add_argument("--bin-dir", default=BIN_DIR[0],
+                   help="bazel-bin of an opt build, or a directory holding copies of lower, "
+                        "ember_runner, executor_runner (default $EMBER_PEERS_BIN_DIR, else bazel-bin)")
     args = p.parse_args()
+    BIN_DIR[0] = args.bin_dir
     if args.report:
         return report(args.report)
     engines = [e for e in args.engines.split(",") if e]

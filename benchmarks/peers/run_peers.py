@@ -39,8 +39,15 @@ ARRAY_CODES = {"float32": "f", "float64": "d", "int64": "q", "int32": "i", "uint
                "bool": "B", "int8": "b"}
 
 
+# --bin-dir: where lower / ember_runner / executor_runner are read (bazel-bin follows the last
+# bazel command's configuration, so a fastbuild test run during a benchmark repoints it).
+BIN_DIR = [os.environ.get("EMBER_PEERS_BIN_DIR") or os.path.join(REPO, "bazel-bin")]
+
+
 def bazel_bin(name):
-    return os.path.join(REPO, "bazel-bin", name)
+    d = BIN_DIR[0]
+    flat = os.path.join(d, os.path.basename(name))  # a directory of copied binaries
+    return flat if not os.path.exists(os.path.join(d, name)) and os.path.exists(flat) else os.path.join(d, name)
 
 
 def lower(spec, recipe, pte_dir):
@@ -135,6 +142,31 @@ def run_one(engine, spec, ptes, threads, warmup, iterations, out_dir, args):
             "version": version}
 
 
+def relocate_fixture_files(spec):
+    """A sidecar names the fixture files by the absolute paths of the checkout that exported
+    it; when that checkout is gone, take the same file names from this checkout's
+    tests/fixtures/pt2 or the large fixtures directory."""
+    dirs = [os.path.join(REPO, "tests", "fixtures", "pt2"),
+            os.path.join(peer_common.large_fixtures_dir(REPO), "pt2")]
+
+    def find(path):
+        if os.path.exists(path):
+            return path
+        for d in dirs:
+            p = os.path.join(d, os.path.basename(path))
+            if os.path.exists(p):
+                return p
+        return path
+
+    before = json.dumps(spec, sort_keys=True)
+    spec["pt2"] = find(spec["pt2"])
+    for io in spec.get("inputs", []) + spec.get("outputs", []):
+        io["file"] = find(io["file"])
+    if json.dumps(spec, sort_keys=True) != before:  # the other runners read the sidecar too
+        with open(spec["sidecar"], "w") as f:
+            json.dump({k: v for k, v in spec.items() if k != "sidecar"}, f, indent=1, sort_keys=True)
+
+
 def load_specs(args):
     onnx_dir = os.path.join(args.work_dir, "onnx")
     specs = {}
@@ -142,6 +174,7 @@ def load_specs(args):
         with open(path) as f:
             s = json.load(f)
         s["sidecar"] = path
+        relocate_fixture_files(s)
         specs[s["model"]] = s
     wanted = [m for m in args.models.split(",") if m] or [m for m in specs if m not in NOT_MODELS]
     missing = [m for m in wanted if m not in specs]
@@ -244,7 +277,11 @@ def main():
                    help="default: bazel-bin/benchmarks/peers/ember_runner when built (its threads "
                         "reach the XNNPACK delegate), else executor_runner --json")
     p.add_argument("--report", default="", help="only print the tables of this earlier JSON")
+    p.add_argument("--bin-dir", default=BIN_DIR[0],
+                   help="bazel-bin of an opt build, or a directory holding copies of lower, "
+                        "ember_runner, executor_runner (default $EMBER_PEERS_BIN_DIR, else bazel-bin)")
     args = p.parse_args()
+    BIN_DIR[0] = args.bin_dir
     if args.report:
         return report(args.report)
     engines = [e for e in args.engines.split(",") if e]

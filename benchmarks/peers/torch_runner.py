@@ -27,12 +27,15 @@ NP = {"float32": np.float32, "int64": np.int64, "int32": np.int32, "uint8": np.u
       "bool": np.uint8, "int8": np.int8, "float64": np.float64}
 
 
-def find_spec(name):
+def find_spec(name, build=""):
+    """The model definition the sidecar's `build` ("<file>:<name>") names; both files may
+    define a model of the same name (tiny_unet: a committed 16x16 fixture in pt2_models.py,
+    the peer suite's larger one in peer_models.py)."""
     import pt2_models
     specs = list(pt2_models.MODELS)
     try:
         import peer_models
-        specs += peer_models.MODELS
+        specs = peer_models.MODELS + specs if "peer_models" in build else specs + peer_models.MODELS
     except ImportError:
         pass
     for s in specs:
@@ -60,7 +63,7 @@ def main():
     except RuntimeError:
         pass
     t0 = time.perf_counter_ns()
-    module = find_spec(peer["model"])["build"]().eval()
+    module = find_spec(peer["model"], peer.get("build", ""))["build"]().eval()
     inputs = []
     for e in peer["inputs"]:
         a = np.fromfile(e["file"], dtype=NP[e["dtype"]]).reshape(e["shape"]).copy()

@@ -50,14 +50,19 @@ TEST(XnnpackLayoutTest, ConvBnReluHasOneTransposeFoldedBnFusedClamps) {
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNFullyConnected], 1);
 }
 
-TEST(XnnpackLayoutTest, SqueezenetConcatenatesChannelsInNhwc) {
+// Each fire module's cat([expand1x1, expand3x3], 1) is read by the next squeeze convolution
+// (through a max pool after fires 3 and 5, through the classifier's clone after fire 9): the
+// xnnpack recipe distributes that convolution over the cat (DistributeConvOverCatPass), so
+// 26 + 8 convolutions, 8 adds with the ReLU fused, no concatenate, two extra max pools.
+TEST(XnnpackLayoutTest, SqueezenetHasNoConcatenate) {
   BlobStats s;
   if (!blob_stats("squeezenet1_1", &s)) GTEST_SKIP() << "fixture not found";
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNStaticTranspose], 1);
-  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 26);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNConv2d], 34);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNAdd], 8);
+  EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNMaxPooling2d], 5);
   EXPECT_EQ(s.nodes[fb::XNodeUnion::XNNClamp], 0);
-  EXPECT_EQ(s.cat_axes.size(), 8u);
-  for (uint32_t a : s.cat_axes) EXPECT_EQ(a, 3u);
+  EXPECT_EQ(s.cat_axes.size(), 0u);
 }
 
 TEST(XnnpackLayoutTest, MobileNetV2StaysNhwc) {

@@ -2,6 +2,7 @@
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 
 #include "aot/passes/cast_scalar_constants_pass.h"
+#include "aot/passes/distribute_conv_over_cat_pass.h"
 #include "aot/passes/fuse_hardswish_pass.h"
 #include "backends/xnnpack/aot/serialize_context.h"
 #include "backends/xnnpack/aot/xnnpack_support.h"
@@ -67,6 +68,9 @@ aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry) {
     r.transform_passes.push_back(std::make_shared<aot::CastScalarConstantsPass>());
     // x * clamp(x + 3, 0, 6) / 6 -> hardswish: one XNNHardswish node instead of three.
     r.transform_passes.push_back(std::make_shared<aot::FuseHardswishPass>());
+    // conv(cat([a, b], 1)) -> conv(a, w_a) + conv(b, w_b): no concatenate (which this XNNPACK
+    // lacks; the delegate would copy) between SqueezeNet's fire modules.
+    r.transform_passes.push_back(std::make_shared<aot::DistributeConvOverCatPass>());
     r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(options.compile_specs));
     return r;
   });

@@ -44,7 +44,9 @@ struct Runtime {
   explicit Runtime(bool with_custom) {
     EXPECT_EQ(register_prim_ops(kernels), Error::Ok);
     EXPECT_EQ(ember::kernels::portable::register_kernels(kernels), Error::Ok);
-    if (with_custom) EXPECT_EQ(mylib::register_kernels(kernels), Error::Ok);
+    if (with_custom) {
+      EXPECT_EQ(mylib::register_kernels(kernels), Error::Ok);
+    }
     EXPECT_EQ(ember::backends::xnnpack::register_backend(backends), Error::Ok);
   }
   Module::Options options() const {

@@ -73,6 +73,9 @@ def _ember_pte_impl(ctx):
     args.add("--recipe", ctx.attr.recipe)
     if ctx.attr.memory_planner:
         args.add("--memory_planner", ctx.attr.memory_planner)
+    if ctx.file.custom_ops:
+        args.add("--custom_ops", ctx.file.custom_ops)
+        inputs.append(ctx.file.custom_ops)
     for p in ctx.attr.passes:
         args.add("--pass=" + p)
 
@@ -132,6 +135,10 @@ ember_pte = rule(
             doc = "-int8 recipes: one sample per target, its files (in order) the method's raw inputs",
         ),
         "memory_planner": attr.string(doc = "lower --memory_planner (greedy when empty)"),
+        "custom_ops": attr.label(
+            allow_single_file = [".yaml", ".yml"],
+            doc = "YAML file declaring the custom operators the model calls (lower --custom_ops)",
+        ),
         "debug": attr.bool(
             default = False,
             doc = "also write NAME.ptdbg (lower --debug_out), in output group \"debug\"",

@@ -17,6 +17,10 @@ _ANYONE_TESTING = [
     "//benchmarks:__subpackages__",
 ]
 
+# Examples are apps: like an app, they may use every runtime layer (examples/custom_op links
+# the runner library with its own kernel).
+_EXAMPLES = ["//examples:__subpackages__"]
+
 _AOT = [
     "//aot:__subpackages__",
     "//backends/demo/aot:__pkg__",
@@ -72,12 +76,12 @@ _USERS = {
 
 def runtime_visibility(layer):
     """The packages that may depend on targets of runtime-side `layer` (a key of _USERS)."""
-    return _USERS[layer] + _ANYONE_TESTING
+    return _USERS[layer] + _ANYONE_TESTING + _EXAMPLES
 
 def backend_runtime_visibility(backend):
     """A backend's runtime half: runtime/tools and aot/tools (programs run on it), its own AoT
     half (shared format headers)."""
-    return _USERS["backend_runtime"] + ["//backends/%s/aot:__pkg__" % backend] + _ANYONE_TESTING
+    return _USERS["backend_runtime"] + ["//backends/%s/aot:__pkg__" % backend] + _ANYONE_TESTING + _EXAMPLES
 
 def backend_aot_visibility():
     """A backend's AoT half: the AoT tools and recipes that link it."""

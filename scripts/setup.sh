@@ -14,7 +14,7 @@ PACKAGES="
   libgtest-dev libgmock-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
-  nlohmann-json3-dev libzip-dev libgflags-dev
+  nlohmann-json3-dev libzip-dev libyaml-cpp-dev libgflags-dev
   clang libclang-rt-14-dev
   default-jdk-headless junit4
   nginx

@@ -258,7 +258,7 @@ class MethodEmitter {
   bool plain_tensor_arg(const Node& n, const std::string& arg_name) {
     auto it = n.metadata.find(kOutVariantKey);
     if (it == n.metadata.end()) return false;
-    const OpSchema* s = builtin_op_schemas().find(it->second);
+    const OpSchema* s = find_op_schema(g_, it->second);
     if (s == nullptr) return false;
     int k = s->arg_index(arg_name);
     if (k < 0) return false;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,8 @@
 #include "aot/ir/value.h"
 
 namespace ember::aot {
+
+class OpSchemaRegistry;  // op_schema.h
 
 // Where the graph came from.
 struct ProgramInfo {
@@ -58,6 +61,13 @@ class Graph {
   ProgramInfo& info() { return info_; }
   const ProgramInfo& info() const { return info_; }
 
+  // The user's custom operator schemas (lower --custom_ops), nullptr if none. Copies of the
+  // graph share them; find_op_schema (op_schema.h) looks here after the built-in table.
+  const std::shared_ptr<const OpSchemaRegistry>& custom_op_schemas() const { return custom_ops_; }
+  void set_custom_op_schemas(std::shared_ptr<const OpSchemaRegistry> schemas) {
+    custom_ops_ = std::move(schemas);
+  }
+
   // ValueIds of the graph inputs whose signature kind is `kind`, in input order.
   std::vector<ValueId> inputs_of_kind(InputKind kind) const;
 
@@ -70,6 +80,7 @@ class Graph {
   GraphSignature signature_;
   std::map<std::string, SymRange> range_constraints_;
   ProgramInfo info_;
+  std::shared_ptr<const OpSchemaRegistry> custom_ops_;
 };
 
 }  // namespace ember::aot

@@ -113,6 +113,16 @@ Result<std::vector<Argument>> bound_arguments(const Node& node, const OpSchema**
   return bind_arguments(*s, node);
 }
 
+Result<std::vector<Argument>> bound_arguments(const Graph& graph, const Node& node,
+                                              const OpSchema** schema) {
+  const OpSchema* s = find_op_schema(graph, node.op);
+  if (s == nullptr) {
+    return fail(Error::OperatorMissing, node.describe() + ": no schema for this operator");
+  }
+  if (schema != nullptr) *schema = s;
+  return bind_arguments(*s, node);
+}
+
 Result<std::vector<int64_t>> static_int_list(const Argument& arg, const Node& node,
                                                const char* what) {
   if (arg.kind == ArgKind::Int) return std::vector<int64_t>{arg.i};

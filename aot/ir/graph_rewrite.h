@@ -49,6 +49,9 @@ void for_each_value(const Argument& arg, Fn fn) {
 // The node's full argument list in schema order (defaults filled in), or the error from
 // bind_arguments; NotSupported naming the node when its op has no schema.
 Result<std::vector<Argument>> bound_arguments(const Node& node, const OpSchema** schema = nullptr);
+// The same, looking the schema up with find_op_schema (built-in, then the graph's custom ops).
+Result<std::vector<Argument>> bound_arguments(const Graph& graph, const Node& node,
+                                              const OpSchema** schema = nullptr);
 
 // Static integers of an int list / SymInt list argument (an int argument gives one element).
 // NotSupported when an element is symbolic.

@@ -246,6 +246,12 @@ std::string OpSchema::to_string() const {
   return s;
 }
 
+Result<SchemaType> parse_schema_type(const std::string& text) { return parse_type(text); }
+
+Result<Argument> parse_schema_default(const SchemaType& type, const std::string& text) {
+  return parse_default(type, text);
+}
+
 Result<OpSchema> parse_op_schema_line(const std::string& line) {
   std::vector<std::string> cols = split(line, '|');
   auto fail = [&](const Error& s) {
@@ -324,6 +330,18 @@ const Builtin& builtin() {
 }  // namespace
 
 const OpSchemaRegistry& builtin_op_schemas() { return builtin().registry; }
+
+const OpSchema* find_op_schema(const Graph& graph, const std::string& qualified) {
+  const OpSchema* s = builtin_op_schemas().find(qualified);
+  if (s == nullptr && graph.custom_op_schemas() != nullptr) {
+    s = graph.custom_op_schemas()->find(qualified);
+  }
+  return s;
+}
+
+const OpSchema* find_op_schema(const Graph& graph, const OpName& op) {
+  return find_op_schema(graph, op.qualified());
+}
 Error builtin_op_schema_status() { return builtin().status; }
 
 namespace {
@@ -400,10 +418,13 @@ bool argument_matches(const SchemaType& type, const Argument& arg) {
 }
 
 Result<std::vector<Argument>> bind_arguments(const OpSchema& schema, const Node& node) {
+  // A custom operator's errors point at its declaration (the YAML file and line).
+  const std::string declared =
+      schema.declared_at.empty() ? "" : " (declared at " + schema.declared_at + ")";
   for (const NamedArgument& in : node.inputs) {
     if (schema.arg_index(in.name) < 0) {
       return invalid_program(node.describe() + ": argument '" + in.name +
-                             "' is not in the schema " + schema.to_string());
+                             "' is not in the schema " + schema.to_string() + declared);
     }
   }
   std::vector<Argument> out;
@@ -413,14 +434,14 @@ Result<std::vector<Argument>> bind_arguments(const OpSchema& schema, const Node&
     if (in == nullptr) {
       if (!a.has_default) {
         return invalid_program(node.describe() + ": required argument '" + a.name + "' (" +
-                               a.type.to_string() + ") is missing");
+                               a.type.to_string() + ") is missing" + declared);
       }
       out.push_back(a.default_value);
       continue;
     }
     if (!argument_matches(a.type, in->arg)) {
       return invalid_program(node.describe() + ": argument '" + a.name + "' expects " +
-                             a.type.to_string() + ", got " + to_string(in->arg.kind));
+                             a.type.to_string() + ", got " + to_string(in->arg.kind) + declared);
     }
     out.push_back(in->arg);
   }

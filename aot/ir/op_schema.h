@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "aot/ir/argument.h"
+#include "aot/ir/graph.h"
 #include "aot/ir/node.h"
 #include "aot/ir/error.h"
 
@@ -70,6 +71,7 @@ struct OpSchema {
   std::string out_variant;  // "aten::add.out", "" if none
   bool is_view = false;
   bool is_inplace = false;
+  std::string declared_at;  // "ops.yaml:3" for a custom operator (--custom_ops), "" if built in
 
   // Index of the argument called `name`, -1 if none.
   int arg_index(const std::string& name) const;
@@ -79,6 +81,9 @@ struct OpSchema {
 
 // Parses one table line (format above). Errors name the line and the bad token.
 Result<OpSchema> parse_op_schema_line(const std::string& line);
+// The type and default grammars above, for other schema readers (function_schema.h).
+Result<SchemaType> parse_schema_type(const std::string& text);
+Result<Argument> parse_schema_default(const SchemaType& type, const std::string& text);
 
 class OpSchemaRegistry {
  public:
@@ -102,6 +107,12 @@ const OpSchemaRegistry& builtin_op_schemas();
 Error builtin_op_schema_status();
 // The raw built-in table text.
 const char* builtin_op_schema_table();
+
+// The schema of `op` in the built-in table, else among the graph's custom operators
+// (Graph::custom_op_schemas(), lower --custom_ops); nullptr if neither has it. Passes that
+// may meet a custom operator look schemas up here rather than in builtin_op_schemas().
+const OpSchema* find_op_schema(const Graph& graph, const OpName& op);
+const OpSchema* find_op_schema(const Graph& graph, const std::string& qualified);
 
 // The schema of `schema.out_variant` derived by ATen's rules: the functional arguments,
 // minus the TensorOptions (dtype, layout, device, pin_memory) of factory-like ops that take

@@ -9,9 +9,7 @@ namespace {
 class Verifier {
  public:
   Verifier(const Graph& g, const VerifyOptions& o)
-      : g_(g), opts_(o), defined_(g.num_values(), false) {
-    if (opts_.schemas == nullptr) opts_.schemas = &builtin_op_schemas();
-  }
+      : g_(g), opts_(o), defined_(g.num_values(), false) {}
 
   Error run() {
     EMBER_TRY(check_signature());
@@ -107,7 +105,8 @@ class Verifier {
       }
       return Error::Ok;
     }
-    const OpSchema* schema = opts_.schemas->find(n.op);
+    const OpSchema* schema =
+        opts_.schemas != nullptr ? opts_.schemas->find(n.op) : find_op_schema(g_, n.op);
     if (schema == nullptr) {
       if (!opts_.require_schemas) return Error::Ok;
       return fail(Error::OperatorMissing, where + ": no schema for operator " +

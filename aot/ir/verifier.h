@@ -16,7 +16,8 @@
 namespace ember::aot {
 
 struct VerifyOptions {
-  // Schemas to check ops against; nullptr = builtin_op_schemas().
+  // Schemas to check ops against; nullptr = find_op_schema (the built-in table, then the
+  // graph's custom operators).
   const OpSchemaRegistry* schemas = nullptr;
   // When true an op without a schema is kOperatorMissing; otherwise it is skipped.
   bool require_schemas = false;

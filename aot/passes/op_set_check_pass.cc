@@ -9,13 +9,18 @@
 namespace ember::aot {
 
 bool is_edge_op(const Node& node) {
+  static const Graph* no_custom_ops = new Graph();  // never destroyed
+  return is_edge_op(node, *no_custom_ops);
+}
+
+bool is_edge_op(const Node& node, const Graph& graph) {
   if (node.kind == NodeKind::Symbolic) return true;
   if (control_op(node) != ControlOp::None) return true;  // cond markers (aot/ir/control_flow.h)
   if (node.op.ns == "aten" && (node.op.name == "sym_size" || node.op.name == "sym_numel")) return true;
   // Training-IR ops (linear, matmul, ...) may have out variants in ATen but are not core:
   // whatever has a decomposition must be decomposed.
   if (training_ir_decompositions().count(node.op.qualified()) != 0) return false;
-  const OpSchema* s = builtin_op_schemas().find(node.op);
+  const OpSchema* s = find_op_schema(graph, node.op);  // custom operators too (--custom_ops)
   return s != nullptr && !s->out_variant.empty() && !s->is_inplace;
 }
 
@@ -28,6 +33,11 @@ std::string suggestion(const Node& node) {
   const OpSchema* s = builtin_op_schemas().find(node.op);
   if (is_quantized_decomposed(node) && !is_supported_qdq_op(node.op)) {
     return "quantized op not supported; Ember lowers " + supported_qdq_ops();
+  }
+  if (s == nullptr && node.op.ns != "aten") {
+    return "custom operator not declared: declare its out variant (" + node.op.ns +
+           "::" + node.op.name + ".out(..., *, Tensor(a!) out) -> Tensor(a!)) in a YAML file and "
+           "pass it with lower --custom_ops FILE.yaml (docs/custom_ops.md)";
   }
   if (s == nullptr) {
     return "unknown operator: add its schema to aot/ir/op_schema_table.cc and a decomposition "
@@ -44,7 +54,7 @@ Error OpSetCheckPass::run(Graph& graph) const {
   std::string report;
   size_t count = 0;
   for (const Node& n : graph.nodes()) {
-    if (is_edge_op(n)) continue;
+    if (is_edge_op(n, graph)) continue;
     ++count;
     report += "\n  " + n.describe() + ": " + suggestion(n);
   }

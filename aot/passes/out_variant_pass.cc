@@ -36,7 +36,7 @@ Error OutVariantPass::run(Graph& graph) const {
       continue;  // symbolic ops, delegate calls and converted nodes stay as they are
     }
     const OpSchema* schema = nullptr;
-    EMBER_ASSIGN_OR_RETURN(std::vector<Argument> args, bound_arguments(n, &schema));
+    EMBER_ASSIGN_OR_RETURN(std::vector<Argument> args, bound_arguments(graph, n, &schema));
     if (schema->out_variant.empty()) {
       return not_supported(n.describe() + ": no out variant; OpSetCheckPass should have rejected it");
     }

@@ -49,7 +49,7 @@ Result<ValueId> make_scalar_tensor(Graph& graph, const Argument& arg) {
 Error ScalarToTensorPass::run(Graph& graph) const {
   for (Node& n : graph.nodes()) {
     if (n.kind != NodeKind::Op) continue;
-    const OpSchema* s = builtin_op_schemas().find(n.op);
+    const OpSchema* s = find_op_schema(graph, n.op);
     if (s == nullptr) continue;
     for (NamedArgument& in : n.inputs) {
       int idx = s->arg_index(in.name);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "aot/backend/partitioner.h"
+#include "aot/ir/op_schema.h"
 #include "aot/passes/pass.h"
 #include "aot/recipe/quantize_stage.h"
 #include "aot/recipe/stage.h"
@@ -27,6 +28,8 @@ struct RecipeOptions {
   std::vector<std::shared_ptr<const Pass>> user_passes;  // the transform stage
   std::vector<CompileSpec> compile_specs;             // --compile_spec, for the partitioners
   QuantizeOptions quantize;  // the "-int8" recipes' calibration samples and runner
+  // Custom operator schemas (--custom_ops FILE.yaml, read_custom_ops_file), null if none.
+  std::shared_ptr<const OpSchemaRegistry> custom_ops;
 };
 
 struct Recipe {

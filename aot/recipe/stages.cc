@@ -4,6 +4,7 @@
 #include "aot/backend/to_backend_pass.h"
 #include "aot/emit/pte_writer.h"
 #include "aot/frontend/pt2_reader.h"
+#include "aot/passes/custom_op_check_pass.h"
 #include "aot/passes/dead_code_pass.h"
 #include "aot/passes/decompose_training_ops_pass.h"
 #include "aot/passes/functionalize_pass.h"
@@ -60,7 +61,8 @@ PassPipeline ToEdgeStage::pipeline() {
   p.add(std::make_unique<DecomposeTrainingOpsPass>());  // training IR -> core ATen
   p.add(std::make_unique<DeadCodePass>());            // unused nodes (dead sym ops)
   p.add(std::make_unique<QuantizedOpCheckPass>());    // q/dq ops we lower, consistent params
-  p.add(std::make_unique<OpSetCheckPass>());          // everything left is core ATen
+  p.add(std::make_unique<CustomOpCheckPass>());       // custom op calls fit --custom_ops
+  p.add(std::make_unique<OpSetCheckPass>());          // everything left is core ATen or declared
   p.add(std::make_unique<ScalarToTensorPass>());      // wrapped numbers -> 0-dim tensors
   return p;
 }
@@ -68,6 +70,7 @@ PassPipeline ToEdgeStage::pipeline() {
 Result<StageArtifact> ToEdgeStage::transform(const StageArtifact& previous,
                                                const StageContext& context) const {
   EMBER_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
+  if (custom_ops_ != nullptr) g.set_custom_op_schemas(custom_ops_);  // seen by every later stage
   EMBER_TRY(pipeline().run(g, context.instrumentation));
   return with_graph(previous, std::move(g));
 }

@@ -2,7 +2,8 @@
 //
 //   LoadStage          .pt2 file (or bytes) -> ATen graph (aot/frontend)
 //   ToEdgeStage        remove_asserts, functionalize, decompose_training_ops, dead_code,
-//                      op_set_check, scalar_to_tensor -> edge graph (core ATen only)
+//                      quantized_op_check, custom_op_check, op_set_check, scalar_to_tensor
+//                      -> edge graph (core ATen and the declared custom operators only)
 //   TransformStage     the user's passes over the edge graph
 //   ToBackendStage     one ToBackendPass per partitioner (none for the portable recipe)
 //   ToExecutorchStage  out_variant, memory_planning -> executorch graph (planned)
@@ -18,6 +19,7 @@
 
 #include "aot/backend/partitioner.h"
 #include "aot/emit/emit_graph.h"
+#include "aot/ir/op_schema.h"
 #include "aot/recipe/stage.h"
 
 namespace ember::aot {
@@ -41,12 +43,19 @@ class LoadStage final : public Stage {
 
 class ToEdgeStage final : public Stage {
  public:
+  // `custom_ops` (lower --custom_ops, may be null) are attached to the graph before the
+  // passes run (Graph::custom_op_schemas), so this and every later stage know them.
+  explicit ToEdgeStage(std::shared_ptr<const OpSchemaRegistry> custom_ops = nullptr)
+      : custom_ops_(std::move(custom_ops)) {}
   const char* name() const override { return "to_edge"; }
   // The pass list of this stage (also used by docs and tests).
   static PassPipeline pipeline();
 
  protected:
   Result<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
+
+ private:
+  std::shared_ptr<const OpSchemaRegistry> custom_ops_;
 };
 
 class TransformStage final : public Stage {

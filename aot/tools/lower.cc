@@ -26,6 +26,10 @@
 // the quantized program against the float one on the calibration samples (--verbose: per
 // layer too); --dump-dir adds the annotated graph and calibration statistics.
 //
+// Custom operators (docs/custom_ops.md): --custom_ops FILE.yaml declares the out variants of
+// the operators outside aten that the model calls (upstream's functions.yaml shape); their
+// calls become KernelCalls to those out variants, which the app registers kernels for.
+//
 // Many models: lower --batch models.json [--jobs N] [--summary out.json] (aot/tools/batch.h).
 // --debug_out FILE.ptdbg writes the provenance sidecar (aot/emit/debug_sidecar.h,
 // docs/profiling.md): per instruction the node name, ATen op and source line, per delegate
@@ -42,6 +46,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "aot/frontend/custom_ops_yaml.h"
 #include "aot/tools/batch.h"
 #include "aot/tools/bundle_cases.h"
 #include "aot/emit/debug_sidecar.h"
@@ -65,6 +70,8 @@ DEFINE_bool(verbose, false, "also time and dump every pass");
 DEFINE_string(debug_out, "", "write the provenance sidecar (.ptdbg: node, op and source line per instruction)");
 DEFINE_string(bundle_cases, "", "bundled test cases as JSON (files, optional actual shapes): writes a .bpte too");
 DEFINE_string(bundle_out, "", "with bundled cases: the .bpte to write (default: -o with .bpte)");
+DEFINE_string(custom_ops, "", "YAML file declaring the custom operators the model calls "
+              "(- func: ns::op.out(...) -> Tensor(a!); docs/custom_ops.md)");
 DEFINE_string(calibration_list, "", "-int8 recipes: file with one calibration sample per line "
               "(comma-separated raw input files)");
 
@@ -145,6 +152,11 @@ int main(int argc, char** argv) {
     ro.compile_specs.push_back({spec.substr(0, eq), std::vector<uint8_t>(spec.begin() + eq + 1, spec.end())});
   }
   if (st != Error::Ok) return report(st);
+  if (!FLAGS_custom_ops.empty()) {
+    auto custom = read_custom_ops_file(resolve(FLAGS_custom_ops));
+    if (!custom.ok()) return report(custom.error(), 2);
+    ro.custom_ops = std::move(custom.get());
+  }
   const bool int8 = FLAGS_recipe.size() > 5 && FLAGS_recipe.compare(FLAGS_recipe.size() - 5, 5, "-int8") == 0;
   if (int8 && !method_flags.empty()) {
     return report(invalid_argument("--method with a quantizing recipe ('" + FLAGS_recipe +

@@ -1,5 +1,7 @@
 #include "runtime/kernel/kernel_registry.h"
 
+#include "runtime/kernel/register_kernel.h"
+
 #include <cstring>
 
 namespace ember::runtime {
@@ -46,6 +48,10 @@ Result<OpFunction> KernelRegistry::find(std::string_view name) const {
 }
 
 bool KernelRegistry::contains(std::string_view name) const { return find(name).ok(); }
+
+Error register_kernel(const char* name, OpFunction function) {
+  return default_kernel_registry().register_kernel(Kernel{name, function});
+}
 
 KernelRegistry& default_kernel_registry() {
   static FixedKernelRegistry<kDefaultKernelRegistryCapacity> registry;

@@ -1,5 +1,7 @@
 #include "runtime/kernel/kernel_registry.h"
 
+#include "runtime/kernel/register_kernel.h"
+
 #include <gtest/gtest.h>
 
 namespace ember::runtime {
@@ -36,6 +38,17 @@ TEST(KernelRegistry, DuplicatesAndCapacityAreErrors) {
   const Kernel three[] = {{"c", add_one}, {"d", add_one}, {"e", add_one}};
   EXPECT_EQ(registry.register_kernels(three), Error::RegistrationExceedingMaxKernels);
   EXPECT_EQ(registry.register_kernel({nullptr, add_one}), Error::InvalidArgument);
+}
+
+TEST(KernelRegistry, OneCallRegistersIntoTheDefaultRegistry) {
+  const size_t before = default_kernel_registry().size();
+  ASSERT_EQ(register_kernel("test::one_call.out", add_one), Error::Ok);
+  EXPECT_EQ(default_kernel_registry().size(), before + 1);
+  Result<OpFunction> fn = default_kernel_registry().find("test::one_call.out");
+  ASSERT_TRUE(fn.ok());
+  EXPECT_EQ(*fn, &add_one);
+  EXPECT_EQ(register_kernel("test::one_call.out", fails), Error::RegistrationAlreadyRegistered);
+  EXPECT_EQ(register_kernel("test::null.out", nullptr), Error::InvalidArgument);
 }
 
 TEST(KernelRuntimeContext, FailKeepsFirstErrorAndMessage) {

@@ -15,6 +15,8 @@
 // pool and the XNNPACK delegate's thread count alike. Without --inputs, tensor
 // inputs are ones (upstream's default) and a note says so. Input files must be regular
 // files of exactly the input's byte size; anything else is refused before it is read.
+// The whole tool is executor_runner_main() (executor_runner.h), so a runner with an app's
+// own kernels is a three-line main (examples/custom_op/custom_op_runner_main.cc).
 #include <gflags/gflags.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,6 +40,7 @@
 #include "runtime/tools/debug_info.h"
 #include "runtime/tools/dump.h"
 #include "runtime/tools/output_check.h"
+#include "runtime/tools/executor_runner.h"
 #include "runtime/tools/profile_report.h"
 #include "runtime/tools/registration.h"
 #include "runtime/tools/runner_io.h"
@@ -278,10 +281,13 @@ Result<PrintMode> print_mode() {
               FLAGS_print_output.c_str());
 }
 
-int run() {
+int run(KernelRegistration extra_kernels) {
   static FixedKernelRegistry<kDefaultKernelRegistryCapacity> kernels;
   static BackendRegistry backends;
   if (Error err = register_linked(kernels, backends); err != Error::Ok) return die(err);
+  if (extra_kernels != nullptr) {  // an app's own runner: its custom operators' kernels
+    if (Error err = extra_kernels(kernels); err != Error::Ok) return die(err);
+  }
   if (FLAGS_list_kernels) return list_kernels(kernels, backends);
   Result<PrintMode> mode = print_mode();
   if (!mode.ok()) return die(mode.error());
@@ -385,9 +391,8 @@ int run() {
 }
 
 }  // namespace
-}  // namespace ember::runtime
 
-int main(int argc, char** argv) {
+int executor_runner_main(int argc, char** argv, KernelRegistration extra_kernels) {
   gflags::SetUsageMessage("executor_runner --model_path model.pte [--inputs a.bin,b.bin] [--json]");
   // --inputs may repeat (a sequence of input sets); gflags keeps only the last value.
   for (int i = 1; i < argc; ++i) {
@@ -417,5 +422,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  return ember::runtime::run();
+  return ember::runtime::run(extra_kernels);
 }
+
+}  // namespace ember::runtime

@@ -11,7 +11,7 @@ failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 
 [ -s "$control" ] || fail "control query found no //aot/ir dependency of //aot/tools:lower; the queries are broken"
-[ -s "$runtime_aot" ] && fail "runtime-side targets depend on aot/: $(tr '\n' ' ' < "$runtime_aot")"
+[ -s "$runtime_aot" ] && fail "runtime-side targets depend on aot/ (or yaml-cpp): $(tr '\n' ' ' < "$runtime_aot")"
 [ -s "$kernel_executor" ] && fail "kernels depend on the executor, loaders or Module: $(tr '\n' ' ' < "$kernel_executor")"
 
 [ -d "$root/aot" ] && [ -d "$root/runtime" ] || fail "cannot find the sources beside $4 (root '$root')"

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "aot/ir/graph_util.h"
+#include "aot/ir/op_schema.h"
 #include "aot/quantize/qdq.h"
 #include "backends/xnnpack/aot/serialize_context.h"
 
@@ -466,6 +467,12 @@ Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
     for (const char* m : kBool) {
       if (node.op.name == m) {
         return Support::no(short_name(node) + ": reads or writes bool tensors (XNNPACK has no boolean datatype)");
+      }
+    }
+    if (graph.custom_op_schemas() != nullptr) {
+      if (const aot::OpSchema* s = graph.custom_op_schemas()->find(node.op)) {
+        return Support::no(q + ": custom operator (declared at " + s->declared_at +
+                           "): runs on the kernel the app registers for " + s->out_variant);
       }
     }
     return Support::no(q + ": no XNNPACK lowering");

@@ -29,15 +29,21 @@ struct VecMath {
   void (*sigmoid)(const float* x, float* y, int64_t n);
   // y[i] = x[i] / (1 + exp(-x[i])).
   void (*silu)(const float* x, float* y, int64_t n);
-  // y[i] = x[i] / 2 * (1 + erf(x[i] / sqrt(2))), erf as PyTorch's vectorised CPU kernels
+  // y[i] = (x[i] + x[i] erf(x[i] / sqrt(2))) / 2, erf as PyTorch's vectorised CPU kernels
   // compute it (Abramowitz-Stegun 7.1.26 with exp; |error| < 1.5e-7), infinities give NaN.
   void (*gelu_erf)(const float* x, float* y, int64_t n);
   // y[i] = x[i] * min(max(x[i] + 3, 0), 6) / 6.
   void (*hardswish)(const float* x, float* y, int64_t n);
   // y[i] = min(max(x[i] + 3, 0), 6) / 6.
   void (*hardsigmoid)(const float* x, float* y, int64_t n);
-  // y[i] = x[i] * scale + shift (per-row affine, e.g. layer norm before its weight).
-  void (*scale_shift)(const float* x, float scale, float shift, float* y, int64_t n);
+  // y[i] = x[i] * scale (softmax's normalisation).
+  void (*scale)(const float* x, float scale, float* y, int64_t n);
+  // Mean and biased variance of x[0 .. n), two passes (sum, then sum of squared deviations)
+  // in float lanes; NaN for n == 0.
+  void (*moments)(const float* x, int64_t n, float* mean, float* var);
+  // y[i] = (x[i] - mean) * rstd * w[i] + b[i]; w and b may be null (1 and 0).
+  void (*normalize)(const float* x, float mean, float rstd, const float* w, const float* b,
+                    float* y, int64_t n);
 };
 
 // The best build for this CPU (chosen once).

@@ -17,6 +17,69 @@ constexpr int kVecBytes = 16;
 
 namespace {
 
+// 3x3 at stride 2 keeps the scalar loop over a zero-padded plane that it had before the
+// vectorised paths: measured faster than the phase-split rows path on this AMD core
+// (benchmarks/README.md, portable_vector_benchmark).
+constexpr int64_t kMaxPadded = 128 * 128;  // floats in the padded-plane buffer
+
+// The output rows of one channel from its padded plane (row length pw).
+template <int64_t S>
+inline __attribute__((always_inline)) void dw3x3_plane(const float* pad, int64_t pw, const float* w, float b, int64_t oh, int64_t ow,
+                 int64_t sy, int64_t sx_rt, float* out, int64_t os_row) {
+  const int64_t sx = S > 0 ? S : sx_rt;
+  const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6],
+              w7 = w[7], w8 = w[8];
+  for (int64_t oy = 0; oy < oh; ++oy) {
+    const float* r0 = pad + oy * sy * pw;
+    const float* r1 = r0 + pw;
+    const float* r2 = r1 + pw;
+    float* o = out + oy * os_row;
+    for (int64_t ox = 0; ox < ow; ++ox) {
+      const int64_t x = ox * sx;
+      float acc = b;
+      acc += w0 * r0[x] + w1 * r0[x + 1] + w2 * r0[x + 2];
+      acc += w3 * r1[x] + w4 * r1[x + 1] + w5 * r1[x + 2];
+      acc += w6 * r2[x] + w7 * r2[x + 1] + w8 * r2[x + 2];
+      o[ox] = acc;
+    }
+  }
+}
+
+// Whether the 3x3 fast path applies (unit inner strides, padded plane fits).
+bool dw3x3_applies(const ConvGeometry& g) {
+  return g.kh == 3 && g.kw == 3 && g.dy == 1 && g.dx == 1 && g.is[3] == 1 && g.os[3] == 1 &&
+         g.ws[3] == 1 && g.ws[2] == 3 && (g.h + 2 * g.py) * (g.w + 2 * g.px) <= kMaxPadded;
+}
+
+inline __attribute__((always_inline)) void dw3x3_body(const ConvGeometry& g, const float* in,
+                                                      const float* weight, const float* bias,
+                                                      float* out) {
+  alignas(64) float pad[kMaxPadded];
+  const int64_t ph = g.h + 2 * g.py, pw = g.w + 2 * g.px;
+  for (int64_t q = 0; q < ph * pw; ++q) pad[q] = 0.0f;  // borders stay zero
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t c = 0; c < g.c_out; ++c) {
+      const float* pi = in + n * g.is[0] + c * g.is[1];
+      for (int64_t y = 0; y < g.h; ++y) {
+        const float* src = pi + y * g.is[2];
+        float* dst = pad + (y + g.py) * pw + g.px;
+        for (int64_t x = 0; x < g.w; ++x) dst[x] = src[x];
+      }
+      const float* pw9 = weight + c * g.ws[0];
+      const float b = bias != nullptr ? bias[c] : 0.0f;
+      float* po = out + n * g.os[0] + c * g.os[1];
+      if (g.sx == 1) {
+        dw3x3_plane<1>(pad, pw, pw9, b, g.oh, g.ow, g.sy, 1, po, g.os[2]);
+      } else if (g.sx == 2) {
+        dw3x3_plane<2>(pad, pw, pw9, b, g.oh, g.ow, g.sy, 2, po, g.os[2]);
+      } else {
+        dw3x3_plane<0>(pad, pw, pw9, b, g.oh, g.ow, g.sy, g.sx, po, g.os[2]);
+      }
+    }
+  }
+}
+
+
 DepthwiseFastFn best_depthwise_fast() {
   static const DepthwiseFastFn best = [] {
     const DepthwiseFastFn avx2 = depthwise_fast_avx2();
@@ -29,6 +92,7 @@ DepthwiseFastFn best_depthwise_fast() {
 
 void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out) {
+  if (g.sx == 2 && dw3x3_applies(g)) return dw3x3_body(g, in, weight, bias, out);
   if (best_depthwise_fast()(g, in, weight, bias, out)) return;
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t c = 0; c < g.c_out; ++c) {

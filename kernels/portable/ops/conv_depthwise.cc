@@ -17,9 +17,11 @@ constexpr int kVecBytes = 16;
 
 namespace {
 
-// 3x3 at stride 2 keeps the scalar loop over a zero-padded plane that it had before the
-// vectorised paths: measured faster than the phase-split rows path on this AMD core
-// (benchmarks/README.md, portable_vector_benchmark).
+// 3x3 planes at least 8 outputs wide keep the loop over a zero-padded plane they had
+// before the vectorised paths (AVX2 build at stride 1, scalar at stride 2): measured
+// faster than the rows path of conv_depthwise_impl.inc on this AMD core
+// (benchmarks/README.md, portable_vector_benchmark). Narrower 3x3 planes and 5x5/7x7
+// kernels take the vectorised paths.
 constexpr int64_t kMaxPadded = 128 * 128;  // floats in the padded-plane buffer
 
 // The output rows of one channel from its padded plane (row length pw).
@@ -80,6 +82,14 @@ inline __attribute__((always_inline)) void dw3x3_body(const ConvGeometry& g, con
 }
 
 
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void dw3x3_avx2(const ConvGeometry& g, const float* in,
+                                                const float* weight, const float* bias,
+                                                float* out) {
+  dw3x3_body(g, in, weight, bias, out);
+}
+#endif
+
 DepthwiseFastFn best_depthwise_fast() {
   static const DepthwiseFastFn best = [] {
     const DepthwiseFastFn avx2 = depthwise_fast_avx2();
@@ -92,7 +102,13 @@ DepthwiseFastFn best_depthwise_fast() {
 
 void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out) {
-  if (g.sx == 2 && dw3x3_applies(g)) return dw3x3_body(g, in, weight, bias, out);
+  if (g.ow >= 8 && dw3x3_applies(g)) {
+#if defined(__x86_64__)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2 && g.sx == 1) return dw3x3_avx2(g, in, weight, bias, out);
+#endif
+    return dw3x3_body(g, in, weight, bias, out);
+  }
   if (best_depthwise_fast()(g, in, weight, bias, out)) return;
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t c = 0; c < g.c_out; ++c) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/portable/ops/vec_unary.h"
 #include "kernels/portable/util/binary.h"
 #include "kernels/portable/util/math.h"
 #include "kernels/portable/util/unary.h"
@@ -162,6 +163,7 @@ Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, std::string_view a
              static_cast<int>(approximate.size()), approximate.data());
     return out;
   }
+  if (!tanh_approx && vec_unary_f32(ctx, in, out, "gelu.out", vec_math().gelu_erf)) return out;
   return float_act(ctx, in, out, "gelu.out", [&](auto tag) {
     using C = compute_t<typename decltype(tag)::type>;
     return [tanh_approx](C x) -> C {
@@ -176,6 +178,7 @@ Tensor& gelu_out(KernelRuntimeContext& ctx, const Tensor& in, std::string_view a
 }
 
 Tensor& hardswish_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  if (vec_unary_f32(ctx, in, out, "hardswish.out", vec_math().hardswish)) return out;
   return float_act(ctx, in, out, "hardswish.out", [](auto tag) {
     using C = compute_t<typename decltype(tag)::type>;
     return [](C x) -> C {
@@ -186,6 +189,7 @@ Tensor& hardswish_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) 
 }
 
 Tensor& hardsigmoid_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  if (vec_unary_f32(ctx, in, out, "hardsigmoid.out", vec_math().hardsigmoid)) return out;
   return float_act(ctx, in, out, "hardsigmoid.out", [](auto tag) {
     using C = compute_t<typename decltype(tag)::type>;
     return [](C x) -> C {
@@ -196,6 +200,7 @@ Tensor& hardsigmoid_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out
 }
 
 Tensor& silu_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  if (vec_unary_f32(ctx, in, out, "silu.out", vec_math().silu)) return out;
   return float_act(ctx, in, out, "silu.out", [](auto tag) {
     using C = compute_t<typename decltype(tag)::type>;
     return [](C x) -> C { return x / (C(1) + std::exp(-x)); };

@@ -1,18 +1,27 @@
 // float32 depthwise convolution (declared in conv_geometry.h).
 //
-// 3x3 kernels without dilation on row-contiguous planes (NCHW) take a fast
-// path: each channel's input plane is copied once into a zero-padded stack
-// buffer, then every output row is the sum of nine shifted input rows, with
-// no bounds checks in the inner loop (which the compiler vectorises for
-// stride 1). Channels are independent, so tiny planes (4x4, 2x2 at the end of
-// MobileNetV2) cost one small copy and a few multiply-adds each. Every other
-// depthwise conv runs the general row loop at the end of this file.
+// Square 3x3, 5x5 and 7x7 kernels without dilation run the fast paths of
+// conv_depthwise_impl.inc (a row-vectorised path over a zero-padded, phase-split plane per
+// channel, and a channel-vectorised path for narrow planes), in the AVX2 build when the CPU
+// has it, else the 16-byte build; this file is the one place that picks. Every other
+// depthwise conv (dilated, non-square, or planes too large for the stack buffers) runs the
+// general row loop below.
 #include "kernels/portable/ops/conv_geometry.h"
 
 namespace ember::kernels::portable {
 
+namespace depthwise_portable_impl {
+constexpr int kVecBytes = 16;
+#include "kernels/portable/ops/conv_depthwise_impl.inc"
+}  // namespace depthwise_portable_impl
+
 namespace {
 
+// 3x3 planes at least 8 outputs wide keep the loop over a zero-padded plane they had
+// before the vectorised paths (AVX2 build at stride 1, scalar at stride 2): measured
+// faster than the rows path of conv_depthwise_impl.inc on this AMD core
+// (benchmarks/README.md, portable_vector_benchmark). Narrower 3x3 planes and 5x5/7x7
+// kernels take the vectorised paths.
 constexpr int64_t kMaxPadded = 128 * 128;  // floats in the padded-plane buffer
 
 // The output rows of one channel from its padded plane (row length pw).
@@ -72,14 +81,8 @@ inline __attribute__((always_inline)) void dw3x3_body(const ConvGeometry& g, con
   }
 }
 
-void dw3x3(const ConvGeometry& g, const float* in, const float* weight, const float* bias,
-           float* out) {
-  dw3x3_body(g, in, weight, bias, out);
-}
 
 #if defined(__x86_64__)
-// The same loops compiled for AVX2 (eight lanes; no FMA, so products round separately as
-// in the baseline build), picked for stride 1 when the CPU has it.
 __attribute__((target("avx2"))) void dw3x3_avx2(const ConvGeometry& g, const float* in,
                                                 const float* weight, const float* bias,
                                                 float* out) {
@@ -87,21 +90,26 @@ __attribute__((target("avx2"))) void dw3x3_avx2(const ConvGeometry& g, const flo
 }
 #endif
 
-void dw3x3_best(const ConvGeometry& g, const float* in, const float* weight, const float* bias,
-                float* out) {
-#if defined(__x86_64__)
-  // Stride 2 reads every other input column, which AVX2 does not speed up.
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2 && g.sx == 1) return dw3x3_avx2(g, in, weight, bias, out);
-#endif
-  dw3x3(g, in, weight, bias, out);
+DepthwiseFastFn best_depthwise_fast() {
+  static const DepthwiseFastFn best = [] {
+    const DepthwiseFastFn avx2 = depthwise_fast_avx2();
+    return avx2 != nullptr ? avx2 : &depthwise_portable_impl::depthwise_fast;
+  }();
+  return best;
 }
 
 }  // namespace
 
 void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out) {
-  if (dw3x3_applies(g)) return dw3x3_best(g, in, weight, bias, out);
+  if (g.ow >= 8 && dw3x3_applies(g)) {
+#if defined(__x86_64__)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2 && g.sx == 1) return dw3x3_avx2(g, in, weight, bias, out);
+#endif
+    return dw3x3_body(g, in, weight, bias, out);
+  }
+  if (best_depthwise_fast()(g, in, weight, bias, out)) return;
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t c = 0; c < g.c_out; ++c) {
       const float* pi = in + n * g.is[0] + c * g.is[1];

@@ -36,6 +36,12 @@ void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, 
 // float32 depthwise conv (groups == c_in == c_out).
 void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out);
+// The depthwise fast paths of one instruction set (conv_depthwise_impl.inc): K x K kernels
+// (K = 3, 5, 7) without dilation; false when none applies.
+using DepthwiseFastFn = bool (*)(const ConvGeometry& g, const float* in, const float* weight,
+                                 const float* bias, float* out);
+// The AVX2 build (conv_depthwise_avx2.cc), or nullptr when this build or CPU has none.
+DepthwiseFastFn depthwise_fast_avx2();
 // Any dtype, any conv (reference loops; accumulates in the compute type).
 bool conv_reference(const ConvGeometry& g, const runtime::Tensor& in,
                     const runtime::Tensor& weight, const runtime::Tensor* bias,

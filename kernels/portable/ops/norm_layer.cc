@@ -7,6 +7,7 @@
 #include "kernels/portable/util/dispatch.h"
 #include "kernels/portable/util/loop.h"
 #include "kernels/portable/util/tensor_util.h"
+#include "kernels/portable/util/vec_math.h"
 
 namespace ember::kernels::portable {
 
@@ -169,6 +170,33 @@ void layer_norm_out(KernelRuntimeContext& ctx, const Tensor& in, IntList normali
     return;
   }
   const int64_t rows = len == 0 ? 0 : int64_t(in.numel()) / len;
+  if (in.scalar_type() == runtime::ScalarType::Float) {
+    // float32: vectorised two-pass moments and normalisation (util/vec_math.h).
+    const VecMath& vm = vec_math();
+    const float* x = in.const_data_ptr<float>();
+    float* y = out.mutable_data_ptr<float>();
+    const float* w = weight != nullptr ? weight->const_data_ptr<float>() : nullptr;
+    const float* b = bias != nullptr ? bias->const_data_ptr<float>() : nullptr;
+    float* mean_p = mean.mutable_data_ptr<float>();
+    float* rstd_p = rstd.mutable_data_ptr<float>();
+    for (int64_t r = 0; r < rows; ++r) {
+      float m = 0, var = 0;
+      vm.moments(x + r * len, len, &m, &var);
+      if (!std::isfinite(m) || !std::isfinite(var)) {
+        // Overflowing or non-finite rows: PyTorch's Welford statistics (NaN where its
+        // running update meets inf - inf), not the two-pass sums'.
+        double dm = 0, dv = 0;
+        row_moments(x + r * len, len, &dm, &dv);
+        m = float(dm);
+        var = float(dv);
+      }
+      const float s = float(1.0 / std::sqrt(double(var) + eps));
+      vm.normalize(x + r * len, m, s, w, b, y + r * len, len);
+      mean_p[r] = m;
+      rstd_p[r] = s;
+    }
+    return;
+  }
   dispatch<kAllFloats>(in.scalar_type(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     normalize_rows<S>(in.const_data_ptr<S>(), out.mutable_data_ptr<S>(), rows, len, eps,

@@ -1,12 +1,15 @@
 // _softmax and _log_softmax (declared in pool.h): per lane along `dim`, a max
 // pass, a sum-of-exp pass and a write pass; computed in float (double for
-// float64) like ATen.
+// float64) like ATen. float32 lanes that are contiguous in input and out (softmax over
+// the last dim) use the vectorised exp of util/vec_math.h: one pass writes exp(x - max)
+// and sums it, one more scales (softmax) or the output is x - max - log(sum).
 #include <cmath>
 
 #include "kernels/portable/ops/pool.h"
 #include "kernels/portable/util/cast.h"
 #include "kernels/portable/util/dispatch.h"
 #include "kernels/portable/util/reduce.h"
+#include "kernels/portable/util/vec_math.h"
 
 namespace ember::kernels::portable {
 
@@ -44,6 +47,22 @@ Tensor& softmax_impl(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
         mx = (v > mx || std::isnan(v)) ? v : mx;
       }
       if (std::isinf(mx) && mx < 0) mx = C(0);  // all -inf: keep exp() finite
+      if constexpr (std::is_same<S, float>::value) {
+        if (is == 1 && os == 1 && out.scalar_type() == ScalarType::Float) {
+          const VecMath& vm = vec_math();
+          float* y = static_cast<float*>(po) + oo;
+          const float* x = pi + io;
+          if (kLog) {
+            // exp(x - max) goes to y as scratch; then y = x - max - log(sum).
+            const float log_sum = std::log(vm.exp_shift_sum(x, mx, y, n));
+            for (int64_t i = 0; i < n; ++i) y[i] = x[i] - mx - log_sum;
+          } else {
+            const float sum = vm.exp_shift_sum(x, mx, y, n);
+            vm.scale(y, 1.0f / sum, y, n);
+          }
+          return;
+        }
+      }
       C sum = C(0);
       for (int64_t i = 0; i < n; ++i) sum += std::exp(cast<C>(pi[io + i * is]) - mx);
       if (kLog) {

@@ -54,6 +54,25 @@ Tensor& binary_op(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, T
   const bool ok = dispatch<Families>(compute, [&](auto tag) {
     using S = typename decltype(tag)::type;
     using So = std::conditional_t<kBoolResult, bool, S>;
+    // A one-element operand of another dtype (hardswish's int64 constants 3 and 6 in
+    // exported graphs) is converted once, as map_binary's loader would convert it, so
+    // the loop stays typed and flat (float and double, where S is the compute type).
+    if constexpr (std::is_same<S, compute_t<S>>::value && std::is_floating_point<S>::value) {
+      const bool fix_a = a.numel() == 1 && a.scalar_type() != compute &&
+                         b.scalar_type() == compute;
+      const bool fix_b = b.numel() == 1 && b.scalar_type() != compute &&
+                         a.scalar_type() == compute;
+      if (fix_a || fix_b) {
+        const Tensor& single = fix_a ? a : b;
+        const LoadFn<S> load = loader<S>(single.scalar_type());
+        if (load != nullptr) {
+          S value = load(single.const_data_ptr(), 0);
+          const Tensor converted(compute, 0, nullptr, nullptr, nullptr, &value);
+          map_binary<S, S, So>(fix_a ? converted : a, fix_a ? b : converted, out, make(tag));
+          return;
+        }
+      }
+    }
     map_binary<compute_t<S>, S, So>(a, b, out, make(tag));
   });
   if (!ok) {

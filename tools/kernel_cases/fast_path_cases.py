@@ -1,0 +1,126 @@
+"""Writes kernels/test/cases_fast_paths/*.case: PyTorch references at the shapes the portable
+kernels' vectorised fast paths special-case (depthwise conv 3x3/5x5/7x7 at stride 1 and 2,
+row- and channel-vectorised, tiny planes; softmax, layer_norm and the exp-based activations
+at lengths that leave vector tails). Same format and harness as kernels/test/cases, kept in
+its own directory so the main generator's files are untouched.
+
+Run inside the torch chroot:
+  tools/torch_env/run.sh trixie tools/kernel_cases/fast_path_cases.py
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import torch  # noqa: E402
+
+import casegen  # noqa: E402
+from casegen import F32  # noqa: E402
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+OUT = os.path.join(REPO, "kernels", "test", "cases_fast_paths")
+
+
+def depthwise(c):
+    # (channels, h, w, k, stride, padding, channels_last, bias)
+    shapes = [
+        (8, 16, 16, 3, 1, 1, False, True),    # rows path, stride 1, whole vectors
+        (6, 13, 11, 3, 1, 1, False, True),    # rows path, vector tails
+        (5, 17, 19, 3, 2, 1, False, True),    # rows path, stride 2, odd sizes
+        (4, 24, 24, 5, 1, 2, False, True),    # 5x5 stride 1
+        (7, 23, 21, 5, 2, 2, False, False),   # 5x5 stride 2, no bias
+        (3, 20, 18, 7, 1, 3, False, True),    # 7x7
+        (3, 15, 15, 3, 1, 0, False, True),    # no padding
+        (11, 4, 4, 3, 1, 1, False, True),     # channel path: 4x4, partial channel group
+        (20, 2, 2, 3, 1, 1, False, True),     # 2x2 planes
+        (9, 1, 1, 3, 1, 1, False, True),      # 1x1 planes
+        (13, 7, 7, 5, 1, 2, False, True),     # 7x7 planes, 5x5 kernel
+        (10, 8, 8, 3, 2, 1, False, True),     # stride 2 onto 4x4
+        (17, 5, 6, 5, 2, 2, False, True),     # 5x5 stride 2 onto 3x3
+        (12, 9, 9, 3, 1, 1, True, True),      # channels-last input and output
+        (16, 14, 14, 3, 2, 1, True, True),    # channels-last, stride 2
+    ]
+    for (ch, h, w, k, s, p, cl, has_bias) in shapes:
+        x = c.rnd([2 if ch < 6 else 1, ch, h, w])
+        wt = c.rnd([ch, 1, k, k], F32, -0.5, 0.5)
+        if cl:
+            x, wt = c.cl(x), c.cl(wt)
+        b = c.rnd([ch]) if has_bias else None
+        name = "dw%dx%d_s%d_p%d_%dch_%dx%d%s%s" % (k, k, s, p, ch, h, w, "_cl" if cl else "",
+                                                   "" if has_bias else "_nobias")
+        c.case(name, input=x, weight=wt, bias=b, stride=[s, s], padding=[p, p], dilation=[1, 1],
+               transposed=False, output_padding=[0, 0], groups=ch)
+    # Special values through the fast paths: NaN and infinities in a 4x4 plane.
+    sp = c.special(F32)
+    x = torch.cat([sp, sp[:2]]).reshape(1, 1, 4, 4).repeat(1, 3, 1, 1)
+    c.case("dw3x3_special_values", input=x, weight=c.rnd([3, 1, 3, 3], F32, -0.5, 0.5),
+           bias=c.rnd([3]), stride=[1, 1], padding=[1, 1], dilation=[1, 1], transposed=False,
+           output_padding=[0, 0], groups=3)
+
+
+def softmax(c):
+    for n in [1, 3, 7, 8, 9, 17, 100, 1000]:
+        c.case("f32_len%d" % n, self=c.rnd([3, n], F32, -20, 20), dim=1, half_to_float=False)
+    c.case("f32_large_range", self=c.rnd([2, 37], F32, -200, 200), dim=1, half_to_float=False)
+    c.case("f32_dim0_strided", self=c.rnd([19, 5]), dim=0, half_to_float=False)
+    sp = c.special(F32)
+    c.case("f32_special_rows", self=torch.stack([sp[1:12], sp[2:13], sp[3:14]]), dim=1,
+           half_to_float=False)
+    c.case("f32_neg_inf_row", self=torch.full([2, 9], -float("inf")), dim=1, half_to_float=False)
+
+
+def layer_norm(c):
+    for n in [1, 5, 8, 13, 32, 100, 768]:
+        c.case("f32_len%d" % n, input=c.rnd([3, n], F32, -4, 4), normalized_shape=[n],
+               weight=c.rnd([n]), bias=c.rnd([n]), eps=1e-5)
+    c.case("f32_offset_mean", input=c.rnd([4, 64], F32, 99, 101), normalized_shape=[64],
+           weight=None, bias=None, eps=1e-5)
+    c.case("f32_weight_only", input=c.rnd([2, 3, 12]), normalized_shape=[3, 12],
+           weight=c.rnd([3, 12]), bias=None, eps=1e-6)
+
+
+def unary(c, lo=-30.0, hi=30.0):
+    for n in [1, 7, 8, 9, 31, 1000]:
+        c.case("f32_len%d" % n, self=c.rnd([n], F32, lo, hi))
+    c.case("f32_wide", self=c.rnd([64], F32, -120, 120))
+    c.case("f32_special", self=c.special(F32))
+
+
+SPECS = [
+    ("aten::convolution.out", "reduce", depthwise),
+    ("aten::_softmax.out", "reduce", softmax),
+    ("aten::_log_softmax.out", "reduce", softmax),
+    ("aten::native_layer_norm.out", "reduce", layer_norm),
+    ("aten::sigmoid.out", "elementwise", unary),
+    ("aten::silu.out", "elementwise", unary),
+    ("aten::exp.out", "elementwise", lambda c: unary(c, -100.0, 88.0)),
+    ("aten::hardswish.out", "elementwise", lambda c: unary(c, -8.0, 8.0)),
+    ("aten::hardsigmoid.out", "elementwise", lambda c: unary(c, -8.0, 8.0)),
+]
+
+
+def gelu(c):
+    for n in [1, 7, 9, 1000]:
+        c.case("f32_len%d" % n, self=c.rnd([n], F32, -8, 8), approximate="none")
+    c.case("f32_special", self=c.special(F32), approximate="none")
+
+
+SPECS.append(("aten::gelu.out", "elementwise", gelu))
+
+
+def main():
+    torch.set_num_threads(1)
+    os.makedirs(OUT, exist_ok=True)
+    for key, tol, fn in SPECS:
+        c = casegen.OpCases(key, tol=tol)
+        fn(c)
+        data = c.encode(torch.__version__)
+        ns, rest = key.split("::")
+        name = "%s__%s.case" % (ns, rest)
+        with open(os.path.join(OUT, name), "wb") as f:
+            f.write(data)
+        print("%-40s %3d cases %7d bytes" % (key, len(c.cases), len(data)))
+
+
+if __name__ == "__main__":
+    main()

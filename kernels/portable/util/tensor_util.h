@@ -89,6 +89,12 @@ bool broadcast_shape_slow(KernelRuntimeContext& ctx, Span<const SizesType> a,
                           Span<const SizesType> b, Shape* out, const char* op);
 inline bool broadcast_shape(KernelRuntimeContext& ctx, Span<const SizesType> a,
                             Span<const SizesType> b, Shape* out, const char* op) {
+  if (a.size() == 0 || b.size() == 0) {  // a 0-dim operand (a wrapped scalar) takes the other's
+    const Span<const SizesType> s = a.size() == 0 ? b : a;
+    for (size_t d = 0; d < s.size(); ++d) out->sizes[d] = s[d];
+    out->dim = s.size();
+    return true;
+  }
   if (a.size() == b.size()) {
     size_t i = 0;
     while (i < a.size() && a[i] == b[i]) ++i;

@@ -27,21 +27,44 @@ struct MatView {
 constexpr int64_t kTinyProduct = 256;
 
 // Float products of at most kTinyProduct multiply-adds (and strided-C ones sgemm doesn't take),
-// every element of C summed over p in order from 0 like the plain loop. No packing, no scratch:
-// for the few-element products of small models the set-up would cost more than the sums.
-// kPlain (alpha 1, beta 0) with unit-stride rows of B and C accumulates straight into C's row
-// (a loop over j the compiler vectorises); otherwise one dot product per element.
+// every element of C summed over p in order from 0.0f like the plain loop. No packing, no
+// scratch: for the few-element products of small models the set-up would cost more than the
+// sums. Outer products (k == 1) are one multiply per element; kPlain (alpha 1, beta 0) with
+// unit-stride rows of B and C at least 8 long accumulates straight into C's row (a loop the
+// compiler vectorises); everything else is one dot product per element.
+template <bool kPlain>
+void store_tiny(float& dst, float acc, float alpha, float beta) {
+  if (kPlain) {
+    dst = acc;
+  } else {
+    float r = alpha * acc;
+    if (beta != 0.0f) r += beta * dst;
+    dst = r;
+  }
+}
+
 template <bool kPlain>
 void matmul_tiny_f32(int64_t m, int64_t n, int64_t k, const MatView& v, float alpha, float beta) {
   const float* a = static_cast<const float*>(v.a);
   const float* b = static_cast<const float*>(v.b);
   float* c = static_cast<float*>(v.c);
-  if (kPlain && v.b_cs == 1 && v.c_cs == 1) {
+  if (k == 1) {
+    for (int64_t i = 0; i < m; ++i) {
+      const float av = a[i * v.a_rs];
+      float* crow = c + i * v.c_rs;
+      for (int64_t j = 0; j < n; ++j) {
+        store_tiny<kPlain>(crow[j * v.c_cs], 0.0f + av * b[j * v.b_cs], alpha, beta);
+      }
+    }
+    return;
+  }
+  if (kPlain && v.b_cs == 1 && v.c_cs == 1 && n >= 8 && k > 0) {
     for (int64_t i = 0; i < m; ++i) {
       const float* arow = a + i * v.a_rs;
       float* crow = c + i * v.c_rs;
-      for (int64_t j = 0; j < n; ++j) crow[j] = 0.0f;
-      for (int64_t p = 0; p < k; ++p) {
+      const float a0 = arow[0];
+      for (int64_t j = 0; j < n; ++j) crow[j] = 0.0f + a0 * b[j];
+      for (int64_t p = 1; p < k; ++p) {
         const float av = arow[p * v.a_cs];
         const float* brow = b + p * v.b_rs;
         for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];
@@ -56,14 +79,7 @@ void matmul_tiny_f32(int64_t m, int64_t n, int64_t k, const MatView& v, float al
       const float* bcol = b + j * v.b_cs;
       float acc = 0.0f;
       for (int64_t p = 0; p < k; ++p) acc += arow[p * v.a_cs] * bcol[p * v.b_rs];
-      float& dst = crow[j * v.c_cs];
-      if (kPlain) {
-        dst = acc;
-      } else {
-        float r = alpha * acc;
-        if (beta != 0.0f) r += beta * dst;
-        dst = r;
-      }
+      store_tiny<kPlain>(crow[j * v.c_cs], acc, alpha, beta);
     }
   }
 }

@@ -108,10 +108,17 @@ bool copy_small(const SizesType* sizes, size_t rank, size_t esize, void* dst,
       if (dst != src) std::memcpy(dst, src, size_t(n[1]) * esize);
       return true;
     }
-  } else if (ds[0] < ds[1]) {
-    int64_t t = n[0]; n[0] = n[1]; n[1] = t;
-    t = ds[0]; ds[0] = ds[1]; ds[1] = t;
-    t = ss[0]; ss[0] = ss[1]; ss[1] = t;
+  } else {
+    // Inner loop along the smaller dst stride, unless that leaves a short inner loop under a
+    // long outer one ([2, 10] -> [10, 2]): then the longer dim goes inside.
+    bool swap = ds[0] < ds[1];
+    const int64_t inner = swap ? n[0] : n[1], outer = swap ? n[1] : n[0];
+    if (inner < 4 && outer > inner) swap = !swap;
+    if (swap) {
+      int64_t t = n[0]; n[0] = n[1]; n[1] = t;
+      t = ds[0]; ds[0] = ds[1]; ds[1] = t;
+      t = ss[0]; ss[0] = ss[1]; ss[1] = t;
+    }
   }
   switch (esize) {
     case 1: copy_2d<uint8_t>(n, ds, ss, dst, src); return true;

@@ -69,7 +69,7 @@ bool sum_block(const Tensor& in, const bool* mask, Tensor& out) {
   const ScalarType ti = in.scalar_type(), to = out.scalar_type();
   const bool f32 = ti == ScalarType::Float && to == ScalarType::Float;
   const bool i64 = to == ScalarType::Long && (ti == ScalarType::Long || ti == ScalarType::Bool);
-  if ((!f32 && !i64) || !in.is_contiguous_dim_order() || !out.is_contiguous_dim_order()) {
+  if ((!f32 && !i64) || !is_row_major(in) || !is_row_major(out)) {
     return false;
   }
   int64_t outer = 1, red = 1, inner = 1;

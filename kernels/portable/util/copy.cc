@@ -189,8 +189,8 @@ bool copy_into(const Tensor& src, Tensor& out) {
   // Dense in the same order: same layout, or (src broadcasts to out) the same numel with both
   // row-major, which only adds or drops size-1 dims.
   if (src.scalar_type() == out.scalar_type() &&
-      (same_layout(src, out) || (src.numel() == out.numel() && src.is_contiguous_dim_order() &&
-                                 out.is_contiguous_dim_order()))) {
+      (same_layout(src, out) ||
+       (src.numel() == out.numel() && is_row_major(src) && is_row_major(out)))) {
     if (out.element_size() == 0) return false;
     if (out.numel() > 0 && src.const_data_ptr() != out.const_data_ptr()) {
       std::memcpy(out.mutable_data_ptr(), src.const_data_ptr(), out.nbytes());
@@ -203,7 +203,7 @@ bool copy_into(const Tensor& src, Tensor& out) {
 }
 
 bool reshape_copy(const Tensor& src, Tensor& out) {
-  if (src.is_contiguous_dim_order() && out.is_contiguous_dim_order()) {
+  if (is_row_major(src) && is_row_major(out)) {
     if (src.scalar_type() == out.scalar_type() && src.numel() == out.numel()) {
       if (out.element_size() == 0) return false;
       if (out.numel() > 0 && src.const_data_ptr() != out.const_data_ptr()) {

@@ -33,7 +33,7 @@ enum class Fit { Flat, Single, Strided };
 inline Fit fit_of(const Tensor& t, const Tensor& out) {
   if (t.numel() == 1) return Fit::Single;
   if (same_layout(t, out)) return Fit::Flat;
-  return t.numel() == out.numel() && t.is_contiguous_dim_order() && out.is_contiguous_dim_order()
+  return t.numel() == out.numel() && is_row_major(t) && is_row_major(out)
              ? Fit::Flat
              : Fit::Strided;
 }

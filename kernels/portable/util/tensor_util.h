@@ -133,6 +133,16 @@ inline void tensor_strides(const Tensor& t, int64_t* strides) {
 int64_t shape_numel(Span<const SizesType> sizes);
 
 // Whether t and u have the same sizes and dim order (flat loops apply).
+// Tensor::is_contiguous_dim_order inline, for the per-call checks of small kernels.
+inline bool is_row_major(const Tensor& t) {
+  const runtime::DimOrderType* order = t.dim_order().data();
+  if (order == nullptr) return true;
+  for (size_t i = 0; i < t.dim(); ++i) {
+    if (order[i] != i) return false;
+  }
+  return true;
+}
+
 inline bool same_layout(const Tensor& t, const Tensor& u) {
   if (t.dim() != u.dim()) return false;
   for (size_t i = 0; i < t.dim(); ++i) {

@@ -1,6 +1,6 @@
 // Method::execute: the instruction loop (pte-format.md 3.7). Everything was
 // checked at load, so each step only dispatches; the temp allocator is reset
-// after every instruction and a step limit stops runaway jump loops.
+// after every instruction that used it and a step limit stops runaway jump loops.
 #include "runtime/executor/method_state.h"
 #include "runtime/platform/log.h"
 
@@ -64,6 +64,8 @@ Error Method::execute() {
   EMBER_TRY(check_equal_guards(s));  // needs every input, so here rather than in set_input
   if (s->temp_allocator != nullptr) s->temp_allocator->reset();
   clear_error_message();  // a kernel may fail without recording why
+  // Steps are counted at taken jumps (a straight run is bounded by its chain's length), so the
+  // common step pays no counter.
   uint64_t steps = 0;
   // Locals, not s->...: kernels are opaque calls, so fields would be reloaded every step.
   InstructionProfile* const profile = s->profile;
@@ -75,11 +77,8 @@ Error Method::execute() {
   const PreparedInstruction* const instructions = s->instructions;
   for (size_t c = 0; c < s->num_chains; ++c) {
     const size_t begin = s->chain_starts[c], end = s->chain_starts[c + 1];
+    size_t run_start = begin;  // first instruction of the current straight run
     for (size_t pc = begin; pc < end; ++pc) {
-      if (++steps > kMaxSteps) {
-        return fail(Error::InvalidProgram, "method '%s' exceeded %llu steps (jump loop?)", s->name,
-                    static_cast<unsigned long long>(kMaxSteps));
-      }
       const PreparedInstruction& in = instructions[pc];
       const size_t at = pc;
       Error err;
@@ -87,6 +86,7 @@ Error Method::execute() {
         KernelRuntimeContext context(temp, pool);
         in.function(context, Span<EValue*>(in.args, in.num_args));
         err = context.failure_state();
+        if (context.temp_used()) temp->reset();  // only kernels that took scratch
       } else {
         const uint64_t start = profile != nullptr ? ember_pal_now_ns() : 0;
         err = run_one(s, in, &pc, begin);
@@ -102,8 +102,16 @@ Error Method::execute() {
         if (observer != nullptr && err == Error::Ok) {
           observer->after_instruction(at, Span<EValue* const>(in.args, in.num_args));
         }
+        if (temp != nullptr) temp->reset();
+        if (pc != at) {  // a taken jump: count the run it ends
+          steps += at - run_start + 1;
+          if (steps > kMaxSteps) {
+            return fail(Error::InvalidProgram, "method '%s' exceeded %llu steps (jump loop?)",
+                        s->name, static_cast<unsigned long long>(kMaxSteps));
+          }
+          run_start = pc + 1;
+        }
       }
-      if (temp != nullptr) temp->reset();
       if (err != Error::Ok) {
         if (last_error_message()[0] == '\0') fail(err, "%s", error_meaning(err));
         return annotate(err, "method '%s' instruction %zu (%s)", s->name, at, in.name);

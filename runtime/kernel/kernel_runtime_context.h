@@ -1,6 +1,6 @@
 // KernelRuntimeContext: what a kernel may use besides its arguments. A kernel
 // reports failure with fail() (never by aborting, allocating or printing), may
-// take scratch memory from the temp allocator (reset after every instruction),
+// take scratch memory from the temp allocator (reset after any instruction that took some),
 // and may split work over the caller's thread pool (null = single thread).
 #pragma once
 
@@ -40,10 +40,14 @@ class KernelRuntimeContext final {
   // allocator, MemoryAllocationFailed when it is exhausted.
   Result<void*> allocate_temp(size_t size, size_t alignment = alignof(std::max_align_t)) {
     if (temp_allocator_ == nullptr) return Error::NotFound;
+    temp_used_ = true;
     void* p = temp_allocator_->allocate(size, alignment);
     if (p == nullptr) return Error::MemoryAllocationFailed;
     return p;
   }
+  // Whether allocate_temp was called: the instruction loop resets the temp allocator after a
+  // kernel only then (most small kernels never take scratch).
+  bool temp_used() const { return temp_used_; }
 
   ThreadPool* thread_pool() const { return thread_pool_; }
 
@@ -51,6 +55,7 @@ class KernelRuntimeContext final {
   MemoryAllocator* temp_allocator_;
   ThreadPool* thread_pool_;
   Error failure_ = Error::Ok;
+  bool temp_used_ = false;
 };
 
 }  // namespace ember::runtime

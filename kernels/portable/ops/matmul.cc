@@ -26,29 +26,60 @@ struct MatView {
 // packing and dispatch cost more than the arithmetic (upstream's xor.pte: 2x10x1).
 constexpr int64_t kTinyProduct = 256;
 
-// Float products of at most kTinyProduct multiply-adds: rows of C accumulated over p in
-// order (the same sums as the plain loop), the j loop flat when B's rows are contiguous.
+// Float products of at most kTinyProduct multiply-adds (and strided-C ones sgemm doesn't take),
+// every element of C summed over p in order from 0.0f like the plain loop. No packing, no
+// scratch: for the few-element products of small models the set-up would cost more than the
+// sums. Outer products (k == 1) are one multiply per element; kPlain (alpha 1, beta 0) with
+// unit-stride rows of B and C at least 8 long accumulates straight into C's row (a loop the
+// compiler vectorises); everything else is one dot product per element.
+template <bool kPlain>
+void store_tiny(float& dst, float acc, float alpha, float beta) {
+  if (kPlain) {
+    dst = acc;
+  } else {
+    float r = alpha * acc;
+    if (beta != 0.0f) r += beta * dst;
+    dst = r;
+  }
+}
+
+template <bool kPlain>
 void matmul_tiny_f32(int64_t m, int64_t n, int64_t k, const MatView& v, float alpha, float beta) {
   const float* a = static_cast<const float*>(v.a);
   const float* b = static_cast<const float*>(v.b);
   float* c = static_cast<float*>(v.c);
-  float acc[kTinyProduct];  // n <= kTinyProduct when m, k >= 1
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < n; ++j) acc[j] = 0.0f;
-    for (int64_t p = 0; p < k; ++p) {
-      const float av = a[i * v.a_rs + p * v.a_cs];
-      const float* brow = b + p * v.b_rs;
-      if (v.b_cs == 1) {
-        for (int64_t j = 0; j < n; ++j) acc[j] += av * brow[j];
-      } else {
-        for (int64_t j = 0; j < n; ++j) acc[j] += av * brow[j * v.b_cs];
+  if (k == 1) {
+    for (int64_t i = 0; i < m; ++i) {
+      const float av = a[i * v.a_rs];
+      float* crow = c + i * v.c_rs;
+      for (int64_t j = 0; j < n; ++j) {
+        store_tiny<kPlain>(crow[j * v.c_cs], 0.0f + av * b[j * v.b_cs], alpha, beta);
       }
     }
+    return;
+  }
+  if (kPlain && v.b_cs == 1 && v.c_cs == 1 && n >= 8 && k > 0) {
+    for (int64_t i = 0; i < m; ++i) {
+      const float* arow = a + i * v.a_rs;
+      float* crow = c + i * v.c_rs;
+      const float a0 = arow[0];
+      for (int64_t j = 0; j < n; ++j) crow[j] = 0.0f + a0 * b[j];
+      for (int64_t p = 1; p < k; ++p) {
+        const float av = arow[p * v.a_cs];
+        const float* brow = b + p * v.b_rs;
+        for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];
+      }
+    }
+    return;
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    const float* arow = a + i * v.a_rs;
     float* crow = c + i * v.c_rs;
     for (int64_t j = 0; j < n; ++j) {
-      float r = alpha * acc[j];
-      if (beta != 0.0f) r += beta * crow[j * v.c_cs];
-      crow[j * v.c_cs] = r;
+      const float* bcol = b + j * v.b_cs;
+      float acc = 0.0f;
+      for (int64_t p = 0; p < k; ++p) acc += arow[p * v.a_cs] * bcol[p * v.b_rs];
+      store_tiny<kPlain>(crow[j * v.c_cs], acc, alpha, beta);
     }
   }
 }
@@ -76,8 +107,12 @@ void matmul_one(runtime::ScalarType type, int64_t m, int64_t n, int64_t k, const
     sgemm(g, pool);
     return;
   }
-  if (type == runtime::ScalarType::Float && m > 0 && k > 0 && n <= kTinyProduct) {
-    matmul_tiny_f32(m, n, k, v, float(alpha), float(beta));
+  if (type == runtime::ScalarType::Float) {
+    if (alpha == 1.0 && beta == 0.0) {
+      matmul_tiny_f32<true>(m, n, k, v, 1.0f, 0.0f);
+    } else {
+      matmul_tiny_f32<false>(m, n, k, v, float(alpha), float(beta));
+    }
     return;
   }
   dispatch<kReal>(type, [&](auto tag) {

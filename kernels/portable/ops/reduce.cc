@@ -2,6 +2,7 @@
 #include "kernels/portable/ops/reduce.h"
 
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/portable/util/cast.h"
 #include "kernels/portable/util/dispatch.h"
@@ -41,12 +42,34 @@ bool fold(const Tensor& in, const ReducePlan& plan, Tensor& out, Acc init, Combi
   });
 }
 
-// Float sum of a row-major tensor over one block of adjacent dims (size-1 dims ignored):
-// out[o, i] = sum_r in[o, r, i], accumulated in double like fold(). False when the layout
-// or dtypes need the general plan. No ReducePlan set-up: the common case of small models.
+// Sum of a row-major tensor over one block of adjacent dims (size-1 dims ignored):
+// out[o, i] = sum_r in[o, r, i], accumulated like fold() (double for float, int64 with
+// wrap-around for integers and bool). Float -> float and bool/int64 -> int64 only; false when
+// the layout or dtypes need the general plan. No ReducePlan set-up: the common case of small
+// models (a loss's mean over a mask).
+template <typename S, typename Acc, typename O>
+void sum_block_typed(const Tensor& in, Tensor& out, int64_t outer, int64_t red, int64_t inner) {
+  const S* p = in.const_data_ptr<S>();
+  O* po = out.mutable_data_ptr<O>();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      Acc acc = Acc(0);
+      const S* x = p + o * red * inner + i;
+      if constexpr (std::is_same<Acc, double>::value) {
+        for (int64_t r = 0; r < red; ++r) acc += double(x[r * inner]);
+      } else {
+        for (int64_t r = 0; r < red; ++r) acc = add_wrap(acc, Acc(x[r * inner]));
+      }
+      po[o * inner + i] = O(acc);
+    }
+  }
+}
+
 bool sum_block(const Tensor& in, const bool* mask, Tensor& out) {
-  if (in.scalar_type() != ScalarType::Float || out.scalar_type() != ScalarType::Float ||
-      !in.is_contiguous_dim_order() || !out.is_contiguous_dim_order()) {
+  const ScalarType ti = in.scalar_type(), to = out.scalar_type();
+  const bool f32 = ti == ScalarType::Float && to == ScalarType::Float;
+  const bool i64 = to == ScalarType::Long && (ti == ScalarType::Long || ti == ScalarType::Bool);
+  if ((!f32 && !i64) || !is_row_major(in) || !is_row_major(out)) {
     return false;
   }
   int64_t outer = 1, red = 1, inner = 1;
@@ -65,15 +88,12 @@ bool sum_block(const Tensor& in, const bool* mask, Tensor& out) {
       inner *= s;
     }
   }
-  const float* p = in.const_data_ptr<float>();
-  float* po = out.mutable_data_ptr<float>();
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t i = 0; i < inner; ++i) {
-      double acc = 0.0;
-      const float* x = p + o * red * inner + i;
-      for (int64_t r = 0; r < red; ++r) acc += double(x[r * inner]);
-      po[o * inner + i] = float(acc);
-    }
+  if (f32) {
+    sum_block_typed<float, double, float>(in, out, outer, red, inner);
+  } else if (ti == ScalarType::Long) {
+    sum_block_typed<int64_t, int64_t, int64_t>(in, out, outer, red, inner);
+  } else {
+    sum_block_typed<bool, int64_t, int64_t>(in, out, outer, red, inner);
   }
   return true;
 }

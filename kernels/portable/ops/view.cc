@@ -129,26 +129,39 @@ Tensor& view_copy_out(KernelRuntimeContext& ctx, const Tensor& in, IntList size,
 
 Tensor& permute_copy_out(KernelRuntimeContext& ctx, const Tensor& in, IntList dims, Tensor& out) {
   const char* op = "permute_copy.out";
-  if (dims.size() != in.dim()) {
+  const size_t rank = in.dim();
+  if (dims.size() != rank) {
     ctx.fail(Error::InvalidArgument, "%s: %zu dims given for a tensor of rank %zu", op,
-             dims.size(), in.dim());
+             dims.size(), rank);
     return out;
   }
-  Shape shape;
-  View src = view_of(in);
-  bool seen[kMaxTensorDims] = {};
-  for (size_t i = 0; i < dims.size(); ++i) {
+  // Out's sizes and, per out dim, the input stride it walks: rank entries only (no View).
+  SizesType sizes[kMaxTensorDims];
+  int64_t src_strides[kMaxTensorDims];
+  uint32_t seen = 0;
+  for (size_t i = 0; i < rank; ++i) {
     int64_t d = 0;
-    if (!normalize_dim(ctx, dims[i], in.dim(), op, &d)) return out;
-    if (seen[d]) {
+    if (!normalize_dim(ctx, dims[i], rank, op, &d)) return out;
+    if (seen & (1u << d)) {
       ctx.fail(Error::InvalidArgument, "%s: dim %lld repeated", op, static_cast<long long>(d));
       return out;
     }
-    seen[d] = true;
-    shape.push(in.size(d));
-    src.strides[i] = in.strides()[d];
+    seen |= 1u << d;
+    sizes[i] = in.size(d);
+    src_strides[i] = in.strides()[d];
   }
-  return copy_view_out(ctx, shape, src, out, op);
+  if (!check_dtype(ctx, out, in.scalar_type(), op, "out")) return out;
+  if (!resize_out(ctx, out, {sizes, rank}, op)) return out;
+  int64_t dst_strides[kMaxTensorDims];
+  tensor_strides(out, dst_strides);
+  if (copy_small(sizes, rank, out.element_size(), out.mutable_data_ptr(), dst_strides,
+                 in.const_data_ptr(), src_strides)) {
+    return out;
+  }
+  View src = view_of(in);
+  for (size_t i = 0; i < rank; ++i) src.strides[i] = src_strides[i];
+  copy_view(sizes, rank, view_of(out), src);
+  return out;
 }
 
 Tensor& expand_copy_out(KernelRuntimeContext& ctx, const Tensor& in, IntList size, bool,

@@ -71,6 +71,14 @@ template <typename U>
 void copy_2d(const int64_t* n, const int64_t* ds, const int64_t* ss, void* dst, const void* src) {
   U* d = static_cast<U*>(dst);
   const U* s = static_cast<const U*>(src);
+  if (ds[1] == 1) {  // rows of dst contiguous (every permute into a row-major out)
+    for (int64_t i = 0; i < n[0]; ++i) {
+      U* drow = d + i * ds[0];
+      const U* srow = s + i * ss[0];
+      for (int64_t j = 0; j < n[1]; ++j) drow[j] = srow[j * ss[1]];
+    }
+    return;
+  }
   for (int64_t i = 0; i < n[0]; ++i) {
     U* drow = d + i * ds[0];
     const U* srow = s + i * ss[0];
@@ -78,10 +86,10 @@ void copy_2d(const int64_t* n, const int64_t* ds, const int64_t* ss, void* dst, 
   }
 }
 
-// Same-dtype copies with at most two dims of size > 1 (transposes of small matrices, most
-// permutes of tiny tensors): a direct double loop, outer dim the one with the larger dst
-// stride. False when the shape needs the general strided loop.
-bool copy_small(const SizesType* sizes, size_t rank, const View& dst, const View& src) {
+}  // namespace
+
+bool copy_small(const SizesType* sizes, size_t rank, size_t esize, void* dst,
+                const int64_t* dst_strides, const void* src, const int64_t* src_strides) {
   int64_t n[2] = {1, 1}, ds[2] = {0, 0}, ss[2] = {0, 0};
   size_t k = 0;
   for (size_t d = 0; d < rank; ++d) {
@@ -89,38 +97,43 @@ bool copy_small(const SizesType* sizes, size_t rank, const View& dst, const View
     if (sizes[d] == 0) return true;  // nothing to copy
     if (k == 2) return false;
     n[k] = sizes[d];
-    ds[k] = dst.strides[d];
-    ss[k] = src.strides[d];
+    ds[k] = dst_strides[d];
+    ss[k] = src_strides[d];
     ++k;
   }
-  if (k == 1) {  // one dim: make it the inner one
+  if (k < 2) {  // at most one dim: make it the inner one
     n[1] = n[0], ds[1] = ds[0], ss[1] = ss[0];
     n[0] = 1, ds[0] = 0, ss[0] = 0;
-  } else if (k == 2 && ds[0] < ds[1]) {
-    int64_t t = n[0]; n[0] = n[1]; n[1] = t;
-    t = ds[0]; ds[0] = ds[1]; ds[1] = t;
-    t = ss[0]; ss[0] = ss[1]; ss[1] = t;
+    if (ds[1] == 1 && ss[1] == 1) {  // one dense run
+      if (dst != src) std::memcpy(dst, src, size_t(n[1]) * esize);
+      return true;
+    }
+  } else {
+    // Inner loop along the smaller dst stride, unless that leaves a short inner loop under a
+    // long outer one ([2, 10] -> [10, 2]): then the longer dim goes inside.
+    bool swap = ds[0] < ds[1];
+    const int64_t inner = swap ? n[0] : n[1], outer = swap ? n[1] : n[0];
+    if (inner < 4 && outer > inner) swap = !swap;
+    if (swap) {
+      int64_t t = n[0]; n[0] = n[1]; n[1] = t;
+      t = ds[0]; ds[0] = ds[1]; ds[1] = t;
+      t = ss[0]; ss[0] = ss[1]; ss[1] = t;
+    }
   }
-  switch (runtime::element_size(dst.dtype)) {
-    case 1: copy_2d<uint8_t>(n, ds, ss, dst.data, src.data); return true;
-    case 2: copy_2d<uint16_t>(n, ds, ss, dst.data, src.data); return true;
-    case 4: copy_2d<uint32_t>(n, ds, ss, dst.data, src.data); return true;
-    case 8: copy_2d<uint64_t>(n, ds, ss, dst.data, src.data); return true;
+  switch (esize) {
+    case 1: copy_2d<uint8_t>(n, ds, ss, dst, src); return true;
+    case 2: copy_2d<uint16_t>(n, ds, ss, dst, src); return true;
+    case 4: copy_2d<uint32_t>(n, ds, ss, dst, src); return true;
+    case 8: copy_2d<uint64_t>(n, ds, ss, dst, src); return true;
     default: return false;
   }
 }
 
-}  // namespace
+namespace {
 
-bool copy_view(const SizesType* sizes, size_t rank, const View& dst, const View& src) {
-  int64_t flat = 0;
-  if (dst.dtype == src.dtype && flat_row_major(sizes, rank, dst, src, &flat)) {
-    const size_t esize = runtime::element_size(dst.dtype);
-    if (esize == 0) return false;
-    if (flat > 0 && dst.data != src.data) std::memcpy(dst.data, src.data, size_t(flat) * esize);
-    return true;
-  }
-  if (dst.dtype == src.dtype && copy_small(sizes, rank, dst, src)) return true;
+// The general strided loop (kept out of copy_view so the small paths don't pay for its frame).
+[[gnu::noinline]] bool copy_view_general(const SizesType* sizes, size_t rank, const View& dst,
+                                         const View& src) {
   int64_t strides[2][kMaxTensorDims];
   // Iterate in the destination's memory order: sort dims by decreasing dst stride.
   runtime::DimOrderType order[kMaxTensorDims];
@@ -156,8 +169,28 @@ bool copy_view(const SizesType* sizes, size_t rank, const View& dst, const View&
   return ok;
 }
 
+}  // namespace
+
+bool copy_view(const SizesType* sizes, size_t rank, const View& dst, const View& src) {
+  if (dst.dtype == src.dtype) {
+    const size_t esize = runtime::element_size(dst.dtype);
+    if (esize == 0) return false;
+    int64_t flat = 0;
+    if (flat_row_major(sizes, rank, dst, src, &flat)) {
+      if (flat > 0 && dst.data != src.data) std::memcpy(dst.data, src.data, size_t(flat) * esize);
+      return true;
+    }
+    if (copy_small(sizes, rank, esize, dst.data, dst.strides, src.data, src.strides)) return true;
+  }
+  return copy_view_general(sizes, rank, dst, src);
+}
+
 bool copy_into(const Tensor& src, Tensor& out) {
-  if (src.scalar_type() == out.scalar_type() && same_layout(src, out)) {  // dense, same order
+  // Dense in the same order: same layout, or (src broadcasts to out) the same numel with both
+  // row-major, which only adds or drops size-1 dims.
+  if (src.scalar_type() == out.scalar_type() &&
+      (same_layout(src, out) ||
+       (src.numel() == out.numel() && is_row_major(src) && is_row_major(out)))) {
     if (out.element_size() == 0) return false;
     if (out.numel() > 0 && src.const_data_ptr() != out.const_data_ptr()) {
       std::memcpy(out.mutable_data_ptr(), src.const_data_ptr(), out.nbytes());
@@ -170,7 +203,7 @@ bool copy_into(const Tensor& src, Tensor& out) {
 }
 
 bool reshape_copy(const Tensor& src, Tensor& out) {
-  if (src.is_contiguous_dim_order() && out.is_contiguous_dim_order()) {
+  if (is_row_major(src) && is_row_major(out)) {
     if (src.scalar_type() == out.scalar_type() && src.numel() == out.numel()) {
       if (out.element_size() == 0) return false;
       if (out.numel() > 0 && src.const_data_ptr() != out.const_data_ptr()) {
@@ -224,9 +257,31 @@ bool scalar_fits(runtime::ScalarType type, const runtime::Scalar& value) {
   return fits;
 }
 
+namespace {
+
+template <typename U>
+void fill_bits(void* dst, size_t n, const void* value) {
+  U v;
+  std::memcpy(&v, value, sizeof(U));
+  U* d = static_cast<U*>(dst);
+  for (size_t i = 0; i < n; ++i) d[i] = v;
+}
+
+}  // namespace
+
 void fill_scalar(Tensor& out, const runtime::Scalar& value) {
   ScalarTensor s(out.scalar_type(), value);
-  copy_into(s.tensor(), out);
+  // out's elements are dense whatever its dim order (strides follow it), and all take one
+  // value: fill numel() elements without any view set-up.
+  void* d = out.mutable_data_ptr();
+  const void* v = s.tensor().const_data_ptr();
+  switch (out.element_size()) {
+    case 1: fill_bits<uint8_t>(d, out.numel(), v); return;
+    case 2: fill_bits<uint16_t>(d, out.numel(), v); return;
+    case 4: fill_bits<uint32_t>(d, out.numel(), v); return;
+    case 8: fill_bits<uint64_t>(d, out.numel(), v); return;
+    default: copy_into(s.tensor(), out);
+  }
 }
 
 }  // namespace ember::kernels::portable

@@ -26,6 +26,13 @@ View view_of(const Tensor& t, int64_t offset = 0);
 // dst, converting dtypes. Returns false for an unsupported dtype.
 bool copy_view(const SizesType* sizes, size_t rank, const View& dst, const View& src);
 
+// Same-dtype copy (element size `esize`) of the logical shape `sizes` when at most two of its
+// dims have size > 1: one memcpy or a direct double loop, no View or strided-loop set-up.
+// Strides are in elements, one per dim. False (nothing copied) when the shape has more
+// non-unit dims or esize isn't 1, 2, 4 or 8.
+bool copy_small(const SizesType* sizes, size_t rank, size_t esize, void* dst,
+                const int64_t* dst_strides, const void* src, const int64_t* src_strides);
+
 // Copies src (broadcast to out's shape) into out; false on a dtype it can't copy.
 bool copy_into(const Tensor& src, Tensor& out);
 

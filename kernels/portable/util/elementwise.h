@@ -28,9 +28,14 @@ StridedLoop<N> make_loop(Tensor& out, const Tensor* const* ins) {
 // memory order: element i is element i), Single (one element, broadcast to all), or
 // Strided (anything else). Tiny tensors take the first two without any loop setup.
 enum class Fit { Flat, Single, Strided };
+// An operand that broadcasts to out with out's numel differs from it only by size-1 dims, so
+// when both are row-major its element i is out's element i too ([10] against [1, 10]).
 inline Fit fit_of(const Tensor& t, const Tensor& out) {
   if (t.numel() == 1) return Fit::Single;
-  return same_layout(t, out) ? Fit::Flat : Fit::Strided;
+  if (same_layout(t, out)) return Fit::Flat;
+  return t.numel() == out.numel() && is_row_major(t) && is_row_major(out)
+             ? Fit::Flat
+             : Fit::Strided;
 }
 
 }  // namespace detail

@@ -99,14 +99,14 @@ ScalarType scalar_dtype(const Scalar& s) {
   return s.is_integral() ? ScalarType::Long : ScalarType::Float;
 }
 
-ScalarType result_type(const Tensor& a, const Tensor& b) {
+ScalarType result_type_general(const Tensor& a, const Tensor& b) {
   State s;
   s.add(a);
   s.add(b);
   return finish(s);
 }
 
-ScalarType result_type(const Tensor& a, const Scalar& b) {
+ScalarType result_type_general(const Tensor& a, const Scalar& b) {
   State s;
   s.add(a);
   s.add(b);

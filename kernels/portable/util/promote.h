@@ -21,10 +21,19 @@ ScalarType promote_types(ScalarType a, ScalarType b);
 // The dtype a Python scalar stands for on its own: Bool, Long or Float.
 ScalarType scalar_dtype(const Scalar& s);
 
-// torch.result_type(a, b) for two tensors.
-ScalarType result_type(const Tensor& a, const Tensor& b);
-// torch.result_type(a, scalar).
-ScalarType result_type(const Tensor& a, const Scalar& b);
+// torch.result_type(a, b) for two tensors, and torch.result_type(a, scalar): the common cases
+// inline (operands of one dtype; a non-bool tensor with an integer or bool scalar, which keeps
+// the tensor's dtype), the rest out of line.
+ScalarType result_type_general(const Tensor& a, const Tensor& b);
+ScalarType result_type_general(const Tensor& a, const Scalar& b);
+inline ScalarType result_type(const Tensor& a, const Tensor& b) {
+  return a.scalar_type() == b.scalar_type() ? a.scalar_type() : result_type_general(a, b);
+}
+inline ScalarType result_type(const Tensor& a, const Scalar& b) {
+  return a.scalar_type() != ScalarType::Bool && !b.is_floating_point()
+             ? a.scalar_type()
+             : result_type_general(a, b);
+}
 // torch.result_type over a tensor and two scalars (clamp).
 ScalarType result_type(const Tensor& a, const Scalar& b, const Scalar& c);
 // result_type of three tensors (where, clamp.Tensor, addcmul-like ops).

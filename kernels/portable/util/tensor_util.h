@@ -89,6 +89,12 @@ bool broadcast_shape_slow(KernelRuntimeContext& ctx, Span<const SizesType> a,
                           Span<const SizesType> b, Shape* out, const char* op);
 inline bool broadcast_shape(KernelRuntimeContext& ctx, Span<const SizesType> a,
                             Span<const SizesType> b, Shape* out, const char* op) {
+  if (a.size() == 0 || b.size() == 0) {  // a 0-dim operand (a wrapped scalar) takes the other's
+    const Span<const SizesType> s = a.size() == 0 ? b : a;
+    for (size_t d = 0; d < s.size(); ++d) out->sizes[d] = s[d];
+    out->dim = s.size();
+    return true;
+  }
   if (a.size() == b.size()) {
     size_t i = 0;
     while (i < a.size() && a[i] == b[i]) ++i;
@@ -127,6 +133,16 @@ inline void tensor_strides(const Tensor& t, int64_t* strides) {
 int64_t shape_numel(Span<const SizesType> sizes);
 
 // Whether t and u have the same sizes and dim order (flat loops apply).
+// Tensor::is_contiguous_dim_order inline, for the per-call checks of small kernels.
+inline bool is_row_major(const Tensor& t) {
+  const runtime::DimOrderType* order = t.dim_order().data();
+  if (order == nullptr) return true;
+  for (size_t i = 0; i < t.dim(); ++i) {
+    if (order[i] != i) return false;
+  }
+  return true;
+}
+
 inline bool same_layout(const Tensor& t, const Tensor& u) {
   if (t.dim() != u.dim()) return false;
   for (size_t i = 0; i < t.dim(); ++i) {

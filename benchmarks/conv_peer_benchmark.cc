@@ -3,9 +3,8 @@
 // convolution.out (NCHW, as the portable recipe runs it) against XNNPACK's own
 // convolution operator used directly (NHWC, weights packed once at creation,
 // which is what the delegate runs), same shapes, one thread, same process:
-//   bazel run -c opt //benchmarks:conv_peer_benchmark -- \
-//     --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
-//     --benchmark_report_aggregates_only=true
+//   bazel run -c opt //benchmarks:conv_peer_benchmark -- --benchmark_repetitions=5
+//     --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
 // Counter: FLOP/s (2 per multiply-add). Issue #20 item 3 asks portable <= 3x XNNPACK.
 #include <benchmark/benchmark.h>
 #include <xnnpack.h>

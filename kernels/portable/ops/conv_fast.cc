@@ -73,6 +73,17 @@ inline void im2col_run(const ConvGeometry& g, const float* plane, int64_t ky, in
   }
   const float* row = plane + iy * g.is[2];
   const int64_t ix0 = ox * g.sx - g.px + kx * g.dx;
+  if (g.sx == 1 && g.is[3] == 1) {  // one contiguous run, zeros at the edges
+    int64_t lo = ix0 < 0 ? -ix0 : 0;
+    int64_t hi = g.w - ix0 < count ? g.w - ix0 : count;
+    if (hi < 0) hi = 0;
+    if (lo > hi) lo = hi;
+    for (int64_t t = 0; t < lo; ++t) dst[t] = 0.0f;
+    const float* src = row + ix0;
+    for (int64_t t = lo; t < hi; ++t) dst[t] = src[t];
+    for (int64_t t = hi; t < count; ++t) dst[t] = 0.0f;
+    return;
+  }
   // Positions t with 0 <= ix0 + t * sx < w: [lo, hi).
   int64_t lo = 0;
   if (ix0 < 0) lo = (-ix0 + g.sx - 1) / g.sx;
@@ -80,14 +91,9 @@ inline void im2col_run(const ConvGeometry& g, const float* plane, int64_t ky, in
   if (hi > count) hi = count;
   if (lo > hi) lo = hi;
   for (int64_t t = 0; t < lo; ++t) dst[t] = 0.0f;
-  if (g.sx == 1 && g.is[3] == 1) {
-    const float* src = row + ix0;
-    for (int64_t t = lo; t < hi; ++t) dst[t] = src[t];
-  } else {
-    const int64_t step = g.sx * g.is[3];
-    const float* src = row + ix0 * g.is[3];
-    for (int64_t t = lo; t < hi; ++t) dst[t] = src[t * step];
-  }
+  const int64_t step = g.sx * g.is[3];
+  const float* src = row + ix0 * g.is[3];
+  for (int64_t t = lo; t < hi; ++t) dst[t] = src[t * step];
   for (int64_t t = hi; t < count; ++t) dst[t] = 0.0f;
 }
 

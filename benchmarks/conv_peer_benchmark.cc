@@ -17,6 +17,7 @@
 
 #include "kernels/portable/ops/conv.h"
 #include "kernels/test/test_tensor.h"
+#include "runtime/core/memory_allocator.h"
 
 namespace ember::kernels {
 namespace {
@@ -85,8 +86,12 @@ void BM_Portable(benchmark::State& state, Shape s) {
   }
   const int64_t stride[2] = {s.stride, s.stride}, padding[2] = {s.pad, s.pad}, dil[2] = {1, 1},
                 opad[2] = {0, 0};
-  runtime::KernelRuntimeContext ctx(nullptr, nullptr);
+  // Scratch as Module gives it (16 MB temp allocator, reset after every instruction).
+  std::vector<uint8_t> temp(size_t(16) << 20);
+  runtime::MemoryAllocator temp_allocator(temp.data(), temp.size());
+  runtime::KernelRuntimeContext ctx(&temp_allocator, nullptr);
   for (auto _ : state) {
+    temp_allocator.reset();
     portable::convolution_out(ctx, in.t(), w.t(), &b.t(), {stride, 2}, {padding, 2}, {dil, 2},
                               false, {opad, 2}, 1, out.t());
     benchmark::DoNotOptimize(out.t().mutable_data_ptr());

@@ -54,6 +54,7 @@ constexpr Shape kShapes[] = {
     {"unet_dec1_3x3_24to8x64", 24, 8, 64, 3, 1, 1},
     {"unet_mid_3x3_32x16", 32, 32, 16, 3, 1, 1},
     {"conv_bn_relu_3x3_3to8x12_n2", 3, 8, 12, 3, 1, 1},
+    {"conv_bn_relu_3x3s2_8to16x12_n2", 8, 16, 12, 3, 2, 1},
 };
 
 int32_t out_size(const Shape& s) { return (s.hw + 2 * s.pad - s.k) / s.stride + 1; }

@@ -108,9 +108,14 @@ def convolution(c):
     # the same path per group and per image, no bias, 5x5 kernel with padding 2;
     conv(c, "f32_padded_groups3_batch2_5x5", r([2, 6, 7, 9]), r([9, 2, 5, 5]), None,
          padding=(2, 2), groups=3)
-    # im2col path at stride 2 with depth 288 and 20 output channels.
+    # stride 2 (phase-split padded input) with depth 288 and 20 output channels;
     conv(c, "f32_stride2_k288_20ch", r([1, 32, 9, 11], F32, -0.5, 0.5),
          r([20, 32, 3, 3], F32, -0.2, 0.2), r([20]), stride=(2, 2), padding=(1, 1))
+    # im2col packed in the GEMM (over 32 output channels, narrow rows), plain and strided.
+    conv(c, "f32_im2col_36ch_5x5", r([1, 8, 5, 5]), r([36, 8, 3, 3], F32, -0.3, 0.3), r([36]),
+         padding=(1, 1))
+    conv(c, "f32_im2col_36ch_stride2_dilation2", r([2, 8, 9, 8]), r([36, 8, 3, 3], F32, -0.3, 0.3),
+         r([36]), stride=(2, 2), padding=(2, 1), dilation=(2, 2))
 
 
 @op("aten::_native_batch_norm_legit_no_training.out", tol="reduce")

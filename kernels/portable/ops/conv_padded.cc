@@ -1,12 +1,15 @@
-// float32 stride-1 convolution over a zero-padded copy of the input (declared
-// in conv_geometry.h). With the padded width wp, output position (oy, ox) is
-// column j = oy * wp + ox of an extended output whose rows keep wp - ow unused
-// columns; im2col row p = (ci, ky, kx) of that extended matrix is then the
-// padded input itself shifted by ci * plane + ky * dy * wp + kx * dx, so the
-// GEMM reads B in place (GemmArgs::b_offsets) and nothing is packed: the copy
-// costs c_in * hp * wp floats against im2col's k * oh * ow. The padded input,
-// the extended output and the offsets come from the temp allocator; without
-// enough temp memory the caller falls back to the im2col GEMM.
+// float32 convolution over a zero-padded copy of the input (declared in
+// conv_geometry.h). The padded input (hp x wp per channel) is stored as
+// sy x sx phase planes of hq x wq (phase (a, b) holds padded rows a, a + sy, ...
+// and columns b, b + sx, ...; stride 1: one plane, the padded input itself).
+// Output position (oy, ox) is column j = oy * wq + ox of an extended output
+// whose rows keep wq - ow unused columns; im2col row p = (ci, ky, kx) of that
+// extended matrix is then one phase plane shifted by a constant (phase
+// (ky*dy % sy, kx*dx % sx), shift (ky*dy / sy) * wq + kx*dx / sx), so the GEMM
+// reads B in place (GemmArgs::b_offsets) and nothing is packed: the copy costs
+// c_in * hp * wp floats against im2col's k * oh * ow. The copy, the extended
+// output and the offsets come from the temp allocator; without enough temp
+// memory the caller falls back to the im2col GEMM.
 #include <cstring>
 
 #include "kernels/portable/ops/conv_geometry.h"
@@ -14,27 +17,36 @@
 
 namespace ember::kernels::portable {
 
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
 bool conv_padded_applies(const ConvGeometry& g) {
-  if (g.transposed || g.sy != 1 || g.sx != 1) return false;
-  if (g.kh * g.kw == 1 && g.py == 0 && g.px == 0) return false;  // 1x1: the input is B already
+  if (g.transposed) return false;
+  if (g.kh * g.kw == 1 && g.py == 0 && g.px == 0 && g.sy == 1 && g.sx == 1) {
+    return false;  // 1x1: the input is B already
+  }
   const int64_t cig = g.c_in / g.groups;
   const bool nchw_out = g.os[3] == 1 && (g.oh == 1 || g.os[2] == g.ow);
   const bool w_rows = (g.kw == 1 || g.ws[3] == 1) && (g.kh == 1 || g.ws[2] == g.kw) &&
                       (cig == 1 || g.ws[1] == g.kh * g.kw);
-  // The extended output computes wp - ow unused columns per row; im2col instead
+  // The extended output computes wq - ow unused columns per row; im2col instead
   // packs k values per output position, amortised over cog rows. Few output
   // channels: packing dominates; wide rows: the unused columns are few.
-  const int64_t wp = g.w + 2 * g.px;
+  const int64_t wq = ceil_div(g.w + 2 * g.px, g.sx);
   const int64_t cog = g.c_out / g.groups;
-  return nchw_out && w_rows && (cog <= 32 || g.ow >= 8 * (wp - g.ow));
+  return nchw_out && w_rows && (cog <= 32 || g.ow >= 8 * (wq - g.ow));
 }
 
 bool conv_padded_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g, const float* in,
                      const float* weight, const float* bias, float* out) {
   if (!conv_padded_applies(g)) return false;
   const int64_t cig = g.c_in / g.groups, cog = g.c_out / g.groups;
-  const int64_t wp = g.w + 2 * g.px, hp = g.h + 2 * g.py, plane = hp * wp;
-  const int64_t n_ext = (g.oh - 1) * wp + g.ow;  // extended output columns
+  const int64_t hq = ceil_div(g.h + 2 * g.py, g.sy), wq = ceil_div(g.w + 2 * g.px, g.sx);
+  const int64_t phase = hq * wq, plane = g.sy * g.sx * phase;  // floats per channel
+  const int64_t n_ext = (g.oh - 1) * wq + g.ow;                 // extended output columns
   const int64_t k = cig * g.kh * g.kw;
   const size_t pad_floats = size_t(cig * plane + kGemmBSlack);
   runtime::Result<void*> pad_mem = ctx.allocate_temp(pad_floats * sizeof(float), 64);
@@ -48,7 +60,12 @@ bool conv_padded_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g, 
   int64_t p = 0;
   for (int64_t ci = 0; ci < cig; ++ci) {
     for (int64_t ky = 0; ky < g.kh; ++ky) {
-      for (int64_t kx = 0; kx < g.kw; ++kx) offsets[p++] = ci * plane + ky * g.dy * wp + kx * g.dx;
+      const int64_t ry = ky * g.dy;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const int64_t rx = kx * g.dx;
+        offsets[p++] = ci * plane + ((ry % g.sy) * g.sx + rx % g.sx) * phase + (ry / g.sy) * wq +
+                       rx / g.sx;
+      }
     }
   }
   for (int64_t n = 0; n < g.n; ++n) {
@@ -57,11 +74,19 @@ bool conv_padded_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g, 
       for (int64_t ci = 0; ci < cig; ++ci) {
         for (int64_t y = 0; y < g.h; ++y) {
           const float* s = src + ci * g.is[1] + y * g.is[2];
-          float* d = pad + ci * plane + (y + g.py) * wp + g.px;
-          if (g.is[3] == 1) {
-            std::memcpy(d, s, size_t(g.w) * sizeof(float));
-          } else {
-            for (int64_t x = 0; x < g.w; ++x) d[x] = s[x * g.is[3]];
+          const int64_t py = y + g.py;
+          float* row = pad + ci * plane + (py % g.sy) * g.sx * phase + (py / g.sy) * wq;
+          if (g.sx == 1 && g.is[3] == 1) {
+            std::memcpy(row + g.px, s, size_t(g.w) * sizeof(float));
+            continue;
+          }
+          int64_t b = g.px % g.sx, q = g.px / g.sx;  // phase column and position of x = 0
+          for (int64_t x = 0; x < g.w; ++x) {
+            row[b * phase + q] = s[x * g.is[3]];
+            if (++b == g.sx) {
+              b = 0;
+              ++q;
+            }
           }
         }
       }
@@ -81,7 +106,7 @@ bool conv_padded_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g, 
       float* o = out + n * g.os[0] + grp * cog * g.os[1];
       for (int64_t co = 0; co < cog; ++co) {
         for (int64_t oy = 0; oy < g.oh; ++oy) {
-          std::memcpy(o + co * g.os[1] + oy * g.os[2], ext + co * n_ext + oy * wp,
+          std::memcpy(o + co * g.os[1] + oy * g.os[2], ext + co * n_ext + oy * wq,
                       size_t(g.ow) * sizeof(float));
         }
       }

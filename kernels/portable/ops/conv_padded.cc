@@ -21,10 +21,12 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+constexpr int64_t kMaxStride = 16;  // larger strides take the im2col path
+
 }  // namespace
 
 bool conv_padded_applies(const ConvGeometry& g) {
-  if (g.transposed) return false;
+  if (g.transposed || g.sx > kMaxStride) return false;
   if (g.kh * g.kw == 1 && g.py == 0 && g.px == 0 && g.sy == 1 && g.sx == 1) {
     return false;  // 1x1: the input is B already
   }
@@ -68,25 +70,35 @@ bool conv_padded_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g, 
       }
     }
   }
+  // Phase column b holds padded columns b, b + sx, ...: input columns x0, x0 + sx, ...
+  int64_t col_x0[kMaxStride], col_dst[kMaxStride], col_count[kMaxStride];
+  for (int64_t b = 0; b < g.sx; ++b) {
+    const int64_t x0 = ((b - g.px) % g.sx + g.sx) % g.sx;
+    col_x0[b] = x0;
+    col_dst[b] = b * phase + (x0 + g.px) / g.sx;
+    col_count[b] = x0 < g.w ? (g.w - 1 - x0) / g.sx + 1 : 0;
+  }
+  const int64_t col_step = g.sx * g.is[3];
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const float* src = in + n * g.is[0] + grp * cig * g.is[1];
       for (int64_t ci = 0; ci < cig; ++ci) {
+        int64_t ay = g.py % g.sy, qy = g.py / g.sy;  // phase row and position of y = 0
         for (int64_t y = 0; y < g.h; ++y) {
           const float* s = src + ci * g.is[1] + y * g.is[2];
-          const int64_t py = y + g.py;
-          float* row = pad + ci * plane + (py % g.sy) * g.sx * phase + (py / g.sy) * wq;
+          float* row = pad + ci * plane + ay * g.sx * phase + qy * wq;
+          if (++ay == g.sy) {
+            ay = 0;
+            ++qy;
+          }
           if (g.sx == 1 && g.is[3] == 1) {
             std::memcpy(row + g.px, s, size_t(g.w) * sizeof(float));
             continue;
           }
-          int64_t b = g.px % g.sx, q = g.px / g.sx;  // phase column and position of x = 0
-          for (int64_t x = 0; x < g.w; ++x) {
-            row[b * phase + q] = s[x * g.is[3]];
-            if (++b == g.sx) {
-              b = 0;
-              ++q;
-            }
+          for (int64_t b = 0; b < g.sx; ++b) {
+            float* d = row + col_dst[b];
+            const float* sb = s + col_x0[b] * g.is[3];
+            for (int64_t t = 0; t < col_count[b]; ++t) d[t] = sb[t * col_step];
           }
         }
       }

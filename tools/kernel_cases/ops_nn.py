@@ -100,6 +100,22 @@ def convolution(c):
          r([32]), stride=(2, 2), padding=(1, 1), groups=32)
     conv(c, "f64_stride2_groups2", r([1, 4, 6, 6], F64), r([4, 2, 3, 3], F64), r([4], F64),
          stride=(2, 2), groups=2)
+    # Shape classes of the float32 GEMM paths (kernels/portable/ops/conv_padded.cc, im2col):
+    # padded-input path with more than 32 output channels and wide rows, depth over one
+    # 256-deep block (288), tile edges (40 channels, 20 columns);
+    conv(c, "f32_padded_40ch_k288_wide", r([1, 32, 6, 20], F32, -0.5, 0.5),
+         r([40, 32, 3, 3], F32, -0.2, 0.2), r([40]), padding=(1, 1))
+    # the same path per group and per image, no bias, 5x5 kernel with padding 2;
+    conv(c, "f32_padded_groups3_batch2_5x5", r([2, 6, 7, 9]), r([9, 2, 5, 5]), None,
+         padding=(2, 2), groups=3)
+    # stride 2 (phase-split padded input) with depth 288 and 20 output channels;
+    conv(c, "f32_stride2_k288_20ch", r([1, 32, 9, 11], F32, -0.5, 0.5),
+         r([20, 32, 3, 3], F32, -0.2, 0.2), r([20]), stride=(2, 2), padding=(1, 1))
+    # im2col packed in the GEMM (over 32 output channels, narrow rows), plain and strided.
+    conv(c, "f32_im2col_36ch_5x5", r([1, 8, 5, 5]), r([36, 8, 3, 3], F32, -0.3, 0.3), r([36]),
+         padding=(1, 1))
+    conv(c, "f32_im2col_36ch_stride2_dilation2", r([2, 8, 9, 8]), r([36, 8, 3, 3], F32, -0.3, 0.3),
+         r([36]), stride=(2, 2), padding=(2, 1), dilation=(2, 2))
 
 
 @op("aten::_native_batch_norm_legit_no_training.out", tol="reduce")
@@ -245,3 +261,6 @@ def upsample_bilinear(c):
                align_corners=ac, scale_factors=None)
         c.case("%s_channels_last" % tag, input=c.cl(c.rnd([1, 3, 2, 2])), output_size=[3, 5],
                align_corners=ac, scale_factors=None)
+    # Output rows wider than the kernel's 256-column chunk, batch 2 (chunked column tables).
+    c.case("noalign_batch2_wide_300", input=c.rnd([2, 2, 3, 150]), output_size=[5, 300],
+           align_corners=False, scale_factors=None)

@@ -1,9 +1,11 @@
 // aten::convolution.out: 1-D and 2-D convolution with stride, padding,
 // dilation and groups, and transposed convolution, for any input/output dim
-// order (NCHW or channels-last). float32 runs as implicit GEMM (im2col packed
-// straight into the GEMM's panels, no im2col buffer; 1x1 convs read the input
-// directly) or, for depthwise convs, as a direct loop over output rows; other
-// dtypes and transposed convs use a reference loop.
+// order (NCHW or channels-last). float32 runs as a GEMM that reads the weights
+// in place: over a zero-padded (phase-split for strides) input copy in temp
+// memory that the GEMM also reads in place (conv_padded.cc), or as implicit
+// GEMM with im2col packed straight into the GEMM's panels (conv_fast.cc; 1x1
+// convs read the input directly), or, for depthwise convs, as a direct loop over
+// output rows; other dtypes and transposed convs use a reference loop.
 #pragma once
 
 #include "kernels/portable/util/boxing.h"

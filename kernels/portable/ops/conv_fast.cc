@@ -62,18 +62,70 @@ void pack_weight_a(const void* ctx, int64_t i0, int64_t mc, int64_t p0, int64_t 
   }
 }
 
+// One run of `count` im2col values of row (ci, ky, kx) for output positions
+// (oy, ox .. ox + count) of one output row.
+inline void im2col_run(const ConvGeometry& g, const float* plane, int64_t ky, int64_t kx,
+                       int64_t oy, int64_t ox, int64_t count, float* dst) {
+  const int64_t iy = oy * g.sy - g.py + ky * g.dy;
+  if (iy < 0 || iy >= g.h) {
+    for (int64_t t = 0; t < count; ++t) dst[t] = 0.0f;
+    return;
+  }
+  const float* row = plane + iy * g.is[2];
+  const int64_t ix0 = ox * g.sx - g.px + kx * g.dx;
+  if (g.sx == 1 && g.is[3] == 1) {  // one contiguous run, zeros at the edges
+    int64_t lo = ix0 < 0 ? -ix0 : 0;
+    int64_t hi = g.w - ix0 < count ? g.w - ix0 : count;
+    if (hi < 0) hi = 0;
+    if (lo > hi) lo = hi;
+    for (int64_t t = 0; t < lo; ++t) dst[t] = 0.0f;
+    const float* src = row + ix0;
+    for (int64_t t = lo; t < hi; ++t) dst[t] = src[t];
+    for (int64_t t = hi; t < count; ++t) dst[t] = 0.0f;
+    return;
+  }
+  // Positions t with 0 <= ix0 + t * sx < w: [lo, hi) (stepped, not divided: a
+  // division per run cost more than the copy on small strided convs).
+  int64_t lo = 0;
+  while (lo < count && ix0 + lo * g.sx < 0) ++lo;
+  int64_t hi = count;
+  while (hi > lo && ix0 + (hi - 1) * g.sx >= g.w) --hi;
+  for (int64_t t = 0; t < lo; ++t) dst[t] = 0.0f;
+  const int64_t step = g.sx * g.is[3];
+  const float* src = row + ix0 * g.is[3];
+  for (int64_t t = lo; t < hi; ++t) dst[t] = src[t * step];
+  for (int64_t t = hi; t < count; ++t) dst[t] = 0.0f;
+}
+
 // Packs output positions [first, first + count) of the im2col matrix, rows
 // p0..p0+kc, into zero-padded panels of `panel` positions (the GEMM's A or B side).
 void pack_im2col_panels(const ConvPack& c, int64_t first, int64_t count, int64_t p0, int64_t kc,
                         int64_t panel, float* dst) {
-  int64_t iy0[64], ix0[64];
+  const ConvGeometry& g = *c.g;
   for (int64_t r = 0; r < count; r += panel) {
     const int64_t n = count - r < panel ? count - r : panel;
-    origins(*c.g, first + r, n, iy0, ix0);
+    const int64_t j = first + r;
+    const int64_t oy0 = j / g.ow, ox0 = j % g.ow;
+    int64_t ci = p0 / (g.kh * g.kw), ky = (p0 / g.kw) % g.kh, kx = p0 % g.kw;
     for (int64_t p = p0; p < p0 + kc; ++p) {
-      im2col_values(c, p, iy0, ix0, n, dst, 1);
-      for (int64_t t = n; t < panel; ++t) dst[t] = 0.0f;
+      const float* plane = c.in + ci * g.is[1];
+      int64_t t = 0, oy = oy0, ox = ox0;
+      while (t < n) {
+        const int64_t run = n - t < g.ow - ox ? n - t : g.ow - ox;
+        im2col_run(g, plane, ky, kx, oy, ox, run, dst + t);
+        t += run;
+        ox = 0;
+        ++oy;
+      }
+      for (int64_t q = n; q < panel; ++q) dst[q] = 0.0f;
       dst += panel;
+      if (++kx == g.kw) {
+        kx = 0;
+        if (++ky == g.kh) {
+          ky = 0;
+          ++ci;
+        }
+      }
     }
   }
 }
@@ -127,6 +179,10 @@ void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, 
   // A 1x1 conv whose input positions are one strided run, like its output's.
   const bool pointwise = g.kh == 1 && g.kw == 1 && g.sy == 1 && g.sx == 1 && g.py == 0 &&
                          g.px == 0 && (g.h == 1 || g.is[2] == g.w * g.is[3]);
+  // Weights whose (ci, ky, kx) order is contiguous (OIHW): row co of the
+  // im2col-ordered weight matrix is one run of memory.
+  const bool w_rows = (g.kw == 1 || g.ws[3] == 1) && (g.kh == 1 || g.ws[2] == g.kw) &&
+                      (cig == 1 || g.ws[1] == g.kh * g.kw);
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       ConvPack c{&g, in + n * g.is[0] + grp * cig * g.is[1], weight + grp * cog * g.ws[0]};
@@ -150,8 +206,14 @@ void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, 
       if (nchw || !nhwc) {
         a.m = cog;
         a.n = spatial;
-        a.pack_a = &pack_weight_a;
-        a.pack_a_context = &c;
+        if (w_rows) {  // W[co][p] read in place by the GEMM
+          a.a = c.w;
+          a.a_rs = g.ws[0];
+          a.a_cs = 1;
+        } else {
+          a.pack_a = &pack_weight_a;
+          a.pack_a_context = &c;
+        }
         a.pack_b = &pack_im2col_b;
         a.pack_b_context = &c;
         a.c = o;

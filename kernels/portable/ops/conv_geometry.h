@@ -33,6 +33,12 @@ bool conv_geometry(runtime::KernelRuntimeContext& ctx, const runtime::Tensor& in
 // float32 implicit-GEMM conv (not transposed).
 void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, const float* bias,
                    float* out, runtime::ThreadPool* pool);
+// float32 stride-1 conv over a zero-padded input copy, B read in place
+// (conv_padded.cc); false (nothing written) when the shape or layout does not
+// suit it or the temp allocator cannot supply its buffers.
+bool conv_padded_applies(const ConvGeometry& g);
+bool conv_padded_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g, const float* in,
+                     const float* weight, const float* bias, float* out);
 // float32 depthwise conv (groups == c_in == c_out).
 void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out);

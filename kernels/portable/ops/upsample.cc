@@ -131,21 +131,37 @@ Tensor& upsample_bilinear2d_vec_out(KernelRuntimeContext& ctx, const Tensor& in,
     const auto os = out.strides();
     const C rh = ratio<C>(in.size(2), r.oh, r.sh, align_corners);
     const C rw = ratio<C>(in.size(3), r.ow, r.sw, align_corners);
-    for (int64_t oy = 0; oy < r.oh; ++oy) {
-      int64_t y0, y1;
-      C wy;
-      linear_source<C>(oy, in.size(2), rh, align_corners, &y0, &y1, &wy);
-      for (int64_t ox = 0; ox < r.ow; ++ox) {
-        int64_t x0, x1;
-        C wx;
-        linear_source<C>(ox, in.size(3), rw, align_corners, &x0, &x1, &wx);
-        for (int64_t n = 0; n < in.size(0); ++n) {
-          for (int64_t c = 0; c < in.size(1); ++c) {
-            const S* p = pi + n * is[0] + c * is[1];
-            const C v00 = cast<C>(p[y0 * is[2] + x0 * is[3]]), v01 = cast<C>(p[y0 * is[2] + x1 * is[3]]);
-            const C v10 = cast<C>(p[y1 * is[2] + x0 * is[3]]), v11 = cast<C>(p[y1 * is[2] + x1 * is[3]]);
-            const C v = (C(1) - wy) * ((C(1) - wx) * v00 + wx * v01) + wy * ((C(1) - wx) * v10 + wx * v11);
-            po[n * os[0] + c * os[1] + oy * os[2] + ox * os[3]] = cast<S>(v);
+    // Source columns of a chunk of output columns, computed once per chunk; then
+    // every plane's rows of that chunk (same arithmetic per element as one
+    // output at a time, in a cache-friendly order).
+    constexpr int64_t kChunk = 256;
+    int64_t x0s[kChunk], x1s[kChunk];
+    C wxs[kChunk];
+    for (int64_t ox0 = 0; ox0 < r.ow; ox0 += kChunk) {
+      const int64_t cw = r.ow - ox0 < kChunk ? r.ow - ox0 : kChunk;
+      for (int64_t t = 0; t < cw; ++t) {
+        linear_source<C>(ox0 + t, in.size(3), rw, align_corners, &x0s[t], &x1s[t], &wxs[t]);
+        x0s[t] *= is[3];
+        x1s[t] *= is[3];
+      }
+      for (int64_t n = 0; n < in.size(0); ++n) {
+        for (int64_t c = 0; c < in.size(1); ++c) {
+          const S* p = pi + n * is[0] + c * is[1];
+          S* q = po + n * os[0] + c * os[1] + ox0 * os[3];
+          for (int64_t oy = 0; oy < r.oh; ++oy) {
+            int64_t y0, y1;
+            C wy;
+            linear_source<C>(oy, in.size(2), rh, align_corners, &y0, &y1, &wy);
+            const S* r0 = p + y0 * is[2];
+            const S* r1 = p + y1 * is[2];
+            S* qo = q + oy * os[2];
+            for (int64_t t = 0; t < cw; ++t) {
+              const C wx = wxs[t];
+              const C v00 = cast<C>(r0[x0s[t]]), v01 = cast<C>(r0[x1s[t]]);
+              const C v10 = cast<C>(r1[x0s[t]]), v11 = cast<C>(r1[x1s[t]]);
+              const C v = (C(1) - wy) * ((C(1) - wx) * v00 + wx * v01) + wy * ((C(1) - wx) * v10 + wx * v11);
+              qo[t * os[3]] = cast<S>(v);
+            }
           }
         }
       }

@@ -16,7 +16,9 @@ namespace {
 constexpr int64_t kChunk = 256;
 
 float a_at(const GemmArgs& g, int64_t i, int64_t p) { return g.a[i * g.a_rs + p * g.a_cs]; }
-float b_at(const GemmArgs& g, int64_t p, int64_t j) { return g.b[p * g.b_rs + j * g.b_cs]; }
+float b_at(const GemmArgs& g, int64_t p, int64_t j) {
+  return g.b_offsets != nullptr ? g.b[g.b_offsets[p] + j] : g.b[p * g.b_rs + j * g.b_cs];
+}
 
 // C[i][j] recomputed as a plain sum of rounded products, in order of p.
 float recompute(const GemmArgs& g, int64_t i, int64_t j) {

@@ -35,6 +35,11 @@ struct GemmArgs {
   int64_t b_rs = 0, b_cs = 0;  // B[p][j] = b[p * b_rs + j * b_cs]
   PackBFn pack_b = nullptr;    // if set, used instead of b/b_rs/b_cs
   const void* pack_b_context = nullptr;
+  // If set (and A is row-major with a_cs == 1, pack_a/pack_b unset): B[p][j] =
+  // b[b_offsets[p] + j], read in place, never packed (convolution over a padded
+  // input copy). The micro-kernels then read up to kGemmBSlack floats past
+  // b[b_offsets[p] + n - 1]; the caller keeps them readable.
+  const int64_t* b_offsets = nullptr;
   float* c = nullptr;
   int64_t c_rs = 0;  // C[i][j] = c[i * c_rs + j]
   float alpha = 1.0f;
@@ -59,6 +64,9 @@ inline GemmArgs row_major_gemm(int64_t m, int64_t n, int64_t k, const float* a, 
   g.c_rs = n;
   return g;
 }
+
+// Floats the b_offsets mode may read past the last column of a B row.
+constexpr int64_t kGemmBSlack = 64;
 
 void sgemm(const GemmArgs& args, runtime::ThreadPool* pool);
 

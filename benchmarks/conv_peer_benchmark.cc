@@ -1,0 +1,145 @@
+// Dense convolutions of the peer-suite CNNs (ResNet-18 at 112, SqueezeNet 1.1,
+// the narrow ResNet and the tiny U-Net at 64, conv_bn_relu): Ember's portable
+// convolution.out (NCHW, as the portable recipe runs it) against XNNPACK's own
+// convolution operator used directly (NHWC, weights packed once at creation,
+// which is what the delegate runs), same shapes, one thread, same process:
+//   bazel run -c opt //benchmarks:conv_peer_benchmark -- --benchmark_repetitions=5
+//     --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
+// Counter: FLOP/s (2 per multiply-add). Issue #20 item 3 asks portable <= 3x XNNPACK.
+#include <benchmark/benchmark.h>
+#include <xnnpack.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/portable/ops/conv.h"
+#include "kernels/test/test_tensor.h"
+#include "runtime/core/memory_allocator.h"
+
+namespace ember::kernels {
+namespace {
+
+namespace portable = ember::kernels::portable;
+using runtime::ScalarType;
+using testing::TestTensor;
+
+struct Shape {
+  const char* name;
+  int32_t ci, co, hw, k, stride, pad;
+};
+
+// Every distinct dense-conv shape class that dominates a peer model's portable profile.
+constexpr Shape kShapes[] = {
+    {"resnet18_stem_7x7s2_3to64x112", 3, 64, 112, 7, 2, 3},
+    {"resnet18_l1_3x3_64x28", 64, 64, 28, 3, 1, 1},
+    {"resnet18_l2_3x3s2_64to128x28", 64, 128, 28, 3, 2, 1},
+    {"resnet18_l2_3x3_128x14", 128, 128, 14, 3, 1, 1},
+    {"resnet18_l3_3x3_256x7", 256, 256, 7, 3, 1, 1},
+    {"resnet18_l4_3x3_512x4", 512, 512, 4, 3, 1, 1},
+    {"resnet18_l4_1x1s2_256to512x7", 256, 512, 7, 1, 2, 0},
+    {"squeezenet_stem_3x3s2_3to64x64", 3, 64, 64, 3, 2, 0},
+    {"squeezenet_fire2_3x3_16to64x15", 16, 64, 15, 3, 1, 1},
+    {"squeezenet_fire2_1x1_16to64x15", 16, 64, 15, 1, 1, 0},
+    {"squeezenet_fire4_3x3_32to128x7", 32, 128, 7, 3, 1, 1},
+    {"squeezenet_fire9_3x3_64to256x3", 64, 256, 3, 3, 1, 1},
+    {"squeezenet_fire9_1x1_512to64x3", 512, 64, 3, 1, 1, 0},
+    {"squeezenet_head_1x1_512to1000x3", 512, 1000, 3, 1, 1, 0},
+    {"narrow_resnet_3x3_16x64", 16, 16, 64, 3, 1, 1},
+    {"narrow_resnet_3x3_128x8", 128, 128, 8, 3, 1, 1},
+    {"unet_enc1_3x3_3to8x64", 3, 8, 64, 3, 1, 1},
+    {"unet_enc1_3x3_8x64", 8, 8, 64, 3, 1, 1},
+    {"unet_dec1_3x3_24to8x64", 24, 8, 64, 3, 1, 1},
+    {"unet_mid_3x3_32x16", 32, 32, 16, 3, 1, 1},
+    {"conv_bn_relu_3x3_3to8x12_n2", 3, 8, 12, 3, 1, 1},
+    {"conv_bn_relu_3x3s2_8to16x12_n2", 8, 16, 12, 3, 2, 1},
+};
+
+int32_t out_size(const Shape& s) { return (s.hw + 2 * s.pad - s.k) / s.stride + 1; }
+int32_t batch(const Shape& s) { return s.name[0] == 'c' ? 2 : 1; }
+
+std::vector<float> random_floats(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  for (float& x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    x = float(seed >> 8) / float(1 << 24) - 0.5f;
+  }
+  return v;
+}
+
+void set_flops(benchmark::State& state, const Shape& s) {
+  const int32_t o = out_size(s);
+  const double flops = 2.0 * batch(s) * s.co * s.ci * s.k * s.k * o * o;
+  state.counters["FLOP/s"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Portable(benchmark::State& state, Shape s) {
+  const int32_t o = out_size(s), n = batch(s);
+  TestTensor in(ScalarType::Float, {n, s.ci, s.hw, s.hw});
+  TestTensor w(ScalarType::Float, {s.co, s.ci, s.k, s.k});
+  TestTensor b(ScalarType::Float, {s.co});
+  TestTensor out(ScalarType::Float, {n, s.co, o, o});
+  for (TestTensor* t : {&in, &w, &b}) {
+    const auto v = random_floats(t->t().numel(), uint32_t(t->t().numel()));
+    std::copy(v.begin(), v.end(), t->t().mutable_data_ptr<float>());
+  }
+  const int64_t stride[2] = {s.stride, s.stride}, padding[2] = {s.pad, s.pad}, dil[2] = {1, 1},
+                opad[2] = {0, 0};
+  // Scratch as Module gives it (16 MB temp allocator, reset after every instruction).
+  std::vector<uint8_t> temp(size_t(16) << 20);
+  runtime::MemoryAllocator temp_allocator(temp.data(), temp.size());
+  runtime::KernelRuntimeContext ctx(&temp_allocator, nullptr);
+  for (auto _ : state) {
+    temp_allocator.reset();
+    portable::convolution_out(ctx, in.t(), w.t(), &b.t(), {stride, 2}, {padding, 2}, {dil, 2},
+                              false, {opad, 2}, 1, out.t());
+    benchmark::DoNotOptimize(out.t().mutable_data_ptr());
+  }
+  set_flops(state, s);
+  if (ctx.failure_state() != runtime::Error::Ok) state.SkipWithError("kernel failed");
+}
+
+void BM_Xnnpack(benchmark::State& state, Shape s) {
+  if (xnn_initialize(nullptr) != xnn_status_success) {
+    state.SkipWithError("xnn_initialize failed");
+    return;
+  }
+  const int32_t o = out_size(s), n = batch(s);
+  // XNNPACK's layouts: input/output NHWC, weights OHWI.
+  const auto in = random_floats(size_t(n) * s.ci * s.hw * s.hw, 1);
+  const auto w = random_floats(size_t(s.co) * s.ci * s.k * s.k, 2);
+  const auto b = random_floats(size_t(s.co), 3);
+  std::vector<float> out(size_t(n) * s.co * o * o);
+  xnn_operator_t op = nullptr;
+  const uint32_t p = uint32_t(s.pad);
+  if (xnn_create_convolution2d_nhwc_f32(p, p, p, p, s.k, s.k, s.stride, s.stride, 1, 1, 1, s.ci,
+                                        s.co, s.ci, s.co, w.data(), b.data(), -INFINITY,
+                                        INFINITY, 0, &op) != xnn_status_success ||
+      xnn_setup_convolution2d_nhwc_f32(op, n, s.hw, s.hw, in.data(), out.data(), nullptr) !=
+          xnn_status_success) {
+    state.SkipWithError("XNNPACK convolution setup failed");
+    if (op != nullptr) xnn_delete_operator(op);
+    return;
+  }
+  for (auto _ : state) {
+    xnn_run_operator(op, nullptr);
+    benchmark::DoNotOptimize(out.data());
+  }
+  xnn_delete_operator(op);
+  set_flops(state, s);
+}
+
+const bool kRegistered = [] {
+  for (const Shape& s : kShapes) {
+    benchmark::RegisterBenchmark((std::string("portable/") + s.name).c_str(), &BM_Portable, s);
+    benchmark::RegisterBenchmark((std::string("xnnpack/") + s.name).c_str(), &BM_Xnnpack, s);
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace ember::kernels
+
+BENCHMARK_MAIN();

@@ -3,7 +3,7 @@
 // one B vector and 8 A broadcasts per step). A 6 x 32 tile measured the same on
 // large C but wastes up to half its lanes on CNN layers with few output
 // positions (4x4 or 3x3 planes) or few output channels (8), where 8 x 16 ran
-// 1.1-2x faster (benchmarks/conv_peer_benchmark, docs/decisions.md 210).
+// 1.1-2x faster (benchmarks/conv_peer_benchmark, docs/decisions.md 89).
 // Only called after a run-time CPU check; on other targets it reports false.
 #include "kernels/portable/util/gemm.h"
 

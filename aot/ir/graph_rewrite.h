@@ -63,4 +63,16 @@ inline ValueId tensor_of(const Argument& arg) {
   return arg.kind == ArgKind::Tensor ? arg.values[0] : kNoValue;
 }
 
+// The tensor passed to `node` as its input named `name`; kNoValue when absent or not a tensor.
+inline ValueId optional_tensor_input(const Node& node, const char* name) {
+  const NamedArgument* a = node.find_input(name);
+  return a == nullptr ? kNoValue : tensor_of(a->arg);
+}
+
+// Whether `node` calls aten::name.overload.
+inline bool is_aten_op(const Node& node, const char* name, const char* overload) {
+  return node.kind == NodeKind::Op && node.op.ns == "aten" && node.op.name == name &&
+         node.op.overload == overload;
+}
+
 }  // namespace ember::aot

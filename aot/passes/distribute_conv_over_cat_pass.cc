@@ -10,16 +10,6 @@ namespace ember::aot {
 
 namespace {
 
-bool is_op(const Node& n, const char* name, const char* overload) {
-  return n.kind == NodeKind::Op && n.op.ns == "aten" && n.op.name == name &&
-         n.op.overload == overload;
-}
-
-ValueId input_of(const Node& n, const char* name) {
-  const NamedArgument* a = n.find_input(name);
-  return a == nullptr ? kNoValue : tensor_of(a->arg);
-}
-
 ValueId output0(const Node& n) { return n.outputs.empty() ? kNoValue : tensor_of(n.outputs[0]); }
 
 bool static_f32_4d(const Graph& g, ValueId v) {
@@ -58,20 +48,23 @@ bool int_arg_is(const Node& n, const char* name, int64_t want, int64_t dflt) {
 }
 
 bool conv_ok(const Graph& g, const Index& ix, const Node& c, ValueId in) {
-  if (!is_op(c, "convolution", "default") || input_of(c, "input") != in) return false;
+  if (!is_aten_op(c, "convolution", "default") || optional_tensor_input(c, "input") != in)
+    return false;
   const NamedArgument* t = c.find_input("transposed");
   if (t != nullptr && !(t->arg.kind == ArgKind::Bool && !t->arg.b)) return false;
   if (!int_arg_is(c, "groups", 1, 1)) return false;
-  const ValueId w = input_of(c, "weight"), b = input_of(c, "bias");
-  if (!static_f32_4d(g, w) || g.value(w).tensor.constant == nullptr || ix.uses[size_t(w)] != 1) return false;
-  if (int64_t(g.value(w).tensor.constant->bytes.size()) != g.value(w).tensor.static_numel() * 4) return false;
+  const ValueId w = optional_tensor_input(c, "weight"), b = optional_tensor_input(c, "bias");
+  if (!static_f32_4d(g, w) || g.value(w).tensor.constant == nullptr || ix.uses[size_t(w)] != 1)
+    return false;
+  if (int64_t(g.value(w).tensor.constant->bytes.size()) != g.value(w).tensor.static_numel() * 4)
+    return false;
   if (b != kNoValue && g.value(b).tensor.constant == nullptr) return false;
   return static_f32_4d(g, output0(c));
 }
 
 bool find_match(const Graph& g, const Index& ix, size_t i, Match* m) {
   const Node& cat = g.nodes()[i];
-  if (!is_op(cat, "cat", "default")) return false;
+  if (!is_aten_op(cat, "cat", "default")) return false;
   const NamedArgument* ts = cat.find_input("tensors");
   const ValueId out = output0(cat);
   if (ts == nullptr || ts->arg.values.size() < 2 || !static_f32_4d(g, out)) return false;
@@ -92,16 +85,18 @@ bool find_match(const Graph& g, const Index& ix, size_t i, Match* m) {
       m->conv = j;
       return true;
     }
-    const bool pool = is_op(n, "max_pool2d_with_indices", "default") || is_op(n, "max_pool2d", "default");
+    const bool pool = is_aten_op(n, "max_pool2d_with_indices", "default") ||
+                      is_aten_op(n, "max_pool2d", "default");
     if (pool) {
-      if (input_of(n, "self") != v) return false;
+      if (optional_tensor_input(n, "self") != v) return false;
       for (size_t k = 1; k < n.outputs.size(); ++k) {  // the indices: unused
         const ValueId u = tensor_of(n.outputs[k]);
         if (u != kNoValue && ix.uses[size_t(u)] != 0) return false;
       }
-    } else if (is_op(n, "clone", "default")) {
+    } else if (is_aten_op(n, "clone", "default")) {
       const NamedArgument* mf = n.find_input("memory_format");
-      if (mf != nullptr && mf->arg.kind != ArgKind::None && !(mf->arg.kind == ArgKind::MemoryFormat && (mf->arg.i == 1 || mf->arg.i == 4))) {
+      if (mf != nullptr && mf->arg.kind != ArgKind::None &&
+          !(mf->arg.kind == ArgKind::MemoryFormat && (mf->arg.i == 1 || mf->arg.i == 4))) {
         return false;
       }
     } else {
@@ -133,7 +128,8 @@ Result<ValueId> add_parameter(Graph& g, const std::string& base, const std::vect
   in.name = g.value(v).name;
   in.target = g.value(v).name;
   if (specs.size() == g.inputs().size()) specs.insert(specs.begin() + long(at), in);
-  g.inputs().insert(g.inputs().begin() + long(std::min(at, g.inputs().size())), Argument::tensor(v));
+  g.inputs().insert(g.inputs().begin() + long(std::min(at, g.inputs().size())),
+                    Argument::tensor(v));
   return v;
 }
 
@@ -142,7 +138,7 @@ Result<std::vector<Node>> rewrite(Graph& g, const Match& m) {
   const Node cat = g.nodes()[m.cat];
   const Node conv = g.nodes()[m.conv];
   const std::vector<ValueId> pieces = cat.find_input("tensors")->arg.values;
-  const ValueId w = input_of(conv, "weight"), y = output0(conv);
+  const ValueId w = optional_tensor_input(conv, "weight"), y = output0(conv);
   const std::vector<int64_t> ws = sizes_of(g, w);
   const int64_t co = ws[0], ci = ws[1], kk = ws[2] * ws[3];
   const std::vector<uint8_t> wbytes = g.value(w).tensor.constant->bytes;
@@ -155,7 +151,7 @@ Result<std::vector<Node>> rewrite(Graph& g, const Match& m) {
     const int64_t c = sizes_of(g, cur)[1];
     for (size_t j : m.chain) {
       const Node& n = g.nodes()[j];
-      if (is_op(n, "clone", "default")) continue;
+      if (is_aten_op(n, "clone", "default")) continue;
       std::vector<NamedArgument> ins = n.inputs;
       for (NamedArgument& a : ins) {
         if (a.name == "self") a.arg = Argument::tensor(cur);
@@ -167,7 +163,8 @@ Result<std::vector<Node>> rewrite(Graph& g, const Match& m) {
           outs.push_back(o);
           continue;
         }
-        EMBER_ASSIGN_OR_RETURN(ValueId nv, add_like(g, ov, g.value(ov).name + "_" + std::to_string(k), c));
+        EMBER_ASSIGN_OR_RETURN(ValueId nv,
+                               add_like(g, ov, g.value(ov).name + "_" + std::to_string(k), c));
         outs.push_back(Argument::tensor(nv));
       }
       Node p = make_op_node("aten", n.op.name, n.op.overload, std::move(ins), outs, n);
@@ -179,8 +176,8 @@ Result<std::vector<Node>> rewrite(Graph& g, const Match& m) {
     auto data = std::make_shared<ConstantData>();
     data->bytes.resize(size_t(co * c * kk) * 4);
     for (int64_t o = 0; o < co; ++o) {
-      std::memcpy(data->bytes.data() + size_t(o * c * kk) * 4, wbytes.data() + size_t((o * ci + offset) * kk) * 4,
-                  size_t(c * kk) * 4);
+      std::memcpy(data->bytes.data() + size_t(o * c * kk) * 4,
+                  wbytes.data() + size_t((o * ci + offset) * kk) * 4, size_t(c * kk) * 4);
     }
     data->source = wsource + " (input channels " + std::to_string(offset) + ".." +
                    std::to_string(offset + c) + ", convolution distributed over cat)";
@@ -192,8 +189,8 @@ Result<std::vector<Node>> rewrite(Graph& g, const Match& m) {
       spec.requires_grad = g.value(w).tensor.requires_grad;
       g.value(w).tensor = std::move(spec);
     } else {
-      EMBER_ASSIGN_OR_RETURN(wk, add_parameter(g, g.value(w).name + "_" + std::to_string(k), piece_sizes,
-                                               std::move(data)));
+      EMBER_ASSIGN_OR_RETURN(wk, add_parameter(g, g.value(w).name + "_" + std::to_string(k),
+                                               piece_sizes, std::move(data)));
     }
     std::vector<NamedArgument> ins = conv.inputs;
     for (NamedArgument& a : ins) {
@@ -201,8 +198,10 @@ Result<std::vector<Node>> rewrite(Graph& g, const Match& m) {
       if (a.name == "weight") a.arg = Argument::tensor(wk);
       if (a.name == "bias" && k != 0) a.arg = Argument::none();
     }
-    EMBER_ASSIGN_OR_RETURN(ValueId yk, add_like(g, y, g.value(y).name + "_" + std::to_string(k), co));
-    Node cn = make_op_node("aten", "convolution", "default", std::move(ins), {Argument::tensor(yk)}, conv);
+    EMBER_ASSIGN_OR_RETURN(ValueId yk,
+                           add_like(g, y, g.value(y).name + "_" + std::to_string(k), co));
+    Node cn = make_op_node("aten", "convolution", "default", std::move(ins), {Argument::tensor(yk)},
+                           conv);
     cn.name = g.value(yk).name;
     out.push_back(std::move(cn));
     partial.push_back(yk);
@@ -212,11 +211,13 @@ Result<std::vector<Node>> rewrite(Graph& g, const Match& m) {
   for (size_t k = 1; k < partial.size(); ++k) {
     ValueId sum = y;
     if (k + 1 < partial.size()) {
-      EMBER_ASSIGN_OR_RETURN(sum, add_like(g, y, g.value(y).name + "_sum_" + std::to_string(k), co));
+      EMBER_ASSIGN_OR_RETURN(sum,
+                             add_like(g, y, g.value(y).name + "_sum_" + std::to_string(k), co));
     }
-    Node a = make_op_node("aten", "add", "Tensor",
-                          {{"self", Argument::tensor(acc), false}, {"other", Argument::tensor(partial[k]), false}},
-                          {Argument::tensor(sum)}, conv);
+    Node a = make_op_node(
+        "aten", "add", "Tensor",
+        {{"self", Argument::tensor(acc), false}, {"other", Argument::tensor(partial[k]), false}},
+        {Argument::tensor(sum)}, conv);
     a.name = sum == y ? conv.name : g.value(sum).name;
     out.push_back(std::move(a));
     acc = sum;

@@ -19,16 +19,6 @@ struct Producers {
   std::vector<int32_t> uses;
 };
 
-bool is_op(const Node& n, const char* name, const char* overload) {
-  return n.kind == NodeKind::Op && n.op.ns == "aten" && n.op.name == name &&
-         n.op.overload == overload;
-}
-
-ValueId input_of(const Node& n, const char* name) {
-  const NamedArgument* a = n.find_input(name);
-  return a == nullptr ? kNoValue : tensor_of(a->arg);
-}
-
 // The node producing `v` when v has exactly one use; nullptr otherwise.
 const Node* single_use_producer(const Graph& g, const Producers& p, ValueId v, size_t* index) {
   if (v == kNoValue || p.uses[size_t(v)] != 1 || p.node[size_t(v)] == SIZE_MAX) return nullptr;
@@ -71,12 +61,12 @@ ValueId unclamp(const Graph& g, const Producers& p, ValueId v, std::vector<size_
     size_t i = 0;
     const Node* c = single_use_producer(g, p, v, &i);
     double l = 0, h = 0;
-    if (c == nullptr || !is_op(*c, "clamp", "default")) break;
+    if (c == nullptr || !is_aten_op(*c, "clamp", "default")) break;
     if (!scalar_arg(*c, "min", -kInf, &l) || !scalar_arg(*c, "max", kInf, &h)) return kNoValue;
     lo = std::max(lo, l);
     hi = std::min(hi, h);
     chain->push_back(i);
-    v = input_of(*c, "self");
+    v = optional_tensor_input(*c, "self");
   }
   return chain->empty() || lo != 0.0 || hi != 6.0 ? kNoValue : v;
 }
@@ -84,21 +74,24 @@ ValueId unclamp(const Graph& g, const Producers& p, ValueId v, std::vector<size_
 // The nodes to drop when `div` (node index `d`) ends a hardswish of `*x`; empty if it does not.
 std::vector<size_t> match(const Graph& g, const Producers& p, size_t d, ValueId* x) {
   const Node& div = g.nodes()[d];
-  if (!is_op(div, "div", "Tensor") || !is_f32_scalar(g, input_of(div, "other"), 6.f)) return {};
+  if (!is_aten_op(div, "div", "Tensor") ||
+      !is_f32_scalar(g, optional_tensor_input(div, "other"), 6.f))
+    return {};
   size_t mi = 0;
-  const Node* mul = single_use_producer(g, p, input_of(div, "self"), &mi);
-  if (mul == nullptr || !is_op(*mul, "mul", "Tensor")) return {};
-  const ValueId operands[2] = {input_of(*mul, "self"), input_of(*mul, "other")};
+  const Node* mul = single_use_producer(g, p, optional_tensor_input(div, "self"), &mi);
+  if (mul == nullptr || !is_aten_op(*mul, "mul", "Tensor")) return {};
+  const ValueId operands[2] = {optional_tensor_input(*mul, "self"),
+                               optional_tensor_input(*mul, "other")};
   for (int k = 0; k < 2; ++k) {
     std::vector<size_t> chain{mi};
     size_t ai = 0;
     const Node* add = single_use_producer(g, p, unclamp(g, p, operands[k], &chain), &ai);
     double alpha = 0;
-    if (add == nullptr || !is_op(*add, "add", "Tensor") ||
+    if (add == nullptr || !is_aten_op(*add, "add", "Tensor") ||
         !scalar_arg(*add, "alpha", 1.0, &alpha) || alpha != 1.0) {
       continue;
     }
-    const ValueId a = input_of(*add, "self"), b = input_of(*add, "other");
+    const ValueId a = optional_tensor_input(*add, "self"), b = optional_tensor_input(*add, "other");
     const ValueId in = is_f32_scalar(g, b, 3.f) ? a : is_f32_scalar(g, a, 3.f) ? b : kNoValue;
     if (in == kNoValue || in != operands[1 - k] || g.value(in).tensor.dtype != ScalarType::Float)
       continue;

@@ -5,27 +5,15 @@
 
 #include "aot/tools/pte_summary.h"
 #include "runtime/bundled/bundled_program.h"
+#include "runtime/tools/printable.h"
 
 namespace ember::aot {
 namespace {
 
+using runtime::printable;
+
 // A test case is printed in full up to this many per suite; the rest are counted.
 constexpr size_t kCasesShown = 20;
-
-// File strings made safe for a terminal (control bytes, quotes, backslashes as \xNN).
-std::string printable(const std::string& text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c < 32 || c == 127 || c == '\\' || c == '"') {
-      char hex[8];
-      snprintf(hex, sizeof(hex), "\\x%02x", c);
-      out += hex;
-    } else {
-      out += char(c);
-    }
-  }
-  return out;
-}
 
 std::string value_text(const runtime::BundledValue& v) {
   switch (v.kind) {

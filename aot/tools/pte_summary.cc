@@ -9,12 +9,14 @@
 #include "aot/ir/scalar_type.h"
 #include "aot/planning/memory_planner.h"
 #include "runtime/executor/pte_container.h"
+#include "runtime/tools/printable.h"
 #include "schema/program_generated.h"
 
 namespace ember::aot {
 namespace {
 
 namespace fb = executorch_flatbuffer;
+using runtime::printable;
 
 const char* tag_name(fb::KernelTypes t) {
   switch (t) {
@@ -178,25 +180,6 @@ Result<PteMethodSummary> summarize_plan(const fb::ExecutionPlan* plan) {
   }
   compute_lower_bound(plan, &m);
   return m;
-}
-
-// Strings from the file, made safe for a terminal: control bytes, quotes and backslashes
-// become escapes (\x1b, \", \\).
-std::string printable(const std::string& text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "runtime/bundled/bundled_program.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/module/module.h"
+#include "runtime/tools/printable.h"
 
 DEFINE_string(bundled, "",
               "Run every test case of this bundled program (.bpte) and check its outputs.");
@@ -55,21 +56,6 @@ Result<AlignedBytes> read_aligned(const std::string& path, size_t* size) {
 
 // A method name from the file, safe for a terminal: control bytes, quotes and backslashes
 // become \xNN.
-std::string printable(const char* text) {
-  std::string out;
-  for (const char* p = text; *p != '\0'; ++p) {
-    const unsigned char c = static_cast<unsigned char>(*p);
-    if (c < 32 || c == 127 || c == '\\' || c == '"') {
-      char hex[8];
-      snprintf(hex, sizeof(hex), "\\x%02x", c);
-      out += hex;
-    } else {
-      out += char(c);
-    }
-  }
-  return out;
-}
-
 int die(Error err) {
   char buffer[kMaxErrorMessageLength + 64];
   fprintf(stderr, "executor_runner: %s\n", format_error(err, buffer, sizeof(buffer)));

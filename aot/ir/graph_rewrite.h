@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aot/ir/graph.h"
+#include "aot/ir/graph_util.h"  // for_each_value
 #include "aot/ir/op_schema.h"
 
 namespace ember::aot {
@@ -37,14 +38,6 @@ std::vector<int32_t> use_counts(const Graph& graph);
 
 // Removes the nodes whose entry in `drop` (one per node) is true, keeping the others' order.
 void remove_nodes(Graph& graph, const std::vector<bool>& drop);
-
-// Calls fn(ValueId) for every value referenced by `arg`.
-template <typename Fn>
-void for_each_value(const Argument& arg, Fn fn) {
-  for (ValueId v : arg.values) {
-    if (v != kNoValue) fn(v);
-  }
-}
 
 // The node's full argument list in schema order (defaults filled in), or the error from
 // bind_arguments; NotSupported naming the node when its op has no schema.

@@ -2,7 +2,8 @@
 //
 //   LoadStage          .pt2 file (or bytes) -> ATen graph (aot/frontend)
 //   ToEdgeStage        remove_asserts, functionalize, decompose_training_ops, dead_code,
-//                      quantized_op_check, custom_op_check, op_set_check, scalar_to_tensor
+//                      quantized_op_check, custom_op_check, op_set_check, scalar_to_tensor,
+//                      then bound_symbols (lower --max_dim, bound_symbols_pass.h)
 //                      -> edge graph (core ATen and the declared custom operators only)
 //   TransformStage     the user's passes over the edge graph
 //   ToBackendStage     one ToBackendPass per partitioner (none for the portable recipe)

@@ -169,6 +169,37 @@ TEST(DataDependentTest, UniqueAboveATighterBoundIsANamedError) {
             std::string::npos) << m;
 }
 
+// The xnnpack recipe on the bounded fixtures: whatever it delegates, the data-dependent ops
+// stay portable and the outputs still match PyTorch (e2e_test covers the portable recipe).
+TEST(DataDependentTest, XnnpackRecipeMatchesPyTorch) {
+  int ran = 0;
+  for (const char* model : {"nonzero_index", "masked_select_sum", "unique_counts", "item_slice"}) {
+    for (const char* v : kVersions) {
+      const std::string id = std::string(model) + ".core_aten." + v;
+      Fixture f;
+      if (!find_fixture(id, &f)) continue;
+      SCOPED_TRACE(id);
+      auto r = load_lowered(id, "xnnpack");
+      ASSERT_NE(r, nullptr);
+      for (size_t c = 0; c < f.cases.size(); ++c) {
+        std::vector<HostTensor> in(f.cases[c].inputs.size());
+        for (size_t i = 0; i < in.size(); ++i) ASSERT_TRUE(read_fixture_tensor(f.cases[c].inputs[i], &in[i]));
+        auto out = r->run("forward", in);
+        ASSERT_TRUE(out.ok()) << "case " << c << ": " << ::ember::aot::format_error(out.error());
+        ASSERT_EQ(out->size(), f.cases[c].outputs.size());
+        for (size_t o = 0; o < out->size(); ++o) {
+          HostTensor ref;
+          ASSERT_TRUE(read_fixture_tensor(f.cases[c].outputs[o], &ref));
+          Comparison cmp = compare_tensors((*out)[o], ref, f.cases[c].outputs[o].exact, f.atol, f.rtol);
+          EXPECT_TRUE(cmp.ok) << "case " << c << " output " << o << ": " << cmp.message;
+        }
+      }
+      ++ran;
+    }
+  }
+  if (ran == 0) GTEST_SKIP() << "fixtures not found";
+}
+
 TEST(DataDependentTest, MultiMethodProgramKeepsGuardsPerMethod) {
   Fixture derived, two;
   if (!find_fixture("derived_dims.core_aten.torch2_6", &derived) ||

@@ -372,11 +372,13 @@ class MethodEmitter {
       op = operator_index(prim.name, prim.overload);
     } else {
       bool out_variant = is_out_variant_node(n);
-      bool sym = n.op.ns == "aten" && (n.op.name == "sym_size" || n.op.name == "sym_numel");
-      if (!out_variant && !sym) {
+      const bool scalar_read = is_scalar_read_op(n);
+      if (!out_variant && !scalar_read) {
         return not_supported("op is not in out-variant form; run the to_executorch stage first");
       }
-      op = operator_index(n.op.ns + "::" + n.op.name, n.op.overload);
+      // item() is upstream's prim kernel aten::_local_scalar_dense (the core-ATen spelling).
+      op = n.op.name == "item" ? operator_index("aten::_local_scalar_dense", "")
+                               : operator_index(n.op.ns + "::" + n.op.name, n.op.overload);
     }
     if (outs.empty()) return invalid_program("node has no outputs");
     bool out_variant = n.kind == NodeKind::Op && is_out_variant_node(n);

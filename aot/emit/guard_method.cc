@@ -29,10 +29,48 @@ std::vector<const Value*> user_tensor_inputs(const Graph& graph) {
   return out;
 }
 
+// `e` as mul * symbol + add (torch's derived Dims: 2*s0, s0 + 1, 2*s0 - 1), mul > 0.
+bool affine_in_one_symbol(const SymExpr& e, std::string* symbol, int64_t* mul, int64_t* add) {
+  using K = SymExpr::Kind;
+  if (e.kind == K::Symbol) {
+    *symbol = e.name;
+    *mul = 1;
+    *add = 0;
+    return true;
+  }
+  if (e.kind != K::Call || e.args.size() != 2) return false;
+  const SymExpr* a = &e.args[0];
+  const SymExpr* b = &e.args[1];
+  if (a->kind == K::Integer) std::swap(a, b);  // the constant second
+  if (b->kind != K::Integer) return false;
+  if (e.name == "Mul" && a->kind == K::Symbol && b->value > 0) {
+    *symbol = a->name;
+    *mul = b->value;
+    *add = 0;
+    return true;
+  }
+  if (e.name == "Add" && affine_in_one_symbol(*a, symbol, mul, add) && *add == 0) {
+    *add = b->value;
+    return true;
+  }
+  return false;
+}
+
+size_t record_count(const std::vector<InputGuardRecord>& guards) {
+  size_t n = 0;
+  for (const InputGuardRecord& g : guards) n += g.kind == InputGuardRecord::kDerivedSize ? 2 : 1;
+  return n;
+}
+
 }  // namespace
 
 Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) {
   std::vector<InputGuardRecord> guards;
+  struct Derived {
+    size_t input, dim;
+    SymExpr expr;
+  };
+  std::vector<Derived> derived;  // guarded after every plain symbol is seen
   std::map<std::string, std::pair<int64_t, int64_t>> first_seen;  // symbol -> (input, dim)
   const std::vector<const Value*> inputs = user_tensor_inputs(graph);
   for (size_t k = 0; k < inputs.size(); ++k) {
@@ -45,7 +83,10 @@ Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) {
         return annotate(e.error(), "input " + std::to_string(k) + " ('" + inputs[k]->name +
                                         "') dim " + std::to_string(d));
       }
-      if (e->kind != SymExpr::Kind::Symbol) continue;
+      if (e->kind != SymExpr::Kind::Symbol) {
+        derived.push_back({k, d, std::move(e.get())});
+        continue;
+      }
       const int64_t input = static_cast<int64_t>(k), dim = static_cast<int64_t>(d);
       auto seen = first_seen.find(e->name);
       if (seen != first_seen.end()) {
@@ -57,8 +98,27 @@ Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) {
       if (min && *min > 0) guards.push_back({InputGuardRecord::kMinSize, input, dim, *min, 0});
     }
   }
-  if (guards.size() > kMaxInputGuards) {
-    return not_supported("the inputs carry " + std::to_string(guards.size()) +
+  for (const Derived& dd : derived) {
+    std::string symbol;
+    int64_t mul = 1, add = 0;
+    if (!affine_in_one_symbol(dd.expr, &symbol, &mul, &add)) continue;
+    InputGuardRecord g{InputGuardRecord::kDerivedSize, static_cast<int64_t>(dd.input),
+                       static_cast<int64_t>(dd.dim), -1, 0};
+    g.mul = mul;
+    g.add = add;
+    auto seen = first_seen.find(symbol);
+    if (seen != first_seen.end()) {
+      g.a = seen->second.first;
+      g.b = seen->second.second;
+    }
+    auto range = graph.range_constraints().find(symbol);
+    const std::optional<int64_t> min =
+        range != graph.range_constraints().end() ? range->second.min : std::nullopt;
+    g.min = min ? *min : 0;
+    guards.push_back(g);
+  }
+  if (record_count(guards) > kMaxInputGuards) {
+    return not_supported("the inputs carry " + std::to_string(record_count(guards)) +
                          " dynamic-shape guards (dim minimums and equalities); the runtime reads at most " +
                          std::to_string(kMaxInputGuards));
   }
@@ -69,9 +129,13 @@ std::string guard_method_name(const std::string& method) { return kGuardMethodPr
 
 Result<EmitMethod> guard_method(const std::string& method, const std::vector<InputGuardRecord>& guards) {
   std::vector<EmitValue> ints = {EmitValue::of_int(kGuardTableVersion),
-                                 EmitValue::of_int(static_cast<int64_t>(guards.size()))};
+                                 EmitValue::of_int(static_cast<int64_t>(record_count(guards)))};
   for (const InputGuardRecord& g : guards) {
     for (int64_t v : {g.kind, g.input, g.dim, g.a, g.b}) ints.push_back(EmitValue::of_int(v));
+    if (g.kind != InputGuardRecord::kDerivedSize) continue;
+    for (int64_t v : {kDerivedCoefficients, g.mul, g.add, g.min, int64_t{0}}) {
+      ints.push_back(EmitValue::of_int(v));
+    }
   }
   EMBER_ASSIGN_OR_RETURN(EmitProgram p,
                          constant_method(guard_method_name(method), std::move(ints)));

@@ -11,7 +11,10 @@
 //                               [1, count, kind, input, dim, a, b, ...]
 //
 // Inputs are numbered like the emitted method's inputs (user inputs in signature order).
-// Derived sizes (2*s0, s0 + s1) get no guard: kernels' own shape checks cover them.
+//                             - a dim that is affine in one symbol (2*s0, s0 + 1, 2*s0 - 1:
+//                               torch's derived Dims) -> DerivedSize against the symbol's
+//                               first plain occurrence (or its minimum when it has none)
+// Other derived sizes (s0 + s1, s0*s1) get no guard: kernels' own shape checks cover them.
 // EmitStage appends the method after the user's methods (so method 0 stays `forward`
 // for tools that run the first method); an empty guard list writes no method.
 #pragma once
@@ -27,19 +30,26 @@ namespace ember::aot {
 
 inline constexpr char kGuardMethodPrefix[] = "__ember_guards__";
 inline constexpr int64_t kGuardTableVersion = 1;
-// The runtime reads at most this many records per method.
+// The second record of a kDerivedSize guard: 4, mul, add, min, 0.
+inline constexpr int64_t kDerivedCoefficients = 4;
+// The runtime reads at most this many records per method (a DerivedSize takes two).
 inline constexpr size_t kMaxInputGuards = 32;
 
 struct InputGuardRecord {
-  enum Kind : int64_t { kMinSize = 1, kEqualSize = 2 };
+  // kDerivedSize: size(input, dim) == mul * S + add, S = size(a, b) (a = -1: S is not an
+  // input dim, then only S >= min is known); written as two records:
+  //   3, input, dim, a, b  followed by  4, mul, add, min, 0
+  enum Kind : int64_t { kMinSize = 1, kEqualSize = 2, kDerivedSize = 3 };
   int64_t kind = kMinSize;
   int64_t input = 0;
   int64_t dim = 0;
   int64_t a = 0;  // kMinSize: the minimum; kEqualSize: the reference input
   int64_t b = 0;  // kEqualSize: the reference input's dim; kMinSize: 0 (reserved)
+  int64_t mul = 1, add = 0, min = 0;  // kDerivedSize only
 
   bool operator==(const InputGuardRecord& o) const {
-    return kind == o.kind && input == o.input && dim == o.dim && a == o.a && b == o.b;
+    return kind == o.kind && input == o.input && dim == o.dim && a == o.a && b == o.b &&
+           mul == o.mul && add == o.add && min == o.min;
   }
 };
 

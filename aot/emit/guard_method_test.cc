@@ -77,6 +77,38 @@ Graph graph_with_inputs(const std::vector<std::vector<SymInt>>& inputs) {
   return g;
 }
 
+R derived(int64_t input, int64_t dim, int64_t ref_input, int64_t ref_dim, int64_t mul, int64_t add,
+          int64_t min) {
+  R r{R::kDerivedSize, input, dim, ref_input, ref_dim};
+  r.mul = mul;
+  r.add = add;
+  r.min = min;
+  return r;
+}
+
+// derived_dims: x [s0, 4], y [2*s0, 4] with Dim("db", 1..8) and 2*db (torch's derived Dim).
+TEST(GuardMethodTest, DerivedDimOfTheFixtureIsGuarded) {
+  const std::vector<R> want = {{R::kMinSize, 0, 0, 1, 0}, derived(1, 0, 0, 0, 2, 0, 1)};
+  EXPECT_EQ(guards_of_fixture("derived_dims.core_aten.torch2_6.pt2"), want);
+  EXPECT_EQ(guards_of_fixture("derived_dims.training_ir.torch2_14.pt2"), want);
+  auto m = guard_method("forward", want);
+  ASSERT_TRUE(m.ok()) << format_error(m.error());
+  std::vector<int64_t> ints;
+  for (int32_t o : m->outputs) ints.push_back(m->values[static_cast<size_t>(o)].int_value);
+  // The count is of records: the derived size takes two (3 ..., then 4 mul add min 0).
+  EXPECT_EQ(ints, (std::vector<int64_t>{1, 3, 1, 0, 0, 1, 0, 3, 1, 0, 0, 0, 4, 2, 0, 1, 0}));
+}
+
+TEST(GuardMethodTest, AffineSizesWithoutAPlainSymbolAndNonAffineOnes) {
+  Graph g = graph_with_inputs({{symbolic("Add(Mul(Integer(2), Symbol('s0')), Integer(1))", "2*s0 + 1"),
+                                symbolic("Add(Symbol('s1'), Symbol('s2'))", "s1 + s2")}});
+  g.range_constraints()["s0"] = SymRange{2, 8};
+  auto guards = derive_input_guards(g);
+  ASSERT_TRUE(guards.ok()) << format_error(guards.error());
+  // 2*s0 + 1 with s0 in no input dim: a = -1 and s0's min; s1 + s2 is not affine in one symbol.
+  EXPECT_EQ(*guards, (std::vector<R>{derived(0, 0, -1, 0, 2, 1, 2)}));
+}
+
 TEST(GuardMethodTest, DerivedSizesOpenMinAndParametersAreSkipped) {
   Graph g = graph_with_inputs({{symbolic("Mul(Integer(2), Symbol('s0'))", "2*s0"), symbolic("s1", "s1")},
                                {symbolic("s1", "s1"), symbolic("s0", "s0")}});
@@ -84,8 +116,10 @@ TEST(GuardMethodTest, DerivedSizesOpenMinAndParametersAreSkipped) {
   g.range_constraints()["s1"] = SymRange{std::nullopt, 8};
   auto guards = derive_input_guards(g);
   ASSERT_TRUE(guards.ok()) << format_error(guards.error());
-  // 2*s0 gets nothing; s1 (open min) only its equality; s0 first appears as input 1 dim 1.
-  const std::vector<R> want = {{R::kEqualSize, 1, 0, 0, 1}, {R::kMinSize, 1, 1, 3, 0}};
+  // s1 (open min) only its equality; s0 first appears as input 1 dim 1, and 2*s0 (input 0
+  // dim 0) is derived from it, after the plain symbols.
+  const std::vector<R> want = {{R::kEqualSize, 1, 0, 0, 1}, {R::kMinSize, 1, 1, 3, 0},
+                               derived(0, 0, 1, 1, 2, 0, 3)};
   EXPECT_EQ(*guards, want);
 }
 

@@ -68,4 +68,12 @@ inline bool is_aten_op(const Node& node, const char* name, const char* overload)
          node.op.overload == overload;
 }
 
+// Whether `node` reads a size or a value out of a tensor as a scalar (aten::sym_size.int,
+// sym_numel, _local_scalar_dense, and item, the training-IR spelling of _local_scalar_dense):
+// no out variant, emitted as upstream's prim kernels of the same names.
+inline bool is_scalar_read_op(const Node& node) {
+  return node.op.ns == "aten" && (node.op.name == "sym_size" || node.op.name == "sym_numel" ||
+                                  node.op.name == "_local_scalar_dense" || node.op.name == "item");
+}
+
 }  // namespace ember::aot

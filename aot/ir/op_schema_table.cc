@@ -212,6 +212,12 @@ aten::any.dims | self:Tensor dim:int[]?=None keepdim:bool=False | Tensor | aten:
 aten::relu6.default | self:Tensor | Tensor | - | -
 aten::to.dtype | self:Tensor dtype:ScalarType non_blocking:bool=False copy:bool=False *memory_format:MemoryFormat?=None | Tensor | - | -
 aten::unflatten.int | self:Tensor dim:int sizes:SymInt[] | Tensor | - | view
+# --- data-dependent output sizes (unbacked symbols u0, u1, ...; docs/aot.md) ---
+aten::nonzero.default | self:Tensor | Tensor | aten::nonzero.out | -
+aten::masked_select.default | self:Tensor mask:Tensor | Tensor | aten::masked_select.out | -
+aten::_unique2.default | self:Tensor sorted:bool=True return_inverse:bool=False return_counts:bool=False | Tensor Tensor Tensor | aten::_unique2.out | -
+aten::_local_scalar_dense.default | self:Tensor | Scalar | - | -
+aten::item.default | self:Tensor | Scalar | - | -
 )TABLE";
 }
 

@@ -2,6 +2,7 @@
 #include "aot/passes/op_set_check_pass.h"
 
 #include "aot/ir/control_flow.h"
+#include "aot/ir/graph_rewrite.h"
 #include "aot/ir/op_schema.h"
 #include "aot/passes/decompositions.h"
 #include "aot/quantize/qdq.h"
@@ -16,7 +17,7 @@ bool is_edge_op(const Node& node) {
 bool is_edge_op(const Node& node, const Graph& graph) {
   if (node.kind == NodeKind::Symbolic) return true;
   if (control_op(node) != ControlOp::None) return true;  // cond markers (aot/ir/control_flow.h)
-  if (node.op.ns == "aten" && (node.op.name == "sym_size" || node.op.name == "sym_numel")) return true;
+  if (is_scalar_read_op(node)) return true;
   // Training-IR ops (linear, matmul, ...) may have out variants in ATen but are not core:
   // whatever has a decomposition must be decomposed.
   if (training_ir_decompositions().count(node.op.qualified()) != 0) return false;

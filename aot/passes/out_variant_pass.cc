@@ -24,15 +24,11 @@ Result<OpName> parse_out_name(const std::string& qualified, const Node& node) {
                 qualified.substr(dot + 1)};
 }
 
-bool is_sym_op(const Node& n) {
-  return n.op.ns == "aten" && (n.op.name == "sym_size" || n.op.name == "sym_numel");
-}
-
 }  // namespace
 
 Error OutVariantPass::run(Graph& graph) const {
   for (Node& n : graph.nodes()) {
-    if (n.kind != NodeKind::Op || n.op.ns == "ember" || is_sym_op(n) || is_out_variant_node(n)) {
+    if (n.kind != NodeKind::Op || n.op.ns == "ember" || is_scalar_read_op(n) || is_out_variant_node(n)) {
       continue;  // symbolic ops, delegate calls and converted nodes stay as they are
     }
     const OpSchema* schema = nullptr;
@@ -46,6 +42,11 @@ Error OutVariantPass::run(Graph& graph) const {
     for (size_t k = 0; k < schema->args.size(); ++k) {
       const ArgSchema& a = schema->args[k];
       if (factory && is_tensor_option(a.name)) continue;
+      // A Tensor?[] argument is a list of optional tensors in the .pte even when torch
+      // wrote every element (index.Tensor with nonzero's columns): the kernel reads that tag.
+      if (a.type.list && a.type.optional_elements && args[k].kind == ArgKind::TensorList) {
+        args[k].kind = ArgKind::OptionalTensorList;
+      }
       inputs.push_back({a.name, std::move(args[k]), a.kw_only});
     }
     n.inputs = std::move(inputs);

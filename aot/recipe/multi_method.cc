@@ -1,6 +1,9 @@
 // parse_method_flag and lower_methods (see multi_method.h).
 #include "aot/recipe/multi_method.h"
 
+#include <algorithm>
+
+#include "aot/emit/guard_method.h"
 #include "aot/emit/method_compiler.h"
 #include "aot/recipe/export_session.h"
 
@@ -30,10 +33,24 @@ Result<EmitProgram> lower_methods(const RecipeRegistry& recipes, const std::stri
     }
     EmitProgram p = *art.program;
     p.methods[0].name = m.name;
+    // The method keeps its input guards (dim minimums, equalities, derived sizes), as a
+    // single-method lowering writes them (EmitStage): a constant method per method.
+    auto guards = derive_input_guards(*art.graph);
+    if (!guards.ok()) return annotate(guards.error(), where);
+    if (!guards->empty()) {
+      auto g = guard_method(m.name, *guards);
+      if (!g.ok()) return annotate(g.error(), where);
+      p.methods.push_back(std::move(g.get()));
+    }
     programs.push_back(std::move(p));
   }
   for (EmitProgram& p : extra) programs.push_back(std::move(p));
-  return merge_programs(std::move(programs));
+  EMBER_ASSIGN_OR_RETURN(EmitProgram merged, merge_programs(std::move(programs)));
+  // Guard methods after the user's (sorted) methods: method 0 stays a method users run.
+  std::stable_partition(merged.methods.begin(), merged.methods.end(), [](const EmitMethod& m) {
+    return m.name.compare(0, sizeof(kGuardMethodPrefix) - 1, kGuardMethodPrefix) != 0;
+  });
+  return merged;
 }
 
 }  // namespace ember::aot

@@ -6,7 +6,9 @@
 //   std::vector<MethodSource> methods = {*parse_method_flag("encode=enc.pt2"), ...};
 //   auto program = lower_methods(recipes, "demo", methods);   // EmitProgram, then write_pte
 //
-// Each session's emitted method (always "forward") is renamed to its MethodSource name;
+// Each session's emitted method (always "forward") is renamed to its MethodSource name and
+// keeps its input guards as `__ember_guards__<name>` (guard_method.h), placed after the
+// user's methods;
 // merge_programs (method_compiler.h) renumbers constants and sorts methods by name.
 // Constant methods (constant_method()) can be appended before merging.
 #pragma once

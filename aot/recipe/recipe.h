@@ -17,6 +17,7 @@
 
 #include "aot/backend/partitioner.h"
 #include "aot/ir/op_schema.h"
+#include "aot/passes/bound_symbols_pass.h"
 #include "aot/passes/pass.h"
 #include "aot/recipe/quantize_stage.h"
 #include "aot/recipe/stage.h"
@@ -30,6 +31,8 @@ struct RecipeOptions {
   QuantizeOptions quantize;  // the "-int8" recipes' calibration samples and runner
   // Custom operator schemas (--custom_ops FILE.yaml, read_custom_ops_file), null if none.
   std::shared_ptr<const OpSchemaRegistry> custom_ops;
+  // Upper bounds for symbolic sizes (--max_dim u0=N / --max_dim N, bound_symbols_pass.h).
+  SymbolBounds max_dims;
 };
 
 struct Recipe {

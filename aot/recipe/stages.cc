@@ -72,6 +72,9 @@ Result<StageArtifact> ToEdgeStage::transform(const StageArtifact& previous,
   EMBER_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
   if (custom_ops_ != nullptr) g.set_custom_op_schemas(custom_ops_);  // seen by every later stage
   EMBER_TRY(pipeline().run(g, context.instrumentation));
+  PassPipeline bounds("to_edge");  // after dead_code: only sizes still in use need a bound
+  bounds.add(std::make_unique<BoundSymbolsPass>(max_dims_));
+  EMBER_TRY(bounds.run(g, context.instrumentation));
   return with_graph(previous, std::move(g));
 }
 

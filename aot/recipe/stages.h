@@ -2,7 +2,8 @@
 //
 //   LoadStage          .pt2 file (or bytes) -> ATen graph (aot/frontend)
 //   ToEdgeStage        remove_asserts, functionalize, decompose_training_ops, dead_code,
-//                      quantized_op_check, custom_op_check, op_set_check, scalar_to_tensor
+//                      quantized_op_check, custom_op_check, op_set_check, scalar_to_tensor,
+//                      then bound_symbols (lower --max_dim, bound_symbols_pass.h)
 //                      -> edge graph (core ATen and the declared custom operators only)
 //   TransformStage     the user's passes over the edge graph
 //   ToBackendStage     one ToBackendPass per partitioner (none for the portable recipe)
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "aot/passes/bound_symbols_pass.h"
 #include "aot/backend/partitioner.h"
 #include "aot/emit/emit_graph.h"
 #include "aot/ir/op_schema.h"
@@ -45,8 +47,11 @@ class ToEdgeStage final : public Stage {
  public:
   // `custom_ops` (lower --custom_ops, may be null) are attached to the graph before the
   // passes run (Graph::custom_op_schemas), so this and every later stage know them.
-  explicit ToEdgeStage(std::shared_ptr<const OpSchemaRegistry> custom_ops = nullptr)
-      : custom_ops_(std::move(custom_ops)) {}
+  // `max_dims` (lower --max_dim) bound symbolic sizes; the stage ends with
+  // BoundSymbolsPass, so every data-dependent size has an upper bound after it.
+  explicit ToEdgeStage(std::shared_ptr<const OpSchemaRegistry> custom_ops = nullptr,
+                       SymbolBounds max_dims = {})
+      : custom_ops_(std::move(custom_ops)), max_dims_(std::move(max_dims)) {}
   const char* name() const override { return "to_edge"; }
   // The pass list of this stage (also used by docs and tests).
   static PassPipeline pipeline();
@@ -56,6 +61,7 @@ class ToEdgeStage final : public Stage {
 
  private:
   std::shared_ptr<const OpSchemaRegistry> custom_ops_;
+  SymbolBounds max_dims_;
 };
 
 class TransformStage final : public Stage {

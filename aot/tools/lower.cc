@@ -30,6 +30,10 @@
 // the operators outside aten that the model calls (upstream's functions.yaml shape); their
 // calls become KernelCalls to those out variants, which the app registers kernels for.
 //
+// Data-dependent sizes (docs/aot.md): --max_dim u0=N bounds one symbolic size, --max_dim N
+// every data-dependent (unbacked) size the export left unbounded (repeatable; the tighter of
+// the flag and the export's own bound wins).
+//
 // Many models: lower --batch models.json [--jobs N] [--summary out.json] (aot/tools/batch.h).
 // --debug_out FILE.ptdbg writes the provenance sidecar (aot/emit/debug_sidecar.h,
 // docs/profiling.md): per instruction the node name, ATen op and source line, per delegate
@@ -128,6 +132,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> calibrate_flags = take_repeated_flag(&argc, argv, "calibrate");
   const std::vector<std::string> bundle_in_flags = take_repeated_flag(&argc, argv, "bundle_inputs");
   const std::vector<std::string> bundle_out_flags = take_repeated_flag(&argc, argv, "bundle_outputs");
+  const std::vector<std::string> max_dim_flags = take_repeated_flag(&argc, argv, "max_dim");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc != (method_flags.empty() ? 2 : 1) || FLAGS_o.empty()) {
     std::fprintf(stderr, "usage: %s MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump-dir DIR] [--verbose]\n",
@@ -152,6 +157,10 @@ int main(int argc, char** argv) {
     ro.compile_specs.push_back({spec.substr(0, eq), std::vector<uint8_t>(spec.begin() + eq + 1, spec.end())});
   }
   if (st != Error::Ok) return report(st);
+  for (const std::string& m : max_dim_flags) {
+    const Error bad = parse_max_dim_flag(m, &ro.max_dims);
+    if (bad != Error::Ok) return report(bad, 2);
+  }
   if (!FLAGS_custom_ops.empty()) {
     auto custom = read_custom_ops_file(resolve(FLAGS_custom_ops));
     if (!custom.ok()) return report(custom.error(), 2);

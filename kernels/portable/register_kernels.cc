@@ -17,6 +17,7 @@
 #include "kernels/portable/ops/quantize.h"
 #include "kernels/portable/ops/reduce.h"
 #include "kernels/portable/ops/unary.h"
+#include "kernels/portable/ops/unique.h"
 #include "kernels/portable/ops/upsample.h"
 #include "kernels/portable/ops/view.h"
 #include "kernels/portable/util/boxing.h"
@@ -230,6 +231,7 @@ const Kernel kKernels[] = {
     {"aten::masked_select.out", boxed<&masked_select_out>},
     {"aten::masked_scatter.out", boxed<&masked_scatter_out>},
     {"aten::nonzero.out", boxed<&nonzero_out>},
+    {"aten::_unique2.out", boxed<&unique2_out>},
     {"aten::repeat_interleave.Tensor_out", boxed<&repeat_interleave_tensor_out>},
     // pad.h, upsample.h
     {"aten::constant_pad_nd.out", boxed<&constant_pad_nd_out>},

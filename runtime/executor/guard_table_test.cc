@@ -195,8 +195,51 @@ TEST_F(GuardTableTest, MinAboveTheBound) {
 }
 
 TEST_F(GuardTableTest, UnknownKind) {
-  expect_load_error({1, 2, 1, 0, 0, 1, 0, 3, 0, 0, 0, 0}, Error::InvalidProgram,
-                    "guard table '__ember_guards__forward' record 1: unknown kind 3 (known: 1 min, 2 equal)");
+  expect_load_error({1, 2, 1, 0, 0, 1, 0, 5, 0, 0, 0, 0}, Error::InvalidProgram,
+                    "guard table '__ember_guards__forward' record 1: unknown kind 5 (known: 1 min, 2 equal, "
+                    "3 derived, 4 its coefficients)");
+}
+
+// size(input 1, dim 0) == 2 * size(input 0, dim 0): a derived size (torch's 2*Dim).
+TEST_F(GuardTableTest, DerivedSizeIsCheckedAtSetInputOnceBothAreSet) {
+  auto method = load_with_guards({1, 2, 3, 1, 0, 0, 0, 4, 2, 0, 1, 0});
+  ASSERT_TRUE(method.ok()) << runtime::last_error_message();
+  ASSERT_EQ(method->input_guards().size(), 2u);
+  EXPECT_EQ(method->input_guards()[0].kind, runtime::InputGuardKind::DerivedSize);
+  EXPECT_EQ(method->input_guards()[0].mul, 2);
+  FloatInput one(1), two(2);
+  // Input 1 first: input 0 is not set yet, so nothing to compare against.
+  ASSERT_EQ(method->set_input(EValue(&one.tensor), 1), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(method->set_input(EValue(&one.tensor), 0), Error::InvalidArgument);
+  EXPECT_STREQ(runtime::last_error_message(),
+               "input 1 of method 'forward': dim 0 is 1, but the export derives it as 2*s+0 with s = "
+               "input 0 dim 0 = 1, i.e. 2 (derived size from export)");
+  ASSERT_EQ(method->set_input(EValue(&two.tensor), 1), Error::Ok) << runtime::last_error_message();
+  ASSERT_EQ(method->set_input(EValue(&one.tensor), 0), Error::Ok) << runtime::last_error_message();
+}
+
+// The symbol is no input dim: the size must be 2*s + 0 for some s >= 1.
+TEST_F(GuardTableTest, DerivedSizeWithoutReferenceChecksMultipleAndMinimum) {
+  auto method = load_with_guards({1, 2, 3, 1, 0, -1, 0, 4, 2, 0, 1, 0});
+  ASSERT_TRUE(method.ok()) << runtime::last_error_message();
+  FloatInput empty(0), one(1), two(2);
+  EXPECT_EQ(method->set_input(EValue(&one.tensor), 1), Error::InvalidArgument);
+  EXPECT_STREQ(runtime::last_error_message(),
+               "input 1 of method 'forward': dim 0 is 1, but the export derives it as 2*s+0 with s >= 1 "
+               "(derived size from export)");
+  EXPECT_EQ(method->set_input(EValue(&empty.tensor), 1), Error::InvalidArgument);
+  EXPECT_EQ(method->set_input(EValue(&two.tensor), 1), Error::Ok) << runtime::last_error_message();
+}
+
+TEST_F(GuardTableTest, DerivedSizeNeedsItsCoefficients) {
+  expect_load_error({1, 1, 3, 1, 0, 0, 0}, Error::InvalidProgram,
+                    "record 0: a derived size must be followed by its coefficients (kind 4)");
+  expect_load_error({1, 2, 3, 1, 0, 0, 0, 1, 0, 0, 1, 0}, Error::InvalidProgram,
+                    "record 0: a derived size must be followed by its coefficients (kind 4)");
+  expect_load_error({1, 1, 4, 2, 0, 1, 0}, Error::InvalidProgram,
+                    "record 0: coefficients (kind 4) without a derived size before them");
+  expect_load_error({1, 2, 3, 1, 0, 0, 0, 4, 0, 0, 1, 0}, Error::InvalidProgram,
+                    "record 1: derived size coefficients mul 0, add 0, min 1 are out of range");
 }
 
 TEST_F(GuardTableTest, NonIntOutput) {

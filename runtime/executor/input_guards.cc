@@ -75,8 +75,39 @@ Error check_input_dim(const MethodState* s, const char* table, size_t r, const c
   return Error::Ok;
 }
 
-// Validates record `r` (ints v[0..4]) and fills `out`.
-Error parse_record(const MethodState* s, const char* table, size_t r, const int64_t* v, InputGuard* out) {
+bool fits_int32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+// Validates the DerivedSize record `r` (ints v) and its coefficients w (record r + 1).
+Error parse_derived(const MethodState* s, const char* table, size_t r, const int64_t* v, const int64_t* w,
+                    InputGuard* out) {
+  if (w == nullptr || w[0] != int64_t(InputGuardKind::DerivedCoefficients)) {
+    return fail(Error::InvalidProgram,
+                "guard table '%s' record %zu: a derived size must be followed by its coefficients "
+                "(kind 4)", table, r);
+  }
+  if (v[3] != -1) EMBER_TRY(check_input_dim(s, table, r, "reference input", v[3], v[4]));
+  if (w[1] <= 0 || !fits_int32(w[1]) || !fits_int32(w[2]) || w[3] < 0 || !fits_int32(w[3])) {
+    return fail(Error::InvalidProgram,
+                "guard table '%s' record %zu: derived size coefficients mul %lld, add %lld, min %lld "
+                "are out of range", table, r + 1, static_cast<long long>(w[1]),
+                static_cast<long long>(w[2]), static_cast<long long>(w[3]));
+  }
+  out->kind = InputGuardKind::DerivedSize;
+  out->a = int32_t(v[3]);
+  out->b = int32_t(v[3] == -1 ? 0 : v[4]);
+  out->mul = int32_t(w[1]);
+  out->add = int32_t(w[2]);
+  out->min = int32_t(w[3]);
+  return Error::Ok;
+}
+
+// Validates record `r` (ints v[0..4]; w: the next record or nullptr) and fills `out`.
+Error parse_record(const MethodState* s, const char* table, size_t r, const int64_t* v, const int64_t* w,
+                   InputGuard* out) {
+  if (v[0] == int64_t(InputGuardKind::DerivedCoefficients)) {
+    out->kind = InputGuardKind::DerivedCoefficients;  // validated with its DerivedSize record
+    return Error::Ok;
+  }
   EMBER_TRY(check_input_dim(s, table, r, "input", v[1], v[2]));
   out->input = uint32_t(v[1]);
   out->dim = uint32_t(v[2]);
@@ -104,7 +135,14 @@ Error parse_record(const MethodState* s, const char* table, size_t r, const int6
     out->b = int32_t(v[4]);
     return Error::Ok;
   }
-  return fail(Error::InvalidProgram, "guard table '%s' record %zu: unknown kind %lld (known: 1 min, 2 equal)",
+  if (v[0] == int64_t(InputGuardKind::DerivedSize)) {
+    out->input = uint32_t(v[1]);
+    out->dim = uint32_t(v[2]);
+    return parse_derived(s, table, r, v, w, out);
+  }
+  return fail(Error::InvalidProgram,
+              "guard table '%s' record %zu: unknown kind %lld (known: 1 min, 2 equal, 3 derived, "
+              "4 its coefficients)",
               table, r, static_cast<long long>(v[0]));
 }
 
@@ -151,9 +189,19 @@ Error load_input_guards(LoadContext& ctx) {
   EMBER_TRY(check_table_header(g, &count));
   EMBER_TRY(allocate_array(ctx.memory->method_allocator(), count, "input guards", &s->guards));
   for (size_t r = 0; r < count; ++r) {
-    int64_t v[kGuardRecordInts];
+    int64_t v[kGuardRecordInts], w[kGuardRecordInts];
     for (size_t k = 0; k < kGuardRecordInts; ++k) EMBER_TRY(guard_int(g, 2 + r * kGuardRecordInts + k, &v[k]));
-    EMBER_TRY(parse_record(s, plan_name(g), r, v, &s->guards[r]));
+    const bool derived = v[0] == int64_t(InputGuardKind::DerivedSize) && r + 1 < count;
+    for (size_t k = 0; derived && k < kGuardRecordInts; ++k) {
+      EMBER_TRY(guard_int(g, 2 + (r + 1) * kGuardRecordInts + k, &w[k]));
+    }
+    EMBER_TRY(parse_record(s, plan_name(g), r, v, derived ? w : nullptr, &s->guards[r]));
+    if (v[0] == int64_t(InputGuardKind::DerivedCoefficients) &&
+        (r == 0 || s->guards[r - 1].kind != InputGuardKind::DerivedSize)) {
+      return fail(Error::InvalidProgram,
+                  "guard table '%s' record %zu: coefficients (kind 4) without a derived size before them",
+                  plan_name(g), r);
+    }
   }
   s->num_guards = count;
   return Error::Ok;
@@ -168,6 +216,40 @@ int32_t guard_min(const MethodState* s, size_t input, size_t dim) {
   return min;
 }
 
+Error check_derived_guard(const MethodState* s, const InputGuard& g) {
+  const int64_t size = s->values[s->inputs[g.input]].to_tensor().size(g.dim);
+  if (g.a >= 0) {
+    const int64_t root = s->values[s->inputs[size_t(g.a)]].to_tensor().size(size_t(g.b));
+    const int64_t want = int64_t(g.mul) * root + g.add;
+    if (size == want) return Error::Ok;
+    return fail(Error::InvalidArgument,
+                "input %u of method '%s': dim %u is %lld, but the export derives it as %d*s%+d with "
+                "s = input %d dim %d = %lld, i.e. %lld (derived size from export)",
+                g.input, s->name, g.dim, static_cast<long long>(size), g.mul, g.add, g.a, g.b,
+                static_cast<long long>(root), static_cast<long long>(want));
+  }
+  const int64_t rest = size - g.add;
+  if (rest % g.mul == 0 && rest / g.mul >= g.min) return Error::Ok;
+  return fail(Error::InvalidArgument,
+              "input %u of method '%s': dim %u is %lld, but the export derives it as %d*s%+d with "
+              "s >= %d (derived size from export)",
+              g.input, s->name, g.dim, static_cast<long long>(size), g.mul, g.add, g.min);
+}
+
+Error check_derived_guards_of(const MethodState* s, size_t input) {
+  for (size_t r = 0; r < s->num_guards; ++r) {
+    const InputGuard& g = s->guards[r];
+    if (g.kind != InputGuardKind::DerivedSize) continue;
+    if (g.input != input && (g.a < 0 || size_t(g.a) != input)) continue;
+    // The other input counts only when set since the last execute: an input left from the
+    // previous run may be about to be replaced (execute checks every guard anyway).
+    const bool self_set = g.input == input || s->input_fresh[g.input];
+    const bool ref_set = g.a < 0 || size_t(g.a) == input || s->input_fresh[size_t(g.a)];
+    if (self_set && ref_set) EMBER_TRY(check_derived_guard(s, g));
+  }
+  return Error::Ok;
+}
+
 Error check_equal_guards(const MethodState* s) {
   for (size_t r = 0; r < s->num_guards; ++r) {
     const InputGuard& g = s->guards[r];
@@ -180,6 +262,9 @@ Error check_equal_guards(const MethodState* s) {
                   "constraint from export)",
                   g.input, s->name, g.dim, size, g.a, g.b, other);
     }
+  }
+  for (size_t r = 0; r < s->num_guards; ++r) {
+    if (s->guards[r].kind == InputGuardKind::DerivedSize) EMBER_TRY(check_derived_guard(s, s->guards[r]));
   }
   return Error::Ok;
 }

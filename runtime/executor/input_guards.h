@@ -8,10 +8,14 @@
 //
 //   kind 1 (MinSize):   size(input, dim) >= a            (b reserved, written 0)
 //   kind 2 (EqualSize): size(input, dim) == size(a, b)   (input a, dim b: the reference)
+//   kind 3 (DerivedSize), always followed by a kind 4 record "4, mul, add, min, 0":
+//                       size(input, dim) == mul * S + add, S = size(a, b); a = -1 when S is
+//                       no input dim: then (size - add) is a multiple of mul and S >= min
 //
 // Program::load_method(M) reads the table when present (a bad one is an InvalidProgram /
-// OutOfResources error naming it), Method::set_input checks MinSize and Method::execute
-// checks EqualSize before the first instruction. A program without the method behaves
+// OutOfResources error naming it), Method::set_input checks MinSize, and DerivedSize once
+// both inputs are set; Method::execute checks EqualSize and DerivedSize before the first
+// instruction. A program without the method behaves
 // as before (upper bounds only). See docs/dynamic_shapes.md.
 #pragma once
 
@@ -27,15 +31,21 @@ inline constexpr size_t kGuardRecordInts = 5;
 // At most this many records per method (more is OutOfResources at load).
 inline constexpr size_t kMaxInputGuards = 32;
 
-enum class InputGuardKind : uint8_t { MinSize = 1, EqualSize = 2 };
+enum class InputGuardKind : uint8_t {
+  MinSize = 1,
+  EqualSize = 2,
+  DerivedSize = 3,
+  DerivedCoefficients = 4,  // the second record of a DerivedSize (kept, never checked)
+};
 
 // One validated record: indices are in range for the method's inputs and their ranks.
 struct InputGuard {
   InputGuardKind kind = InputGuardKind::MinSize;
   uint32_t input = 0;
   uint32_t dim = 0;
-  int32_t a = 0;  // MinSize: the minimum; EqualSize: the reference input
-  int32_t b = 0;  // EqualSize: the reference input's dim
+  int32_t a = 0;  // MinSize: the minimum; EqualSize / DerivedSize: the reference input (-1: none)
+  int32_t b = 0;  // EqualSize / DerivedSize: the reference input's dim
+  int32_t mul = 1, add = 0, min = 0;  // DerivedSize
 };
 
 // True for "__ember_guards__<anything>": metadata, not a method users run. Tools that

@@ -67,6 +67,7 @@ Error set_tensor_input(MethodState* s, const Tensor& src, size_t i) {
   EMBER_TRY(check_input_dims(s, src, i));
   const Error err = dst.resize(src.sizes());
   if (err != Error::Ok) return annotate(err, "input %zu of method '%s'", i, s->name);
+  EMBER_TRY(check_derived_guards_of(s, i));
   if (!s->input_planned[i]) {
     dst.set_data(src.mutable_data_ptr());
     return Error::Ok;
@@ -140,6 +141,7 @@ Error Method::set_input(const EValue& value, size_t i) {
                 s->name, tag_name(value.tag()));
   }
   s->input_set[i] = true;
+  s->input_fresh[i] = true;
   return Error::Ok;
 }
 

@@ -62,6 +62,7 @@ Error Method::execute() {
     }
   }
   EMBER_TRY(check_equal_guards(s));  // needs every input, so here rather than in set_input
+  for (size_t i = 0; i < s->num_inputs; ++i) s->input_fresh[i] = false;
   if (s->temp_allocator != nullptr) s->temp_allocator->reset();
   clear_error_message();  // a kernel may fail without recording why
   // Steps are counted at taken jumps (a straight run is bounded by its chain's length), so the

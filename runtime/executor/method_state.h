@@ -64,6 +64,7 @@ struct MethodState {
   const int32_t* outputs = nullptr;
   size_t num_outputs = 0;
   bool* input_set = nullptr;
+  bool* input_fresh = nullptr;    // set since the last execute (derived-size guards at set_input)
   bool* input_planned = nullptr;  // input data lives in planned memory: set_input copies
   InputGuard* guards = nullptr;   // from __ember_guards__<name>, validated (input_guards.cc)
   size_t num_guards = 0;
@@ -96,8 +97,11 @@ Error resolve_instructions(LoadContext& ctx);
 Error load_input_guards(LoadContext& ctx);
 // The MinSize guard of (input, dim), 0 when there is none.
 int32_t guard_min(const MethodState* s, size_t input, size_t dim);
-// Checks every EqualSize guard against the inputs' current sizes.
+// Checks every EqualSize and DerivedSize guard against the inputs' current sizes.
 Error check_equal_guards(const MethodState* s);
+// Checks the DerivedSize guards that involve `input` and whose other input was set since the
+// last execute (set_input).
+Error check_derived_guards_of(const MethodState* s, size_t input);
 
 // Allocates `count` T from the method allocator, default-constructed, or fails
 // with MemoryAllocationFailed naming `what`.

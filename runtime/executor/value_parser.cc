@@ -149,6 +149,7 @@ Error parse_values(LoadContext& ctx) {
   s->outputs = ctx.plan->outputs() ? ctx.plan->outputs()->data() : nullptr;
   s->num_outputs = size_of(ctx.plan->outputs());
   EMBER_TRY(allocate_array(alloc, s->num_inputs, "input flags", &s->input_set));
+  EMBER_TRY(allocate_array(alloc, s->num_inputs, "input flags", &s->input_fresh));
   EMBER_TRY(allocate_array(alloc, s->num_inputs, "input flags", &s->input_planned));
   for (size_t i = 0; i < s->num_inputs; ++i) {
     const fb::Tensor* t = ctx.plan->values()->Get(flatbuffers::uoffset_t(s->inputs[i]))->val_as_Tensor();

@@ -62,6 +62,18 @@ size_t dynamic_dims(const aot::TensorSpec& t) {
   return n;
 }
 
+// A size with an unbacked symbol (u0: nonzero, masked_select, unique, item) whose range
+// reaches 0: the delegate would see an empty tensor at run time, which XNNPACK refuses.
+bool may_be_empty_data_dependent(const aot::SymInt& d) {
+  if (d.is_static || d.range.min.value_or(0) > 0) return false;
+  aot::Result<aot::SymExpr> e = aot::parse_sym_expr(d.expr);
+  if (!e.ok()) return false;
+  for (const std::string& s : e->symbols()) {
+    if (s.size() > 1 && s[0] == 'u' && s.find_first_not_of("0123456789", 1) == std::string::npos) return true;
+  }
+  return false;
+}
+
 std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what, bool allow_dynamic = false) {
   if (!g.valid_id(v) || g.value(v).kind != aot::ValueKind::Tensor) return what + " is not a tensor";
   const aot::TensorSpec& t = g.value(v).tensor;
@@ -71,6 +83,10 @@ std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what
   }
   for (const aot::SymInt& d : t.sizes) {
     if (!d.is_static && !d.range.max) return what + " has a dynamic dim without an upper bound " + t.to_string();
+    if (may_be_empty_data_dependent(d)) {
+      return what + " " + t.to_string() + " can be empty (data-dependent size " + d.text + " in " +
+             d.range.to_string() + "; XNNPACK cannot run empty tensors)";
+    }
   }
   if (!t.is_static()) return t.rank() > 6 ? what + " has rank " + std::to_string(t.rank()) + " (1..6)" : "";
   const bool scalar_constant = t.rank() == 0 && t.constant != nullptr;  // broadcast operand

@@ -366,6 +366,7 @@ def main():
                     result["versions"].setdefault(e, entry[e]["version"])
                 mode["rounds"][s["model"]].append(entry)
             # Written after every round, so an interrupted run keeps what it measured.
+            mode.setdefault("loadavg_rounds", []).append(os.getloadavg()[0])
             mode.update(rounds_done=rnd + 1, loadavg_after=os.getloadavg(),
                         summary=summarize(models, mode["rounds"], engines))
             write_json(out, result)

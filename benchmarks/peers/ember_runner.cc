@@ -6,8 +6,13 @@
 // both the portable kernels (the method's thread pool) and the XNNPACK delegate
 // (xnnpack::set_num_threads; executor_runner's --cpu_threads does not set it), and times are
 // printed in microseconds with 3 decimals. Each timed run is Method::set_inputs +
-// Method::execute, as in executor_runner. Prints one JSON line; the last run's outputs go to
+// Method::execute, as in executor_runner; next to its wall time, the process's CPU time over
+// the run (process_cpu_time_ns: every thread, preemption not counted) gives cpu_median_us /
+// cpu_min_us (cpu_clock_us: what the clock reads around nothing), and "os_threads" is the
+// process's thread count after the runs. Prints one JSON line; the last run's outputs go to
 // OUTPUT_PREFIX-<i>.bin. Errors print "ember_runner: ErrorName (0xNN): message", exit 1.
+#include <dirent.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +27,7 @@
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
 #include "runtime/tools/registration.h"
 #include "runtime/tools/runner_io.h"
+#include "runtime/tools/stats.h"
 
 namespace ember::runtime {
 namespace {
@@ -30,6 +36,16 @@ int die(Error err) {
   char buffer[kMaxErrorMessageLength + 64];
   fprintf(stderr, "ember_runner: %s\n", format_error(err, buffer, sizeof(buffer)));
   return 1;
+}
+
+// Threads of this process (/proc/self/task entries); -1 when unreadable.
+int os_threads() {
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return -1;
+  int n = 0;
+  while (const dirent* e = readdir(dir)) n += e->d_name[0] != '.';
+  closedir(dir);
+  return n;
 }
 
 int run(int argc, char** argv) {
@@ -68,20 +84,36 @@ int run(int argc, char** argv) {
   RunnerInputs inputs;
   if (Error err = build_inputs(method, split(argv[6], ','), {}, &inputs); err != Error::Ok) return die(err);
   const Span<const EValue> values(inputs.values.data(), inputs.values.size());
-  std::vector<double> times_us;
+  // What the CPU clock itself adds to one run's CPU time (two reads around two wall-clock
+  // reads, nothing between): reported so figures of a few microseconds can be read.
+  std::vector<double> empty_us;
+  for (int i = 0; i < 201; ++i) {
+    const uint64_t c0 = process_cpu_time_ns();
+    volatile uint64_t wall = ember_pal_now_ns();
+    wall = ember_pal_now_ns();
+    (void)wall;
+    empty_us.push_back(double(process_cpu_time_ns() - c0) / 1e3);
+  }
+  std::vector<double> times_us, cpu_us;
   times_us.reserve(size_t(iterations));
+  cpu_us.reserve(size_t(iterations));
   for (int run = 0; run < warmup + iterations; ++run) {
+    const uint64_t cpu_start = process_cpu_time_ns();  // a system call: outside the wall interval
     const uint64_t start = ember_pal_now_ns();
     if (Error err = method.set_inputs(values); err != Error::Ok) return die(err);
     if (Error err = method.execute(); err != Error::Ok) return die(err);
-    if (run >= warmup) times_us.push_back(double(ember_pal_now_ns() - start) / 1e3);
+    const uint64_t end = ember_pal_now_ns();
+    const uint64_t cpu_end = process_cpu_time_ns();
+    if (run >= warmup) {
+      times_us.push_back(double(end - start) / 1e3);
+      cpu_us.push_back(double(cpu_end - cpu_start) / 1e3);
+    }
   }
   if (Error err = write_outputs(method, argv[5]); err != Error::Ok) return die(err);
-  std::sort(times_us.begin(), times_us.end());
-  const size_t n = times_us.size();
-  const double median = n % 2 ? times_us[n / 2] : (times_us[n / 2 - 1] + times_us[n / 2]) / 2;
-  printf("{\"engine\":\"ember\",\"load_ms\":%.3f,\"median_us\":%.3f,\"min_us\":%.3f,\"iterations\":%zu,"
-         "\"threads\":%d}\n", load_ms, median, times_us.front(), n, threads);
+  const RunStats wall = compute_stats(times_us), cpu = compute_stats(cpu_us);
+  printf("{\"engine\":\"ember\",\"load_ms\":%.3f,\"median_us\":%.3f,\"min_us\":%.3f,\"cpu_median_us\":%.3f,"
+         "\"cpu_min_us\":%.3f,\"cpu_mean_us\":%.3f,\"cpu_clock_us\":%.3f,\"iterations\":%zu,\"threads\":%d,\"os_threads\":%d}\n",
+         load_ms, wall.p50_us, wall.min_us, cpu.p50_us, cpu.min_us, cpu.mean_us, compute_stats(empty_us).p50_us, wall.count, threads, os_threads());
   return 0;
 }
 

@@ -85,16 +85,22 @@ def command(engine, spec, ptes, threads, warmup, iterations, prefix, args):
 
 
 def parse_times(engine, stdout):
-    """(median_us, min_us, load_ms, version) from the engine's JSON line. executor_runner's
-    --json reports *_us (newer) or *_ms with 4 decimals (older); both are read."""
+    """Figures from the engine's JSON line: wall median_us / min_us, the process's CPU time per
+    run cpu_median_us / cpu_min_us / cpu_mean_us (None from runners that predate them) and
+    cpu_clock_us (what the CPU clock reads around an empty interval: its own cost, included),
+    load_ms, version, os_threads. executor_runner's --json reports *_us (newer) or *_ms with 4
+    decimals (older); both are read."""
     line = [l for l in stdout.splitlines() if l.startswith("{")][-1]
     j = json.loads(line)
     if "median_us" in j:
         med, mn = j["median_us"], j["min_us"]
     else:
         med, mn = j["median_ms"] * 1000.0, j["min_ms"] * 1000.0
-    load = j.get("load_ms", j.get("load_us", 0.0) / 1000.0)
-    return med, mn, load, j.get("version", "")
+    return {"median_us": med, "min_us": mn, "cpu_median_us": j.get("cpu_median_us"),
+            "cpu_min_us": j.get("cpu_min_us"), "cpu_mean_us": j.get("cpu_mean_us"),
+            "cpu_clock_us": j.get("cpu_clock_us"),
+            "load_ms": j.get("load_ms", j.get("load_us", 0.0) / 1000.0),
+            "version": j.get("version", ""), "os_threads": j.get("os_threads")}
 
 
 def check_outputs(spec, prefix):
@@ -136,10 +142,10 @@ def run_one(engine, spec, ptes, threads, warmup, iterations, out_dir, args):
     if p.returncode != 0:
         raise RuntimeError("%s on %s failed (%d):\n%s\n%s" % (engine, spec["model"], p.returncode,
                                                               p.stdout[-2000:], p.stderr[-2000:]))
-    med, mn, load, version = parse_times(engine, p.stdout)
+    figures = parse_times(engine, p.stdout)
     diff, ok = check_outputs(spec, prefix)
-    return {"median_us": med, "min_us": mn, "load_ms": load, "max_abs_diff": diff, "ok": ok,
-            "version": version}
+    figures.update(max_abs_diff=diff, ok=ok)
+    return figures
 
 
 def relocate_fixture_files(spec):
@@ -191,8 +197,10 @@ def fmt_us(us):
 
 
 def summarize(models, rounds_data, engines):
-    """Per model: per-engine median of the per-process medians, min of minima, and per-round
-    ratios (same round, adjacent processes) summarized by their median and range."""
+    """Per model: per-engine median of the per-process medians and min of the minima, of the
+    wall time and of the CPU time, and per-round ratios (same round, adjacent processes)
+    summarized by their median and range: "ratios" of wall medians, "cpu_ratios" of CPU
+    medians (absent when a runner reported no CPU time)."""
     summary = {}
     for m in models:
         runs = rounds_data[m]
@@ -202,32 +210,65 @@ def summarize(models, rounds_data, engines):
             row[e] = {"median_us": statistics.median(meds), "min_us": min(r[e]["min_us"] for r in runs),
                       "all_ok": all(r[e]["ok"] for r in runs),
                       "max_abs_diff": max(r[e]["max_abs_diff"] for r in runs)}
-        row["ratios"], row["ratio_ranges"] = {}, {}
+            if all(r[e].get("cpu_median_us") is not None for r in runs):
+                row[e]["cpu_median_us"] = statistics.median(r[e]["cpu_median_us"] for r in runs)
+                row[e]["cpu_min_us"] = min(r[e]["cpu_min_us"] for r in runs)
+        row["ratios"], row["ratio_ranges"], row["cpu_ratios"], row["cpu_ratio_ranges"] = {}, {}, {}, {}
+        row["min_ratios"] = {}
         for a, b in (("ember_xnnpack", "onnxruntime"), ("ember_portable", "ember_xnnpack"),
                      ("ember_portable", "onnxruntime"), ("torch", "onnxruntime")):
             if a in engines and b in engines:
                 per_round = [r[a]["median_us"] / r[b]["median_us"] for r in runs]
                 row["ratios"][a + "/" + b] = statistics.median(per_round)
                 row["ratio_ranges"][a + "/" + b] = [min(per_round), max(per_round)]
+                row["min_ratios"][a + "/" + b] = row[a]["min_us"] / row[b]["min_us"]
+                if "cpu_median_us" in row[a] and "cpu_median_us" in row[b]:
+                    per_round = [r[a]["cpu_median_us"] / r[b]["cpu_median_us"] for r in runs]
+                    row["cpu_ratios"][a + "/" + b] = statistics.median(per_round)
+                    row["cpu_ratio_ranges"][a + "/" + b] = [min(per_round), max(per_round)]
         summary[m] = row
     return summary
 
 
-def table(summary, engines, models):
-    head = "| model | " + " | ".join("%s median (min)" % LABELS[e] for e in engines)
-    head += " | Ember+XNNPACK / ORT (range) | portable / XNNPACK |"
-    lines = [head, "|" + "---|" * (len(engines) + 3)]
+def table(summary, engines, models, threads=1):
+    """One thread: CPU time per run is the figure (preemption by other processes on a shared
+    machine is not counted), wall time beside it. More threads: wall time (what the threads
+    are for), median and minimum, and the CPU ratio beside it."""
+    use_cpu = threads == 1 and all("cpu_median_us" in summary[m][e] for m in models for e in engines)
+    if use_cpu:
+        head = "| model | " + " | ".join("%s CPU (wall)" % LABELS[e] for e in engines)
+        head += " | **XNNPACK / ORT, CPU** (range) | XNNPACK / ORT, wall | portable / XNNPACK, CPU |"
+    else:
+        head = "| model | " + " | ".join("%s median (min)" % LABELS[e] for e in engines)
+        head += " | **XNNPACK / ORT, wall median** (range) | by wall minima | by CPU | portable / XNNPACK |"
+    lines = [head, "|" + "---|" * (len(engines) + (4 if use_cpu else 5))]
+    key = "ember_xnnpack/onnxruntime"
     for m in models:
         row = summary[m]
         cells = []
         for e in engines:
-            c = "%s (%s)" % (fmt_us(row[e]["median_us"]), fmt_us(row[e]["min_us"]))
+            if use_cpu:
+                c = "%s (%s)" % (fmt_us(row[e]["cpu_median_us"]), fmt_us(row[e]["median_us"]))
+            else:
+                c = "%s (%s)" % (fmt_us(row[e]["median_us"]), fmt_us(row[e]["min_us"]))
             cells.append(c if row[e]["all_ok"] else c + " WRONG")
-        x = row["ratios"].get("ember_xnnpack/onnxruntime")
-        xr = row.get("ratio_ranges", {}).get("ember_xnnpack/onnxruntime")
-        p = row["ratios"].get("ember_portable/ember_xnnpack")
-        xs = "-" if x is None else "**%.2f**" % x + (" (%.2f-%.2f)" % tuple(xr) if xr else "")
-        lines.append("| %s | %s | %s | %s |" % (m, " | ".join(cells), xs, "%.2f" % p if p else "-"))
+
+        def ratio(kind, k=key, bold=False):
+            x, xr = row[kind].get(k), row.get(kind.replace("ratios", "ratio_ranges"), {}).get(k)
+            if x is None:
+                return "-"
+            return ("**%.2f**" if bold else "%.2f") % x + (" (%.2f-%.2f)" % tuple(xr) if xr else "")
+
+        p = "ember_portable/ember_xnnpack"
+        if use_cpu:
+            tail = [ratio("cpu_ratios", bold=True), ratio("ratios"), "%.2f" % row["cpu_ratios"][p]
+                    if p in row["cpu_ratios"] else "-"]
+        else:
+            mr = row["min_ratios"].get(key)
+            tail = [ratio("ratios", bold=True), "-" if mr is None else "%.2f" % mr,
+                    "-" if key not in row["cpu_ratios"] else "%.2f" % row["cpu_ratios"][key],
+                    "%.2f" % row["ratios"][p] if p in row["ratios"] else "-"]
+        lines.append("| %s | %s | %s |" % (m, " | ".join(cells), " | ".join(tail)))
     return "\n".join(lines)
 
 
@@ -241,7 +282,7 @@ def report(path):
         print("\n%s thread(s), %d interleaved rounds, %s, load %.2f -> %.2f, %s\n" % (
             threads, mode.get("rounds_done", result["rounds"]), mode.get("started", result["date"]),
             mode["loadavg_before"][0], mode["loadavg_after"][0], result["machine"]))
-        print(table(summary, result["engines"], models))
+        print(table(summary, result["engines"], models, int(threads)))
     print("\nversions: %s" % ", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
                                        for e, v in result["versions"].items()))
 
@@ -325,6 +366,7 @@ def main():
                     result["versions"].setdefault(e, entry[e]["version"])
                 mode["rounds"][s["model"]].append(entry)
             # Written after every round, so an interrupted run keeps what it measured.
+            mode.setdefault("loadavg_rounds", []).append(os.getloadavg()[0])
             mode.update(rounds_done=rnd + 1, loadavg_after=os.getloadavg(),
                         summary=summarize(models, mode["rounds"], engines))
             write_json(out, result)
@@ -332,7 +374,7 @@ def main():
                                                                os.getloadavg()[0]), file=sys.stderr)
         print("\n%d thread(s), %d interleaved rounds, %s, load %.2f -> %.2f\n" % (
             threads, args.rounds, mode["started"], mode["loadavg_before"][0], mode["loadavg_after"][0]))
-        print(table(mode["summary"], engines, models))
+        print(table(mode["summary"], engines, models, threads))
         sys.stdout.flush()
     print("\nversions: %s\nJSON: %s" % (", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
                                                    for e, v in result["versions"].items()), out))

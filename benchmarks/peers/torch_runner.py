@@ -7,7 +7,9 @@ Builds the spec's nn.Module from its definition (tools/fixtures/pt2_models.py or
 peer_models.py: the same fixed-seed weights as the .pt2 fixture), eval mode, with
 torch.set_num_threads(THREADS) and one inter-op thread, reads the fixture's input files once,
 runs WARMUP untimed and ITERATIONS timed forward calls under torch.inference_mode(), writes the
-last outputs to OUTPUT_PREFIX-<i>.bin and prints one JSON line (microseconds, median/min).
+last outputs to OUTPUT_PREFIX-<i>.bin and prints one JSON line (microseconds, median/min of the
+wall time and of the process's CPU time, time.process_time_ns: every thread, preemption not
+counted; os_threads is the process's thread count after the runs).
 """
 import json
 import os
@@ -70,25 +72,41 @@ def main():
         t = torch.from_numpy(a)
         inputs.append(t.bool() if e["dtype"] == "bool" else t)
     load_ms = (time.perf_counter_ns() - t0) / 1e6
-    times = []
+    empty = []  # what the CPU clock reads around nothing (two reads, two wall-clock reads)
+    for _ in range(201):
+        c0 = time.process_time_ns()
+        time.perf_counter_ns()
+        time.perf_counter_ns()
+        empty.append((time.process_time_ns() - c0) / 1000.0)
+    times, cpu = [], []
     with torch.inference_mode():
         for _ in range(int(warmup)):
             out = module(*inputs)
         for _ in range(int(iterations)):
+            cpu_start = time.process_time_ns()  # a system call: outside the wall interval
             start = time.perf_counter_ns()
             out = module(*inputs)
-            times.append((time.perf_counter_ns() - start) / 1000.0)
+            end = time.perf_counter_ns()
+            cpu.append((time.process_time_ns() - cpu_start) / 1000.0)
+            times.append((end - start) / 1000.0)
     for i, t in enumerate(flat(out)):
         t = t.contiguous()
         if t.dtype == torch.bool:
             t = t.to(torch.uint8)
         t.numpy().tofile("%s-%d.bin" % (out_prefix, i))
-    times.sort()
-    n = len(times)
-    median = times[n // 2] if n % 2 else (times[n // 2 - 1] + times[n // 2]) / 2
+    def median(values):
+        v, n = sorted(values), len(values)
+        return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    try:
+        os_threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        os_threads = -1
     print(json.dumps({"engine": "torch", "version": torch.__version__, "load_ms": load_ms,
-                      "median_us": median, "min_us": times[0], "iterations": n,
-                      "threads": torch.get_num_threads()}))
+                      "median_us": median(times), "min_us": min(times),
+                      "cpu_median_us": median(cpu), "cpu_min_us": min(cpu),
+                      "cpu_mean_us": sum(cpu) / len(cpu), "cpu_clock_us": median(empty),
+                      "iterations": len(times),
+                      "threads": torch.get_num_threads(), "os_threads": os_threads}))
 
 
 if __name__ == "__main__":

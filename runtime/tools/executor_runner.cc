@@ -166,6 +166,7 @@ int list_kernels(const KernelRegistry& kernels, const BackendRegistry& backends)
 struct Timings {
   double load_us = 0;
   std::vector<double> runs_us;  // timed executions, in order
+  std::vector<double> cpu_us;   // the process's CPU time over each of them (all its threads)
 };
 
 // Whether the timed phase is over after `runs` timed executions that started at `start_ns`:
@@ -204,10 +205,13 @@ Error run_method(Method& method, const std::vector<RunnerInputs>& sets, std::vec
     method.set_delegate_profiler(profiling && timed ? ops : nullptr);
     method.set_instruction_observer(run == 0 ? dump : nullptr);
     for (size_t i = 0; i < profile->size(); ++i) calls_before[i] = (*profile)[i].calls;
+    // The CPU clock is a system call (~0.1-0.3 us): read outside the wall-clock interval.
+    const uint64_t cpu_start = process_cpu_time_ns();
     const uint64_t start = ember_pal_now_ns();
     EMBER_TRY(method.set_inputs(Span<const EValue>(inputs.values.data(), inputs.values.size())));
     EMBER_TRY(method.execute());
     const uint64_t end = ember_pal_now_ns();
+    const uint64_t cpu_end = process_cpu_time_ns();
     if (run == 0 && dump != nullptr) {
       method.set_instruction_observer(nullptr);
       EMBER_TRY(dump->finish(method, FLAGS_model_path));
@@ -215,6 +219,7 @@ Error run_method(Method& method, const std::vector<RunnerInputs>& sets, std::vec
               dump->num_entries(), FLAGS_dump_intermediates.c_str(), timed ? "; its time includes the dump" : "");
     }
     if (timed) timings->runs_us.push_back(double(end - start) / 1e3);
+    if (timed) timings->cpu_us.push_back(double(cpu_end - cpu_start) / 1e3);
     if (timed && trace != nullptr) {
       trace_execution(trace, method, *profile, calls_before, debug, int(run) - FLAGS_warmup, start, end, ops);
     }
@@ -230,14 +235,20 @@ Error run_method(Method& method, const std::vector<RunnerInputs>& sets, std::vec
 // tiny program reads 0.040, not 0.0000. min_us is the fastest timed run: the least noisy
 // figure on a shared machine. No _ms fields: nothing reads them (docs/decisions.md).
 // median_us is p50_us (numpy's linear percentile; the mean of the two middle runs for an
-// even count); the statistics are stats.h's.
+// even count); the statistics are stats.h's. cpu_median_us / cpu_min_us / cpu_mean_us are the
+// process's CPU time per timed run (process_cpu_time_ns around set_inputs + execute, every
+// thread counted): on a loaded machine the wall times include time spent preempted, the CPU
+// times do not (docs/decisions.md).
 void print_json(const Method& method, const Timings& t, const RunStats& s, uint64_t rss_kb, size_t sets) {
+  const RunStats cpu = compute_stats(t.cpu_us);
   // The method name comes from the file: nlohmann::json escapes quotes and control bytes.
   printf("{\"load_us\":%.3f,\"first_us\":%.3f,\"median_us\":%.3f,\"min_us\":%.3f,\"max_us\":%.3f,"
          "\"mean_us\":%.3f,\"stddev_us\":%.3f,\"p50_us\":%.3f,\"p90_us\":%.3f,\"p99_us\":%.3f,"
+         "\"cpu_median_us\":%.3f,\"cpu_min_us\":%.3f,\"cpu_mean_us\":%.3f,"
          "\"peak_rss_kb\":%llu,\"warmup\":%d,\"input_sets\":%zu,"
          "\"iterations\":%zu,\"method\":%s,\"outputs\":%s}\n",
          t.load_us, s.first_us, s.p50_us, s.min_us, s.max_us, s.mean_us, s.stddev_us, s.p50_us, s.p90_us, s.p99_us,
+         cpu.p50_us, cpu.min_us, cpu.mean_us,
          static_cast<unsigned long long>(rss_kb), FLAGS_warmup, sets, s.count,
          nlohmann::json(method.name()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str(),
          outputs_json(method).c_str());
@@ -375,6 +386,11 @@ int run(KernelRegistration extra_kernels) {
   const RunStats stats = compute_stats(timings.runs_us);
   const uint64_t rss_kb = peak_rss_kb();
   if (!FLAGS_json) print_stats(stderr, timings.load_us, stats, rss_kb);
+  if (!FLAGS_json && !timings.cpu_us.empty()) {
+    const RunStats cpu = compute_stats(timings.cpu_us);
+    fprintf(stderr, "cpu time per run (all threads): median %.3f ms, min %.3f ms, mean %.3f ms\n",
+            cpu.p50_us / 1e3, cpu.min_us / 1e3, cpu.mean_us / 1e3);
+  }
   if (FLAGS_json) print_json(method, timings, stats, rss_kb, sets.size());
   if (!FLAGS_expected.empty()) {
     Result<OutputCheck> check = check_outputs(method, split(FLAGS_expected, ','), FLAGS_atol, FLAGS_rtol);

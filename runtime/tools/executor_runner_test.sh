@@ -84,6 +84,13 @@ max=$(echo "$out" | sed -E 's/.*"max_us":([0-9.]+).*/\1/')
 awk -v a="$min" -v b="$median" -v c="$max" 'BEGIN { exit !(a > 0 && a <= b && b <= c) }' ||
   fail "--json times out of order (min $min, median $median, max $max): $out"
 echo "$out" | grep -q '"iterations":5,' || fail "--json iterations: $out"
+# CPU time per run (process CPU clock around each execution), same format and order.
+for field in cpu_median_us cpu_min_us cpu_mean_us; do
+  echo "$out" | grep -Eq "\"$field\":[0-9]+\.[0-9]{3}," || fail "--json lacks $field with 3 decimals: $out"
+done
+cmin=$(echo "$out" | sed -E 's/.*"cpu_min_us":([0-9.]+).*/\1/')
+cmedian=$(echo "$out" | sed -E 's/.*"cpu_median_us":([0-9.]+).*/\1/')
+awk -v a="$cmin" -v b="$cmedian" 'BEGIN { exit !(a <= b) }' || fail "--json cpu times out of order: $out"
 
 expect_error 1 "NotFound \(0x20\).*EthosUBackend" --model_path "$F/Arm-Examples__CMSIS-Executorch__ethos_u_minimal_example.pte"
 [ "$(grep -c EthosUBackend "$TEST_TMPDIR/err.txt")" -eq 1 ] || fail "runtime error printed more than once: $(cat "$TEST_TMPDIR/err.txt")"

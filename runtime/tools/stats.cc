@@ -2,6 +2,7 @@
 #include "runtime/tools/stats.h"
 
 #include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cmath>
@@ -53,6 +54,12 @@ uint64_t peak_rss_kb() {
   }
   fclose(f);
   return kb;
+}
+
+uint64_t process_cpu_time_ns() {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
 }
 
 void print_stats(FILE* out, double load_us, const RunStats& s, uint64_t rss_kb) {

@@ -31,6 +31,13 @@ double percentile(const std::vector<double>& sorted, double p);
 // or VmHWM from /proc/self/status when getrusage fails; 0 when neither is available.
 uint64_t peak_rss_kb();
 
+// CPU time consumed so far by every thread of this process, in nanoseconds
+// (clock_gettime(CLOCK_PROCESS_CPUTIME_ID): the scheduler's exact run time, not tick samples);
+// 0 when the clock is unavailable. The difference around one execution is what the execution
+// cost on the CPU, whatever else the machine runs: time spent preempted is not counted, time
+// in the process's other threads (a thread pool's workers, spinning included) is.
+uint64_t process_cpu_time_ns();
+
 // The text block: "init 12.345 ms, first 1.234 ms, ..." lines (times in ms, 3 decimals).
 void print_stats(FILE* out, double load_us, const RunStats& s, uint64_t rss_kb);
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <time.h>
+
 #include <vector>
 
 namespace ember::runtime {
@@ -49,6 +51,27 @@ TEST(Stats, PeakRssGrowsWithTouchedMemory) {
   volatile char sink = big[size_t(12345)];
   (void)sink;
   EXPECT_GE(peak_rss_kb(), before + 60 * 1024);
+}
+
+uint64_t wall_ns() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+// A wall clock would count the sleep; a CPU clock counts the busy loop and not the sleep, and
+// one busy thread never uses more CPU time than the wall time it ran for.
+TEST(Stats, ProcessCpuTimeCountsWorkNotSleep) {
+  const uint64_t cpu0 = process_cpu_time_ns(), wall0 = wall_ns();
+  ASSERT_GT(cpu0, 0u);
+  volatile uint64_t sink = 0;
+  while (wall_ns() - wall0 < 20000000) sink = sink + 1;  // 20 ms busy
+  const uint64_t cpu1 = process_cpu_time_ns(), wall1 = wall_ns();
+  EXPECT_GT(cpu1, cpu0);
+  EXPECT_LE(cpu1 - cpu0, wall1 - wall0 + 1000000);  // + 1 ms: the two clocks are read apart
+  const struct timespec pause = {0, 50000000};  // 50 ms asleep
+  nanosleep(&pause, nullptr);
+  EXPECT_LT(process_cpu_time_ns() - cpu1, 10000000u);
 }
 
 }  // namespace

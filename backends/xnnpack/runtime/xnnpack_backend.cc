@@ -6,6 +6,7 @@
 
 #include <new>
 
+#include "backends/xnnpack/runtime/xnn_allocator.h"
 #include "backends/xnnpack/runtime/xnnpack_executor.h"
 #include "runtime/core/diagnostics.h"
 
@@ -18,7 +19,10 @@ XnnpackBackend::~XnnpackBackend() {
   if (pool_ != nullptr) pthreadpool_destroy(static_cast<pthreadpool_t>(pool_));
 }
 
-bool XnnpackBackend::is_available() const { return xnn_initialize(nullptr) == xnn_status_success; }
+// The first xnn_initialize call fixes XNNPACK's allocator: every call passes Ember's.
+bool XnnpackBackend::is_available() const {
+  return xnn_initialize(xnn_allocator_with_huge_pages()) == xnn_status_success;
+}
 
 Error XnnpackBackend::set_num_threads(size_t n) {
   if (n == 0) return fail(Error::InvalidArgument, "XnnpackBackend: thread count must be >= 1");
@@ -41,7 +45,7 @@ runtime::Result<runtime::DelegateHandle*> XnnpackBackend::init(
     runtime::BackendInitContext& context, runtime::FreeableBuffer* processed,
     runtime::Span<const runtime::CompileSpec> compile_specs) const {
   (void)compile_specs;  // upstream's exporter writes none the runtime reads
-  const xnn_status st = xnn_initialize(nullptr);
+  const xnn_status st = xnn_initialize(xnn_allocator_with_huge_pages());
   if (st != xnn_status_success) {
     return fail(Error::NotSupported, "XnnpackBackend: xnn_initialize failed (unsupported CPU?)");
   }

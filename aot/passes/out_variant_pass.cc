@@ -46,6 +46,11 @@ Error OutVariantPass::run(Graph& graph) const {
     for (size_t k = 0; k < schema->args.size(); ++k) {
       const ArgSchema& a = schema->args[k];
       if (factory && is_tensor_option(a.name)) continue;
+      // A Tensor?[] the export wrote as a plain tensor list (index.Tensor in the training
+      // IR): the kernel reads a list of optional tensors.
+      if (a.type.optional_elements && args[k].kind == ArgKind::TensorList) {
+        args[k].kind = ArgKind::OptionalTensorList;
+      }
       inputs.push_back({a.name, std::move(args[k]), a.kw_only});
     }
     n.inputs = std::move(inputs);

@@ -9,6 +9,7 @@
 //   softmax.int / log_softmax.int (no dtype change) -> _softmax / _log_softmax(x, d, False)
 //   zero(x)                   -> fill.Scalar(x, 0)
 //   clamp_min(x, m)           -> clamp(x, m, None)
+//   zeros_like / ones_like(x) -> full_like(x, 0 | 1, dtype of the result)
 //   linalg_vector_norm(x, ord 2 | 1 | inf, dims, keepdim)
 //        -> sqrt(sum(x * x)) | sum(abs(x)) | amax(abs(x)) over dims
 #include <cmath>
@@ -234,6 +235,23 @@ Result<Rewrite> decompose_clamp_min(Graph& g, const Node& node) {
   return rw;
 }
 
+// zeros_like / ones_like(x, dtype?) -> full_like(x, 0 | 1, dtype of the result).
+Result<Rewrite> like_factory(Graph& g, const Node& node, int64_t value) {
+  Rewrite rw;
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  ValueId out = node_output(node);
+  if (out == kNoValue) return invalid_program(node.describe() + ": needs a tensor result");
+  rw.nodes.push_back(make_op_node(
+      "aten", "full_like", "default",
+      {named("self", Argument::tensor(x)), named("fill_value", Argument::integer(value)),
+       kwarg("dtype", Argument::scalar_type(g.value(out).tensor.dtype))},
+      node.outputs, node));
+  return rw;
+}
+
+Result<Rewrite> decompose_zeros_like(Graph& g, const Node& node) { return like_factory(g, node, 0); }
+Result<Rewrite> decompose_ones_like(Graph& g, const Node& node) { return like_factory(g, node, 1); }
+
 }  // namespace
 
 void add_tensor_op_decompositions(DecompositionTable* table) {
@@ -249,6 +267,8 @@ void add_tensor_op_decompositions(DecompositionTable* table) {
   (*table)["aten::zero.default"] = &decompose_zero;
   (*table)["aten::linalg_vector_norm.default"] = &decompose_vector_norm;
   (*table)["aten::clamp_min.default"] = &decompose_clamp_min;
+  (*table)["aten::zeros_like.default"] = &decompose_zeros_like;
+  (*table)["aten::ones_like.default"] = &decompose_ones_like;
 }
 
 }  // namespace ember::aot

@@ -233,6 +233,14 @@ aten::slice_scatter.default | self:Tensor src:Tensor dim:int=0 start:SymInt?=Non
 aten::select_scatter.default | self:Tensor src:Tensor dim:int index:SymInt | Tensor | aten::select_scatter.out | -
 aten::fmod.Scalar | self:Tensor other:Scalar | Tensor | aten::fmod.Scalar_out | -
 aten::as_strided.default | self:Tensor size:SymInt[] stride:SymInt[] storage_offset:SymInt?=None | Tensor | aten::as_strided_copy.out | view
+aten::_upsample_bilinear2d_aa.vec | input:Tensor output_size:SymInt[]? align_corners:bool scale_factors:float[]? | Tensor | - | -
+aten::_upsample_bilinear2d_aa.default | self:Tensor output_size:SymInt[2] align_corners:bool scales_h:float?=None scales_w:float?=None | Tensor | aten::_upsample_bilinear2d_aa.out | -
+aten::grid_sampler.default | input:Tensor grid:Tensor interpolation_mode:int padding_mode:int align_corners:bool | Tensor | - | -
+aten::grid_sampler_2d.default | input:Tensor grid:Tensor interpolation_mode:int padding_mode:int align_corners:bool | Tensor | aten::grid_sampler_2d.out | -
+aten::rand.default | size:SymInt[] *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | aten::rand.out | -
+aten::randn.default | size:SymInt[] *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | aten::randn.out | -
+aten::rand_like.default | self:Tensor *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None *memory_format:MemoryFormat?=None | Tensor | - | -
+aten::randn_like.default | self:Tensor *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None *memory_format:MemoryFormat?=None | Tensor | - | -
 # --- added by aot/passes (lowering) ---
 aten::any.dim | self:Tensor dim:int keepdim:bool=False | Tensor | aten::any.out | -
 aten::any.dims | self:Tensor dim:int[]?=None keepdim:bool=False | Tensor | aten::any.dims_out | -

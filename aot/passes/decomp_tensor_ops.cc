@@ -10,6 +10,9 @@
 //   zero(x)                   -> fill.Scalar(x, 0)
 //   clamp_min(x, m)           -> clamp(x, m, None)
 //   zeros_like / ones_like(x) -> full_like(x, 0 | 1, dtype of the result)
+//   _upsample_bilinear2d_aa.vec(x, size?, ac, scales?) -> .default(x, [OH, OW], ac, sh?, sw?)
+//   grid_sampler(x, grid, mode, pad, ac) (4-D x) -> grid_sampler_2d(...)
+//   rand_like / randn_like(x) -> rand / randn(result sizes, dtype of the result)
 //   linalg_vector_norm(x, ord 2 | 1 | inf, dims, keepdim)
 //        -> sqrt(sum(x * x)) | sum(abs(x)) | amax(abs(x)) over dims
 #include <cmath>
@@ -252,6 +255,54 @@ Result<Rewrite> like_factory(Graph& g, const Node& node, int64_t value) {
 Result<Rewrite> decompose_zeros_like(Graph& g, const Node& node) { return like_factory(g, node, 0); }
 Result<Rewrite> decompose_ones_like(Graph& g, const Node& node) { return like_factory(g, node, 1); }
 
+// _upsample_bilinear2d_aa.vec(x, size?, ac, scales?) -> .default(x, [OH, OW], ac, sh, sw).
+Result<Rewrite> decompose_upsample_aa_vec(Graph& g, const Node& node) {
+  Rewrite rw;
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
+  EMBER_ASSIGN_OR_RETURN(std::vector<int64_t> out, static_sizes(g, node_output(node), node));
+  if (out.size() != 4) return not_supported(node.describe() + ": antialiased upsampling of a non-4-D tensor");
+  const Argument scales = arg_or(node, "scale_factors", Argument::none());
+  const bool has_scales = scales.kind == ArgKind::FloatList && scales.floats.size() == 2;
+  rw.nodes.push_back(make_op_node(
+      "aten", "_upsample_bilinear2d_aa", "default",
+      {named("self", Argument::tensor(x)), named("output_size", Argument::int_list({out[2], out[3]})),
+       named("align_corners", arg_or(node, "align_corners", Argument::boolean(false))),
+       named("scales_h", has_scales ? Argument::floating(scales.floats[0]) : Argument::none()),
+       named("scales_w", has_scales ? Argument::floating(scales.floats[1]) : Argument::none())},
+      node.outputs, node));
+  return rw;
+}
+
+// grid_sampler(x, grid, ...) on a 4-D input -> grid_sampler_2d(x, grid, ...).
+Result<Rewrite> decompose_grid_sampler(Graph& g, const Node& node) {
+  Rewrite rw;
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));
+  if (g.value(x).tensor.rank() != 4) {
+    return not_supported(node.describe() + ": grid_sampler on a " +
+                         std::to_string(g.value(x).tensor.rank()) + "-D input (4-D is lowered)");
+  }
+  std::vector<NamedArgument> args;
+  for (const NamedArgument& a : node.inputs) args.push_back({a.name, a.arg, false});
+  rw.nodes.push_back(make_op_node("aten", "grid_sampler_2d", "default", args, node.outputs, node));
+  return rw;
+}
+
+// rand_like / randn_like(x) -> rand / randn(sizes of the result, dtype of the result).
+Result<Rewrite> random_like(Graph& g, const Node& node, const char* factory) {
+  Rewrite rw;
+  ValueId out = node_output(node);
+  if (out == kNoValue) return invalid_program(node.describe() + ": needs a tensor result");
+  EMBER_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, static_sizes(g, out, node));
+  rw.nodes.push_back(make_op_node("aten", factory, "default",
+                                  {named("size", Argument::int_list(sizes)),
+                                   kwarg("dtype", Argument::scalar_type(g.value(out).tensor.dtype))},
+                                  node.outputs, node));
+  return rw;
+}
+
+Result<Rewrite> decompose_rand_like(Graph& g, const Node& node) { return random_like(g, node, "rand"); }
+Result<Rewrite> decompose_randn_like(Graph& g, const Node& node) { return random_like(g, node, "randn"); }
+
 }  // namespace
 
 void add_tensor_op_decompositions(DecompositionTable* table) {
@@ -269,6 +320,10 @@ void add_tensor_op_decompositions(DecompositionTable* table) {
   (*table)["aten::clamp_min.default"] = &decompose_clamp_min;
   (*table)["aten::zeros_like.default"] = &decompose_zeros_like;
   (*table)["aten::ones_like.default"] = &decompose_ones_like;
+  (*table)["aten::_upsample_bilinear2d_aa.vec"] = &decompose_upsample_aa_vec;
+  (*table)["aten::grid_sampler.default"] = &decompose_grid_sampler;
+  (*table)["aten::rand_like.default"] = &decompose_rand_like;
+  (*table)["aten::randn_like.default"] = &decompose_randn_like;
 }
 
 }  // namespace ember::aot

@@ -206,6 +206,41 @@ quantized_decomposed::dequantize_per_tensor.tensor | input:Tensor scale:Tensor z
 quantized_decomposed::quantize_per_channel.default | input:Tensor scales:Tensor zero_points:Tensor axis:int quant_min:int quant_max:int dtype:ScalarType | Tensor | quantized_decomposed::quantize_per_channel.out | -
 quantized_decomposed::dequantize_per_channel.default | input:Tensor scales:Tensor zero_points:Tensor? axis:int quant_min:int quant_max:int dtype:ScalarType *out_dtype:ScalarType?=None | Tensor | quantized_decomposed::dequantize_per_channel.out | -
 quantized_decomposed::choose_qparams.tensor | input:Tensor quant_min:int quant_max:int eps:float dtype:ScalarType | Tensor Tensor | quantized_decomposed::choose_qparams.Tensor_out | -
+# --- training IR of torchvision models (issue #13; decompositions in decomp_tensor_ops.cc,
+# decomp_einsum.cc) ---
+aten::chunk.default | self:Tensor chunks:int dim:int=0 | Tensor[] | - | -
+aten::swapaxes.default | self:Tensor axis0:int axis1:int | Tensor | - | -
+aten::expand_as.default | self:Tensor other:Tensor | Tensor | - | -
+aten::new_zeros.default | self:Tensor size:SymInt[] *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | - | -
+aten::new_ones.default | self:Tensor size:SymInt[] *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | - | -
+aten::new_full.default | self:Tensor size:SymInt[] fill_value:Scalar *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | - | -
+aten::pad.default | self:Tensor pad:SymInt[] mode:str='constant' value:float?=None | Tensor | - | -
+aten::reflection_pad1d.default | self:Tensor padding:SymInt[2] | Tensor | aten::reflection_pad1d.out | -
+aten::reflection_pad2d.default | self:Tensor padding:SymInt[4] | Tensor | aten::reflection_pad2d.out | -
+aten::replication_pad1d.default | self:Tensor padding:SymInt[2] | Tensor | aten::replication_pad1d.out | -
+aten::replication_pad2d.default | self:Tensor padding:SymInt[4] | Tensor | aten::replication_pad2d.out | -
+aten::fill.Scalar | self:Tensor value:Scalar | Tensor | aten::fill.Scalar_out | -
+aten::fill.Tensor | self:Tensor value:Tensor | Tensor | aten::fill.Tensor_out | -
+aten::fill_.Scalar | self:Tensor! value:Scalar | Tensor | - | inplace
+aten::fill_.Tensor | self:Tensor! value:Tensor | Tensor | - | inplace
+aten::zero.default | self:Tensor | Tensor | - | -
+aten::zero_.default | self:Tensor! | Tensor | - | inplace
+aten::dropout_.default | self:Tensor! p:float train:bool | Tensor | - | inplace
+aten::masked_fill_.Scalar | self:Tensor! mask:Tensor value:Scalar | Tensor | - | inplace
+aten::linalg_vector_norm.default | self:Tensor ord:Scalar=2 dim:int[1]?=None keepdim:bool=False *dtype:ScalarType?=None | Tensor | - | -
+aten::einsum.default | equation:str tensors:Tensor[] *path:int[]?=None | Tensor | - | -
+aten::slice_scatter.default | self:Tensor src:Tensor dim:int=0 start:SymInt?=None end:SymInt?=None step:SymInt=1 | Tensor | aten::slice_scatter.out | -
+aten::select_scatter.default | self:Tensor src:Tensor dim:int index:SymInt | Tensor | aten::select_scatter.out | -
+aten::fmod.Scalar | self:Tensor other:Scalar | Tensor | aten::fmod.Scalar_out | -
+aten::as_strided.default | self:Tensor size:SymInt[] stride:SymInt[] storage_offset:SymInt?=None | Tensor | aten::as_strided_copy.out | view
+aten::_upsample_bilinear2d_aa.vec | input:Tensor output_size:SymInt[]? align_corners:bool scale_factors:float[]? | Tensor | - | -
+aten::_upsample_bilinear2d_aa.default | self:Tensor output_size:SymInt[2] align_corners:bool scales_h:float?=None scales_w:float?=None | Tensor | aten::_upsample_bilinear2d_aa.out | -
+aten::grid_sampler.default | input:Tensor grid:Tensor interpolation_mode:int padding_mode:int align_corners:bool | Tensor | - | -
+aten::grid_sampler_2d.default | input:Tensor grid:Tensor interpolation_mode:int padding_mode:int align_corners:bool | Tensor | aten::grid_sampler_2d.out | -
+aten::rand.default | size:SymInt[] *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | aten::rand.out | -
+aten::randn.default | size:SymInt[] *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | aten::randn.out | -
+aten::rand_like.default | self:Tensor *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None *memory_format:MemoryFormat?=None | Tensor | - | -
+aten::randn_like.default | self:Tensor *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None *memory_format:MemoryFormat?=None | Tensor | - | -
 # --- added by aot/passes (lowering) ---
 aten::any.dim | self:Tensor dim:int keepdim:bool=False | Tensor | aten::any.out | -
 aten::any.dims | self:Tensor dim:int[]?=None keepdim:bool=False | Tensor | aten::any.dims_out | -

@@ -3,7 +3,8 @@
 //   q3 = view(q, [B*H, L, E]); k3 = view(transpose(k, -2, -1), [B*H, E, S]);
 //   v3 = view(v, [B*H, S, Ev])
 //   s  = mul.Scalar(bmm(q3, k3), scale)          scale = given or 1/sqrt(E)
-//   s  = add.Tensor(s, mask)                     when a float mask is given
+//   s  = add.Tensor(s, mask)                     when a float mask is given (in q's
+//                                                leading shape when the mask has rank > 2)
 //   p  = _softmax(s, -1, False); out = view(bmm(p, v3), [B, H, L, Ev])
 // Leading (batch, head) dims must be static; L and S may be symbolic (they are matched to
 // the inputs' dims by append_view).
@@ -75,11 +76,25 @@ Result<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
                                   {named("self", Argument::tensor(s0)), named("other", Argument::floating(scale))},
                                   {Argument::tensor(s1)}, node));
   if (m != kNoValue) {
-    EMBER_ASSIGN_OR_RETURN(ValueId s2, new_tensor_like(g, q, "sdpa_masked", {bh, L, S}));
+    // A mask of rank > 2 broadcasts over the (batch, head) dims: add in q's leading shape.
+    const bool lead = g.value(m).tensor.rank() > 2 && r > 3;
+    std::vector<SymInt> full(qs.sizes.begin(), qs.sizes.end() - 2);
+    full.push_back(L);
+    full.push_back(S);
+    ValueId scores = s1;
+    if (lead) {
+      EMBER_ASSIGN_OR_RETURN(scores, new_tensor_like(g, q, "sdpa_scores4", full));
+      EMBER_TRY(append_view(g, s1, scores, node, &rw));
+    }
+    EMBER_ASSIGN_OR_RETURN(ValueId s2, new_tensor_like(g, q, "sdpa_masked", lead ? full : std::vector<SymInt>{bh, L, S}));
     rw.nodes.push_back(make_op_node("aten", "add", "Tensor",
-                                    {named("self", Argument::tensor(s1)), named("other", Argument::tensor(m))},
+                                    {named("self", Argument::tensor(scores)), named("other", Argument::tensor(m))},
                                     {Argument::tensor(s2)}, node));
     s1 = s2;
+    if (lead) {
+      EMBER_ASSIGN_OR_RETURN(s1, new_tensor_like(g, q, "sdpa_masked3", {bh, L, S}));
+      EMBER_TRY(append_view(g, s2, s1, node, &rw));
+    }
   }
   EMBER_ASSIGN_OR_RETURN(ValueId p, new_tensor_like(g, q, "sdpa_probs", {bh, L, S}));
   rw.nodes.push_back(make_op_node("aten", "_softmax", "default",

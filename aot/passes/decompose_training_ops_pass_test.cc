@@ -114,3 +114,76 @@ TEST(DecomposeTrainingOpsPassTest, TrainingBatchNormIsRejectedWithSourceLine) {
 
 }  // namespace
 }  // namespace ember::aot
+
+namespace ember::aot {
+namespace {
+
+using testing::GraphBuilder;
+using testing::print_body;
+
+// MaxViT's attention: "bhid,bhjd->bhij" is batch (b, h), left i, right j, contracted d:
+// x is already [batch, left, contracted]; y is permuted to [b, h, d, j]; one bmm.
+TEST(DecomposeTrainingOpsPassTest, EinsumBecomesBmm) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 3, 4, 5});
+  ValueId y = b.input("y", {2, 3, 6, 5});
+  Argument tensors = Argument::tensor_list({x, y});
+  b.output(b.op("aten::einsum.default", {}, "einsum", {2, 3, 4, 6},
+                {{"equation", Argument::string("b h i d, b h j d -> b h i j"), false},
+                 {"tensors", tensors, false}}));
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  EXPECT_EQ(print_body(g),
+            "%einsum_view : f32[6, 4, 5] = aten::view.default(self=%x, size=[6, 4, 5])\n"
+            "%einsum_perm : f32[2, 3, 5, 6] = aten::permute.default(self=%y, dims=[0, 1, 3, 2])\n"
+            "%einsum_view_1 : f32[6, 5, 6] = aten::view.default(self=%einsum_perm, size=[6, 5, 6])\n"
+            "%einsum_bmm : f32[6, 4, 6] = aten::bmm.default(self=%einsum_view, mat2=%einsum_view_1)\n"
+            "%einsum : f32[2, 3, 4, 6] = aten::view.default(self=%einsum_bmm, size=[2, 3, 4, 6])\n");
+  EXPECT_EQ(verify_graph(g), Error::Ok);
+}
+
+TEST(DecomposeTrainingOpsPassTest, EinsumDiagonalIsNotSupported) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {3, 3});
+  b.output(b.op("aten::einsum.default", {}, "einsum", {3},
+                {{"equation", Argument::string("ii->i"), false},
+                 {"tensors", Argument::tensor_list({x}), false}}));
+  Graph g = b.take();
+  EXPECT_EQ(DecomposeTrainingOpsPass().run(g), Error::NotSupported);
+}
+
+// chunk(x[7], 3) is split(x, ceil(7 / 3) = 3): pieces 3, 3, 1.
+TEST(DecomposeTrainingOpsPassTest, ChunkBecomesSplit) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 7});
+  b.output(b.op("aten::chunk.default", {{"self", x}}, "chunk", {2, 3},
+                {{"chunks", Argument::integer(3), false}, {"dim", Argument::integer(-1), false}}));
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  EXPECT_EQ(print_body(g),
+            "%chunk : f32[2, 3] = aten::split.Tensor(self=%x, split_size=3, dim=1)\n");
+}
+
+// ||x||_2 over the last dim = sqrt(sum(x * x)); ord inf = amax(abs(x)).
+TEST(DecomposeTrainingOpsPassTest, VectorNorm) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 4});
+  b.output(b.op("aten::linalg_vector_norm.default", {{"self", x}}, "norm", {2, 1},
+                {{"ord", Argument::floating(2.0), false}, {"dim", Argument::int_list({-1}), false},
+                 {"keepdim", Argument::boolean(true), false}}));
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  EXPECT_EQ(print_body(g),
+            "%norm_mul : f32[2, 4] = aten::mul.Tensor(self=%x, other=%x)\n"
+            "%norm_sum : f32[2, 1] = aten::sum.dim_IntList(self=%norm_mul, dim=[-1], keepdim=True)\n"
+            "%norm : f32[2, 1] = aten::sqrt.default(self=%norm_sum)\n");
+  GraphBuilder b3;
+  ValueId x3 = b3.input("x", {2, 4});
+  b3.output(b3.op("aten::linalg_vector_norm.default", {{"self", x3}}, "norm", {},
+                  {{"ord", Argument::floating(3.0), false}}));
+  Graph g3 = b3.take();
+  EXPECT_EQ(DecomposeTrainingOpsPass().run(g3), Error::NotSupported);
+}
+
+}  // namespace
+}  // namespace ember::aot

@@ -12,6 +12,8 @@ const DecompositionTable& training_ir_decompositions() {
     add_conv_norm_decompositions(t);
     add_shape_decompositions(t);
     add_attention_decompositions(t);
+    add_tensor_op_decompositions(t);
+    add_einsum_decompositions(t);
     return t;
   }();
   return *table;

@@ -30,6 +30,8 @@ void add_linear_decompositions(DecompositionTable* table);
 void add_conv_norm_decompositions(DecompositionTable* table);
 void add_shape_decompositions(DecompositionTable* table);
 void add_attention_decompositions(DecompositionTable* table);
+void add_tensor_op_decompositions(DecompositionTable* table);
+void add_einsum_decompositions(DecompositionTable* table);
 
 // --- helpers shared by the rule files ---
 

@@ -43,7 +43,8 @@ Error OutVariantPass::run(Graph& graph) const {
       const ArgSchema& a = schema->args[k];
       if (factory && is_tensor_option(a.name)) continue;
       // A Tensor?[] argument is a list of optional tensors in the .pte even when torch
-      // wrote every element (index.Tensor with nonzero's columns): the kernel reads that tag.
+      // wrote every element as a plain tensor (index.Tensor with nonzero's columns, or
+      // index.Tensor in the training IR): the kernel reads that tag.
       if (a.type.list && a.type.optional_elements && args[k].kind == ArgKind::TensorList) {
         args[k].kind = ArgKind::OptionalTensorList;
       }

@@ -52,6 +52,49 @@ TEST(FunctionalizePassTest, InPlaceOnBufferBecomesBufferMutation) {
   EXPECT_EQ(g.nodes()[1].inputs[0].arg.value(), a);  // mul reads the new value
 }
 
+// Swin's mask building, mask[0:2, 1:3] = v: fill_ on a slice of a slice of a fresh tensor.
+// The fill becomes functional and is scattered back through both slices (innermost first);
+// the later read of the base reads the scattered value.
+TEST(FunctionalizePassTest, InPlaceThroughSlicesIsScatteredBack) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {4, 4});
+  ValueId v = b.input("v", {});
+  ValueId z = b.op("aten::neg.default", {{"self", x}}, "base", {4, 4});
+  ValueId s0 = b.op("aten::slice.Tensor", {{"self", z}}, "slice_0", {2, 4},
+                    {{"dim", Argument::integer(0), false}, {"start", Argument::integer(0), false},
+                     {"end", Argument::integer(2), false}});
+  ValueId s1 = b.op("aten::slice.Tensor", {{"self", s0}}, "slice_1", {2, 2},
+                    {{"dim", Argument::integer(1), false}, {"start", Argument::integer(1), false},
+                     {"end", Argument::integer(3), false}});
+  b.op("aten::fill_.Tensor", {{"self", s1}, {"value", v}}, "fill_", {2, 2});
+  b.output(b.op("aten::add.Tensor", {{"self", z}, {"other", x}}, "add", {4, 4}));
+  Graph g = b.take();
+  ASSERT_EQ(FunctionalizePass().run(g), Error::Ok);
+  EXPECT_EQ(print_body(g),
+            "%base : f32[4, 4] = aten::neg.default(self=%x)\n"
+            "%slice_0 : f32[2, 4] = aten::slice.Tensor(self=%base, dim=0, start=0, end=2)\n"
+            "%slice_1 : f32[2, 2] = aten::slice.Tensor(self=%slice_0, dim=1, start=1, end=3)\n"
+            "%fill_ : f32[2, 2] = aten::fill.Tensor(self=%slice_1, value=%v)\n"
+            "%slice_1_scatter : f32[2, 4] = aten::slice_scatter.default(self=%slice_0, "
+            "src=%fill_, dim=1, start=1, end=3)\n"
+            "%slice_0_scatter : f32[4, 4] = aten::slice_scatter.default(self=%base, "
+            "src=%slice_1_scatter, dim=0, start=0, end=2)\n"
+            "%add : f32[4, 4] = aten::add.Tensor(self=%slice_0_scatter, other=%x)\n");
+}
+
+// Through a view op without a scatter (permute) whose base is read later: refused.
+TEST(FunctionalizePassTest, InPlaceThroughPermuteReadLaterIsNotSupported) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 3});
+  ValueId z = b.op("aten::neg.default", {{"self", x}}, "base", {2, 3});
+  ValueId p = b.op("aten::permute.default", {{"self", z}}, "perm", {3, 2},
+                   {{"dims", Argument::int_list({1, 0}), false}});
+  b.op("aten::relu_.default", {{"self", p}}, "relu_", {3, 2});
+  b.output(b.op("aten::add.Tensor", {{"self", z}, {"other", x}}, "add", {2, 3}));
+  Graph g = b.take();
+  EXPECT_EQ(FunctionalizePass().run(g), Error::NotSupported);
+}
+
 TEST(FunctionalizePassTest, InPlaceOnUserInputIsNotSupported) {
   GraphBuilder b;
   ValueId x = b.input("x", {4});

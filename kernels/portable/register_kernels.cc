@@ -15,7 +15,9 @@
 #include "kernels/portable/ops/pad.h"
 #include "kernels/portable/ops/pool.h"
 #include "kernels/portable/ops/quantize.h"
+#include "kernels/portable/ops/random.h"
 #include "kernels/portable/ops/reduce.h"
+#include "kernels/portable/ops/resample.h"
 #include "kernels/portable/ops/unary.h"
 #include "kernels/portable/ops/unique.h"
 #include "kernels/portable/ops/upsample.h"
@@ -243,6 +245,11 @@ const Kernel kKernels[] = {
     {"aten::replication_pad3d.out", boxed<&replication_pad3d_out>},
     {"aten::upsample_nearest2d.vec_out", boxed<&upsample_nearest2d_vec_out>},
     {"aten::upsample_bilinear2d.vec_out", boxed<&upsample_bilinear2d_vec_out>},
+    // resample.h, random.h (issue #13)
+    {"aten::_upsample_bilinear2d_aa.out", boxed<&upsample_bilinear2d_aa_out>},
+    {"aten::grid_sampler_2d.out", boxed<&grid_sampler_2d_out>},
+    {"aten::rand.out", boxed<&rand_out>},
+    {"aten::randn.out", boxed<&randn_out>},
     // misc.h
     {"aten::_conj_physical.out", boxed<&conj_physical_out>},
     {"aten::native_dropout.out", boxed<&native_dropout_out>},

@@ -86,6 +86,10 @@ TEST(E2eTest, EveryFixtureLowersRunsAndMatchesPyTorch) {
   double worst_ratio = 0;
   int ran = 0;
   for (const Fixture& f : fixtures) {
+    // The external training-IR exports (issue #13: torchvision models, both torch versions)
+    // run in //tests/xnnpack_aot:training_ir_large_test with both recipes; here they would
+    // double this test's time on a machine that has them.
+    if (f.external && f.dialect == "training_ir") continue;
     SCOPED_TRACE(f.id);
     std::string reason;
     bool expect_fail = is_known_unsupported(f.id, &reason);

@@ -39,6 +39,9 @@ int check_fixtures(const std::string& prefix, int partitions) {
   for (const Fixture& f : list_fixtures()) {
     if (f.id.rfind(prefix, 0) != 0) continue;
     if (prefix.empty() && is_data_dependent_fixture(f.id)) continue;
+    // "" means every committed fixture: the external ones (dozens of large models since the
+    // training-IR exports, issue #13) run in xnnpack_classifiers_test / training_ir_large_test.
+    if (prefix.empty() && f.external) continue;
     SCOPED_TRACE(f.id);
     auto session = serialize_xnnpack(f.pt2);
     if (!session.ok()) {

@@ -8,7 +8,8 @@
 
 namespace ember::testing {
 
-// Lowers, runs and compares every fixture whose id starts with `prefix`; returns how many ran.
+// Lowers, runs and compares every fixture whose id starts with `prefix` (an empty prefix: every
+// committed fixture, external ones left out); returns how many ran.
 // Each must delegate nodes (except the shared corpus). `partitions` >= 0: the xnnpack recipe
 // must delegate in exactly that many partitions, and the summary must give a reason for every
 // node left out.

@@ -257,11 +257,3 @@ def pdist(c):
     c.case("f32_p2", self=c.rnd([4, 3]))
     c.case("f32_p1", self=c.rnd([3, 2]), p=1.0)
 
-
-@op("aten::grid_sampler_2d.out", tol="reduce")
-def grid_sampler(c):
-    for mode, pad in [(0, 0), (1, 1), (0, 2)]:
-        for ac in [False, True]:
-            c.case("mode%d_pad%d_align%d" % (mode, pad, ac), input=c.rnd([1, 2, 3, 4]),
-                   grid=c.rnd([1, 2, 3, 2], F32, -1.2, 1.2), interpolation_mode=mode,
-                   padding_mode=pad, align_corners=ac)

@@ -113,14 +113,6 @@ def conj_physical(c):
         c.case("%s_real_identity" % short(dt), self=c.rnd([2, 3], dt))
 
 
-@op("aten::_upsample_bilinear2d_aa.out", tol="reduce")
-def upsample_aa(c):
-    c.case("f32_downsample", self=c.rnd([1, 2, 6, 8]), output_size=[3, 3], align_corners=False)
-    c.case("f32_upsample", self=c.rnd([1, 1, 3, 3]), output_size=[5, 6], align_corners=False)
-    c.case("f32_align_corners", self=c.rnd([1, 1, 5, 5]), output_size=[2, 3],
-           align_corners=True)
-
-
 @op("aten::max_pool2d_with_indices_backward.grad_input", tol="reduce")
 def max_pool_backward(c):
     x = c.rnd([1, 2, 4, 4])

@@ -264,3 +264,47 @@ def upsample_bilinear(c):
     # Output rows wider than the kernel's 256-column chunk, batch 2 (chunked column tables).
     c.case("noalign_batch2_wide_300", input=c.rnd([2, 2, 3, 150]), output_size=[5, 300],
            align_corners=False, scale_factors=None)
+
+
+@op("aten::_upsample_bilinear2d_aa.out", tol="reduce")
+def upsample_bilinear_aa(c):
+    for ac in [False, True]:
+        tag = "align" if ac else "noalign"
+        for dt in [F32, F64]:
+            c.case("%s_%s_down_8x6_to_5x3" % (tag, short(dt)), self=c.rnd([1, 2, 8, 6], dt),
+                   output_size=[5, 3], align_corners=ac)
+        c.case("%s_up_3x4_to_7x9" % tag, self=c.rnd([1, 1, 3, 4]), output_size=[7, 9],
+               align_corners=ac)
+        c.case("%s_down_x4_16x16_to_4x4" % tag, self=c.rnd([2, 1, 16, 16]), output_size=[4, 4],
+               align_corners=ac)
+        c.case("%s_mixed_6x10_to_9x3" % tag, self=c.rnd([1, 2, 6, 10]), output_size=[9, 3],
+               align_corners=ac)
+        c.case("%s_scales_given" % tag, self=c.rnd([1, 1, 9, 9]), output_size=[4, 4],
+               align_corners=ac, scales_h=0.45, scales_w=0.45)
+        c.case("%s_channels_last" % tag, self=c.cl(c.rnd([1, 3, 7, 5])), output_size=[3, 2],
+               align_corners=ac)
+    c.case("noalign_same_size", self=c.rnd([1, 1, 4, 5]), output_size=[4, 5], align_corners=False)
+    c.case("noalign_to_1x1", self=c.rnd([1, 2, 5, 7]), output_size=[1, 1], align_corners=False)
+
+
+@op("aten::grid_sampler_2d.out", tol="reduce")
+def grid_sampler_2d(c):
+    import torch
+    for mode, mname in [(0, "bilinear"), (1, "nearest")]:
+        for pad, pname in [(0, "zeros"), (1, "border"), (2, "reflection")]:
+            for ac in [False, True]:
+                tag = "%s_%s_%s" % (mname, pname, "align" if ac else "noalign")
+                # grid points mostly in [-1.3, 1.3]: some outside, to exercise the padding
+                c.case(tag, input=c.rnd([2, 3, 5, 4]), grid=c.rnd([2, 3, 6, 2], lo=-1.3, hi=1.3),
+                       interpolation_mode=mode, padding_mode=pad, align_corners=ac)
+        c.case("%s_far_outside_reflection" % mname, input=c.rnd([1, 1, 4, 4]),
+               grid=c.rnd([1, 2, 3, 2], lo=-4.0, hi=4.0), interpolation_mode=mode, padding_mode=2,
+               align_corners=False)
+    c.case("bilinear_f64", input=c.rnd([1, 2, 3, 3], F64), grid=c.rnd([1, 2, 2, 2], F64, lo=-1, hi=1),
+           interpolation_mode=0, padding_mode=0, align_corners=False)
+    c.case("bilinear_channels_last", input=c.cl(c.rnd([1, 3, 4, 5])),
+           grid=c.rnd([1, 3, 3, 2], lo=-1, hi=1), interpolation_mode=0, padding_mode=1,
+           align_corners=True)
+    c.case("bilinear_exact_corners", input=c.rnd([1, 1, 3, 3]),
+           grid=torch.tensor([[[[-1.0, -1.0], [1.0, 1.0]], [[0.0, 0.0], [1.0, -1.0]]]]),
+           interpolation_mode=0, padding_mode=0, align_corners=True)

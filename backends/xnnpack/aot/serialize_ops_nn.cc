@@ -111,14 +111,23 @@ Error serialize_matmul(SerializeContext& ctx, ValueId a, ValueId w, bool w_is_kn
   }
   std::vector<float> filter = w_is_kn ? permute_floats(ctx.constant(w), ws, {1, 0}) : ctx.constant(w);
   uint32_t fid = ctx.builder().add_constant({uint32_t(nout), uint32_t(ws[w_is_kn ? 0 : 1])}, to_bytes(filter));
-  std::vector<float> b = bias != aot::kNoValue ? ctx.constant(bias) : std::vector<float>(size_t(nout), 0.f);
+  // A computed bias (Swin V2's qkv bias is built per call) is added after a bias-free FC.
+  const bool computed_bias = bias != aot::kNoValue && !ctx.is_constant(bias);
+  std::vector<float> b = bias != aot::kNoValue && !computed_bias ? ctx.constant(bias)
+                                                                 : std::vector<float>(size_t(nout), 0.f);
   uint32_t bid = ctx.builder().add_constant({uint32_t(nout)}, to_bytes(b));
   auto* fc = new fb::XNNFullyConnectedT();
   fc->input1_id = in;
   fc->filter_id = fid;
   fc->bias_id = bid;
-  fc->output_id = ctx.define(out, lo);
-  ctx.set_producer(out, ctx.builder().add_node(fb::XNodeUnion::XNNFullyConnected, fc));
+  fc->output_id = computed_bias ? ctx.builder().add_value(permute_dims(ctx.sizes(out), lo)) : ctx.define(out, lo);
+  const uint32_t fc_out = fc->output_id;
+  size_t node = ctx.builder().add_node(fb::XNodeUnion::XNNFullyConnected, fc);
+  if (computed_bias) {
+    EMBER_ASSIGN_OR_RETURN(uint32_t cb, ctx.get(bias, identity_layout(ctx.rank(bias))));
+    node = ctx.builder().binary(fb::XNodeUnion::XNNAdd, fc_out, cb, ctx.define(out, lo));
+  }
+  ctx.set_producer(out, node);
   return Error::Ok;
 }
 

@@ -1,0 +1,114 @@
+// Seeded random factories; see random.h.
+#include "kernels/portable/ops/random.h"
+
+#include <atomic>
+#include <cmath>
+
+#include "kernels/portable/util/cast.h"
+#include "kernels/portable/util/dispatch.h"
+#include "kernels/portable/util/tensor_util.h"
+
+namespace ember::kernels::portable {
+
+namespace {
+
+using runtime::Error;
+using runtime::ScalarType;
+
+std::atomic<uint64_t> g_seed{0};
+std::atomic<uint64_t> g_position{0};
+
+// Output `k` of splitmix64 started at `seed`.
+uint64_t splitmix64(uint64_t seed, uint64_t k) {
+  uint64_t z = seed + (k + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Bits of mantissa a uniform value of `t` carries exactly (0: unsupported).
+int uniform_bits(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float: return 24;
+    case ScalarType::Double: return 53;
+    case ScalarType::Half: return 11;
+    case ScalarType::BFloat16: return 8;
+    default: return 0;
+  }
+}
+
+// Checks `size` against `out`, resizes it and reserves `per_element` x numel positions.
+bool prepare(KernelRuntimeContext& ctx, IntList size, Tensor& out, const char* op,
+             uint64_t per_element, uint64_t* first) {
+  if (size.size() > runtime::kMaxTensorDims) {
+    ctx.fail(Error::InvalidArgument, "%s: %zu sizes, at most %zu dims", op, size.size(),
+             static_cast<size_t>(runtime::kMaxTensorDims));
+    return false;
+  }
+  SizesType shape[runtime::kMaxTensorDims];
+  for (size_t d = 0; d < size.size(); ++d) {
+    if (size[d] < 0) {
+      ctx.fail(Error::InvalidArgument, "%s: negative size %lld at dim %zu", op,
+               static_cast<long long>(size[d]), d);
+      return false;
+    }
+    shape[d] = static_cast<SizesType>(size[d]);
+  }
+  if (uniform_bits(out.scalar_type()) == 0) {
+    fail_dtype(ctx, out, op, "out");
+    return false;
+  }
+  if (!resize_out(ctx, out, {shape, size.size()}, op)) return false;
+  *first = g_position.fetch_add(per_element * out.numel());
+  return true;
+}
+
+double uniform(uint64_t seed, uint64_t k, int bits) {
+  return static_cast<double>(splitmix64(seed, k) >> (64 - bits)) * std::ldexp(1.0, -bits);
+}
+
+template <typename F>
+void fill(Tensor& out, F&& value) {
+  dispatch<kAllFloats>(out.scalar_type(), [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    S* p = out.mutable_data_ptr<S>();
+    int64_t strides[runtime::kMaxTensorDims];
+    tensor_strides(out, strides);
+    // Positions follow the logical (row-major) order, whatever the dim order.
+    for (size_t i = 0; i < out.numel(); ++i) {
+      p[offset_of(static_cast<int64_t>(i), out.sizes().data(), strides, out.dim())] = cast<S>(value(i));
+    }
+  });
+}
+
+}  // namespace
+
+void set_random_seed(uint64_t seed) {
+  g_seed.store(seed);
+  g_position.store(0);
+}
+
+Tensor& rand_out(KernelRuntimeContext& ctx, IntList size, Tensor& out) {
+  uint64_t first = 0;
+  if (!prepare(ctx, size, out, "rand.out", 1, &first)) return out;
+  const uint64_t seed = g_seed.load();
+  const int bits = uniform_bits(out.scalar_type());
+  fill(out, [&](size_t i) { return uniform(seed, first + i, bits); });
+  return out;
+}
+
+Tensor& randn_out(KernelRuntimeContext& ctx, IntList size, Tensor& out) {
+  uint64_t first = 0;
+  if (!prepare(ctx, size, out, "randn.out", 2, &first)) return out;
+  const uint64_t seed = g_seed.load();
+  const double two_pi = 6.283185307179586476925286766559;
+  fill(out, [&](size_t i) {
+    // u1 in (0, 1] so the log is finite; u2 in [0, 1).
+    const double u1 = 1.0 - uniform(seed, first + 2 * i, 53);
+    const double u2 = uniform(seed, first + 2 * i + 1, 53);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(two_pi * u2);
+  });
+  return out;
+}
+
+}  // namespace ember::kernels::portable

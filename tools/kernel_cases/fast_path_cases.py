@@ -118,6 +118,24 @@ def mean(c):
     c.case("f32_last_dim_no_keepdim", self=c.rnd([5, 33]), dim=[1], keepdim=False)
 
 
+def max_pool(c):
+    # Rows of in-bounds windows at once (ops/pool.cc): GoogLeNet's 3x3 stride-1 pad-1 pools
+    # and stride-2 ceil_mode pools, edges, dilation, ties and NaN.
+    for (ch, h, w, k, s, p, d, ceil) in [(3, 9, 11, 3, 1, 1, 1, False), (2, 15, 15, 3, 2, 0, 1, True),
+                                         (2, 8, 13, 2, 2, 0, 1, False), (2, 10, 9, 3, 2, 1, 1, True),
+                                         (1, 12, 12, 3, 1, 1, 2, False), (4, 3, 3, 3, 1, 1, 1, False)]:
+        c.case("f32_k%d_s%d_p%d_d%d_%s_%dx%d" % (k, s, p, d, "ceil" if ceil else "floor", h, w),
+               self=c.rnd([1, ch, h, w]), kernel_size=[k, k], stride=[s, s], padding=[p, p],
+               dilation=[d, d], ceil_mode=ceil)
+    ties = torch.tensor([1.0, 2.0, 2.0, 1.0] * 9).reshape(1, 1, 6, 6)
+    c.case("f32_ties", self=ties, kernel_size=[3, 3], stride=[1, 1], padding=[1, 1],
+           dilation=[1, 1], ceil_mode=False)
+    sp = c.special(F32)
+    x = torch.cat([sp, sp[:11]]).reshape(1, 1, 5, 5)
+    c.case("f32_special_values", self=x, kernel_size=[3, 3], stride=[1, 1], padding=[1, 1],
+           dilation=[1, 1], ceil_mode=False)
+
+
 def softmax(c):
     for n in [1, 3, 7, 8, 9, 17, 100, 1000]:
         c.case("f32_len%d" % n, self=c.rnd([3, n], F32, -20, 20), dim=1, half_to_float=False)
@@ -150,6 +168,7 @@ SPECS = [
     ("aten::convolution.out", "reduce", conv),
     ("aten::mm.out", "reduce", mm),
     ("aten::mean.out", "reduce", mean),
+    ("aten::max_pool2d_with_indices.out", "exact", max_pool),
     ("aten::_softmax.out", "reduce", softmax),
     ("aten::_log_softmax.out", "reduce", softmax),
     ("aten::native_layer_norm.out", "reduce", layer_norm),

@@ -1,8 +1,8 @@
-// Dense convolutions of the peer-suite CNNs (ResNet-18 at 112, SqueezeNet 1.1,
-// the narrow ResNet and the tiny U-Net at 64, conv_bn_relu): Ember's portable
-// convolution.out (NCHW, as the portable recipe runs it) against XNNPACK's own
-// convolution operator used directly (NHWC, weights packed once at creation,
-// which is what the delegate runs), same shapes, one thread, same process:
+// Dense and grouped convolutions and linear layers of the peer-suite CNNs (ResNet-18 at
+// 112, SqueezeNet 1.1, the narrow ResNet, the tiny U-Net, RegNetX and MobileNetV3-small at
+// 64, conv_bn_relu): Ember's portable convolution.out (NCHW, as the portable recipe runs
+// it) against XNNPACK's own convolution operator used directly (NHWC, weights packed once at
+// creation, which is what the delegate runs), same shapes, one thread, same process:
 //   bazel run -c opt //benchmarks:conv_peer_benchmark -- --benchmark_repetitions=5
 //     --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
 // Counter: FLOP/s (2 per multiply-add). Issue #20 item 3 asks portable <= 3x XNNPACK.
@@ -195,7 +195,8 @@ void BM_PortableLinear(benchmark::State& state, Linear l) {
   TestTensor out(ScalarType::Float, {1, l.out});
   std::vector<std::unique_ptr<TestTensor>> ws;
   for (size_t i = 0; i < copies; ++i) {
-    ws.push_back(std::make_unique<TestTensor>(ScalarType::Float, std::vector<int32_t>{l.in, l.out}));
+    ws.push_back(
+        std::make_unique<TestTensor>(ScalarType::Float, std::vector<int32_t>{l.in, l.out}));
   }
   std::vector<TestTensor*> filled = {&x, &bias};
   for (auto& w : ws) filled.push_back(w.get());
@@ -250,8 +251,10 @@ void BM_XnnpackLinear(benchmark::State& state, Linear l) {
 
 const bool kRegistered = [] {
   for (const Linear& l : kLinears) {
-    benchmark::RegisterBenchmark((std::string("portable/") + l.name).c_str(), &BM_PortableLinear, l);
-    benchmark::RegisterBenchmark((std::string("xnnpack/") + l.name).c_str(), &BM_XnnpackLinear, l);
+    benchmark::RegisterBenchmark((std::string("portable/") + l.name).c_str(), &BM_PortableLinear,
+                                 l);
+    benchmark::RegisterBenchmark((std::string("xnnpack/") + l.name).c_str(), &BM_XnnpackLinear,
+                                 l);
   }
   for (const Shape& s : kShapes) {
     benchmark::RegisterBenchmark((std::string("portable/") + s.name).c_str(), &BM_Portable, s);

@@ -1,5 +1,6 @@
 // Runs the PyTorch-generated cases of kernels/test/cases_fast_paths (shapes the portable
-// kernels' vectorised paths special-case: depthwise conv rows/channels paths, softmax,
+// kernels' vectorised paths special-case: depthwise conv rows/channels paths, grouped convs
+// on small planes, 1x1 convs on tiny planes, mm with a transposed B, mean, max pool, softmax,
 // layer_norm and the exp-based activations with vector tails; made by
 // tools/kernel_cases/fast_path_cases.py) against the portable kernel library.
 #include <cstdio>

@@ -39,6 +39,12 @@ void conv_gemm_f32(const ConvGeometry& g, const float* in, const float* weight, 
 bool conv_padded_applies(const ConvGeometry& g);
 bool conv_padded_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g, const float* in,
                      const float* weight, const float* bias, float* out);
+// float32 grouped (groups > 1, not depthwise) conv with at most 16 output positions: per
+// group, a transposed im2col in temp memory and the GEMM's few-columns path
+// (conv_small.cc); false (nothing written) when it does not apply or temp memory is short.
+bool conv_small_plane_applies(const ConvGeometry& g);
+bool conv_small_plane_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g,
+                          const float* in, const float* weight, const float* bias, float* out);
 // float32 depthwise conv (groups == c_in == c_out).
 void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out);

@@ -2,6 +2,7 @@
 #include "kernels/portable/ops/pool.h"
 
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/portable/util/cast.h"
 #include "kernels/portable/util/dispatch.h"
@@ -104,6 +105,54 @@ bool window_geometry(KernelRuntimeContext& ctx, const Tensor& in, IntList kernel
   return true;
 }
 
+// float32 max pool over rows whose windows lie inside the input (every ky of the row in
+// bounds is scanned for a whole run of output columns at once, no bounds checks): the
+// generic loop's result element for element, the first maximum in (ky, kx) order, the first
+// NaN winning. Columns whose window crosses the left or right edge go to `edge`.
+template <typename EdgeFn>
+void max_pool_rows_f32(const PoolGeometry& g, const float* plane, float* po_plane,
+                       int64_t* px_plane, int64_t orow_stride, int64_t xrow_stride, EdgeFn edge) {
+  // Output columns [lo, hi) have every kx in bounds.
+  int64_t lo = 0;
+  while (lo < g.ow && lo * g.sx - g.px < 0) ++lo;
+  int64_t hi = g.ow;
+  while (hi > lo && (hi - 1) * g.sx - g.px + (g.kw - 1) * g.dx >= g.w) --hi;
+  for (int64_t oy = 0; oy < g.oh; ++oy) {
+    float* best = po_plane + oy * orow_stride;
+    int64_t* best_i = px_plane + oy * xrow_stride;
+    for (int64_t ox = 0; ox < lo; ++ox) edge(oy, ox);
+    for (int64_t ox = hi; ox < g.ow; ++ox) edge(oy, ox);
+    bool first = true;
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      const int64_t iy = oy * g.sy - g.py + ky * g.dy;
+      if (iy < 0 || iy >= g.h) continue;
+      const float* row = plane + iy * g.is[2];
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const int64_t x0 = lo * g.sx - g.px + kx * g.dx;  // input column of output lo
+        const float* src = row + x0;
+        const int64_t i0 = iy * g.w + x0;
+        if (first) {
+          for (int64_t t = 0; t < hi - lo; ++t) {
+            best[lo + t] = src[t * g.sx];
+            best_i[lo + t] = i0 + t * g.sx;
+          }
+          first = false;
+          continue;
+        }
+        for (int64_t t = 0; t < hi - lo; ++t) {
+          const float v = src[t * g.sx], b = best[lo + t];
+          const bool take = v > b || (v != v && b == b);
+          best[lo + t] = take ? v : b;
+          best_i[lo + t] = take ? i0 + t * g.sx : best_i[lo + t];
+        }
+      }
+    }
+    if (first) {  // no row in bounds (not reachable with valid padding): generic loop
+      for (int64_t ox = lo; ox < hi; ++ox) edge(oy, ox);
+    }
+  }
+}
+
 }  // namespace
 
 void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, const Tensor& in,
@@ -127,36 +176,47 @@ void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, const Tensor& in,
     const S* pi = in.const_data_ptr<S>();
     S* po = out.mutable_data_ptr<S>();
     int64_t* px = indices.mutable_data_ptr<int64_t>();
+    // float32 with unit column strides: rows of in-bounds windows at once.
+    const bool rows_fast = std::is_same<S, float>::value && g.is[3] == 1 && g.os[3] == 1 &&
+                           xs[3] == 1;
     for (int64_t n = 0; n < g.planes_n; ++n) {
       for (int64_t c = 0; c < g.c; ++c) {
         const S* plane = pi + n * g.is[0] + c * g.is[1];
-        for (int64_t oy = 0; oy < g.oh; ++oy) {
-          for (int64_t ox = 0; ox < g.ow; ++ox) {
-            C best = C(0);
-            int64_t best_i = -1;
-            bool nan = false;
-            for (int64_t ky = 0; ky < g.kh && !nan; ++ky) {
-              const int64_t iy = oy * g.sy - g.py + ky * g.dy;
-              if (iy < 0 || iy >= g.h) continue;
-              for (int64_t kx = 0; kx < g.kw; ++kx) {
-                const int64_t ix = ox * g.sx - g.px + kx * g.dx;
-                if (ix < 0 || ix >= g.w) continue;
-                const C v = cast<C>(plane[iy * g.is[2] + ix * g.is[3]]);
-                bool v_nan = false;
-                if constexpr (std::is_floating_point<C>::value) v_nan = std::isnan(v);
-                if (best_i < 0 || v > best || v_nan) {
-                  best = v;
-                  best_i = iy * g.w + ix;
-                  if (v_nan) {
-                    nan = true;
-                    break;
-                  }
+        auto one = [&](int64_t oy, int64_t ox) {
+          C best = C(0);
+          int64_t best_i = -1;
+          bool nan = false;
+          for (int64_t ky = 0; ky < g.kh && !nan; ++ky) {
+            const int64_t iy = oy * g.sy - g.py + ky * g.dy;
+            if (iy < 0 || iy >= g.h) continue;
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              const int64_t ix = ox * g.sx - g.px + kx * g.dx;
+              if (ix < 0 || ix >= g.w) continue;
+              const C v = cast<C>(plane[iy * g.is[2] + ix * g.is[3]]);
+              bool v_nan = false;
+              if constexpr (std::is_floating_point<C>::value) v_nan = std::isnan(v);
+              if (best_i < 0 || v > best || v_nan) {
+                best = v;
+                best_i = iy * g.w + ix;
+                if (v_nan) {
+                  nan = true;
+                  break;
                 }
               }
             }
-            po[n * g.os[0] + c * g.os[1] + oy * g.os[2] + ox * g.os[3]] = cast<S>(best);
-            px[n * xs[0] + c * xs[1] + oy * xs[2] + ox * xs[3]] = best_i;
           }
+          po[n * g.os[0] + c * g.os[1] + oy * g.os[2] + ox * g.os[3]] = cast<S>(best);
+          px[n * xs[0] + c * xs[1] + oy * xs[2] + ox * xs[3]] = best_i;
+        };
+        if constexpr (std::is_same<S, float>::value) {
+          if (rows_fast) {
+            max_pool_rows_f32(g, plane, po + n * g.os[0] + c * g.os[1],
+                              px + n * xs[0] + c * xs[1], g.os[2], xs[2], one);
+            continue;
+          }
+        }
+        for (int64_t oy = 0; oy < g.oh; ++oy) {
+          for (int64_t ox = 0; ox < g.ow; ++ox) one(oy, ox);
         }
       }
     }

@@ -47,7 +47,8 @@ bool fold(const Tensor& in, const ReducePlan& plan, Tensor& out, Acc init, Combi
 // wrap-around for integers and bool). Float -> float and bool/int64 -> int64 only; false when
 // the layout or dtypes need the general plan. No ReducePlan set-up: the common case of small
 // models (a loss's mean over a mask).
-template <typename S, typename Acc, typename O>
+// With kMean, each sum is divided by red in double before the store (mean_impl's finish).
+template <typename S, typename Acc, typename O, bool kMean = false>
 void sum_block_typed(const Tensor& in, Tensor& out, int64_t outer, int64_t red, int64_t inner) {
   const S* p = in.const_data_ptr<S>();
   O* po = out.mutable_data_ptr<O>();
@@ -60,15 +61,21 @@ void sum_block_typed(const Tensor& in, Tensor& out, int64_t outer, int64_t red, 
       } else {
         for (int64_t r = 0; r < red; ++r) acc = add_wrap(acc, Acc(x[r * inner]));
       }
-      po[o * inner + i] = O(acc);
+      if constexpr (kMean) {
+        po[o * inner + i] = O(acc / double(red));
+      } else {
+        po[o * inner + i] = O(acc);
+      }
     }
   }
 }
 
-bool sum_block(const Tensor& in, const bool* mask, Tensor& out) {
+// mean: float32 only (the SE blocks' global average pools of MobileNetV3 and EfficientNet).
+bool sum_block(const Tensor& in, const bool* mask, Tensor& out, bool mean = false) {
   const ScalarType ti = in.scalar_type(), to = out.scalar_type();
   const bool f32 = ti == ScalarType::Float && to == ScalarType::Float;
-  const bool i64 = to == ScalarType::Long && (ti == ScalarType::Long || ti == ScalarType::Bool);
+  const bool i64 = !mean && to == ScalarType::Long &&
+                   (ti == ScalarType::Long || ti == ScalarType::Bool);
   if ((!f32 && !i64) || !is_row_major(in) || !is_row_major(out)) {
     return false;
   }
@@ -88,7 +95,9 @@ bool sum_block(const Tensor& in, const bool* mask, Tensor& out) {
       inner *= s;
     }
   }
-  if (f32) {
+  if (f32 && mean) {
+    sum_block_typed<float, double, float, true>(in, out, outer, red, inner);
+  } else if (f32) {
     sum_block_typed<float, double, float>(in, out, outer, red, inner);
   } else if (ti == ScalarType::Long) {
     sum_block_typed<int64_t, int64_t, int64_t>(in, out, outer, red, inner);
@@ -133,6 +142,7 @@ Tensor& mean_impl(KernelRuntimeContext& ctx, const Tensor& in, OptDims dims, boo
   }
   bool mask[kMaxTensorDims];
   if (!prepare(ctx, in, dims, keepdim, out, mask, op)) return out;
+  if (sum_block(in, mask, out, true)) return out;
   const ReducePlan plan(in, mask, out, keepdim);
   fold<double>(in, plan, out, 0.0, [](double a, double x) { return a + x; },
                [](double a, int64_t n) { return a / double(n); });

@@ -111,7 +111,7 @@ class Verifier {
       if (!opts_.require_schemas) return Error::Ok;
       return fail(Error::OperatorMissing, where + ": no schema for operator " +
                                                       n.op.qualified() +
-                                                      " (add it to aot/ir/op_schema_table.cc)");
+                                                      " (Ember does not know this operator)");
     }
     auto bound = bind_arguments(*schema, n);
     if (!bound.ok()) return bound.error();

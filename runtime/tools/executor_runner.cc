@@ -292,9 +292,7 @@ int run(KernelRegistration extra_kernels) {
   Result<PrintMode> mode = print_mode();
   if (!mode.ok()) return die(mode.error());
   std::vector<std::vector<int32_t>> shapes;
-  if (!parse_shapes(FLAGS_input_shapes, &shapes)) {
-    return die(fail(Error::InvalidArgument, "--input_shapes '%s' is malformed", FLAGS_input_shapes.c_str()));
-  }
+  if (Error err = parse_shapes(FLAGS_input_shapes, &shapes); err != Error::Ok) return die(err);
   std::unique_ptr<PthreadpoolThreadPool> pool;
   if (FLAGS_cpu_threads != 1) {  // check_flags(): -1 or 2..cores
     pool = std::make_unique<PthreadpoolThreadPool>(FLAGS_cpu_threads < 0 ? 0 : size_t(FLAGS_cpu_threads));

@@ -122,6 +122,16 @@ TEST_F(BadInputTest, PteIsNamed) {
   expect_error(read(pte), Error::InvalidArgument, "this is a .pte, already a program");
 }
 
+// Issue #16: a .bpte given to lower was called a bad zip. The exact input: upstream's bundled
+// program fixture.
+TEST_F(BadInputTest, BundledProgramIsNamed) {
+  std::vector<uint8_t> bpte;
+  ASSERT_TRUE(ember::testing::read_file(
+      ember::testing::shared_dir() + "/fixtures/executorch-pte/pytorch__executorch__bundled_program.bpte", &bpte));
+  expect_error(read(bpte), Error::InvalidArgument,
+               "this is a bundled program (.bpte), already lowered: run its test cases with executor_runner --bundled");
+}
+
 TEST_F(BadInputTest, EveryTruncationIsAnError) {
   for (const std::vector<uint8_t>* file : {&legacy_, &archive_}) {
     size_t step = file->size() / 150 + 1;

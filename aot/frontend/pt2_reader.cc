@@ -95,6 +95,10 @@ Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::strin
     return invalid_argument(name + ": this is a .pte, already a program: run it with executor_runner "
                             "(lower takes the torch.export .pt2)");
   }
+  if (size >= 8 && std::memcmp(data + 4, "BP08", 4) == 0) {
+    return invalid_argument(name + ": this is a bundled program (.bpte), already lowered: run its test cases "
+                            "with executor_runner --bundled (lower takes the torch.export .pt2)");
+  }
   auto zip = ZipReader::open(data, size, name);
   if (!zip.ok()) return zip.error();
   Graph g;

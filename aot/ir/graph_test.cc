@@ -179,5 +179,50 @@ TEST(VerifierTest, RejectsBadIdsAndSignatureMismatch) {
   EXPECT_NE(verify_graph(g2), Error::Ok);
 }
 
+// The tensor checks (issue #16): each breaks one thing the runtime's loader would refuse in
+// the emitted .pte; the error names the value, the node that defines it and what is wrong.
+void expect_tensor_error(const Graph& g, const std::string& where, const std::string& what) {
+  Error s = verify_graph(g);
+  ASSERT_EQ(s, Error::InvalidProgram) << where;
+  const std::string m = last_error_message();
+  EXPECT_NE(m.find(where), std::string::npos) << m;
+  EXPECT_NE(m.find(what), std::string::npos) << m;
+}
+
+TEST(VerifierTest, RejectsTensorsTheRuntimeCannotLoad) {
+  const std::string addmm = "node 1: node 'addmm' (aten::addmm.default, model.py:12), output: value 'addmm'";
+  {
+    Graph g = small_graph();
+    g.value(g.find_value("addmm")).tensor.dtype = static_cast<ScalarType>(77);
+    expect_tensor_error(g, addmm, "unknown dtype (code 77)");
+  }
+  {
+    Graph g = small_graph();
+    g.value(g.find_value("addmm")).tensor.sizes[1] = SymInt::of(-4);
+    expect_tensor_error(g, addmm, "negative size -4 in dim 1");
+  }
+  {
+    Graph g = small_graph();  // s0 <= 64: 64 x 40,000,000 elements
+    g.value(g.find_value("addmm")).tensor.sizes[1] = SymInt::of(40000000);
+    expect_tensor_error(g, addmm, "more than 2147483647 elements");
+  }
+  {
+    Graph g = small_graph();
+    g.value(g.find_value("addmm")).tensor.sizes.assign(17, SymInt::of(1));
+    expect_tensor_error(g, addmm, "rank 17, the runtime's limit is 16");
+  }
+  {
+    Graph g = small_graph();
+    g.value(g.find_value("permute")).tensor.dim_order = {1, 1};
+    expect_tensor_error(g, "node 0: node 'permute' (aten::permute.default, model.py:12), output: value 'permute'",
+                        "dim_order is not a permutation");
+  }
+  {
+    Graph g = small_graph();  // p_fc_weight is f32[4, 3] with 48 bytes of data
+    g.value(g.find_value("p_fc_weight")).tensor.sizes[0] = SymInt::of(5);
+    expect_tensor_error(g, "graph input 0: value 'p_fc_weight' f32[5, 3]", "constant data has 48 bytes, the tensor needs 60");
+  }
+}
+
 }  // namespace
 }  // namespace ember::aot

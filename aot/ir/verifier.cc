@@ -1,10 +1,13 @@
 // Graph verifier implementation (see verifier.h for the checked invariants).
 #include "aot/ir/verifier.h"
 
+#include <optional>
 #include <vector>
 
 namespace ember::aot {
 namespace {
+
+constexpr size_t kMaxTensorRank = 16;  // the runtime's kMaxTensorDims
 
 class Verifier {
  public:
@@ -15,6 +18,7 @@ class Verifier {
     EMBER_TRY(check_signature());
     for (size_t i = 0; i < g_.inputs().size(); ++i) {
       EMBER_TRY_CONTEXT(define(g_.inputs()[i]), "graph input " + std::to_string(i));
+      EMBER_TRY_CONTEXT(check_tensors(g_.inputs()[i]), "graph input " + std::to_string(i));
     }
     for (size_t i = 0; i < g_.nodes().size(); ++i) {
       const Node& n = g_.nodes()[i];
@@ -25,6 +29,7 @@ class Verifier {
       EMBER_TRY(check_schema(n, where));
       for (const Argument& out : n.outputs) {
         EMBER_TRY_CONTEXT(define(out), where + ", output");
+        EMBER_TRY_CONTEXT(check_tensors(out), where + ", output");
       }
     }
     for (size_t i = 0; i < g_.outputs().size(); ++i) {
@@ -97,6 +102,65 @@ class Verifier {
     });
   }
 
+  Error check_tensors(const Argument& a) {
+    for (ValueId id : a.values) {
+      if (id == kNoValue || !g_.valid_id(id) || g_.value(id).kind != ValueKind::Tensor) continue;
+      EMBER_TRY(check_tensor_spec(g_.value(id)));
+    }
+    return Error::Ok;
+  }
+
+  // What the runtime's loader requires of every tensor (runtime/executor/tensor_parser.cc),
+  // checked on the graph so a broken spec is named here, at the node, instead of failing the
+  // emitted .pte's self-check: a known dtype, rank <= 16, sizes >= 0 with an upper bound,
+  // strides that fit int32 (the product of the sizes, zeros and ones aside, <= INT32_MAX),
+  // dim_order a permutation of the dims, and constant data as long as the tensor.
+  Error check_tensor_spec(const Value& v) {
+    const TensorSpec& t = v.tensor;
+    const std::string what = "value '" + v.name + "' " + t.to_string();
+    if (t.dtype == ScalarType::Undefined && t.sizes.empty() && t.constant == nullptr) {
+      return Error::Ok;  // no metadata (yet): nothing to check
+    }
+    if (element_size(t.dtype) == 0) {
+      return invalid_program(what + ": unknown dtype (code " + std::to_string(int(t.dtype)) + ")");
+    }
+    if (t.rank() > kMaxTensorRank) {
+      return invalid_program(what + ": rank " + std::to_string(t.rank()) + ", the runtime's limit is " +
+                             std::to_string(kMaxTensorRank));
+    }
+    if (!t.dim_order.empty()) {
+      uint32_t seen = 0;
+      bool permutation = t.dim_order.size() == t.rank();
+      for (uint8_t d : t.dim_order) {
+        if (d >= t.rank() || (seen & (1u << d)) != 0) permutation = false;
+        if (d < 32) seen |= 1u << d;
+      }
+      if (!permutation) return invalid_program(what + ": dim_order is not a permutation of its dims");
+    }
+    uint64_t span = 1;
+    for (size_t d = 0; d < t.rank(); ++d) {
+      const SymInt& s = t.sizes[d];
+      const std::optional<int64_t> bound = s.is_static ? std::optional<int64_t>(s.value) : s.range.max;
+      if (s.is_static && s.value < 0) {
+        return invalid_program(what + ": negative size " + std::to_string(s.value) + " in dim " + std::to_string(d));
+      }
+      if (!bound.has_value() || *bound < 0) continue;  // unbounded: the emitter names it (NotSupported)
+      if (*bound > 1) span *= uint64_t(*bound);
+      if (span > uint64_t(INT32_MAX)) {
+        return invalid_program(what + ": more than " + std::to_string(INT32_MAX) +
+                               " elements (the runtime's int32 strides overflow)");
+      }
+    }
+    if (t.constant != nullptr) {
+      const int64_t nbytes = t.static_nbytes();
+      if (nbytes >= 0 && t.constant->bytes.size() != uint64_t(nbytes)) {
+        return invalid_program(what + ": constant data has " + std::to_string(t.constant->bytes.size()) +
+                               " bytes, the tensor needs " + std::to_string(nbytes));
+      }
+    }
+    return Error::Ok;
+  }
+
   Error check_schema(const Node& n, const std::string& where) {
     if (n.kind == NodeKind::Symbolic) {
       if (n.outputs.size() != 1) {
@@ -111,7 +175,7 @@ class Verifier {
       if (!opts_.require_schemas) return Error::Ok;
       return fail(Error::OperatorMissing, where + ": no schema for operator " +
                                                       n.op.qualified() +
-                                                      " (add it to aot/ir/op_schema_table.cc)");
+                                                      " (Ember does not know this operator)");
     }
     auto bound = bind_arguments(*schema, n);
     if (!bound.ok()) return bound.error();

@@ -6,7 +6,12 @@
 // (3) graph outputs are defined, (4) the signature has one spec per graph input/output,
 // and (5) for ATen ops with a known schema, the named inputs bind to the schema (names
 // exist, required arguments present, kinds fit) and the outputs match the returns in
-// number. Errors name the node, its op and source line.
+// number, and (6) every tensor a graph input or node defines is one the runtime can load:
+// a known dtype, rank <= 16, non-negative sizes, at most INT32_MAX elements (upper bounds
+// for symbolic sizes), dim_order a permutation, constant data exactly as long as the tensor.
+// Errors name the node, its op and source line, and what is inconsistent. Stage::run checks
+// every stage's output graph, so a broken graph stops before memory planning and emission
+// instead of at the lowering's final self-check (check_pte_loads).
 #pragma once
 
 #include "aot/ir/graph.h"

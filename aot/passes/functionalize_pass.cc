@@ -163,7 +163,7 @@ Error FunctionalizePass::run(Graph& graph) const {
     functional.name.pop_back();
     if (builtin_op_schemas().find(functional) == nullptr) {
       return not_supported(n.describe() + ": in-place op without a known functional form '" +
-                           functional.qualified() + "'; add its schema to aot/ir/op_schema_table.cc");
+                           functional.qualified() + "': save the program after ep.run_decompositions(), which removes in-place ops");
     }
     const NamedArgument* self = n.find_input("self");
     ValueId mutated = self == nullptr ? kNoValue : tensor_of(self->arg);

@@ -27,6 +27,16 @@ bool is_edge_op(const Node& node, const Graph& graph) {
 
 namespace {
 
+// Ops of the older quantization flows (torch.ao eager/FX convert): the quantized:: kernels and
+// ATen's own quantize/dequantize on quantized tensors. Ember lowers only PT2E's q/dq ops.
+bool is_legacy_quantized(const Node& node) {
+  if (node.kind != NodeKind::Op) return false;
+  if (node.op.ns == "quantized") return true;
+  const std::string& n = node.op.name;
+  return node.op.ns == "aten" && (n.rfind("quantize_per_", 0) == 0 || n == "dequantize" ||
+                                  n.rfind("q_", 0) == 0 || n == "int_repr");
+}
+
 std::string suggestion(const Node& node) {
   if (training_ir_decompositions().count(node.op.qualified()) != 0) {
     return "a decomposition exists: run the to_edge stage (DecomposeTrainingOpsPass) first";
@@ -35,18 +45,23 @@ std::string suggestion(const Node& node) {
   if (is_quantized_decomposed(node) && !is_supported_qdq_op(node.op)) {
     return "quantized op not supported; Ember lowers " + supported_qdq_ops();
   }
+  if (is_legacy_quantized(node)) {
+    return "quantized op from eager or FX quantization: Ember lowers PT2E quantization "
+           "(quantized_decomposed quantize/dequantize ops); quantize with prepare_pt2e/convert_pt2e "
+           "before torch.export (docs/quantization.md)";
+  }
   if (s == nullptr && node.op.ns != "aten") {
     return "custom operator not declared: declare its out variant (" + node.op.ns +
            "::" + node.op.name + ".out(..., *, Tensor(a!) out) -> Tensor(a!)) in a YAML file and "
            "pass it with lower --custom_ops FILE.yaml (docs/custom_ops.md)";
   }
   if (s == nullptr) {
-    return "unknown operator: add its schema to aot/ir/op_schema_table.cc and a decomposition "
-           "(aot/passes/decomp_*.cc) or an out-variant kernel";
+    return "operator Ember does not know (no schema, no decomposition): save the program after "
+           "ep.run_decompositions() so it is written in core ATen, or export the model without it";
   }
   if (s->is_inplace) return "in-place op: run FunctionalizePass first";
-  return "not in core ATen and no decomposition: save the program after "
-         "ep.run_decompositions(), or add a rule in aot/passes/decomp_*.cc";
+  return "not in core ATen and Ember has no decomposition for it: save the program after "
+         "ep.run_decompositions()";
 }
 
 }  // namespace

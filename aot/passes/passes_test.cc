@@ -118,9 +118,33 @@ TEST(OpSetCheckPassTest, ListsEveryOffendingNodeWithLineAndSuggestion) {
   EXPECT_NE(m.find("2 node(s)"), std::string::npos) << m;
   EXPECT_NE(m.find("node 'linear' (aten::linear.default, model.py:10): a decomposition exists"),
             std::string::npos) << m;
-  EXPECT_NE(m.find("node 'frob' (aten::frobnicate.default, model.py:12): unknown operator"),
+  EXPECT_NE(m.find("node 'frob' (aten::frobnicate.default, model.py:12): operator Ember does not know"),
             std::string::npos) << m;
   EXPECT_EQ(m.find("'relu'"), std::string::npos) << m;
+  EXPECT_EQ(m.find("aot/"), std::string::npos) << "hints never send users into Ember's source: " << m;
+}
+
+// Issue #16: the hint for a quantized op of the eager/FX flows (what torch.export leaves of a
+// model converted with torch.ao.quantization.convert) told users to add a schema to Ember's
+// source. It now points at the PT2E flow Ember lowers.
+TEST(OpSetCheckPassTest, LegacyQuantizedOpsPointAtPt2e) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 2});
+  ValueId q = b.op("aten::quantize_per_tensor.default", {{"self", x}}, "quantize_per_tensor", {2, 2});
+  ValueId l = b.op("quantized::linear.default", {{"X", q}}, "linear", {2, 2});
+  b.output(b.op("aten::dequantize.self", {{"self", l}}, "dequantize", {2, 2}));
+  Graph g = b.take();
+  ASSERT_EQ(OpSetCheckPass().run(g), Error::OperatorMissing);
+  const std::string m = last_error_message();
+  EXPECT_NE(m.find("3 node(s)"), std::string::npos) << m;
+  for (const char* node : {"'quantize_per_tensor' (aten::quantize_per_tensor.default", "'linear' (quantized::linear.default",
+                           "'dequantize' (aten::dequantize.self"}) {
+    EXPECT_NE(m.find(node + std::string(", model.py:") ), std::string::npos) << node << "\n" << m;
+  }
+  EXPECT_NE(m.find("quantized op from eager or FX quantization: Ember lowers PT2E quantization"), std::string::npos) << m;
+  EXPECT_NE(m.find("prepare_pt2e/convert_pt2e"), std::string::npos) << m;
+  EXPECT_EQ(m.find("aot/"), std::string::npos) << m;
+  EXPECT_EQ(m.find("custom operator"), std::string::npos) << m;
 }
 
 TEST(QuantizedOpCheckPassTest, ListsUnsupportedOpsAndBadPerChannelParameters) {

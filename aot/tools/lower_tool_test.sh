@@ -52,6 +52,10 @@ expect_error 2 "InvalidArgument \(0x12\): --compile_spec xnnpack.constants: reci
 # A .pte given to lower says it is already a program.
 expect_error 1 "InvalidArgument \(0x12\): .*model.pte: this is a .pte, already a program" "$OUT" -o "${TEST_TMPDIR}/z.pte"
 
+# A .bpte (here: lower's own, a .pte wrapped with test cases) given to lower says what it is.
+printf 'abcdBP08 a bundled program' > "${TEST_TMPDIR}/model.bpte"
+expect_error 1 "InvalidArgument \(0x12\): .*model.bpte: this is a bundled program \(.bpte\), already lowered: run its test cases with executor_runner --bundled" "${TEST_TMPDIR}/model.bpte" -o "${TEST_TMPDIR}/w.pte"
+
 "$LOWER" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "usage error should exit 2"
 echo PASS

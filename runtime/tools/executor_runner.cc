@@ -37,6 +37,7 @@
 #include "runtime/platform/log.h"
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
 #include "runtime/tools/bundled_runner.h"
+#include "runtime/tools/printable.h"
 #include "runtime/tools/debug_info.h"
 #include "runtime/tools/dump.h"
 #include "runtime/tools/output_check.h"
@@ -152,7 +153,7 @@ void warn_if_stale(const DebugInfo& debug, const Method& method) {
   const MethodDebug* m = debug.method(method.name());
   if (m != nullptr && m->instructions.size() != method.num_instructions()) {
     fprintf(stderr, "executor_runner: warning: --debug '%s' lists %zu instructions for '%s', the method has %zu\n",
-            FLAGS_debug.c_str(), m->instructions.size(), method.name(), method.num_instructions());
+            FLAGS_debug.c_str(), m->instructions.size(), printable(method.name()).c_str(), method.num_instructions());
   }
 }
 
@@ -303,9 +304,7 @@ int run(KernelRegistration extra_kernels) {
   Result<PrintMode> mode = print_mode();
   if (!mode.ok()) return die(mode.error());
   std::vector<std::vector<int32_t>> shapes;
-  if (!parse_shapes(FLAGS_input_shapes, &shapes)) {
-    return die(fail(Error::InvalidArgument, "--input_shapes '%s' is malformed", FLAGS_input_shapes.c_str()));
-  }
+  if (Error err = parse_shapes(FLAGS_input_shapes, &shapes); err != Error::Ok) return die(err);
   std::unique_ptr<PthreadpoolThreadPool> pool;
   if (FLAGS_cpu_threads != 1) {  // check_flags(): -1 or 2..cores
     pool = std::make_unique<PthreadpoolThreadPool>(FLAGS_cpu_threads < 0 ? 0 : size_t(FLAGS_cpu_threads));
@@ -336,8 +335,8 @@ int run(KernelRegistration extra_kernels) {
     warn_if_stale(*debug, **loaded);
   }
   Method& method = **loaded;
-  EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), method.name(),
-            timings.load_us / 1e3);
+  EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), printable(method.name()).c_str(),
+            timings.load_us / 1e3);  // the name comes from the file: escaped
   std::vector<std::string> set_flags = input_set_flags();
   if (set_flags.empty()) set_flags.push_back(FLAGS_inputs);
   if (set_flags.size() == 1 && set_flags[0].empty() && method.inputs_size() > 0) {  // upstream's default, said aloud (docs/decisions.md)

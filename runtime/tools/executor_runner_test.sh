@@ -95,6 +95,30 @@ awk -v a="$cmin" -v b="$cmedian" 'BEGIN { exit !(a <= b) }' || fail "--json cpu 
 expect_error 1 "NotFound \(0x20\).*EthosUBackend" --model_path "$F/Arm-Examples__CMSIS-Executorch__ethos_u_minimal_example.pte"
 [ "$(grep -c EthosUBackend "$TEST_TMPDIR/err.txt")" -eq 1 ] || fail "runtime error printed more than once: $(cat "$TEST_TMPDIR/err.txt")"
 
+# Issue #16: the method renamed fo"ward and fo<ESC>ward (same length): --json stays valid and
+# carries the name unchanged; no raw control byte reaches stdout or stderr.
+for name in 'fo"ward' $'fo\033ward'; do
+  python3 - "$F/pytorch__executorch__add.pte" "$TEST_TMPDIR/named.pte" "$name" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+assert d.count(b'forward') == 1
+open(sys.argv[2], 'wb').write(d.replace(b'forward', sys.argv[3].encode()))
+PY
+  "$RUNNER" --model_path "$TEST_TMPDIR/named.pte" --json --print_output none > "$TEST_TMPDIR/out.json" 2> "$TEST_TMPDIR/err.txt" ||
+    fail "renamed method: $(cat "$TEST_TMPDIR/err.txt")"
+  python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['method'] == sys.argv[2]" "$TEST_TMPDIR/out.json" "$name" ||
+    fail "--json invalid or the name changed: $(cat "$TEST_TMPDIR/out.json")"
+  "$RUNNER" --model_path "$TEST_TMPDIR/named.pte" --print_output all > "$TEST_TMPDIR/out.txt" 2>&1 || fail "renamed method (text) failed"
+  cat "$TEST_TMPDIR/out.json" "$TEST_TMPDIR/err.txt" "$TEST_TMPDIR/out.txt" | grep -q $'\033' && fail "raw ESC byte in the runner's output"
+  expect_error 1 "NotFound \(0x20\): .*program has no method 'missing'" --model_path "$TEST_TMPDIR/named.pte" --method_name missing
+done
+
+# Issue #16: a .bpte where a .pte is expected says what it is and which flag takes it, and a
+# .pte given to --bundled says it is not a bundled program (upstream's files, unchanged).
+BPTE="$F/pytorch__executorch__bundled_program.bpte"
+expect_error 1 "InvalidProgram \(0x23\): '$BPTE': this is a bundled program \(.bpte\): use --bundled $BPTE" --model_path "$BPTE"
+expect_error 1 "InvalidProgram \(0x23\): .*this is a program \(.pte, identifier 'ET12'\), not a bundled program" --bundled "$F/pytorch__executorch__add.pte"
+
 err=$("$RUNNER" --model_path /nonexistent.pte 2>&1)
 [ $? -ne 0 ] || fail "missing file must exit non-zero"
 echo "$err" | grep -q "NotFound" || fail "missing file error: $err"

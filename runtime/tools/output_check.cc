@@ -8,6 +8,7 @@
 #include "runtime/core/tensor.h"
 #include "runtime/loader/file_data_loader.h"
 #include "runtime/tools/npy.h"
+#include "runtime/tools/printable.h"
 
 namespace ember::runtime {
 namespace {
@@ -59,7 +60,7 @@ Result<OutputCheck> check_outputs(const Method& method, const std::vector<std::s
                                   double rtol) {
   if (files.size() > method.outputs_size()) {
     return fail(Error::InvalidArgument, "--expected gives %zu files, method '%s' has %zu outputs", files.size(),
-                method.name(), method.outputs_size());
+                printable(method.name()).c_str(), method.outputs_size());
   }
   OutputCheck check;
   char line[512];

@@ -1,5 +1,6 @@
 #include "runtime/tools/runner_io.h"
 
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "runtime/core/half.h"
 #include "runtime/loader/file_data_loader.h"
 #include "runtime/tools/npy.h"
+#include "runtime/tools/printable.h"
 
 namespace ember::runtime {
 
@@ -21,25 +23,41 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
-bool parse_shapes(const std::string& text, std::vector<std::vector<int32_t>>* out) {
+Error parse_shapes(const std::string& text, std::vector<std::vector<int32_t>>* out) {
   out->clear();
-  if (text.empty()) return true;
+  if (text.empty()) return Error::Ok;
   for (const std::string& entry : split(text, ';')) {
     std::vector<int32_t> shape;
     if (!entry.empty()) {
       for (const std::string& dim : split(entry, ',')) {
         char* end = nullptr;
-        const long v = std::strtol(dim.c_str(), &end, 10);
-        if (dim.empty() || *end != '\0' || v < 0 || v > INT32_MAX) return false;
+        errno = 0;
+        const long long v = std::strtoll(dim.c_str(), &end, 10);
+        if (dim.empty() || *end != '\0') {
+          return fail(Error::InvalidArgument, "--input_shapes '%s' is malformed: shape %zu dim %zu is '%s', not a number",
+                      printable(text).c_str(), out->size(), shape.size(), printable(dim).c_str());
+        }
+        if (v < 0 || v > INT32_MAX || errno == ERANGE) {
+          return fail(Error::InvalidArgument,
+                      "--input_shapes: shape %zu dim %zu is %s, outside [0, %d] (the largest size a dim can have)",
+                      out->size(), shape.size(), printable(dim).c_str(), INT32_MAX);
+        }
         shape.push_back(int32_t(v));
       }
     }
     out->push_back(shape);
   }
-  return true;
+  return Error::Ok;
 }
 
 namespace {
+
+// "[1, 2048]".
+std::string shape_text(const std::vector<int32_t>& sizes) {
+  std::string s = "[";
+  for (size_t d = 0; d < sizes.size(); ++d) s += (d == 0 ? "" : ", ") + std::to_string(sizes[d]);
+  return s + "]";
+}
 
 void fill_ones(ScalarType type, void* data, size_t numel) {
   for (size_t i = 0; i < numel; ++i) {
@@ -123,13 +141,15 @@ Error read_npy_input(size_t i, const std::string& path, ScalarType type, const s
 // Reads input file `path` for input `i` into `out`. The file must be a regular file of
 // exactly `want` bytes; anything else is refused before a byte is read (a directory, a
 // device such as /dev/zero, a file larger or smaller than the value it fills).
-Error read_input_file(size_t i, const std::string& path, size_t want, std::vector<uint8_t>* out) {
+// `hint` is appended to the size mismatch message.
+Error read_input_file(size_t i, const std::string& path, size_t want, std::vector<uint8_t>* out,
+                      const std::string& hint = "") {
   Result<FileDataLoader> file = FileDataLoader::from(path.c_str());
   if (!file.ok()) return annotate(file.error(), "input %zu (needs %zu bytes)", i, want);
   const size_t have = *file->size();
   if (have != want) {
-    return fail(Error::InvalidArgument, "input %zu: '%s' has %zu bytes, the input needs %zu", i, path.c_str(),
-                have, want);
+    return fail(Error::InvalidArgument, "input %zu: '%s' has %zu bytes, the input needs %zu%s", i, path.c_str(),
+                have, want, hint.c_str());
   }
   out->assign(want, 0);
   if (want == 0) return Error::Ok;
@@ -169,7 +189,12 @@ Error build_tensor_input(const Method& method, size_t i, const std::string* file
     // read by read_npy_input
   } else if (file != nullptr) {
     bytes.resize(nbytes);
-    EMBER_TRY(read_input_file(i, *file, nbytes, &bytes));
+    std::string hint;
+    if (shape.empty() && info->is_dynamic()) {  // the declared shape is only the upper bound
+      hint = " at its upper bound " + shape_text(sizes) +
+             "; the input is dynamic: give its actual shape with --input_shapes (each dim in [0, bound])";
+    }
+    EMBER_TRY(read_input_file(i, *file, nbytes, &bytes, hint));
   } else if (fill.random) {
     bytes.resize(nbytes);
     fill_random(info->scalar_type(), bytes.data(), numel, random_state);

@@ -22,8 +22,9 @@ struct RunnerInputs {
 };
 
 // "1,3,192,256;8" -> {{1,3,192,256},{8}}; an empty entry is an empty vector
-// (keep the declared shape). False on a malformed number.
-bool parse_shapes(const std::string& text, std::vector<std::vector<int32_t>>* out);
+// (keep the declared shape). InvalidArgument naming the shape and dim on text that is not a
+// number or a number outside [0, INT32_MAX].
+Error parse_shapes(const std::string& text, std::vector<std::vector<int32_t>>* out);
 
 // Splits "a,b,c" on `sep`.
 std::vector<std::string> split(const std::string& text, char sep);

@@ -41,4 +41,18 @@ head -c 36 /dev/zero > "$TEST_TMPDIR/nine.bin"
 err=$("$RUNNER" --model_path "$D" --inputs "$TEST_TMPDIR/nine.bin" --input_shapes 9 --print_output none 2>&1)
 [ $? -ne 0 ] || fail "n=9 above the bound 8 must exit non-zero"
 echo "$err" | grep -q "dim 0 is 9, allowed range \[0, 8\]" || fail "above-bound error: $err"
+
+# Issue #16: a dynamic input's file without --input_shapes names the bound and the flag (it
+# said only "has N bytes, the tensor needs M").
+C="$F/reference/corey-cole__executorch-numpy-runtime__dynamic/forward/case1"
+err=$("$RUNNER" --model_path "$D" --inputs "$C/input0.bin" --print_output none 2>&1)
+[ $? -eq 1 ] || fail "dynamic input without --input_shapes must exit 1: $err"
+echo "$err" | grep -q "^executor_runner: InvalidArgument (0x12): input 0: '.*input0.bin' has $(stat -c %s "$C/input0.bin") bytes, the input needs 32 at its upper bound \[8\]; the input is dynamic: give its actual shape with --input_shapes" ||
+  fail "dynamic size mismatch message: $err"
+
+# Issue #16: a dim above INT32_MAX is out of range, not "malformed".
+err=$("$RUNNER" --model_path "$D" --input_shapes 1,1099511627776,64 --print_output none 2>&1)
+[ $? -eq 1 ] || fail "--input_shapes 1,1099511627776,64 must exit 1: $err"
+[ "$err" = "executor_runner: InvalidArgument (0x12): --input_shapes: shape 0 dim 1 is 1099511627776, outside [0, 2147483647] (the largest size a dim can have)" ] ||
+  fail "huge dim message: $err"
 echo PASS

@@ -12,4 +12,9 @@ namespace ember::fuzz {
 // error the pipeline returned (with its message recorded).
 aot::Error lower_fuzz_input(const uint8_t* data, size_t size);
 
+// True when an error message is the lowering's self-check failing (check_pte_loads): the
+// verifier let through a graph whose .pte Ember's own loader rejects. The fuzz target
+// treats it as a crash.
+bool is_lowering_bug(const char* message);
+
 }  // namespace ember::fuzz

@@ -91,9 +91,7 @@ Error runner_inputs_fuzz_input(const uint8_t* data, size_t size) {
 Error run_with_runner_inputs(const std::string& shapes_text, const std::vector<std::string>& files) {
   (void)kernels();
   std::vector<std::vector<int32_t>> shapes;
-  if (!parse_shapes(shapes_text, &shapes)) {
-    return fail(Error::InvalidArgument, "--input_shapes '%s' is malformed", shapes_text.c_str());
-  }
+  EMBER_TRY(parse_shapes(shapes_text, &shapes));
   Module module(program_bytes().data(), program_bytes().size());
   Module::Options options;
   options.method.kernels = &kernels();

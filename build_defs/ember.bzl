@@ -305,7 +305,7 @@ def ember_selective_kernels(name, ptes = [], op_lists = [], ops = [], provided_o
         ember::runtime::Span<const ember::runtime::Kernel> kernels();
 
     The generated table names only the selected kernel functions, so a statically linked
-    binary carries no other kernel (docs/selective_build.md).
+    binary carries no other kernel (docs/build_servers.md).
     """
     ns = namespace or ("ember_selected::" + _symbol_for(name)[len("ember_program_"):])
     _ember_selective_gen(

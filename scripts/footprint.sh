@@ -17,8 +17,10 @@ echo "| image | flash (.text+.rodata+.data init) | of which the .pte | RAM (.dat
 echo "|---|---|---|---|---|"
 for m in mlp cnn; do
   elf="$arm_bin/tests/baremetal/${m}_cortex_m"
-  pte=$(arm-none-eabi-nm -S "$elf" | awk -v s="ember_program_${m}_program" '$4 == s { print strtonum("0x" $2) }')
-  arena=$(arm-none-eabi-nm -S -C "$elf" | awk '/ \(anonymous namespace\)::g_arena$/ { print strtonum("0x" $2) }')
+  pte_hex=$(arm-none-eabi-nm -S "$elf" | awk -v s="ember_program_${m}_program" '$4 == s { print $2 }')
+  arena_hex=$(arm-none-eabi-nm -S -C "$elf" | awk '/ \(anonymous namespace\)::g_arena$/ { print $2 }')
+  pte=$((16#$pte_hex))
+  arena=$((16#$arena_hex))
   arm-none-eabi-size -A "$elf" | awk -v m="$m" -v pte="$pte" -v arena="$arena" '
     $1 == ".text" || $1 == ".rodata" || $1 == ".ARM.exidx" || $1 == ".init_array" { flash += $2 }
     $1 == ".data" || $1 == ".tdata" { flash += $2; ram += $2 }

@@ -232,3 +232,98 @@ def ember_embedded_program(name, pte, symbol = None, alignment = 128, visibility
         visibility = visibility,
         **kwargs
     )
+
+_SELECTIVE = Label("//aot/tools:selective_kernels")
+_KERNEL_TABLE = Label("//kernels/portable:register_kernels.cc")
+_PRIM_OPS = [Label("//runtime/kernel/prim_ops:prim_ops.cc")]
+_SELECTIVE_DEPS = [
+    Label("//kernels/portable:selective_build"),
+    Label("//runtime/kernel"),
+    Label("//runtime/core"),
+]
+
+def _selective_impl(ctx):
+    gen = ctx.executable._gen if ctx.attr._exec_cpu[_CpuInfo].cpu == ctx.var["TARGET_CPU"] else ctx.executable._gen_exec
+    args = ctx.actions.args()
+    args.add("--table", ctx.file._table)
+    for f in ctx.files._prim_ops:
+        args.add("--provided", f)
+    for op in ctx.attr.provided_ops:
+        args.add("--provided_op", op)
+    for f in ctx.files.ptes:
+        args.add("--pte", f)
+    for f in ctx.files.op_lists:
+        args.add("--op_list", f)
+    for op in ctx.attr.ops:
+        args.add("--op", op)
+    args.add("--namespace", ctx.attr.namespace)
+    args.add("--header", _include_path(ctx.outputs.hdr))
+    args.add("--out_cc", ctx.outputs.src)
+    args.add("--out_h", ctx.outputs.hdr)
+    ctx.actions.run(
+        outputs = [ctx.outputs.src, ctx.outputs.hdr],
+        inputs = [ctx.file._table] + ctx.files._prim_ops + ctx.files.ptes + ctx.files.op_lists,
+        executable = gen,
+        arguments = [args],
+        mnemonic = "EmberSelectiveKernels",
+        progress_message = "Selecting the kernels of %s" % ctx.label,
+    )
+    return [DefaultInfo(files = depset([ctx.outputs.src, ctx.outputs.hdr]))]
+
+_ember_selective_gen = rule(
+    implementation = _selective_impl,
+    outputs = {"src": "%{base}.cc", "hdr": "%{base}.h"},
+    attrs = {
+        "base": attr.string(mandatory = True),
+        "ptes": attr.label_list(allow_files = [".pte"]),
+        "op_lists": attr.label_list(allow_files = True),
+        "ops": attr.string_list(),
+        "provided_ops": attr.string_list(),
+        "namespace": attr.string(mandatory = True),
+        "_table": attr.label(default = _KERNEL_TABLE, allow_single_file = True),
+        "_prim_ops": attr.label_list(default = _PRIM_OPS, allow_files = True),
+        # As ember_pte's lower: the target-configured generator unless cross-compiling.
+        "_gen": attr.label(default = _SELECTIVE, executable = True, cfg = "target"),
+        "_gen_exec": attr.label(default = _SELECTIVE, executable = True, cfg = "exec"),
+        "_exec_cpu": attr.label(default = _CPU_PROBE, cfg = "exec"),
+    },
+)
+
+def ember_selective_kernels(name, ptes = [], op_lists = [], ops = [], provided_ops = [], namespace = None, visibility = None, **kwargs):
+    """A cc_library registering only the portable kernels that `ptes` call (selective build).
+
+    The operators come from the .pte files (every method's KernelCall operators; delegate
+    calls need no kernel), from `op_lists` (files: `inspect --json` output, a JSON array of
+    names, or one name per line) and from `ops` (names, e.g. "aten::add.out"). Prim ops
+    (register_prim_ops) and `provided_ops` (kernels the app registers itself) are not taken
+    from the kernel library; any other operator the library lacks fails the build, named.
+
+    The header NAME.h (include it as "PACKAGE/NAME.h") declares, in namespace `namespace`
+    (default "ember_selected::" + NAME, non-identifier characters as _):
+
+        ember::runtime::Error register_kernels(ember::runtime::KernelRegistry& registry);
+        ember::runtime::Span<const ember::runtime::Kernel> kernels();
+
+    The generated table names only the selected kernel functions, so a statically linked
+    binary carries no other kernel (docs/build_servers.md).
+    """
+    ns = namespace or ("ember_selected::" + _symbol_for(name)[len("ember_program_"):])
+    _ember_selective_gen(
+        name = name + "_gen",
+        base = name,
+        ptes = ptes,
+        op_lists = op_lists,
+        ops = ops,
+        provided_ops = provided_ops,
+        namespace = ns,
+        visibility = ["//visibility:private"],
+        tags = kwargs.get("tags", []),
+    )
+    native.cc_library(
+        name = name,
+        srcs = [":" + name + ".cc"],
+        hdrs = [":" + name + ".h"],
+        deps = [str(d) for d in _SELECTIVE_DEPS],
+        visibility = visibility,
+        **kwargs
+    )

@@ -36,7 +36,8 @@ _BACKEND_RUNTIMES = [
 _C_API = ["//runtime/c:__pkg__"]
 
 _USERS = {
-    "platform": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES,
+    # toolchains/cortex_m: a port (bare-metal board support) implements the platform hooks.
+    "platform": ["//runtime:__subpackages__", "//kernels:__subpackages__", "//toolchains/cortex_m:__pkg__"] + _BACKEND_RUNTIMES,
     "core": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES + _AOT,
     "kernel": [
         "//runtime/executor:__subpackages__",

@@ -7,6 +7,8 @@
 #
 # nginx is only for tests/bazel_rules/remote_cache.sh (a local HTTP cache on loopback, started
 # and stopped by the script; the system service Debian may start is not used).
+# The arm-none-eabi toolchain, newlib and qemu-system-arm build and run the bare-metal Cortex-M
+# images (`bazel test --config=cortex_m //tests/baremetal:cortex_m`, toolchains/cortex_m).
 set -eu
 
 PACKAGES="
@@ -18,6 +20,8 @@ PACKAGES="
   clang libclang-rt-14-dev
   default-jdk-headless junit4
   nginx
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
+  libstdc++-arm-none-eabi-dev qemu-system-arm
 "
 
 missing=""

@@ -6,9 +6,9 @@
 
 namespace ember::runtime {
 
-Error DataLoader::load_into(size_t offset, size_t size, const SegmentInfo& info,
-                            void* buffer) const {
-  Result<FreeableBuffer> data = load(offset, size, info);
+Error DataLoader::load_and_copy(const DataLoader& loader, size_t offset, size_t size,
+                                const SegmentInfo& info, void* buffer) {
+  Result<FreeableBuffer> data = loader.load(offset, size, info);
   if (!data.ok()) return data.error();
   if (data->size() < size) {
     return fail(Error::AccessFailed, "load_into: loader returned %zu bytes, %zu requested",

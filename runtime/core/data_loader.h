@@ -31,11 +31,20 @@ class DataLoader {
   virtual Result<FreeableBuffer> load(size_t offset, size_t size, const SegmentInfo& info) const = 0;
 
   // Copies [offset, offset + size) into `buffer` (caller memory, >= size bytes).
-  // The default loads and copies.
-  virtual Error load_into(size_t offset, size_t size, const SegmentInfo& info, void* buffer) const;
+  // The default loads and copies. Defined inline so that DataLoader has no key function: its
+  // type information is then emitted wherever a subclass compiled with RTTI needs it (tests,
+  // tools), while the runtime itself is compiled with -fno-rtti (docs/decisions.md).
+  virtual Error load_into(size_t offset, size_t size, const SegmentInfo& info, void* buffer) const {
+    return load_and_copy(*this, offset, size, info, buffer);
+  }
 
   // Total size of the data in bytes.
   virtual Result<size_t> size() const = 0;
+
+ protected:
+  // load_into's default: load(), then copy.
+  static Error load_and_copy(const DataLoader& loader, size_t offset, size_t size,
+                             const SegmentInfo& info, void* buffer);
 };
 
 // True when [offset, offset + size) lies inside [0, total) without overflow.

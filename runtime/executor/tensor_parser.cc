@@ -146,7 +146,7 @@ Error parse_tensor(LoadContext& ctx, size_t index, const fb::Tensor* t, Tensor**
   const ScalarType type = static_cast<ScalarType>(t->scalar_type());
   size_t numel = 0;
   if (!Tensor::compute_numel(Span<const SizesType>(sizes, rank), &numel) ||
-      numel > SIZE_MAX / element_size(type) || numel * element_size(type) > (size_t(1) << 48)) {
+      numel > SIZE_MAX / element_size(type) || uint64_t(numel * element_size(type)) > (uint64_t(1) << 48)) {
     return fail(Error::InvalidProgram, "value %zu: tensor byte size overflows", index);
   }
   const size_t nbytes = numel * element_size(type);

@@ -27,6 +27,10 @@ void log_message(LogLevel level, const char* file, int line, const char* format,
 
 }  // namespace ember::runtime
 
+// The hosted defaults. A bare-metal build (EMBER_BARE_METAL, toolchains/cortex_m) has no stderr,
+// abort() or clock: its port defines the three hooks, and leaving the defaults out keeps stdio
+// (and the heap newlib's FILE machinery needs) out of the image.
+#ifndef EMBER_BARE_METAL
 extern "C" {
 
 __attribute__((weak)) void ember_pal_emit_log(uint8_t level, const char* file, int line,
@@ -43,9 +47,14 @@ __attribute__((weak)) void ember_pal_emit_log(uint8_t level, const char* file, i
 __attribute__((weak)) void ember_pal_abort(void) { std::abort(); }
 
 __attribute__((weak)) uint64_t ember_pal_now_ns(void) {
+#if !defined(CLOCK_MONOTONIC)
+  return 0;  // a libc without clocks (bare-metal newlib): the port supplies its own hook
+#else
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+#endif
 }
 
 }  // extern "C"
+#endif  // EMBER_BARE_METAL

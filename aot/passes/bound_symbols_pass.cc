@@ -131,12 +131,17 @@ Error BoundSymbolsPass::run(Graph& graph) const {
     }
   }
   // Re-evaluate every symbolic size with the new ranges (the frontend evaluated them once).
+  // Bounds only tighten: the frontend's range can be narrower than what the export's range
+  // constraints give the expression (a training-IR export's s0*2), so keep the tighter end.
   if (!bounds_.empty()) {
     for (size_t v = 0; v < graph.num_values(); ++v) {
       for_each_sym(graph.value(static_cast<ValueId>(v)), [&](SymInt& s) {
         if (s.is_static) return;
         Result<SymExpr> e = parse_sym_expr(s.expr);
-        if (e.ok()) s.range = e->eval_range(ranges);
+        if (!e.ok()) return;
+        const SymRange fresh = e->eval_range(ranges);
+        if (fresh.min && (!s.range.min || *fresh.min > *s.range.min)) s.range.min = fresh.min;
+        if (fresh.max && (!s.range.max || *fresh.max < *s.range.max)) s.range.max = fresh.max;
       });
     }
   }

@@ -23,6 +23,7 @@
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/e2e/fixture_options.h"
 #include "tests/support/shared_fixtures.h"
 
 namespace ember::testing {
@@ -51,14 +52,6 @@ bool is_known_unsupported(const std::string& id, std::string* reason) {
   return false;
 }
 
-// Lowering options a fixture needs: item_full's size u0 = n.item() has no upper bound in
-// the export (its cases go up to 16), so it is lowered with --max_dim u0=16.
-aot::RecipeOptions options_for(const std::string& pt2) {
-  aot::RecipeOptions ro;
-  if (pt2.find("/item_full.") != std::string::npos) ro.max_dims.per_symbol["u0"] = 16;
-  return ro;
-}
-
 aot::Result<ExportSession> lower(const std::string& pt2) {
   aot::RecipeRegistry recipes;
   aot::Error st = aot::register_builtin_recipes(&recipes);
@@ -66,7 +59,8 @@ aot::Result<ExportSession> lower(const std::string& pt2) {
   aot::SessionOptions so;
   so.runner = [](const std::vector<uint8_t>& pte, const std::string& m,
                  const std::vector<HostTensor>& in) { return aot::run_pte_method(pte, m, in); };
-  auto session = ExportSession::create(recipes, "portable", pt2, options_for(pt2), std::move(so));
+  auto session = ExportSession::create(recipes, "portable", pt2, fixture_recipe_options(pt2),
+                                       std::move(so));
   if (!session.ok()) return session.error();
   st = session->run();
   if (st != Error::Ok) return st;

@@ -3,9 +3,10 @@
 # opt -Os -fno-exceptions -fno-rtti -fno-asynchronous-unwind-tables for x86-64), stripped,
 # must be at most BUDGET bytes, and it must not reference the C++ exception or RTTI runtime.
 set -euo pipefail
-# Measured 55,704 bytes when the gate was added (gcc 12, Debian 12); issue #15's target is
+# Measured 55,704 bytes when the gate was added (gcc 12, Debian 12), 59,800 after derived-size
+# guards and data-dependent resizing joined the executor (decision 113); issue #15's target is
 # 40,960. Lower the budget as the core shrinks, never raise it without a decision entry.
-BUDGET=57344
+BUDGET=61440
 bin="$1"
 tmp="${TEST_TMPDIR:-/tmp}/minimal_runner.stripped"
 strip -o "$tmp" "$bin"

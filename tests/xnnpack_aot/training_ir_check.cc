@@ -10,6 +10,7 @@
 #include "aot/recipe/run_method.h"
 #include "aot/tools/pte_check/pte_check.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
+#include "tests/e2e/fixture_options.h"
 #include "tests/xnnpack_aot/xnnpack_test_util.h"
 
 namespace ember::testing {
@@ -20,7 +21,8 @@ aot::Result<aot::ExportSession> lowered(const std::string& recipe, const std::st
   EMBER_TRY(aot::register_builtin_recipes(&recipes));
   EMBER_TRY(backends::xnnpack::register_xnnpack_recipe(&recipes));
   EMBER_ASSIGN_OR_RETURN(aot::ExportSession session,
-                         aot::ExportSession::create(recipes, recipe, pt2, {}, {}));
+                         aot::ExportSession::create(recipes, recipe, pt2,
+                                                    fixture_recipe_options(pt2), {}));
   EMBER_TRY(session.run());
   return session;
 }

@@ -1,0 +1,16 @@
+// Lowering options a committed fixture needs beyond its recipe's defaults, in one place for
+// every test that lowers the whole corpus (e2e_test, training_ir_test, ...).
+#pragma once
+
+#include <string>
+
+#include "aot/recipe/recipe.h"
+
+namespace ember::testing {
+
+// item_full's size u0 = n.item() has no upper bound in the export (its cases go up to 16), so
+// it is lowered as `lower --max_dim u0=16` would (docs/aot.md, data-dependent shapes). Every
+// other fixture gets the defaults. `pt2` is the fixture's path or id.
+aot::RecipeOptions fixture_recipe_options(const std::string& pt2);
+
+}  // namespace ember::testing

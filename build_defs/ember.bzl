@@ -78,6 +78,8 @@ def _ember_pte_impl(ctx):
         inputs.append(ctx.file.custom_ops)
     for p in ctx.attr.passes:
         args.add("--pass=" + p)
+    for bound in ctx.attr.max_dims:
+        args.add("--max_dim=" + bound)
 
     # Sorted: the command line (part of the action key) does not depend on dict order.
     for key in sorted(ctx.attr.compile_specs.keys()):
@@ -135,6 +137,9 @@ ember_pte = rule(
             doc = "-int8 recipes: one sample per target, its files (in order) the method's raw inputs",
         ),
         "memory_planner": attr.string(doc = "lower --memory_planner (greedy when empty)"),
+        "max_dims": attr.string_list(
+            doc = "bounds for data-dependent sizes, \"u0=N\" or \"N\" (lower --max_dim, docs/aot.md)",
+        ),
         "custom_ops": attr.label(
             allow_single_file = [".yaml", ".yml"],
             doc = "YAML file declaring the custom operators the model calls (lower --custom_ops)",

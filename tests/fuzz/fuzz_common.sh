@@ -11,6 +11,9 @@
 # EMBER_FUZZ_MAX_RUNS caps the number of inputs (unset: only the time limit).
 # EMBER_FUZZ_COPT adds compiler flags (the long campaigns use "-O2": same sanitizers, several
 # times the executions per second of the default -O0 debug build).
+# UBSan's vptr check is off: it needs the typeinfo of every polymorphic class, and the runtime
+# side is compiled with -fno-rtti (.bazelrc's --per_file_copt), so test code that uses a runtime
+# class would not link.
 # Exits non-zero on any crash, leak, timeout or sanitizer report.
 
 fuzz_workdir() {
@@ -31,6 +34,7 @@ run_fuzzer() {
   for copt in ${EMBER_FUZZ_COPT:-}; do flags+=("--copt=$copt"); done
   bazel --output_base="$HOME/.cache/ember-fuzz" build --symlink_prefix=/ "${flags[@]}" \
     --copt=-fsanitize=fuzzer-no-link,address,undefined --copt=-fno-sanitize-recover=undefined \
+    --copt=-fno-sanitize=vptr \
     --linkopt=-fsanitize=address,undefined --linkopt=-fsanitize-link-c++-runtime \
     "//tests/fuzz:$target"
   local fuzzer

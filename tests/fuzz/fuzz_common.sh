@@ -9,6 +9,8 @@
 #   run_fuzzer demo_bytecode_fuzz SECONDS -rss_limit_mb=2048 -max_len=65536
 # EMBER_FUZZ_SEED fixes libFuzzer's seed (CI uses 1; unset or 0: a random seed) and
 # EMBER_FUZZ_MAX_RUNS caps the number of inputs (unset: only the time limit).
+# EMBER_FUZZ_MAX_LEN overrides the script's -max_len; EMBER_PT2_SEED_BYTES (the .pt2 scripts)
+# caps the size of the committed .pt2 fixtures taken as seeds (default 256 KiB).
 # EMBER_FUZZ_COPT adds compiler flags (the long campaigns use "-O2": same sanitizers, several
 # times the executions per second of the default -O0 debug build).
 # UBSan's vptr check is off: it needs the typeinfo of every polymorphic class, and the runtime
@@ -42,7 +44,7 @@ run_fuzzer() {
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$fuzzer" -max_total_time="$seconds" -timeout=20 -seed="${EMBER_FUZZ_SEED:-0}" \
-    -runs="${EMBER_FUZZ_MAX_RUNS:--1}" "$@" \
+    -runs="${EMBER_FUZZ_MAX_RUNS:--1}" "$@" ${EMBER_FUZZ_MAX_LEN:+-max_len=$EMBER_FUZZ_MAX_LEN} \
     -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 "$CORPUS"
   echo "fuzzing finished cleanly (limit ${seconds}s; work dir $WORK)"
 }

@@ -9,7 +9,7 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 source tests/fuzz/fuzz_common.sh
 fuzz_workdir ember-inspect-fuzz
-bazel run //tests/fuzz:pt2_write_seeds -- "$CORPUS" "$ROOT" 262144 >/dev/null
+bazel run //tests/fuzz:pt2_write_seeds -- "$CORPUS" "$ROOT" "${EMBER_PT2_SEED_BYTES:-262144}" >/dev/null
 SHARED="${EMBER_SHARED_DIR:-$ROOT/../shared}"
 if [ -d "$SHARED/fixtures/executorch-pte" ]; then
   find "$SHARED/fixtures/executorch-pte" -maxdepth 1 -name '*.pte' -size -2M -exec cp {} "$CORPUS/" \;

@@ -10,5 +10,5 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 source tests/fuzz/fuzz_common.sh
 fuzz_workdir ember-pt2-fuzz
-bazel run //tests/fuzz:pt2_write_seeds -- "$CORPUS" "$ROOT" 262144 >/dev/null
+bazel run //tests/fuzz:pt2_write_seeds -- "$CORPUS" "$ROOT" "${EMBER_PT2_SEED_BYTES:-262144}" >/dev/null
 run_fuzzer pt2_lower_fuzz "$SECONDS_TO_RUN" -rss_limit_mb=3072 -malloc_limit_mb=2048 -max_len=600000

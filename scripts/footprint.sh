@@ -37,7 +37,12 @@ if command -v aarch64-linux-gnu-strip > /dev/null; then
   bazel build "${cache[@]}" --config=aarch64 //tests/size:minimal_runner_os >&2
   a64_bin="$(bazel info "${cache[@]}" --config=aarch64 bazel-bin 2>/dev/null)"
   aarch64-linux-gnu-strip -o "$tmp" "$a64_bin/tests/size/minimal_runner_os"
-  echo "runtime core, no kernels (tests/size:minimal_runner, aarch64, gcc -Os, stripped): $(stat -c %s "$tmp") bytes"
+  # aarch64 ld aligns segments to 64 KiB in the file: also print the segments' own bytes.
+  loaded=0
+  for h in $(aarch64-linux-gnu-readelf -lW "$tmp" | awk '$1 == "LOAD" { print $5 }'); do
+    loaded=$((loaded + h))
+  done
+  echo "runtime core, no kernels (tests/size:minimal_runner, aarch64, gcc -Os, stripped): $(stat -c %s "$tmp") bytes ($loaded in its LOAD segments, the rest alignment padding)"
 else
   echo "runtime core, aarch64: not measured (no aarch64-linux-gnu-strip: run scripts/setup_aarch64.sh)"
 fi

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Prints the footprint table of docs/footprint.md: flash and RAM of each bare-metal Cortex-M3
 # image (tests/baremetal, --config=cortex_m) and the size of the runtime core (the size gate's
-# minimal runner, x86-64, gcc -Os, stripped), next to ExecuTorch's 118,000-byte bare-metal gate.
+# minimal runner, gcc -Os, stripped) for x86-64 and aarch64, next to ExecuTorch's 118,000-byte
+# bare-metal gate.
 #
-#   scripts/footprint.sh        (needs scripts/setup.sh's arm-none-eabi packages)
+#   scripts/footprint.sh        (needs scripts/setup.sh's arm-none-eabi packages, and
+#                                scripts/setup_aarch64.sh's cross gcc for the aarch64 line)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cache=(--disk_cache="$HOME/.cache/ember-bazel-disk")
@@ -31,5 +33,18 @@ tmp="$(mktemp)"
 strip -o "$tmp" "$host_bin/tests/size/minimal_runner_os"
 echo
 echo "runtime core, no kernels (tests/size:minimal_runner, x86-64, gcc -Os, stripped): $(stat -c %s "$tmp") bytes"
+if command -v aarch64-linux-gnu-strip > /dev/null; then
+  bazel build "${cache[@]}" --config=aarch64 //tests/size:minimal_runner_os >&2
+  a64_bin="$(bazel info "${cache[@]}" --config=aarch64 bazel-bin 2>/dev/null)"
+  aarch64-linux-gnu-strip -o "$tmp" "$a64_bin/tests/size/minimal_runner_os"
+  # aarch64 ld aligns segments to 64 KiB in the file: also print the segments' own bytes.
+  loaded=0
+  for h in $(aarch64-linux-gnu-readelf -lW "$tmp" | awk '$1 == "LOAD" { print $5 }'); do
+    loaded=$((loaded + h))
+  done
+  echo "runtime core, no kernels (tests/size:minimal_runner, aarch64, gcc -Os, stripped): $(stat -c %s "$tmp") bytes ($loaded in its LOAD segments, the rest alignment padding)"
+else
+  echo "runtime core, aarch64: not measured (no aarch64-linux-gnu-strip: run scripts/setup_aarch64.sh)"
+fi
 echo "ExecuTorch's bare-metal size gate: 118,000 bytes; its x86-64 gcc minimal runtime gate: 52,168 bytes"
 rm -f "$tmp"

@@ -3,7 +3,8 @@
 # packages only: gcc's aarch64 cross compiler, user-mode qemu, and the arm64 builds of
 # Ember's C++ dependencies unpacked into /opt/ember-arm64-sysroot
 # (scripts/fetch_arm64_sysroot.sh). Separate from scripts/setup.sh because it is heavy
-# (about 250 MB installed); .ci/run runs both. Safe to run again: installs only what is
+# (about 250 MB installed) and most users never cross-build; .ci/run runs both, then
+# .ci/run_aarch64 as its `aarch64` step. Safe to run again: installs only what is
 # missing and waits for the dpkg lock.
 #
 #   sudo scripts/setup_aarch64.sh          (or as root)

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/portable/register_kernels.h"
+#include "kernels/portable/util/neon_paths.h"
 #include "kernels/test/kernel_case_runner.h"
 
 namespace ember::kernels::testing {
@@ -57,6 +58,16 @@ TEST(PortableCasesTest, EveryCaseFilePasses) {
   std::printf("portable cases: %zu/%zu passed; %zu of %zu files fully pass\n", passed, total,
               ops_ok, files.size());
   EXPECT_TRUE(missing.empty()) << "case files for unregistered ops:" << missing;
+#if defined(__aarch64__)
+  // The NEON paths (kernels/portable/util/neon_paths.h) ran for these cases, not only the
+  // portable fallback.
+  // (3x3 depthwise on wide planes: portable_fast_path_cases_test.)
+  for (portable::NeonPath p :
+       {portable::NeonPath::VecMath, portable::NeonPath::Binary, portable::NeonPath::MaxPool}) {
+    EXPECT_GT(portable::neon_path_calls(p), 0u)
+        << "no case ran through the NEON path " << portable::neon_path_name(p);
+  }
+#endif
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/portable/register_kernels.h"
+#include "kernels/portable/util/neon_paths.h"
 #include "kernels/test/kernel_case_runner.h"
 
 namespace ember::kernels::testing {
@@ -33,6 +34,15 @@ TEST(PortableFastPathCasesTest, EveryCaseFilePasses) {
   }
   std::printf("fast-path cases: %zu/%zu passed in %zu files\n", passed, total, files.size());
   EXPECT_EQ(passed, total);
+#if defined(__aarch64__)
+  // The NEON paths (kernels/portable/util/neon_paths.h) ran for these cases, not only the
+  // portable fallback.
+  for (portable::NeonPath p : {portable::NeonPath::VecMath, portable::NeonPath::Depthwise3x3,
+                               portable::NeonPath::MaxPool}) {
+    EXPECT_GT(portable::neon_path_calls(p), 0u)
+        << "no case ran through the NEON path " << portable::neon_path_name(p);
+  }
+#endif
 }
 
 }  // namespace

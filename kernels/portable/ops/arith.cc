@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/portable/util/binary.h"
+#include "kernels/portable/util/binary_neon.h"
 #include "kernels/portable/util/math.h"
 
 namespace ember::kernels::portable {
@@ -30,18 +31,30 @@ bool check_alpha(KernelRuntimeContext& ctx, ScalarType common, const Scalar& alp
   return true;
 }
 
+// binary_op's fast path for float32 on aarch64 (util/binary_neon.h; false elsewhere).
+auto neon_binary(BinaryF32Op op, ScalarType compute, const Scalar& alpha) {
+  const float al = compute == ScalarType::Float ? alpha.to<float>() : 1.0f;
+  const bool is_float = compute == ScalarType::Float;
+  return [op, al, is_float](const Tensor& a, const Tensor& b, Tensor& out) {
+    return is_float && binary_f32_neon(op, al, a, b, out);
+  };
+}
+
 Tensor& add_impl(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, ScalarType common,
                  const Scalar& alpha, Tensor& out, const char* op) {
   if (!check_alpha(ctx, common, alpha, op)) return out;
-  return binary_op<kAll>(ctx, a, b, out, common, op, [&](auto tag) {
-    using C = CT<decltype(tag)>;
-    const C al = alpha.to<C>();
-    if constexpr (std::is_same<C, bool>::value) {
-      return [al](C x, C y) -> C { return x || (al && y); };
-    } else {
-      return [al](C x, C y) -> C { return add_wrap<C>(x, mul_wrap<C>(al, y)); };
-    }
-  });
+  return binary_op<kAll>(
+      ctx, a, b, out, common, op,
+      [&](auto tag) {
+        using C = CT<decltype(tag)>;
+        const C al = alpha.to<C>();
+        if constexpr (std::is_same<C, bool>::value) {
+          return [al](C x, C y) -> C { return x || (al && y); };
+        } else {
+          return [al](C x, C y) -> C { return add_wrap<C>(x, mul_wrap<C>(al, y)); };
+        }
+      },
+      neon_binary(BinaryF32Op::Add, common, alpha));
 }
 
 Tensor& sub_impl(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, ScalarType common,
@@ -51,11 +64,14 @@ Tensor& sub_impl(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Sc
     return out;
   }
   if (!check_alpha(ctx, common, alpha, op)) return out;
-  return binary_op<kReal>(ctx, a, b, out, common, op, [&](auto tag) {
-    using C = CT<decltype(tag)>;
-    const C al = alpha.to<C>();
-    return [al](C x, C y) -> C { return sub_wrap<C>(x, mul_wrap<C>(al, y)); };
-  });
+  return binary_op<kReal>(
+      ctx, a, b, out, common, op,
+      [&](auto tag) {
+        using C = CT<decltype(tag)>;
+        const C al = alpha.to<C>();
+        return [al](C x, C y) -> C { return sub_wrap<C>(x, mul_wrap<C>(al, y)); };
+      },
+      neon_binary(BinaryF32Op::Sub, common, alpha));
 }
 
 ScalarType true_div_type(ScalarType common) {
@@ -65,10 +81,13 @@ ScalarType true_div_type(ScalarType common) {
 Tensor& div_impl(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, ScalarType common,
                  Mode mode, Tensor& out, const char* op) {
   if (!mode.has_value()) {
-    return binary_op<kAllFloats>(ctx, a, b, out, true_div_type(common), op, [](auto tag) {
-      using C = CT<decltype(tag)>;
-      return [](C x, C y) -> C { return x / y; };
-    });
+    return binary_op<kAllFloats>(
+        ctx, a, b, out, true_div_type(common), op,
+        [](auto tag) {
+          using C = CT<decltype(tag)>;
+          return [](C x, C y) -> C { return x / y; };
+        },
+        neon_binary(BinaryF32Op::Div, true_div_type(common), Scalar(1.0)));
   }
   const bool trunc = *mode == "trunc";
   if (!trunc && *mode != "floor") {
@@ -171,10 +190,14 @@ Tensor& rsub_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar
 }
 
 Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
-  return binary_op<kAll>(ctx, a, b, out, result_type(a, b), "mul.out", [](auto tag) {
-    using C = CT<decltype(tag)>;
-    return [](C x, C y) -> C { return mul_wrap<C>(x, y); };
-  });
+  const ScalarType common = result_type(a, b);
+  return binary_op<kAll>(
+      ctx, a, b, out, common, "mul.out",
+      [](auto tag) {
+        using C = CT<decltype(tag)>;
+        return [](C x, C y) -> C { return mul_wrap<C>(x, y); };
+      },
+      neon_binary(BinaryF32Op::Mul, common, Scalar(1.0)));
 }
 
 Tensor& mul_scalar_out(KernelRuntimeContext& ctx, const Tensor& a, const Scalar& b, Tensor& out) {

@@ -3,7 +3,9 @@
 // Square 3x3, 5x5 and 7x7 kernels without dilation run the fast paths of
 // conv_depthwise_impl.inc (a row-vectorised path over a zero-padded, phase-split plane per
 // channel, and a channel-vectorised path for narrow planes), in the AVX2 build when the CPU
-// has it, else the 16-byte build; this file is the one place that picks. Every other
+// has it, else the 16-byte build (NEON code on aarch64); 3x3 kernels on planes at least 8
+// outputs wide take a padded-plane loop instead, on aarch64 its NEON build
+// (conv_depthwise_neon.cc) at column strides 1 and 2. This file is the one place that picks. Every other
 // depthwise conv (dilated, non-square, or planes too large for the stack buffers) runs the
 // general row loop below.
 #include "kernels/portable/ops/conv_geometry.h"
@@ -106,6 +108,9 @@ void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* wei
 #if defined(__x86_64__)
     static const bool avx2 = __builtin_cpu_supports("avx2");
     if (avx2 && g.sx == 1) return dw3x3_avx2(g, in, weight, bias, out);
+#endif
+#if defined(__aarch64__)
+    if (depthwise_3x3_neon(g, in, weight, bias, out)) return;  // column stride 1 or 2
 #endif
     return dw3x3_body(g, in, weight, bias, out);
   }

@@ -54,6 +54,11 @@ using DepthwiseFastFn = bool (*)(const ConvGeometry& g, const float* in, const f
                                  const float* bias, float* out);
 // The AVX2 build (conv_depthwise_avx2.cc), or nullptr when this build or CPU has none.
 DepthwiseFastFn depthwise_fast_avx2();
+// The aarch64 NEON 3x3 path for planes at least 8 outputs wide (conv_depthwise_neon.cc),
+// called after the 3x3 shape checks; false (nothing written) at column strides other than
+// 1 and 2 and on other targets.
+bool depthwise_3x3_neon(const ConvGeometry& g, const float* in, const float* weight,
+                        const float* bias, float* out);
 // Any dtype, any conv (reference loops; accumulates in the compute type).
 bool conv_reference(const ConvGeometry& g, const runtime::Tensor& in,
                     const runtime::Tensor& weight, const runtime::Tensor* bias,

@@ -6,6 +6,8 @@
 
 #include "kernels/portable/util/cast.h"
 #include "kernels/portable/util/dispatch.h"
+#include "kernels/portable/util/max_pool_neon.h"
+#include "kernels/portable/util/neon_paths.h"
 #include "kernels/portable/util/tensor_util.h"
 
 namespace ember::kernels::portable {
@@ -108,15 +110,18 @@ bool window_geometry(KernelRuntimeContext& ctx, const Tensor& in, IntList kernel
 // float32 max pool over rows whose windows lie inside the input (every ky of the row in
 // bounds is scanned for a whole run of output columns at once, no bounds checks): the
 // generic loop's result element for element, the first maximum in (ky, kx) order, the first
-// NaN winning. Columns whose window crosses the left or right edge go to `edge`.
+// NaN winning. Columns whose window crosses the left or right edge go to `edge`. On aarch64
+// the run is the NEON step's (util/max_pool_neon.h) at column strides 1 and 2; returns
+// whether it ran.
 template <typename EdgeFn>
-void max_pool_rows_f32(const PoolGeometry& g, const float* plane, float* po_plane,
+bool max_pool_rows_f32(const PoolGeometry& g, const float* plane, float* po_plane,
                        int64_t* px_plane, int64_t orow_stride, int64_t xrow_stride, EdgeFn edge) {
   // Output columns [lo, hi) have every kx in bounds.
   int64_t lo = 0;
   while (lo < g.ow && lo * g.sx - g.px < 0) ++lo;
   int64_t hi = g.ow;
   while (hi > lo && (hi - 1) * g.sx - g.px + (g.kw - 1) * g.dx >= g.w) --hi;
+  bool neon = false;
   for (int64_t oy = 0; oy < g.oh; ++oy) {
     float* best = po_plane + oy * orow_stride;
     int64_t* best_i = px_plane + oy * xrow_stride;
@@ -131,6 +136,11 @@ void max_pool_rows_f32(const PoolGeometry& g, const float* plane, float* po_plan
         const int64_t x0 = lo * g.sx - g.px + kx * g.dx;  // input column of output lo
         const float* src = row + x0;
         const int64_t i0 = iy * g.w + x0;
+        if (max_pool_row_neon(src, g.sx, hi - lo, i0, first, best + lo, best_i + lo)) {
+          neon = true;
+          first = false;
+          continue;
+        }
         if (first) {
           for (int64_t t = 0; t < hi - lo; ++t) {
             best[lo + t] = src[t * g.sx];
@@ -151,6 +161,7 @@ void max_pool_rows_f32(const PoolGeometry& g, const float* plane, float* po_plan
       for (int64_t ox = lo; ox < hi; ++ox) edge(oy, ox);
     }
   }
+  return neon;
 }
 
 }  // namespace
@@ -170,6 +181,7 @@ void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, const Tensor& in,
   int64_t xs[4];
   if (!resize_out(ctx, indices, out.sizes(), op)) return;
   strides4(indices, xs);
+  bool neon_rows = false;
   const bool ok = dispatch<kReal>(in.scalar_type(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     using C = compute_t<S>;
@@ -210,8 +222,8 @@ void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, const Tensor& in,
         };
         if constexpr (std::is_same<S, float>::value) {
           if (rows_fast) {
-            max_pool_rows_f32(g, plane, po + n * g.os[0] + c * g.os[1],
-                              px + n * xs[0] + c * xs[1], g.os[2], xs[2], one);
+            neon_rows |= max_pool_rows_f32(g, plane, po + n * g.os[0] + c * g.os[1],
+                                           px + n * xs[0] + c * xs[1], g.os[2], xs[2], one);
             continue;
           }
         }
@@ -221,6 +233,11 @@ void max_pool2d_with_indices_out(KernelRuntimeContext& ctx, const Tensor& in,
       }
     }
   });
+#if defined(__aarch64__)
+  if (neon_rows) count_neon_path(NeonPath::MaxPool);
+#else
+  (void)neon_rows;
+#endif
   if (!ok) fail_dtype(ctx, in, op, "input");
 }
 

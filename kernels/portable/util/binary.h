@@ -6,7 +6,9 @@
 // tensor so the .Scalar overloads reuse the tensor path.
 #pragma once
 
+#include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/portable/util/dispatch.h"
 #include "kernels/portable/util/elementwise.h"
@@ -43,14 +45,20 @@ class ScalarTensor {
 
 // Checks, resizes and runs `make`'s lambda over a and b computed in dtype
 // `compute` (one of `families`), storing into out. The lambda's result is
-// cast to out's dtype (So = S, or bool when `bool_result`).
-template <unsigned Families, bool kBoolResult = false, typename Make>
+// cast to out's dtype (So = S, or bool when `bool_result`). `fast(a, b, out)`, when
+// given, is tried first once out is resized (an ISA path such as binary_f32_neon; it
+// returns false, writing nothing, when it does not apply).
+template <unsigned Families, bool kBoolResult = false, typename Make,
+          typename Fast = std::nullptr_t>
 Tensor& binary_op(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out,
-                  ScalarType compute, const char* op, Make make) {
+                  ScalarType compute, const char* op, Make make, Fast fast = nullptr) {
   if (!kBoolResult && !check_out_dtype(ctx, out, compute, op)) return out;
   Shape shape;
   if (!broadcast_shape(ctx, a.sizes(), b.sizes(), &shape, op)) return out;
   if (!resize_out(ctx, out, shape.span(), op)) return out;
+  if constexpr (!std::is_same<Fast, std::nullptr_t>::value) {
+    if (fast(a, b, out)) return out;
+  }
   const bool ok = dispatch<Families>(compute, [&](auto tag) {
     using S = typename decltype(tag)::type;
     using So = std::conditional_t<kBoolResult, bool, S>;

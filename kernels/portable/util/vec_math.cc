@@ -1,5 +1,5 @@
 // vec_math(): the one place that picks the vector-math build for this CPU (AVX2 when
-// present, else the 16-byte build, which is SSE2 on x86-64 and NEON on aarch64).
+// present, the NEON build on aarch64, else the 16-byte build, which is SSE2 on x86-64).
 #include "kernels/portable/util/vec_math.h"
 
 namespace ember::kernels::portable {
@@ -15,7 +15,9 @@ const VecMath& vec_math_portable() { return vec_math_portable_impl::kTable; }
 const VecMath& vec_math() {
   static const VecMath* const best = [] {
     const VecMath* avx2 = vec_math_avx2();
-    return avx2 != nullptr ? avx2 : &vec_math_portable();
+    if (avx2 != nullptr) return avx2;
+    const VecMath* neon = vec_math_neon();
+    return neon != nullptr ? neon : &vec_math_portable();
   }();
   return *best;
 }

@@ -1,8 +1,8 @@
 // Vectorised float32 exp and the row functions built on it (softmax rows, sigmoid, silu,
 // gelu), for contiguous float arrays. One algorithm, written once with vector extensions
 // (util/vec_math_impl.inc) and compiled for 16-byte vectors (SSE2 / NEON, the portable
-// build) and for AVX2 (eight lanes; util/vec_math_avx2.cc, picked after a CPU check in
-// util/vec_math.cc, the one place that chooses). No build fuses a multiply and an add
+// build), for AVX2 (eight lanes; util/vec_math_avx2.cc, picked after a CPU check) and for
+// aarch64 NEON (util/vec_math_neon.cc); util/vec_math.cc is the one place that chooses. No build fuses a multiply and an add
 // (docs/decisions.md 61), so every ISA and the scalar form give the same bits.
 //
 // exp(x): Cody-Waite reduction x = n ln2 + r (|r| <= ln2/2, ln2 split into a 9-bit head and
@@ -20,7 +20,7 @@ namespace ember::kernels::portable {
 
 // The row functions of one instruction set. In-place use (x == y) is allowed.
 struct VecMath {
-  const char* isa;  // "avx2" or "portable"
+  const char* isa;  // "avx2", "neon" or "portable"
   // y[i] = exp(x[i]).
   void (*exp)(const float* x, float* y, int64_t n);
   // y[i] = exp(x[i] - shift); returns the sum of the y[i] (for softmax).
@@ -52,6 +52,9 @@ const VecMath& vec_math();
 const VecMath& vec_math_portable();
 // The AVX2 build, or nullptr when this build or CPU has none.
 const VecMath* vec_math_avx2();
+// The aarch64 NEON build (util/vec_math_neon.cc: counted calls), or nullptr on other
+// targets.
+const VecMath* vec_math_neon();
 
 // exp of one float, same bits as vec_math().exp.
 float exp_f32(float x);

@@ -1,5 +1,5 @@
 // Per-path call counters of the aarch64 NEON kernel paths, so a test can prove that the
-// kernels ran through NEON and not through the portable fallback (docs/decisions.md 2a1).
+// kernels ran through NEON and not through the portable fallback (docs/decisions.md 115).
 // Each path adds one per kernel call that took it (a relaxed atomic add per call, not per
 // element); other targets have no NEON paths and always read 0.
 #pragma once

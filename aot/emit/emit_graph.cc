@@ -316,6 +316,21 @@ class MethodEmitter {
         m_.debug.push_back({node_debug(n), "", {}});
         return Error::Ok;
       }
+      case ControlOp::CopyIndex: {  // dst[index] = src (map results), upstream's prim kernel
+        const NamedArgument* src = n.find_input("src");
+        const NamedArgument* dst = n.find_input("dst");
+        const NamedArgument* index = n.find_input("index");
+        if (src == nullptr || dst == nullptr || index == nullptr) {
+          return invalid_program("copy_index without src/dst/index");
+        }
+        EMBER_ASSIGN_OR_RETURN(int32_t from, emit_arg(src->arg, false));
+        EMBER_ASSIGN_OR_RETURN(int32_t to, emit_arg(dst->arg, false));
+        EMBER_ASSIGN_OR_RETURN(int32_t at, emit_arg(index->arg, false));
+        m_.instructions.push_back(EmitInstruction::kernel(
+            operator_index("executorch_prim::et_copy_index", "tensor"), {to, from, at}));
+        m_.debug.push_back({node_debug(n), "", {}});
+        return Error::Ok;
+      }
       case ControlOp::Move: {
         const NamedArgument* src = n.find_input("src");
         const NamedArgument* dst = n.find_input("dst");

@@ -52,6 +52,7 @@ class MethodEmitter {
     EMBER_TRY(emit_outputs());
     m_.non_const_buffer_sizes = {0};
     if (arena_ > 0) m_.non_const_buffer_sizes.push_back(arena_);
+    m_.value_index = index_;
     return std::move(m_);
   }
 

@@ -127,8 +127,8 @@ TEST(DataDependentTest, ItemAboveItsMaxDimIsANamedErrorAtRunTime) {
     EXPECT_NE(m.find("full.out: out: cannot resize float32[16] to float32[17]: 17 elements exceed the capacity of 16"),
               std::string::npos) << m;
     // The symbol and its bound, from the guard table's SymbolBound record for full's output.
-    EXPECT_NE(m.find("dim 0 is the data-dependent size u0, planned at its bound 16 (a larger value needs "
-                     "lower --max_dim u0=N)"),
+    EXPECT_NE(m.find("(aten::full.out): argument 2 dim 0 is the data-dependent size u0, planned at its "
+                     "bound 16 (a larger value needs lower --max_dim u0=N): full.out: out: cannot resize"),
               std::string::npos) << m;
     EXPECT_EQ(error_of(r->get(), "forward", {x, count(0)}), "");  // and usable again
   }

@@ -52,6 +52,7 @@ class MethodEmitter {
     EMBER_TRY(emit_outputs());
     m_.non_const_buffer_sizes = {0};
     if (arena_ > 0) m_.non_const_buffer_sizes.push_back(arena_);
+    m_.value_index = index_;
     return std::move(m_);
   }
 
@@ -313,6 +314,21 @@ class MethodEmitter {
         int32_t nb = push(EmitValue::of_bool(false));
         m_.instructions.push_back(
             EmitInstruction::kernel(operator_index("aten::copy", "out"), {to, from, nb, to, to}));
+        m_.debug.push_back({node_debug(n), "", {}});
+        return Error::Ok;
+      }
+      case ControlOp::CopyIndex: {  // dst[index] = src (map results), upstream's prim kernel
+        const NamedArgument* src = n.find_input("src");
+        const NamedArgument* dst = n.find_input("dst");
+        const NamedArgument* index = n.find_input("index");
+        if (src == nullptr || dst == nullptr || index == nullptr) {
+          return invalid_program("copy_index without src/dst/index");
+        }
+        EMBER_ASSIGN_OR_RETURN(int32_t from, emit_arg(src->arg, false));
+        EMBER_ASSIGN_OR_RETURN(int32_t to, emit_arg(dst->arg, false));
+        EMBER_ASSIGN_OR_RETURN(int32_t at, emit_arg(index->arg, false));
+        m_.instructions.push_back(EmitInstruction::kernel(
+            operator_index("executorch_prim::et_copy_index", "tensor"), {to, from, at}));
         m_.debug.push_back({node_debug(n), "", {}});
         return Error::Ok;
       }

@@ -145,6 +145,9 @@ struct EmitMethod {
   // Provenance, one entry per instruction when the emitter filled it (else empty); not
   // written into the .pte.
   std::vector<EmitInstructionDebug> debug;
+  // The value index of each graph value (by ValueId; -1: not emitted), when the emitter filled
+  // it; not written into the .pte.
+  std::vector<int32_t> value_index;
   std::vector<EmitDelegate> delegates;
   // Bytes per planned buffer, entry 0 the placeholder 0: [0] when nothing is
   // planned, [0, arena] for the usual single arena.

@@ -1,7 +1,8 @@
-// derive_input_guards and guard_method (see guard_method.h).
+// derive_input_guards, derive_symbol_bounds and guard_method (see guard_method.h).
 #include "aot/emit/guard_method.h"
 
 #include <map>
+#include <set>
 #include <utility>
 
 #include "aot/emit/method_compiler.h"
@@ -122,6 +123,58 @@ Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) {
                          " dynamic-shape guards (dim minimums and equalities); the runtime reads at most " +
                          std::to_string(kMaxInputGuards));
   }
+  return guards;
+}
+
+namespace {
+
+// N for a symbol named u<N> (torch's unbacked symbols), -1 otherwise.
+int64_t unbacked_number(const std::string& name) {
+  if (name.size() < 2 || name[0] != 'u' || name.size() > 10) return -1;
+  int64_t n = 0;
+  for (size_t k = 1; k < name.size(); ++k) {
+    if (name[k] < '0' || name[k] > '9') return -1;
+    n = n * 10 + (name[k] - '0');
+  }
+  return n;
+}
+
+}  // namespace
+
+std::vector<InputGuardRecord> derive_symbol_bounds(const Graph& graph, const EmitMethod& method,
+                                                   size_t room) {
+  std::vector<InputGuardRecord> records;
+  std::set<int64_t> seen;  // symbols whose first sized node was recorded
+  for (const Node& n : graph.nodes()) {
+    std::set<int64_t> here;
+    for (const Argument& out : n.outputs) {
+      if (out.kind != ArgKind::Tensor && out.kind != ArgKind::TensorList) continue;
+      for (ValueId v : out.values) {
+        if (v == kNoValue || static_cast<size_t>(v) >= method.value_index.size()) continue;
+        const int32_t index = method.value_index[static_cast<size_t>(v)];
+        const std::vector<SymInt>& sizes = graph.value(v).tensor.sizes;
+        for (size_t d = 0; d < sizes.size() && index >= 0; ++d) {
+          if (sizes[d].is_static || !sizes[d].range.max) continue;
+          Result<SymExpr> e = parse_sym_expr(sizes[d].expr);
+          if (!e.ok() || e->kind != SymExpr::Kind::Symbol) continue;
+          const int64_t u = unbacked_number(e->name);
+          if (u < 0 || seen.count(u) != 0 || records.size() >= room) continue;
+          here.insert(u);
+          records.push_back({InputGuardRecord::kSymbolBound, index, static_cast<int64_t>(d), u,
+                             *sizes[d].range.max});
+        }
+      }
+    }
+    seen.insert(here.begin(), here.end());
+  }
+  return records;
+}
+
+Result<std::vector<InputGuardRecord>> derive_method_guards(const Graph& graph, const EmitMethod& method) {
+  EMBER_ASSIGN_OR_RETURN(std::vector<InputGuardRecord> guards, derive_input_guards(graph));
+  std::vector<InputGuardRecord> bounds =
+      derive_symbol_bounds(graph, method, kMaxInputGuards - record_count(guards));
+  guards.insert(guards.end(), bounds.begin(), bounds.end());
   return guards;
 }
 

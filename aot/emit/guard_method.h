@@ -39,7 +39,10 @@ struct InputGuardRecord {
   // kDerivedSize: size(input, dim) == mul * S + add, S = size(a, b) (a = -1: S is not an
   // input dim, then only S >= min is known); written as two records:
   //   3, input, dim, a, b  followed by  4, mul, add, min, 0
-  enum Kind : int64_t { kMinSize = 1, kEqualSize = 2, kDerivedSize = 3 };
+  // kSymbolBound: value `input` (a method value index, not an input number) has dim `dim`
+  // sized by the data-dependent symbol u<a>, planned at its bound b (diagnostics only: the
+  // runtime names the symbol and the bound when that value's kernel fails).
+  enum Kind : int64_t { kMinSize = 1, kEqualSize = 2, kDerivedSize = 3, kSymbolBound = 5 };
   int64_t kind = kMinSize;
   int64_t input = 0;
   int64_t dim = 0;
@@ -57,6 +60,16 @@ struct InputGuardRecord {
 // (kInvalidProgram) quote an input size that does not parse; kNotSupported when there
 // are more than kMaxInputGuards.
 Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph);
+
+// kSymbolBound records for `method` (emitted from `graph`, with its value_index): for each
+// data-dependent symbol torch names u<N>, every tensor output of the first node that outputs
+// a tensor with a dim that is exactly that symbol (where a bound is exceeded first), at that
+// dim's planned bound. At most `room` records (diagnostics: extra symbols are left out).
+std::vector<InputGuardRecord> derive_symbol_bounds(const Graph& graph, const EmitMethod& method,
+                                                   size_t room);
+
+// derive_input_guards + derive_symbol_bounds in the room the input guards leave.
+Result<std::vector<InputGuardRecord>> derive_method_guards(const Graph& graph, const EmitMethod& method);
 
 // "__ember_guards__" + method.
 std::string guard_method_name(const std::string& method);

@@ -10,6 +10,7 @@ namespace {
 
 constexpr const char* kCondTarget = "torch.ops.higher_order.cond";
 constexpr const char* kWhileTarget = "torch.ops.higher_order.while_loop";
+constexpr const char* kMapTarget = "torch.ops.higher_order.map_impl";
 
 std::string unique_name(const Graph& g, const std::string& base) {
   if (g.find_value(base) == kNoValue) return base;
@@ -209,6 +210,202 @@ Error decode_while_loop_node(const Json& j, size_t index, Graph* g) {
   EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> next,
                          splice_subgraph(*body_g, name + "_body_", state, what + " body_fn", g));
   EMBER_TRY(write_results(next, results, "copy", name + "_body_", what + " body_fn", g));
+  g->nodes().push_back(control_node("jump", {{"label", Argument::string(l_loop), false}}, {},
+                                    name + "_jump", stack_trace));
+  g->nodes().push_back(control_node("label", {{"label", Argument::string(l_end), false}}, {},
+                                    name + "_end", stack_trace));
+  return Error::Ok;
+}
+
+bool is_map_node_json(const Json& j) {
+  const Json* t = json_field(j, "target");
+  return t != nullptr && t->is_string() && t->get<std::string>() == kMapTarget;
+}
+
+namespace {
+
+Result<ValueId> add_sym_value(Graph* g, const std::string& base, ValueKind kind, SymInt sym) {
+  Value v;
+  v.name = unique_name(*g, base);
+  v.kind = kind;
+  v.sym = std::move(sym);
+  return g->add_value(std::move(v));
+}
+
+// A counter the loop rewrites: symbolic (never folded), starting at 0, in [0, trips].
+SymInt counter_sym(const std::string& text, const SymInt& trips) {
+  SymInt s;
+  s.is_static = false;
+  s.text = text;
+  s.hint = 0;
+  s.range = SymRange{0, trips.is_static ? std::optional<int64_t>(trips.value) : trips.range.max};
+  return s;
+}
+
+// Row i of `xs`: its spec without the leading dim.
+TensorSpec row_spec(const TensorSpec& xs) {
+  TensorSpec r;
+  r.dtype = xs.dtype;
+  r.sizes.assign(xs.sizes.begin() + 1, xs.sizes.end());
+  if (xs.strides.size() == xs.sizes.size()) r.strides.assign(xs.strides.begin() + 1, xs.strides.end());
+  for (size_t d = 0; d < r.sizes.size(); ++d) r.dim_order.push_back(static_cast<uint8_t>(d));
+  return r;
+}
+
+Node symbolic_node(const std::string& target, std::vector<NamedArgument> inputs, ValueId out,
+                   const std::string& name, const std::string& stack_trace) {
+  Node n;
+  n.kind = NodeKind::Symbolic;
+  n.op = OpName{"", target, ""};
+  n.target = target;
+  n.inputs = std::move(inputs);
+  Argument o;
+  o.kind = ArgKind::SymInt;
+  o.values = {out};
+  n.outputs = {o};
+  n.name = name;
+  n.stack_trace = stack_trace;
+  if (!stack_trace.empty()) n.metadata["stack_trace"] = stack_trace;
+  return n;
+}
+
+Argument sym_arg(ArgKind kind, ValueId v) {
+  Argument a;
+  a.kind = kind;
+  a.values = {v};
+  return a;
+}
+
+Argument sym_literal(int64_t v) {
+  Argument a;
+  a.kind = ArgKind::SymInt;
+  a.i = v;
+  return a;
+}
+
+}  // namespace
+
+Error decode_map_node(const Json& j, size_t index, Graph* g) {
+  std::string what = "node " + std::to_string(index) + " (" + kMapTarget + ")";
+  EMBER_ASSIGN_OR_RETURN(const Json* inputs, json_require(j, "inputs", what));
+  if (!inputs->is_array() || inputs->size() != 3) {
+    return invalid_program(what + ": expected 3 inputs (f, xs, args)");
+  }
+  const std::string stack_trace = stack_trace_of(j);
+  std::string name;
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> results, results_of(j, what, "map", g, &name));
+  what = "node '" + name + "' (" + kMapTarget + ")";
+  const Json* body_g = graph_arg(*inputs, 0);
+  if (body_g == nullptr) return invalid_program(what + ": f must be a graph (as_graph)");
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> xs, tensor_list_arg(*inputs, 1, what + " xs", g));
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> extra, tensor_list_arg(*inputs, 2, what + " args", g));
+  if (xs.empty()) return invalid_program(what + ": maps over no tensors");
+  // The trip count is dim 0 of every xs and of every result.
+  const TensorSpec& x0 = g->value(xs[0]).tensor;
+  if (x0.rank() == 0) return invalid_program(what + ": xs '" + g->value(xs[0]).name + "' is a scalar");
+  const SymInt trips = x0.sizes[0];
+  auto same_trips = [&](ValueId v) {
+    const TensorSpec& t = g->value(v).tensor;
+    return t.rank() > 0 && t.sizes[0].is_static == trips.is_static &&
+           (trips.is_static ? t.sizes[0].value == trips.value : t.sizes[0].text == trips.text);
+  };
+  for (const std::vector<ValueId>* list : {&xs, &results}) {
+    for (ValueId v : *list) {
+      if (!same_trips(v)) {
+        return invalid_program(what + ": '" + g->value(v).name + "' is " + g->value(v).tensor.to_string() +
+                               ", expected leading dim " + trips.to_string() + " (that of xs '" +
+                               g->value(xs[0]).name + "')");
+      }
+    }
+  }
+  std::vector<Argument> defined;
+  for (ValueId v : results) defined.push_back(Argument::tensor(v));
+  EMBER_ASSIGN_OR_RETURN(ValueId i, add_sym_value(g, name + "_i", ValueKind::SymInt,
+                                                  counter_sym(name + "_i", trips)));
+  EMBER_ASSIGN_OR_RETURN(ValueId next_i, add_sym_value(g, name + "_next_i", ValueKind::SymInt,
+                                                       counter_sym(name + "_next_i", trips)));
+  SymInt no_sym;
+  no_sym.is_static = false;
+  EMBER_ASSIGN_OR_RETURN(ValueId more, add_sym_value(g, name + "_more", ValueKind::SymBool, no_sym));
+  defined.push_back(sym_arg(ArgKind::SymInt, i));
+  const std::string l_loop = name + "_loop", l_end = name + "_end";
+  // cond_outputs defines the stacked results and the counter; move(0, i) resets the counter
+  // on every run of the method.
+  g->nodes().push_back(control_node("cond_outputs", {}, defined, name, stack_trace));
+  g->nodes().push_back(control_node(
+      "move", {{"src", sym_literal(0), false}, {"dst", sym_arg(ArgKind::SymInt, i), false}}, {},
+      name + "_init_i", stack_trace));
+  Argument trips_arg = sym_literal(trips.value);
+  if (!trips.is_static) {  // the run-time size of dim 0: aten::sym_size.int(xs[0], 0)
+    SymInt t = trips;
+    EMBER_ASSIGN_OR_RETURN(ValueId tv, add_sym_value(g, name + "_trips", ValueKind::SymInt, t));
+    Node n;
+    n.kind = NodeKind::Op;
+    n.op = OpName{"aten", "sym_size", "int"};
+    n.target = "torch.ops.aten.sym_size.int";
+    n.inputs = {{"self", Argument::tensor(xs[0]), false}, {"dim", Argument::integer(0), false}};
+    n.outputs = {sym_arg(ArgKind::SymInt, tv)};
+    n.name = g->value(tv).name;
+    n.stack_trace = stack_trace;
+    g->nodes().push_back(std::move(n));
+    trips_arg = sym_arg(ArgKind::SymInt, tv);
+  }
+  g->nodes().push_back(control_node("label", {{"label", Argument::string(l_loop), false}}, {},
+                                    name + "_loop", stack_trace));
+  g->nodes().push_back(symbolic_node("_operator.lt", {{"a", sym_arg(ArgKind::SymInt, i), false},
+                                                      {"b", trips_arg, false}},
+                                     more, g->value(more).name, stack_trace));
+  g->nodes().back().outputs[0].kind = ArgKind::SymBool;
+  g->nodes().push_back(control_node(
+      "jump_false", {{"pred", sym_arg(ArgKind::SymBool, more), false}, {"label", Argument::string(l_end), false}},
+      {}, name + "_jump_false", stack_trace));
+  // Row i of each xs (aten.select.int, as torch writes x[i]) feeds the body.
+  std::vector<ValueId> operands;
+  for (size_t k = 0; k < xs.size(); ++k) {
+    Value row;
+    row.name = unique_name(*g, name + "_row" + std::to_string(k));
+    row.tensor = row_spec(g->value(xs[k]).tensor);
+    EMBER_ASSIGN_OR_RETURN(ValueId rv, g->add_value(std::move(row)));
+    Node n;
+    n.kind = NodeKind::Op;
+    n.op = OpName{"aten", "select", "int"};
+    n.target = "torch.ops.aten.select.int";
+    n.inputs = {{"self", Argument::tensor(xs[k]), false},
+                {"dim", Argument::integer(0), false},
+                {"index", sym_arg(ArgKind::SymInt, i), false}};
+    n.outputs = {Argument::tensor(rv)};
+    n.name = g->value(rv).name;
+    n.stack_trace = stack_trace;
+    if (!stack_trace.empty()) n.metadata["stack_trace"] = stack_trace;
+    g->nodes().push_back(std::move(n));
+    operands.push_back(rv);
+  }
+  operands.insert(operands.end(), extra.begin(), extra.end());
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> ys,
+                         splice_subgraph(*body_g, name + "_body_", operands, what + " f", g));
+  if (ys.size() != results.size()) {
+    return invalid_program(what + ": f returns " + std::to_string(ys.size()) + " tensors, map has " +
+                           std::to_string(results.size()) + " results");
+  }
+  for (size_t k = 0; k < ys.size(); ++k) {  // results[k][i] = ys[k]
+    const TensorSpec& y = g->value(ys[k]).tensor;
+    const TensorSpec& r = g->value(results[k]).tensor;
+    if (y.dtype != r.dtype || y.rank() + 1 != r.rank()) {
+      return invalid_program(what + ": f result " + std::to_string(k) + " is " + y.to_string() +
+                             ", map result '" + g->value(results[k]).name + "' is " + r.to_string());
+    }
+    g->nodes().push_back(control_node("copy_index",
+                                      {{"src", Argument::tensor(ys[k]), false},
+                                       {"dst", Argument::tensor(results[k]), false},
+                                       {"index", sym_arg(ArgKind::SymInt, i), false}},
+                                      {}, name + "_copy_index_" + std::to_string(k), stack_trace));
+  }
+  g->nodes().push_back(symbolic_node("_operator.add", {{"a", sym_arg(ArgKind::SymInt, i), false},
+                                                       {"b", sym_literal(1), false}},
+                                     next_i, g->value(next_i).name, stack_trace));
+  g->nodes().push_back(control_node(
+      "move", {{"src", sym_arg(ArgKind::SymInt, next_i), false}, {"dst", sym_arg(ArgKind::SymInt, i), false}},
+      {}, name + "_step", stack_trace));
   g->nodes().push_back(control_node("jump", {{"label", Argument::string(l_loop), false}}, {},
                                     name + "_jump", stack_trace));
   g->nodes().push_back(control_node("label", {{"label", Argument::string(l_end), false}}, {},

@@ -33,4 +33,17 @@ bool is_while_loop_node_json(const Json& j);
 // Both subgraphs read (out..., additional inputs...). Errors as for cond.
 Error decode_while_loop_node(const Json& j, size_t index, Graph* g);
 
+// True when node JSON `j` has target "torch.ops.higher_order.map_impl".
+bool is_map_node_json(const Json& j);
+
+// Appends the flattened form of map_impl node `j` (inputs [f, xs, args]) to *g, a loop over
+// dim 0 of xs with an Int counter i:
+//   cond_outputs() -> (out..., i); move(0, i); [n = sym_size(xs[0], 0)]; label(loop);
+//   more = i < n; jump_false(more, end); row_k = select(xs_k, 0, i)...;
+//   <f(row..., args...)> -> y...; copy_index(y_k, out_k, i)...; i' = i + 1; move(i', i);
+//   jump(loop); label(end)
+// Errors: InvalidProgram for a malformed node, xs and results whose leading dims differ, or a
+// body whose inputs/results do not match; NotSupported for non-tensor operands.
+Error decode_map_node(const Json& j, size_t index, Graph* g);
+
 }  // namespace ember::aot

@@ -1,4 +1,4 @@
-// torch.cond read from real .pt2 files (tests/fixtures/pt2, exported by torch 2.6 and 2.14):
+// torch.cond, while_loop and map read from real .pt2 files (tests/fixtures/pt2, exported by torch 2.6 and 2.14):
 // the flattened form of aot/ir/control_flow.h, and named errors for a bad predicate and for
 // branches that do not match the cond's operands.
 #include <gtest/gtest.h>
@@ -137,6 +137,61 @@ TEST(CondJsonTest, LoopTestOfTheWrongTypeIsNamed) {
   const std::string msg = last_error_message();
   EXPECT_NE(msg.find("cond_fn returns"), std::string::npos) << msg;
   EXPECT_NE(msg.find("expected a bool tensor with one element"), std::string::npos) << msg;
+}
+
+TEST(CondJsonTest, MapFlattensIntoACountedLoop) {
+  using C = ControlOp;
+  // cond_outputs (results + counter), move(0, i), loop label, jump_false(i < n), the body,
+  // copy_index per result, move(i + 1, i), jump back, end.
+  const std::vector<C> loop = {C::CondOutputs, C::Move,      C::Label, C::JumpFalse,
+                               C::CopyIndex,   C::CopyIndex, C::Move,  C::Jump, C::Label};
+  for (const char* f : {"map_rows.core_aten.torch2_6.pt2", "map_rows.training_ir.torch2_14.pt2",
+                        "map_dynamic.core_aten.torch2_14.pt2"}) {
+    SCOPED_TRACE(f);
+    std::vector<uint8_t> bytes = load(f);
+    auto g = read_pt2_buffer(bytes.data(), bytes.size(), f);
+    ASSERT_TRUE(g.ok()) << format_error(g.error());
+    EXPECT_EQ(control_ops(*g), loop);
+    EXPECT_EQ(verify_graph(*g), Error::Ok) << format_error(verify_graph(*g));
+    // Each xs row is read with aten.select.int at the counter (a SymInt value, not a literal).
+    int selects = 0;
+    for (const Node& n : g->nodes()) {
+      const NamedArgument* index = n.find_input("index");
+      if (n.op.name != "select" || index == nullptr || index->arg.values.empty()) continue;
+      ++selects;
+      EXPECT_EQ(g->value(index->arg.values[0]).kind, ValueKind::SymInt);
+    }
+    EXPECT_EQ(selects, std::string(f).find("map_dynamic") == 0 ? 2 : 1);
+  }
+}
+
+TEST(CondJsonTest, MapResultsWithAnotherLeadingDimAreNamed) {
+  // The second stacked result claimed to have 4 rows while xs has 5.
+  std::vector<uint8_t> bytes =
+      edit_json(load("map_rows.core_aten.torch2_6.pt2"), "\"getitem_1\": {\"dtype\": 7, \"sizes\": [{\"as_int\": 5}",
+                "\"getitem_1\": {\"dtype\": 7, \"sizes\": [{\"as_int\": 4}");
+  auto g = read_pt2_buffer(bytes.data(), bytes.size(), "test.pt2");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error(), Error::InvalidProgram);
+  const std::string msg = last_error_message();
+  // torch 2.6 writes no node name: the node is named by its first result.
+  EXPECT_NE(msg.find("node 'getitem' (torch.ops.higher_order.map_impl): 'getitem_1' is f32[4, 1]"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("expected leading dim 5 (that of xs 'xs')"), std::string::npos) << msg;
+}
+
+TEST(CondJsonTest, MapBodyWithTheWrongInputsIsNamed) {
+  // The body's argument list loses the Linear bias.
+  std::vector<uint8_t> bytes = edit_json(
+      load("map_rows.core_aten.torch2_6.pt2"),
+      "\"as_tensors\": [{\"name\": \"y\"}, {\"name\": \"p_lin_weight\"}, {\"name\": \"p_lin_bias\"}]",
+      "\"as_tensors\": [{\"name\": \"y\"}, {\"name\": \"p_lin_weight\"}]");
+  auto g = read_pt2_buffer(bytes.data(), bytes.size(), "test.pt2");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error(), Error::InvalidProgram);
+  const std::string msg = last_error_message();
+  EXPECT_NE(msg.find("map_impl) f: has 4 inputs for 3 cond operands"), std::string::npos) << msg;
 }
 
 }  // namespace

@@ -135,6 +135,10 @@ Error decode_graph_body(const Json& graph_json, Graph* g) {
       EMBER_TRY(decode_while_loop_node(nj, i, g));
       continue;
     }
+    if (is_map_node_json(nj)) {
+      EMBER_TRY(decode_map_node(nj, i, g));
+      continue;
+    }
     EMBER_ASSIGN_OR_RETURN(Node n, decode_node(nj, *g, i));
     g->nodes().push_back(std::move(n));
   }

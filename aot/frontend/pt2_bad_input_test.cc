@@ -224,7 +224,7 @@ TEST_F(BadInputTest, WrongDtypeCodes) {
 
 TEST_F(BadInputTest, UnknownNodeKindsAndArguments) {
   expect_error(
-      read(edit_json(legacy_, "torch.ops.aten.relu.default", "torch.ops.higher_order.map_impl")),
+      read(edit_json(legacy_, "torch.ops.aten.relu.default", "torch.ops.higher_order.scan")),
       Error::NotSupported, "higher-order operator");
   expect_error(read(edit_json(legacy_, "torch.ops.aten.relu.default", "builtins.frobnicate")),
                Error::InvalidProgram, "unknown node target 'builtins.frobnicate'");

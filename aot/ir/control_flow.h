@@ -16,7 +16,10 @@
 // for cond). A move makes out_k alias src at run time, so memory planning keeps src alive as
 // long as out_k. while_loop flattens the same way with a backward jump and `copy` (the data,
 // emitted as aten::copy.out) for the loop state (aot/frontend/cond_json.h); values used inside
-// a loop are planned live for the whole loop. Labels are strings unique in the graph; passes must keep marker nodes in
+// a loop are planned live for the whole loop. map flattens into a counted loop: an Int
+// counter (a SymInt value reset by a move of the literal 0), select of each xs row,
+// `copy_index` (executorch_prim::et_copy_index.tensor) of each body result into row i of the
+// stacked result, and executorch_prim add/lt on the counter. Labels are strings unique in the graph; passes must keep marker nodes in
 // place (they have no outputs except cond_outputs, so dead-code removal keeps them) and the
 // partitioner never groups across them (they are "ember" nodes).
 #pragma once
@@ -35,6 +38,7 @@ enum class ControlOp : uint8_t {
   Label,        // ember::label(str label)
   Move,         // ember::move(Tensor src, Tensor dst)
   Copy,         // ember::copy(Tensor src, Tensor dst): copies the data (while_loop state)
+  CopyIndex,    // ember::copy_index(Tensor src, Tensor dst, SymInt index): dst[index] = src (map)
 };
 
 inline ControlOp control_op(const Node& n) {
@@ -45,6 +49,7 @@ inline ControlOp control_op(const Node& n) {
   if (n.op.name == "label") return ControlOp::Label;
   if (n.op.name == "move") return ControlOp::Move;
   if (n.op.name == "copy") return ControlOp::Copy;
+  if (n.op.name == "copy_index") return ControlOp::CopyIndex;
   return ControlOp::None;
 }
 

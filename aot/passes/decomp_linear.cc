@@ -1,6 +1,7 @@
 // Decompositions of the matrix-multiply family into core ATen:
 //   linear(x, W, b)   -> permute(W, [1, 0]); addmm(b, x, Wt)   (mm without bias; inputs of
-//                        rank > 2 are viewed to 2-D first and the result viewed back)
+//                        rank 1 or > 2 are viewed to 2-D first and the result viewed back,
+//                        as torch's core ATen decomposition writes a rank-1 linear)
 //   matmul(a, b)      -> mm (2-D x 2-D), view + mm + view (N-D x 2-D), bmm (3-D x 3-D),
 //                        view + bmm + view (equal-rank N-D with equal batch dims)
 //   t(x)              -> permute(x, [1, 0]) (rank 2), alias (rank < 2)
@@ -75,7 +76,7 @@ Error append_nd_by_2d(Graph& g, ValueId x, ValueId w2, ValueId bias, ValueId out
     append_mm(x, w2, bias, out, origin, rw);
     return Error::Ok;
   }
-  if (xs.rank() < 2) {
+  if (xs.rank() < 1) {
     return not_supported(origin.describe() + ": input of rank " + std::to_string(xs.rank()) +
                          " is not supported");
   }

@@ -35,7 +35,7 @@ Result<EmitProgram> lower_methods(const RecipeRegistry& recipes, const std::stri
     p.methods[0].name = m.name;
     // The method keeps its input guards (dim minimums, equalities, derived sizes), as a
     // single-method lowering writes them (EmitStage): a constant method per method.
-    auto guards = derive_input_guards(*art.graph);
+    auto guards = derive_method_guards(*art.graph, p.methods[0]);
     if (!guards.ok()) return annotate(guards.error(), where);
     if (!guards->empty()) {
       auto g = guard_method(m.name, *guards);

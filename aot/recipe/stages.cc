@@ -119,7 +119,8 @@ Result<StageArtifact> EmitStage::transform(const StageArtifact& previous, const 
   EMBER_ASSIGN_OR_RETURN(EmitProgram program, emit_graph(*previous.graph, options_));
   // The .pte also carries the input guards, as a constant method after the user's methods;
   // the artifact's `program` keeps the lowered method only.
-  EMBER_ASSIGN_OR_RETURN(std::vector<InputGuardRecord> guards, derive_input_guards(*previous.graph));
+  EMBER_ASSIGN_OR_RETURN(std::vector<InputGuardRecord> guards,
+                         derive_method_guards(*previous.graph, program.methods[0]));
   if (!guards.empty()) {
     EMBER_ASSIGN_OR_RETURN(EmitMethod m, guard_method(options_.method_name, guards));
     program.methods.push_back(std::move(m));

@@ -195,9 +195,27 @@ TEST_F(GuardTableTest, MinAboveTheBound) {
 }
 
 TEST_F(GuardTableTest, UnknownKind) {
-  expect_load_error({1, 2, 1, 0, 0, 1, 0, 5, 0, 0, 0, 0}, Error::InvalidProgram,
-                    "guard table '__ember_guards__forward' record 1: unknown kind 5 (known: 1 min, 2 equal, "
-                    "3 derived, 4 its coefficients)");
+  expect_load_error({1, 2, 1, 0, 0, 1, 0, 6, 0, 0, 0, 0}, Error::InvalidProgram,
+                    "guard table '__ember_guards__forward' record 1: unknown kind 6 (known: 1 min, 2 equal, "
+                    "3 derived, 4 its coefficients, 5 symbol bound)");
+}
+
+// Kind 5: value 3 (the output tensor) dim 0 is the data-dependent size u7, bounded by 2. It is
+// read (diagnostics only: execution is unchanged); one naming no tensor dim is a load error.
+TEST_F(GuardTableTest, SymbolBoundIsReadAndValidated) {
+  auto method = load_with_guards({1, 1, 5, 3, 0, 7, 2});
+  ASSERT_TRUE(method.ok()) << runtime::last_error_message();
+  ASSERT_EQ(method->input_guards().size(), 1u);
+  EXPECT_EQ(method->input_guards()[0].kind, runtime::InputGuardKind::SymbolBound);
+  EXPECT_EQ(method->input_guards()[0].input, 3u);
+  EXPECT_EQ(method->input_guards()[0].a, 7);
+  EXPECT_EQ(method->input_guards()[0].b, 2);
+  expect_load_error({1, 1, 5, 2, 0, 7, 2}, Error::InvalidProgram,
+                    "guard table '__ember_guards__forward' record 0: symbol bound (value 2 dim 0, u7 <= 2) "
+                    "does not name a dim of a tensor value of method 'forward'");
+  expect_load_error({1, 1, 5, 3, 1, 7, 2}, Error::InvalidProgram, "record 0: symbol bound (value 3 dim 1");
+  expect_load_error({1, 1, 5, 99, 0, 7, 2}, Error::InvalidProgram, "record 0: symbol bound (value 99 dim 0");
+  expect_load_error({1, 1, 5, 3, 0, -1, 2}, Error::InvalidProgram, "record 0: symbol bound (value 3 dim 0, u-1");
 }
 
 // size(input 1, dim 0) == 2 * size(input 0, dim 0): a derived size (torch's 2*Dim).

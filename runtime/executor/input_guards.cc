@@ -101,6 +101,28 @@ Error parse_derived(const MethodState* s, const char* table, size_t r, const int
   return Error::Ok;
 }
 
+// Validates the SymbolBound record `r`: a dim of a tensor value, a symbol number and a bound.
+Error parse_symbol_bound(const MethodState* s, const char* table, size_t r, const int64_t* v, InputGuard* out) {
+  const size_t num_values = size_of(s->plan->values());
+  const fb::Tensor* t = v[1] >= 0 && size_t(v[1]) < num_values
+                            ? s->plan->values()->Get(flatbuffers::uoffset_t(v[1]))->val_as_Tensor()
+                            : nullptr;
+  if (t == nullptr || t->sizes() == nullptr || v[2] < 0 || size_t(v[2]) >= t->sizes()->size() || v[3] < 0 ||
+      !fits_int32(v[3]) || v[4] < 0 || !fits_int32(v[4])) {
+    return fail(Error::InvalidProgram,
+                "guard table '%s' record %zu: symbol bound (value %lld dim %lld, u%lld <= %lld) does not "
+                "name a dim of a tensor value of method '%s' (%zu values)",
+                table, r, static_cast<long long>(v[1]), static_cast<long long>(v[2]),
+                static_cast<long long>(v[3]), static_cast<long long>(v[4]), s->name, num_values);
+  }
+  out->kind = InputGuardKind::SymbolBound;
+  out->input = uint32_t(v[1]);
+  out->dim = uint32_t(v[2]);
+  out->a = int32_t(v[3]);
+  out->b = int32_t(v[4]);
+  return Error::Ok;
+}
+
 // Validates record `r` (ints v[0..4]; w: the next record or nullptr) and fills `out`.
 Error parse_record(const MethodState* s, const char* table, size_t r, const int64_t* v, const int64_t* w,
                    InputGuard* out) {
@@ -108,6 +130,7 @@ Error parse_record(const MethodState* s, const char* table, size_t r, const int6
     out->kind = InputGuardKind::DerivedCoefficients;  // validated with its DerivedSize record
     return Error::Ok;
   }
+  if (v[0] == int64_t(InputGuardKind::SymbolBound)) return parse_symbol_bound(s, table, r, v, out);
   EMBER_TRY(check_input_dim(s, table, r, "input", v[1], v[2]));
   out->input = uint32_t(v[1]);
   out->dim = uint32_t(v[2]);
@@ -142,7 +165,7 @@ Error parse_record(const MethodState* s, const char* table, size_t r, const int6
   }
   return fail(Error::InvalidProgram,
               "guard table '%s' record %zu: unknown kind %lld (known: 1 min, 2 equal, 3 derived, "
-              "4 its coefficients)",
+              "4 its coefficients, 5 symbol bound)",
               table, r, static_cast<long long>(v[0]));
 }
 
@@ -267,6 +290,21 @@ Error check_equal_guards(const MethodState* s) {
     if (s->guards[r].kind == InputGuardKind::DerivedSize) EMBER_TRY(check_derived_guard(s, s->guards[r]));
   }
   return Error::Ok;
+}
+
+Error name_symbol_bound(const MethodState* s, const PreparedInstruction& in, Error err) {
+  for (size_t r = 0; r < s->num_guards; ++r) {
+    const InputGuard& g = s->guards[r];
+    if (g.kind != InputGuardKind::SymbolBound) continue;
+    for (size_t k = 0; k < in.num_args; ++k) {
+      if (in.args[k] != &s->values[g.input]) continue;
+      return annotate(err,
+                      "argument %zu dim %u is the data-dependent size u%d, planned at its bound %d "
+                      "(a larger value needs lower --max_dim u%d=N)",
+                      k, g.dim, g.a, g.b, g.a);
+    }
+  }
+  return err;
 }
 
 }  // namespace internal

@@ -12,6 +12,11 @@
 //                       size(input, dim) == mul * S + add, S = size(a, b); a = -1 when S is
 //                       no input dim: then (size - add) is a multiple of mul and S >= min
 //
+//   kind 5 (SymbolBound): value `input` (a value index of the method, not an input number)
+//                       has dim `dim` sized by the data-dependent symbol u<a>, planned at its
+//                       bound b. Not checked: when the kernel writing that value fails (a
+//                       size past the bound), Method::execute names the symbol and the bound.
+//
 // Program::load_method(M) reads the table when present (a bad one is an InvalidProgram /
 // OutOfResources error naming it), Method::set_input checks MinSize, and DerivedSize once
 // both inputs are set; Method::execute checks EqualSize and DerivedSize before the first
@@ -36,6 +41,7 @@ enum class InputGuardKind : uint8_t {
   EqualSize = 2,
   DerivedSize = 3,
   DerivedCoefficients = 4,  // the second record of a DerivedSize (kept, never checked)
+  SymbolBound = 5,          // a data-dependent size's symbol and bound (error messages only)
 };
 
 // One validated record: indices are in range for the method's inputs and their ranks.
@@ -43,8 +49,9 @@ struct InputGuard {
   InputGuardKind kind = InputGuardKind::MinSize;
   uint32_t input = 0;
   uint32_t dim = 0;
-  int32_t a = 0;  // MinSize: the minimum; EqualSize / DerivedSize: the reference input (-1: none)
-  int32_t b = 0;  // EqualSize / DerivedSize: the reference input's dim
+  int32_t a = 0;  // MinSize: the minimum; EqualSize / DerivedSize: the reference input (-1: none);
+                  // SymbolBound: N of the symbol u<N> (`input` is then a value index)
+  int32_t b = 0;  // EqualSize / DerivedSize: the reference input's dim; SymbolBound: the bound
   int32_t mul = 1, add = 0, min = 0;  // DerivedSize
 };
 

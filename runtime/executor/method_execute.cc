@@ -107,14 +107,17 @@ Error Method::execute() {
         if (pc != at) {  // a taken jump: count the run it ends
           steps += at - run_start + 1;
           if (steps > kMaxSteps) {
-            return fail(Error::InvalidProgram, "method '%s' exceeded %llu steps (jump loop?)",
-                        s->name, static_cast<unsigned long long>(kMaxSteps));
+            return fail(Error::InvalidProgram,
+                        "method '%s' exceeded %llu steps at the jump of instruction %zu (jump loop? a "
+                        "while_loop that never ends)",
+                        s->name, static_cast<unsigned long long>(kMaxSteps), at);
           }
           run_start = pc + 1;
         }
       }
       if (err != Error::Ok) {
         if (last_error_message()[0] == '\0') fail(err, "%s", error_meaning(err));
+        if (s->num_guards != 0 && in.num_args != 0) name_symbol_bound(s, in, err);
         return annotate(err, "method '%s' instruction %zu (%s)", s->name, at, in.name);
       }
     }

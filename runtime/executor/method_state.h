@@ -102,6 +102,9 @@ Error check_equal_guards(const MethodState* s);
 // Checks the DerivedSize guards that involve `input` and whose other input was set since the
 // last execute (set_input).
 Error check_derived_guards_of(const MethodState* s, size_t input);
+// When a SymbolBound guard names a value among `in`'s arguments, prefixes the error message
+// with the data-dependent symbol and its planned bound; returns `err`.
+Error name_symbol_bound(const MethodState* s, const PreparedInstruction& in, Error err);
 
 // Allocates `count` T from the method allocator, default-constructed, or fails
 // with MemoryAllocationFailed naming `what`.

@@ -3,7 +3,7 @@
 //    named error at lowering naming the symbol, the node that produces it and the flag;
 //  - bad --max_dim values are named errors;
 //  - at run time a data-dependent size above its planned bound is a named error naming the
-//    output and the bound (item_full lowered with --max_dim u0=16 and given n = 17; nonzero
+//    output and the bound, and the symbol with its planned bound (item_full lowered with --max_dim u0=16 and given n = 17; nonzero
 //    and _unique2 lowered with bounds tighter than the export's);
 //  - a multi-method program (lower --method) keeps each method's guards, and the derived
 //    size 2*b of derived_dims is checked at set_input.
@@ -126,6 +126,10 @@ TEST(DataDependentTest, ItemAboveItsMaxDimIsANamedErrorAtRunTime) {
     EXPECT_NE(m.find("aten::full.out"), std::string::npos) << m;
     EXPECT_NE(m.find("full.out: out: cannot resize float32[16] to float32[17]: 17 elements exceed the capacity of 16"),
               std::string::npos) << m;
+    // The symbol and its bound, from the guard table's SymbolBound record for full's output.
+    EXPECT_NE(m.find("(aten::full.out): argument 2 dim 0 is the data-dependent size u0, planned at its "
+                     "bound 16 (a larger value needs lower --max_dim u0=N): full.out: out: cannot resize"),
+              std::string::npos) << m;
     EXPECT_EQ(error_of(r->get(), "forward", {x, count(0)}), "");  // and usable again
   }
 }
@@ -145,6 +149,9 @@ TEST(DataDependentTest, NonzeroAboveATighterBoundIsANamedError) {
   const std::string m = error_of(r->get(), "forward", {floats({3, 4}, v)});
   EXPECT_NE(m.find("aten::nonzero.out"), std::string::npos) << m;
   EXPECT_NE(m.find("nonzero.out: out: cannot resize int64[4,2] to int64[5,2]: 10 elements exceed the capacity of 8"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("dim 0 is the data-dependent size u0, planned at its bound 4 (a larger value needs lower "
+                   "--max_dim u0=N)"),
             std::string::npos) << m;
 }
 
@@ -167,6 +174,7 @@ TEST(DataDependentTest, UniqueAboveATighterBoundIsANamedError) {
   const std::string m = error_of(r->get(), "forward", {x});
   EXPECT_NE(m.find("_unique2.out: more than 2 distinct values: out exceeds its upper bound of 2 elements"),
             std::string::npos) << m;
+  EXPECT_NE(m.find("dim 0 is the data-dependent size u0, planned at its bound 2"), std::string::npos) << m;
 }
 
 // The xnnpack recipe on the bounded fixtures: whatever it delegates, the data-dependent ops

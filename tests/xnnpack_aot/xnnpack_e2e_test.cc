@@ -53,6 +53,15 @@ TEST(XnnpackE2eTest, NestedCond) { check_cond("nested_cond", 4); }
 // Bool EValue that JumpFalseCall reads; cases at batch 6 (true), 2 and 1 (false).
 TEST(XnnpackE2eTest, CondOnShape) { check_cond("cond_on_shape", -1); }
 TEST(XnnpackE2eTest, WhileLoop) { check_cond("while_loop", -1); }
+// map (a counted loop over dim 0): the body delegates (map_rows: the Linear and relu+add, 2
+// partitions; map_dynamic: cos*w and the +1 after the loop), the row select at the loop
+// counter (a run-time index), sum, the counter's prim ops and et_copy_index stay portable.
+// map_dynamic (rows 3, 1, 16) only from torch 2.14: torch 2.6 cannot export it (decisions).
+TEST(XnnpackE2eTest, MapRows) { check_cond("map_rows", 2); }
+TEST(XnnpackE2eTest, MapDynamic) {
+  EXPECT_EQ(check_fixtures("map_dynamic.core_aten.torch2_14", 2), 1);
+  EXPECT_EQ(check_fixtures("map_dynamic.training_ir.torch2_14", 2), 1);
+}
 
 // Dynamic shapes (docs/dynamic_shapes.md): delegated at their upper bounds (before: 3 of 8 MLP nodes in 3 partitions), re-planned per input
 // shape by the runtime half; every reference shape in turn on one loaded program. The

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -386,9 +387,25 @@ std::string check_pad(const aot::Node& n, const aot::Graph&) {
   return "";
 }
 
+// The delegate slices at positions fixed when it is built: an index, start or end that is a
+// run-time value (map's loop counter, an item()) stays on the portable kernels.
+std::string check_runtime_position(const aot::Node& n, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const aot::NamedArgument* a = n.find_input(name);
+    if (a != nullptr && !a->arg.values.empty() && a->arg.values[0] != aot::kNoValue) {
+      return std::string(name) + " is a run-time value (the delegate's slices are static)";
+    }
+  }
+  return "";
+}
+
 std::string check_slice(const aot::Node& n, const aot::Graph&) {
   if (input_double(n, "step", 1) != 1) return "slice with step != 1";
-  return "";
+  return check_runtime_position(n, {"start", "end"});
+}
+
+std::string check_select(const aot::Node& n, const aot::Graph&) {
+  return check_runtime_position(n, {"index"});
 }
 
 std::string check_split(const aot::Node& n, const aot::Graph& g) {
@@ -443,7 +460,7 @@ const std::map<std::string, Check>& checks() {
       {"aten::clone.default", check_clone}, {"aten::alias.default", ok}, {"aten::alias_copy.default", ok},
       {"aten::detach.default", ok}, {"aten::expand.default", check_expand},
       {"aten::expand_copy.default", check_expand},
-      {"aten::cat.default", check_cat}, {"aten::select.int", ok}, {"aten::select_copy.int", ok},
+      {"aten::cat.default", check_cat}, {"aten::select.int", check_select}, {"aten::select_copy.int", check_select},
       {"aten::split.Tensor", check_split}, {"aten::split_with_sizes.default", check_split},
       {"aten::slice.Tensor", check_slice}, {"aten::slice_copy.Tensor", check_slice}, {"aten::constant_pad_nd.default", check_pad},
   };

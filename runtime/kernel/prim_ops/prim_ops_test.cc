@@ -114,6 +114,11 @@ TEST_F(PrimOpsTest, EtCopyIndexGrowsFirstDim) {
   EXPECT_EQ(to.size(0), 2);
   EXPECT_EQ(dst[2], 7);
   EXPECT_EQ(dst[3], 8);
+  // Row 0 again (the next run of a map loop): a dynamic copy_to shrinks to one row.
+  EValue b[3] = {EValue(&to), EValue(&from), EValue(int64_t(0))};
+  ASSERT_EQ(call("executorch_prim::et_copy_index.tensor", b, 3), Error::Ok);
+  EXPECT_EQ(to.size(0), 1);
+  EXPECT_EQ(dst[0], 7);
 }
 
 }  // namespace

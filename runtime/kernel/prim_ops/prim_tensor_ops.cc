@@ -133,7 +133,10 @@ void et_copy_index(KernelRuntimeContext& ctx, Span<EValue*> args) {
   for (size_t d = 0; d < from.dim(); ++d) {
     if (!expect(ctx, to.size(d + 1) == from.size(d), op, "trailing sizes differ")) return;
   }
-  if (index >= to.size(0)) {
+  // A dynamic copy_to takes index + 1 rows (a map's stacked result ends with as many rows as
+  // the loop ran); a static one only grows (it never does within its fixed shape).
+  const bool dynamic = to.shape_dynamism() != ShapeDynamism::Static;
+  if (index >= to.size(0) || (dynamic && index + 1 != to.size(0))) {
     SizesType sizes[kMaxTensorDims];
     for (size_t d = 0; d < to.dim(); ++d) sizes[d] = to.size(d);
     sizes[0] = SizesType(index + 1);

@@ -24,7 +24,6 @@ namespace {
 // faster than the rows path of conv_depthwise_impl.inc on this AMD core
 // (benchmarks/README.md, portable_vector_benchmark). Narrower 3x3 planes and 5x5/7x7
 // kernels take the vectorised paths.
-constexpr int64_t kMaxPadded = 128 * 128;  // floats in the padded-plane buffer
 
 // The output rows of one channel from its padded plane (row length pw).
 template <int64_t S>
@@ -52,23 +51,18 @@ inline __attribute__((always_inline)) void dw3x3_plane(const float* pad, int64_t
 // Whether the 3x3 fast path applies (unit inner strides, padded plane fits).
 bool dw3x3_applies(const ConvGeometry& g) {
   return g.kh == 3 && g.kw == 3 && g.dy == 1 && g.dx == 1 && g.is[3] == 1 && g.os[3] == 1 &&
-         g.ws[3] == 1 && g.ws[2] == 3 && (g.h + 2 * g.py) * (g.w + 2 * g.px) <= kMaxPadded;
+         g.ws[3] == 1 && g.ws[2] == 3 && (g.h + 2 * g.py) * (g.w + 2 * g.px) <= kDepthwiseMaxPadded;
 }
 
 inline __attribute__((always_inline)) void dw3x3_body(const ConvGeometry& g, const float* in,
                                                       const float* weight, const float* bias,
                                                       float* out) {
-  alignas(64) float pad[kMaxPadded];
+  alignas(64) float pad[kDepthwiseMaxPadded];
   const int64_t ph = g.h + 2 * g.py, pw = g.w + 2 * g.px;
   for (int64_t q = 0; q < ph * pw; ++q) pad[q] = 0.0f;  // borders stay zero
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t c = 0; c < g.c_out; ++c) {
-      const float* pi = in + n * g.is[0] + c * g.is[1];
-      for (int64_t y = 0; y < g.h; ++y) {
-        const float* src = pi + y * g.is[2];
-        float* dst = pad + (y + g.py) * pw + g.px;
-        for (int64_t x = 0; x < g.w; ++x) dst[x] = src[x];
-      }
+      copy_into_padded_plane(g, in, n, c, pw, pad);
       const float* pw9 = weight + c * g.ws[0];
       const float b = bias != nullptr ? bias[c] : 0.0f;
       float* po = out + n * g.os[0] + c * g.os[1];

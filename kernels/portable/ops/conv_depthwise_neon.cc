@@ -17,7 +17,6 @@ namespace ember::kernels::portable {
 #if defined(__aarch64__) && defined(__ARM_NEON)
 namespace {
 
-constexpr int64_t kMaxPadded = 128 * 128;  // as conv_depthwise.cc's padded-plane buffer
 constexpr int64_t kSlack = 16;             // stride 2 reads up to 2 floats past a row
 
 inline float tap_row(const float* r, int64_t x, float w0, float w1, float w2) {
@@ -82,19 +81,14 @@ void plane(const float* pad, int64_t pw, const float* w, float b, int64_t oh, in
 bool depthwise_3x3_neon(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out) {
   // The caller checked the 3x3 shape (unit dilation, unit inner strides, plane fits
-  // kMaxPadded); this path takes column strides 1 and 2 with unit output column stride.
+  // kDepthwiseMaxPadded); this path takes column strides 1 and 2 with unit output column stride.
   if ((g.sx != 1 && g.sx != 2) || g.os[3] != 1) return false;
-  alignas(64) float pad[kMaxPadded + kSlack];
+  alignas(64) float pad[kDepthwiseMaxPadded + kSlack];
   const int64_t ph = g.h + 2 * g.py, pw = g.w + 2 * g.px;
   for (int64_t q = 0; q < ph * pw + kSlack; ++q) pad[q] = 0.0f;  // borders stay zero
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t c = 0; c < g.c_out; ++c) {
-      const float* pi = in + n * g.is[0] + c * g.is[1];
-      for (int64_t y = 0; y < g.h; ++y) {
-        const float* src = pi + y * g.is[2];
-        float* dst = pad + (y + g.py) * pw + g.px;
-        for (int64_t x = 0; x < g.w; ++x) dst[x] = src[x];
-      }
+      copy_into_padded_plane(g, in, n, c, pw, pad);
       const float* w9 = weight + c * g.ws[0];
       const float b = bias != nullptr ? bias[c] : 0.0f;
       float* po = out + n * g.os[0] + c * g.os[1];

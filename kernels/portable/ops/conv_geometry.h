@@ -45,6 +45,21 @@ bool conv_padded_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g, 
 bool conv_small_plane_applies(const ConvGeometry& g);
 bool conv_small_plane_f32(runtime::KernelRuntimeContext& ctx, const ConvGeometry& g,
                           const float* in, const float* weight, const float* bias, float* out);
+// The 3x3 depthwise paths (portable, AVX2, NEON) work on a zero-padded copy of one channel
+// plane: at most kDepthwiseMaxPadded floats, filled by copy_into_padded_plane, which copies
+// plane (n, c) of `in` into `pad` (row pitch pw, rows offset by the padding) and leaves the
+// borders as they are.
+constexpr int64_t kDepthwiseMaxPadded = 128 * 128;
+inline void copy_into_padded_plane(const ConvGeometry& g, const float* in, int64_t n, int64_t c,
+                                   int64_t pw, float* pad) {
+  const float* pi = in + n * g.is[0] + c * g.is[1];
+  for (int64_t y = 0; y < g.h; ++y) {
+    const float* src = pi + y * g.is[2];
+    float* dst = pad + (y + g.py) * pw + g.px;
+    for (int64_t x = 0; x < g.w; ++x) dst[x] = src[x];
+  }
+}
+
 // float32 depthwise conv (groups == c_in == c_out).
 void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out);

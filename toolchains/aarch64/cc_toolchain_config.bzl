@@ -6,46 +6,18 @@ headers (xnnpack.h, gtest, flatbuffers, benchmark) are found; arm64 libraries co
 from the sysroot that scripts/fetch_arm64_sysroot.sh unpacks.
 """
 
-load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
+load("@bazel_tools//tools/cpp:cc_toolchain_config_lib.bzl", "feature")
 load(
-    "@bazel_tools//tools/cpp:cc_toolchain_config_lib.bzl",
-    "feature",
-    "flag_group",
-    "flag_set",
-    "tool_path",
-    "with_feature_set",
+    "//toolchains:gcc_cross.bzl",
+    "COMPILE_ACTIONS",
+    "CXX_ACTIONS",
+    "LINK_EXECUTABLE_ACTIONS",
+    "LINK_SHARED_ACTIONS",
+    "flags",
+    "gcc_tool_paths",
 )
 
-_COMPILE_ACTIONS = [
-    ACTION_NAMES.c_compile,
-    ACTION_NAMES.cpp_compile,
-    ACTION_NAMES.cpp_header_parsing,
-    ACTION_NAMES.cpp_module_compile,
-    ACTION_NAMES.assemble,
-    ACTION_NAMES.preprocess_assemble,
-    ACTION_NAMES.linkstamp_compile,
-]
-
-_CXX_ACTIONS = [
-    ACTION_NAMES.cpp_compile,
-    ACTION_NAMES.cpp_header_parsing,
-    ACTION_NAMES.linkstamp_compile,
-]
-
-_LINK_ACTIONS = [
-    ACTION_NAMES.cpp_link_executable,
-    ACTION_NAMES.cpp_link_dynamic_library,
-    ACTION_NAMES.cpp_link_nodeps_dynamic_library,
-]
-
-_TOOLS = ["gcc", "cpp", "ld", "ar", "nm", "objcopy", "objdump", "strip", "gcov", "dwp"]
-
-def _flags(actions, flags, features = None):
-    return flag_set(
-        actions = actions,
-        flag_groups = [flag_group(flags = flags)],
-        with_features = [with_feature_set(features = features)] if features else [],
-    )
+_LINK_ACTIONS = LINK_EXECUTABLE_ACTIONS + LINK_SHARED_ACTIONS
 
 def _impl(ctx):
     prefix = "/usr/bin/aarch64-linux-gnu-"
@@ -53,7 +25,7 @@ def _impl(ctx):
         name = "default_compile_flags",
         enabled = True,
         flag_sets = [
-            _flags(_COMPILE_ACTIONS, [
+            flags(COMPILE_ACTIONS, [
                 "-U_FORTIFY_SOURCE",
                 "-fstack-protector",
                 "-Wall",
@@ -61,10 +33,10 @@ def _impl(ctx):
                 "-no-canonical-prefixes",
                 "-fno-canonical-system-headers",
             ]),
-            _flags(_CXX_ACTIONS, ["-std=c++17"]),
-            _flags(_COMPILE_ACTIONS, ["-g"], ["dbg"]),
-            _flags(
-                _COMPILE_ACTIONS,
+            flags(CXX_ACTIONS, ["-std=c++17"]),
+            flags(COMPILE_ACTIONS, ["-g"], ["dbg"]),
+            flags(
+                COMPILE_ACTIONS,
                 ["-g0", "-O2", "-DNDEBUG", "-ffunction-sections", "-fdata-sections"],
                 ["opt"],
             ),
@@ -74,8 +46,8 @@ def _impl(ctx):
         name = "default_link_flags",
         enabled = True,
         flag_sets = [
-            _flags(_LINK_ACTIONS, ["-lstdc++", "-lm", "-pthread"]),
-            _flags(_LINK_ACTIONS, ["-Wl,--gc-sections"], ["opt"]),
+            flags(_LINK_ACTIONS, ["-lstdc++", "-lm", "-pthread"]),
+            flags(_LINK_ACTIONS, ["-Wl,--gc-sections"], ["opt"]),
         ],
     )
     return cc_common.create_cc_toolchain_config_info(
@@ -101,7 +73,7 @@ def _impl(ctx):
         compiler = "gcc",
         abi_version = "gcc",
         abi_libc_version = "glibc",
-        tool_paths = [tool_path(name = t, path = prefix + t) for t in _TOOLS],
+        tool_paths = gcc_tool_paths(prefix),
     )
 
 cc_toolchain_config = rule(

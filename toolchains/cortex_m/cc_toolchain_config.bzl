@@ -8,46 +8,19 @@ linker script (toolchains/cortex_m:mps2_an385); nothing here links crt0 or a sys
 call into the heap (malloc -> _sbrk) or the file system fails the link.
 """
 
-load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
+load("@bazel_tools//tools/cpp:cc_toolchain_config_lib.bzl", "feature")
 load(
-    "@bazel_tools//tools/cpp:cc_toolchain_config_lib.bzl",
-    "feature",
-    "flag_group",
-    "flag_set",
-    "tool_path",
-    "with_feature_set",
+    "//toolchains:gcc_cross.bzl",
+    "COMPILE_ACTIONS",
+    "CXX_ACTIONS",
+    "LINK_EXECUTABLE_ACTIONS",
+    "flags",
+    "gcc_tool_paths",
 )
 
-_COMPILE_ACTIONS = [
-    ACTION_NAMES.c_compile,
-    ACTION_NAMES.cpp_compile,
-    ACTION_NAMES.cpp_header_parsing,
-    ACTION_NAMES.cpp_module_compile,
-    ACTION_NAMES.assemble,
-    ACTION_NAMES.preprocess_assemble,
-    ACTION_NAMES.linkstamp_compile,
-]
-
-_CXX_ACTIONS = [
-    ACTION_NAMES.cpp_compile,
-    ACTION_NAMES.cpp_header_parsing,
-    ACTION_NAMES.linkstamp_compile,
-]
-
-_LINK_ACTIONS = [
-    ACTION_NAMES.cpp_link_executable,
-]
-
-_TOOLS = ["gcc", "cpp", "ld", "ar", "nm", "objcopy", "objdump", "strip", "gcov", "dwp"]
+_LINK_ACTIONS = LINK_EXECUTABLE_ACTIONS
 
 _CPU = ["-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft"]
-
-def _flags(actions, flags, features = None):
-    return flag_set(
-        actions = actions,
-        flag_groups = [flag_group(flags = flags)],
-        with_features = [with_feature_set(features = features)] if features else [],
-    )
 
 def _impl(ctx):
     prefix = "/usr/bin/arm-none-eabi-"
@@ -55,7 +28,7 @@ def _impl(ctx):
         name = "default_compile_flags",
         enabled = True,
         flag_sets = [
-            _flags(_COMPILE_ACTIONS, _CPU + [
+            flags(COMPILE_ACTIONS, _CPU + [
                 "-Os",
                 "-ffunction-sections",
                 "-fdata-sections",
@@ -70,22 +43,22 @@ def _impl(ctx):
                 "-idirafter",
                 "/usr/include",
             ]),
-            _flags(_CXX_ACTIONS, [
+            flags(CXX_ACTIONS, [
                 "-std=c++17",
                 "-fno-exceptions",
                 "-fno-rtti",
                 "-fno-threadsafe-statics",
                 "-fno-use-cxa-atexit",
             ]),
-            _flags(_COMPILE_ACTIONS, ["-g"], ["dbg"]),
-            _flags(_COMPILE_ACTIONS, ["-DNDEBUG"], ["opt"]),
+            flags(COMPILE_ACTIONS, ["-g"], ["dbg"]),
+            flags(COMPILE_ACTIONS, ["-DNDEBUG"], ["opt"]),
         ],
     )
     link_flags = feature(
         name = "default_link_flags",
         enabled = True,
         flag_sets = [
-            _flags(_LINK_ACTIONS, _CPU + [
+            flags(_LINK_ACTIONS, _CPU + [
                 "--specs=nano.specs",
                 "-nostartfiles",
                 "-Wl,--gc-sections",
@@ -121,7 +94,7 @@ def _impl(ctx):
         compiler = "gcc",
         abi_version = "gcc",
         abi_libc_version = "newlib",
-        tool_paths = [tool_path(name = t, path = prefix + t) for t in _TOOLS],
+        tool_paths = gcc_tool_paths(prefix),
     )
 
 cc_toolchain_config = rule(

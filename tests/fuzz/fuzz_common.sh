@@ -13,6 +13,12 @@
 # caps the size of the committed .pt2 fixtures taken as seeds (default 256 KiB).
 # EMBER_FUZZ_COPT adds compiler flags (the long campaigns use "-O2": same sanitizers, several
 # times the executions per second of the default -O0 debug build).
+# EMBER_FUZZ_SANITIZERS replaces the sanitizer list "address,undefined" (the .pt2 campaigns
+# also ran "undefined" alone: about 1.6x the executions per second, docs/fuzzing.md); any
+# other list builds in its own output base (~/.cache/ember-fuzz-<list>).
+# EMBER_FUZZ_ARGS appends libFuzzer flags (the campaigns: "-fork=1 -ignore_crashes=1
+# -ignore_timeouts=1 -ignore_ooms=1 -entropic=0"); ASAN_OPTIONS given by the caller are appended
+# to the script's (the campaigns: "malloc_context_size=0", no allocation stacks in reports).
 # UBSan's vptr check is off: it needs the typeinfo of every polymorphic class, and the runtime
 # side is compiled with -fno-rtti (.bazelrc's --per_file_copt), so test code that uses a runtime
 # class would not link.
@@ -34,17 +40,19 @@ run_fuzzer() {
   local flags=(-c dbg --repo_env=CC=clang --repo_env=CXX=clang++ --copt=-Wno-error --copt=-Wno-unknown-warning-option)
   local copt
   for copt in ${EMBER_FUZZ_COPT:-}; do flags+=("--copt=$copt"); done
-  bazel --output_base="$HOME/.cache/ember-fuzz" build --symlink_prefix=/ "${flags[@]}" \
-    --copt=-fsanitize=fuzzer-no-link,address,undefined --copt=-fno-sanitize-recover=undefined \
+  local sanitizers="${EMBER_FUZZ_SANITIZERS:-address,undefined}" base="$HOME/.cache/ember-fuzz"
+  [ "$sanitizers" = "address,undefined" ] || base="$base-${sanitizers//,/-}"
+  bazel --output_base="$base" build --symlink_prefix=/ "${flags[@]}" \
+    --copt=-fsanitize=fuzzer-no-link,"$sanitizers" --copt=-fno-sanitize-recover=undefined \
     --copt=-fno-sanitize=vptr \
-    --linkopt=-fsanitize=address,undefined --linkopt=-fsanitize-link-c++-runtime \
+    --linkopt=-fsanitize="$sanitizers" --linkopt=-fsanitize-link-c++-runtime \
     "//tests/fuzz:$target"
   local fuzzer
-  fuzzer="$(bazel --output_base="$HOME/.cache/ember-fuzz" info "${flags[@]}" bazel-bin 2>/dev/null)/tests/fuzz/$target"
-  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  fuzzer="$(bazel --output_base="$base" info "${flags[@]}" bazel-bin 2>/dev/null)/tests/fuzz/$target"
+  ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$fuzzer" -max_total_time="$seconds" -timeout=20 -seed="${EMBER_FUZZ_SEED:-0}" \
     -runs="${EMBER_FUZZ_MAX_RUNS:--1}" "$@" ${EMBER_FUZZ_MAX_LEN:+-max_len=$EMBER_FUZZ_MAX_LEN} \
-    -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 "$CORPUS"
+    ${EMBER_FUZZ_ARGS:-} -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 "$CORPUS"
   echo "fuzzing finished cleanly (limit ${seconds}s; work dir $WORK)"
 }

@@ -95,6 +95,9 @@ Error run_with_runner_inputs(const std::string& shapes_text, const std::vector<s
   Module module(program_bytes().data(), program_bytes().size());
   Module::Options options;
   options.method.kernels = &kernels();
+  // The add program needs no temp memory; the runner's 16 MiB default, allocated and
+  // freed per input, cost most of each execution under ASan.
+  options.temp_allocator_bytes = 4096;
   module.set_options(options);
   Result<Method*> method = module.load_method("forward");
   if (!method.ok()) return method.error();

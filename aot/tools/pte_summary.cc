@@ -10,6 +10,7 @@
 #include "aot/planning/memory_planner.h"
 #include "runtime/executor/pte_container.h"
 #include "runtime/tools/printable.h"
+#include "schema/flatbuffer_elements.h"
 #include "schema/program_generated.h"
 
 namespace ember::aot {
@@ -175,7 +176,8 @@ Result<PteMethodSummary> summarize_plan(const fb::ExecutionPlan* plan) {
     }
   }
   if (plan->non_const_buffer_sizes() != nullptr) {
-    for (int64_t s : *plan->non_const_buffer_sizes()) m.buffer_sizes.push_back(s);
+    const auto* sizes = plan->non_const_buffer_sizes();
+    for (size_t i = 0; i < sizes->size(); ++i) m.buffer_sizes.push_back(schema::load_element(sizes, i));
     for (size_t i = 1; i < m.buffer_sizes.size(); ++i) m.arena_bytes += static_cast<uint64_t>(std::max<int64_t>(m.buffer_sizes[i], 0));
   }
   compute_lower_bound(plan, &m);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "schema/flatbuffer_elements.h"
 #include "schema/program_generated.h"
 
 namespace ember::runtime::internal {
@@ -23,15 +24,8 @@ inline size_t size_of(const V* v) {
   return v == nullptr ? 0 : v->size();
 }
 
-// Element i of a vector of 8-byte scalars. The FlatBuffers verifier only
-// checks a vector's 4-byte length prefix for alignment, so a hostile file may
-// place int64/uint64/double elements misaligned: read them bytewise.
-template <typename T>
-inline T load_element(const flatbuffers::Vector<T>* v, size_t i) {
-  T value;
-  std::memcpy(&value, v->Data() + i * sizeof(T), sizeof(T));
-  return value;
-}
+// Element i of a vector of 8-byte scalars, read bytewise (schema/flatbuffer_elements.h).
+using ::ember::schema::load_element;
 
 // The .pte ExecutionPlan's name or "" if absent.
 inline const char* plan_name(const fb::ExecutionPlan* plan) {

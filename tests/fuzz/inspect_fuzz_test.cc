@@ -8,6 +8,7 @@
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/platform/log.h"
+#include "schema/program_generated.h"
 #include "tests/fuzz/inspect_fuzz.h"
 #include "tests/fuzz/pt2_seeds.h"
 #include "tests/support/shared_fixtures.h"
@@ -24,6 +25,29 @@ TEST(InspectFuzzTest, EveryFixtureSummarizes) {
     EXPECT_EQ(inspect_fuzz_input(s.bytes.data(), s.bytes.size()), aot::Error::Ok)
         << s.name << ": " << runtime::last_error_message();
   }
+}
+
+// Found by the 2026-11-24 inspect_fuzz campaign (UBSan): this .pte passes the FlatBuffers
+// verifier, which checks only a vector's 4-byte length prefix for alignment, but places a
+// plan's int64 non_const_buffer_sizes on a 4-byte boundary; the summary read them with
+// Vector::Get, a misaligned 8-byte load. They are read bytewise now (schema/flatbuffer_elements.h);
+// the sanitizer suite (--config=asan, which includes UBSan's alignment check) fails without that.
+TEST(InspectFuzzTest, MisalignedBufferSizesAreReadBytewise) {
+  runtime::set_min_log_level(runtime::LogLevel::Fatal);
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(testing::read_file(testing::runfiles_root() + "/tests/fuzz/testdata/misaligned_buffer_sizes.pte", &bytes));
+  // The input still holds the case: some plan's sizes sit off an 8-byte boundary.
+  const auto* program = executorch_flatbuffer::GetProgram(bytes.data());
+  ASSERT_NE(program->execution_plan(), nullptr);
+  bool misaligned = false;
+  for (const auto* plan : *program->execution_plan()) {
+    const auto* sizes = plan->non_const_buffer_sizes();
+    if (sizes != nullptr && sizes->size() > 0 && reinterpret_cast<uintptr_t>(sizes->Data()) % 8 != 0) misaligned = true;
+  }
+  ASSERT_TRUE(misaligned);
+  runtime::clear_error_message();
+  const aot::Error e = inspect_fuzz_input(bytes.data(), bytes.size());
+  EXPECT_TRUE(e == aot::Error::Ok || runtime::last_error_message()[0] != '\0') << aot::error_name(e);
 }
 
 void expect_named(aot::Error e, const std::string& what) {

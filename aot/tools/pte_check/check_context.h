@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aot/tools/pte_check/pte_check.h"
+#include "schema/flatbuffer_elements.h"
 #include "schema/program_generated.h"
 
 namespace ember::aot::pte_check_internal {

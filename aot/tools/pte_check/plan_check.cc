@@ -156,14 +156,14 @@ void check_plan(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t plan_in
   if (plan->name() != nullptr) where = "plan '" + plan->name()->str() + "'";
   if (!check_required(ctx, plan, where)) return;
   const auto* buffers = plan->non_const_buffer_sizes();
-  if (buffers->size() == 0 || buffers->Get(0) != 0) {
+  if (buffers->size() == 0 || schema::load_element(buffers, 0) != 0) {
     ctx->warn("plan.buffer_placeholder", where,
               "non_const_buffer_sizes[0] should be the placeholder 0");
   }
   for (size_t b = 0; b < buffers->size(); ++b) {
-    if (buffers->Get(b) < 0) {
+    if (schema::load_element(buffers, b) < 0) {
       ctx->error("plan.buffer_size", where + " buffer " + str(b),
-                 "size " + std::to_string(buffers->Get(b)) + " is negative");
+                 "size " + std::to_string(schema::load_element(buffers, b)) + " is negative");
     }
   }
   for (size_t i = 0; i < plan->values()->size(); ++i) {

@@ -70,9 +70,9 @@ void check_constants(CheckContext* ctx) {
     return;
   }
   const auto* offsets = cs->offsets();
-  if (offsets->Get(0) != 0) {
+  if (schema::load_element(offsets, 0) != 0) {
     ctx->warn("constant.placeholder", "constant_segment",
-              "offsets[0] is " + str(offsets->Get(0)) + ", the placeholder is written as 0");
+              "offsets[0] is " + str(schema::load_element(offsets, 0)) + ", the placeholder is written as 0");
   }
   if (offsets->size() == 1) return;  // no constants: the segment is never loaded
   if (cb != nullptr && cb->size() > 0) {
@@ -85,12 +85,12 @@ void check_constants(CheckContext* ctx) {
   uint64_t seg_size = segment_size(*ctx, cs->segment_index());
   for (size_t i = 1; i < offsets->size(); ++i) {
     std::string where = "constant_segment offset " + str(i);
-    if (offsets->Get(i) > seg_size) {
+    if (schema::load_element(offsets, i) > seg_size) {
       ctx->error("constant.bounds", where,
-                 str(offsets->Get(i)) + " past the segment's " + str(seg_size) + " bytes");
+                 str(schema::load_element(offsets, i)) + " past the segment's " + str(seg_size) + " bytes");
     }
-    if (offsets->Get(i) % kTensorAlignment != 0) {
-      ctx->warn("constant.alignment", where, str(offsets->Get(i)) + " is not a multiple of 16");
+    if (schema::load_element(offsets, i) % kTensorAlignment != 0) {
+      ctx->warn("constant.alignment", where, str(schema::load_element(offsets, i)) + " is not a multiple of 16");
     }
   }
 }
@@ -108,9 +108,9 @@ void check_subsegments(CheckContext* ctx) {
     if (!segment_index_ok(ctx, m->segment_index(), "mutable.segment_index", where)) continue;
     uint64_t seg_size = segment_size(*ctx, m->segment_index());
     for (size_t k = 0; k < m->offsets()->size(); ++k) {
-      if (m->offsets()->Get(k) > seg_size) {
+      if (schema::load_element(m->offsets(), k) > seg_size) {
         ctx->error("mutable.bounds", where + " offset " + str(k),
-                   str(m->offsets()->Get(k)) + " past the segment's " + str(seg_size) + " bytes");
+                   str(schema::load_element(m->offsets(), k)) + " past the segment's " + str(seg_size) + " bytes");
       }
     }
   }

@@ -21,7 +21,7 @@ void check_constant_data(CheckContext* ctx, uint32_t idx, uint64_t nbytes,
     const auto* segments = ctx->program->segments();
     if (segments == nullptr || cs->segment_index() >= segments->size()) return;  // reported
     uint64_t seg = segments->Get(cs->segment_index())->size();
-    uint64_t offset = cs->offsets()->Get(idx);
+    uint64_t offset = schema::load_element(cs->offsets(), idx);
     if (offset > seg || nbytes > seg - offset) {
       ctx->error("value.constant_bounds", where,
                  str(nbytes) + " bytes at constant offset " + str(offset) + " pass the segment's " +
@@ -61,7 +61,7 @@ void check_mutable_data(CheckContext* ctx, uint32_t idx, uint64_t nbytes,
   const auto* segments = ctx->program->segments();
   if (segments == nullptr || m->segment_index() >= segments->size()) return;  // reported
   uint64_t seg = segments->Get(m->segment_index())->size();
-  uint64_t offset = m->offsets()->Get(idx);
+  uint64_t offset = schema::load_element(m->offsets(), idx);
   if (offset > seg || nbytes > seg - offset) {
     ctx->error("value.mutable_bounds", where,
                str(nbytes) + " bytes at offset " + str(offset) + " pass the segment's " + str(seg));
@@ -82,7 +82,7 @@ void check_allocation(CheckContext* ctx, const fb::ExecutionPlan* plan,
                    " buffer(s)");
     return;
   }
-  int64_t capacity = buffers->Get(a->memory_id());
+  int64_t capacity = schema::load_element(buffers, a->memory_id());
   uint64_t offset = a->memory_offset_low() | (uint64_t{a->memory_offset_high()} << 32);
   if (capacity < 0 || offset > static_cast<uint64_t>(capacity) ||
       nbytes > static_cast<uint64_t>(capacity) - offset) {
@@ -164,7 +164,7 @@ void check_items(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t self, 
   }
   const auto* values = plan->values();
   for (size_t k = 0; k < items->size(); ++k) {
-    int64_t idx = items->Get(k);
+    int64_t idx = schema::load_element(items, k);
     if (allow_none && idx == -1) continue;
     std::string item = where + " item " + str(k);
     if (idx < 0 || static_cast<uint64_t>(idx) >= values->size()) {

@@ -110,8 +110,24 @@ TEST(Pt2IntegrityTest, FlippedWeightBitNamesTheEntry) {
   auto g = read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2");
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(g.error(), Error::InvalidProgram);
-  EXPECT_NE(std::string(last_error_message()).find("entry 'serialized_state_dict.pt' is damaged: CRC-32 0x"),
-            std::string::npos)
+  // The archive's name is said once, in front of the entry's.
+  EXPECT_EQ(std::string(last_error_message()).rfind("mlp.pt2: entry 'serialized_state_dict.pt' is damaged: CRC-32 0x", 0),
+            0u)
+      << last_error_message();
+}
+
+// The same in a torch 2.14 archive, whose weights are separate entries (read by another path):
+// byte 2748 lies in data/weights/weight_2 (offsets by Python's zipfile).
+TEST(Pt2IntegrityTest, FlippedWeightBitInAWeightsEntryNamesTheEntryOnce) {
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(ember::testing::read_file(ember::testing::committed_pt2_fixture("mlp.core_aten.torch2_14.pt2"), &bytes));
+  ASSERT_TRUE(read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2").ok()) << format_error(Error::Ok);
+  bytes[2748] ^= 0x10;
+  auto g = read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(std::string(last_error_message()).rfind(
+                "mlp.pt2: entry 'mlp.core_aten.torch2_14/data/weights/weight_2' is damaged: CRC-32 0x", 0),
+            0u)
       << last_error_message();
 }
 

@@ -7,6 +7,10 @@ Error fail(Error code, const std::string& message) {
 }
 
 Error annotate(Error code, const std::string& context) {
+  // A message that already starts with this context ("model.pt2: entry ... is damaged",
+  // written by a reader that knew the name) keeps it once.
+  const std::string prefix = context + ": ";
+  if (std::string(last_error_message()).compare(0, prefix.size(), prefix) == 0) return code;
   return runtime::annotate(code, "%s", context.c_str());
 }
 

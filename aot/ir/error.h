@@ -34,7 +34,8 @@ using runtime::last_error_message;
 // Records `message` as this thread's last error message and returns `code`.
 Error fail(Error code, const std::string& message);
 
-// Prefixes this thread's last error message with "<context>: " and returns `code`.
+// Prefixes this thread's last error message with "<context>: " (unless it already starts with
+// exactly that) and returns `code`.
 Error annotate(Error code, const std::string& context);
 
 // "InvalidProgram (0x23): <last error message>", or "Ok" for Error::Ok.

@@ -39,6 +39,16 @@ TEST(AotErrorTest, MacrosPropagateAndAnnotate) {
   EXPECT_EQ(std::string(last_error_message()), "input 3: value -1 is not positive");
 }
 
+TEST(AotErrorTest, AnnotateDoesNotRepeatAContextAlreadyInFront) {
+  invalid_data("model.pt2: entry 'w' is damaged");
+  EXPECT_EQ(annotate(Error::InvalidExternalData, std::string("model.pt2")), Error::InvalidExternalData);
+  EXPECT_EQ(std::string(last_error_message()), "model.pt2: entry 'w' is damaged");
+  // Only an exact "<context>: " prefix counts: a longer name is still added.
+  invalid_data("model.pt2x: bad");
+  annotate(Error::InvalidExternalData, std::string("model.pt2"));
+  EXPECT_EQ(std::string(last_error_message()), "model.pt2: model.pt2x: bad");
+}
+
 TEST(AotErrorTest, PercentSignsInMessagesAreText) {
   EXPECT_EQ(fail(Error::InvalidArgument, std::string("50% of %s")), Error::InvalidArgument);
   EXPECT_EQ(std::string(last_error_message()), "50% of %s");

@@ -6,6 +6,7 @@
 
 #include "backends/xnnpack/runtime/define_node.h"
 #include "backends/xnnpack/runtime/internal_kernels.h"
+#include "backends/xnnpack/runtime/stage_work.h"
 #include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack {
@@ -120,7 +121,7 @@ bool ShapePlan::matches(const GraphModel& m, const Partition& p, const Shape* in
 }
 
 Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inputs,
-                       pthreadpool_t pool) {
+                       pthreadpool_t pool, uint64_t min_parallel_work) {
   num_values_ = m.num_values;
   num_stages_ = p.num_stages;
   const size_t nv = m.num_values == 0 ? 1 : m.num_values;
@@ -163,7 +164,10 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     }
   }
   for (uint32_t s = 0; s < p.num_stages && err == Error::Ok; ++s) {
-    if (p.stages[s].runner == NodeRunner::Subgraph) err = build_stage(m, p, s, pool, xnn_ids);
+    if (p.stages[s].runner != NodeRunner::Subgraph) continue;
+    const bool parallel = pool != nullptr && work_per_node(m, p.stages[s], shapes_) >= min_parallel_work;
+    num_parallel_stages_ += parallel;
+    err = build_stage(m, p, s, parallel ? pool : nullptr, xnn_ids);
   }
   std::free(xnn_ids);
   return err;

@@ -31,9 +31,11 @@ class ShapePlan {
   ShapePlan& operator=(const ShapePlan&) = delete;
 
   // Builds the plan for `input_shapes` (indexed by external id; entries of
-  // outputs are ignored). Errors name the node or value that failed.
+  // outputs are ignored). A subgraph stage gets `pool` when its work per node
+  // (stage_work.h) is at least `min_parallel_work`. Errors name the node or value that
+  // failed.
   runtime::Error build(const GraphModel& model, const Partition& partition,
-                       const Shape* input_shapes, pthreadpool_t pool);
+                       const Shape* input_shapes, pthreadpool_t pool, uint64_t min_parallel_work);
 
   const Shape& shape(uint32_t value) const { return shapes_[value]; }
   // True when this plan was built for these input shapes.
@@ -48,6 +50,9 @@ class ShapePlan {
   // Delegate-owned buffer of a boundary value or padded input copy, else null.
   void* buffer(uint32_t value) const { return buffers_[value]; }
 
+  // Subgraph stages whose runtime was given the pool.
+  uint32_t num_parallel_stages() const { return num_parallel_stages_; }
+
   uint64_t last_used = 0;
 
  private:
@@ -56,6 +61,7 @@ class ShapePlan {
 
   uint32_t num_values_ = 0;
   uint32_t num_stages_ = 0;
+  uint32_t num_parallel_stages_ = 0;
   Shape* shapes_ = nullptr;
   void** buffers_ = nullptr;
   xnn_runtime_t* runtimes_ = nullptr;

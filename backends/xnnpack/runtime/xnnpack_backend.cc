@@ -58,7 +58,8 @@ runtime::Result<runtime::DelegateHandle*> XnnpackBackend::init(
   }
   auto* exec = new (mem) XnnpackExecutor();
   const Error e = exec->init(processed->data(), processed->size(), context.named_data_map(),
-                             allocator, static_cast<pthreadpool_t>(pool_for_init()));
+                             allocator, static_cast<pthreadpool_t>(pool_for_init()),
+                             min_parallel_work_);
   if (e != Error::Ok) {
     exec->~XnnpackExecutor();
     return runtime::annotate(e, "XnnpackBackend init (method '%s')",
@@ -89,5 +90,7 @@ Error register_backend(runtime::BackendRegistry& registry) {
 }
 
 Error set_num_threads(size_t num_threads) { return backend_instance().set_num_threads(num_threads); }
+
+void set_min_parallel_work(uint64_t work) { backend_instance().set_min_parallel_work(work); }
 
 }  // namespace ember::backends::xnnpack

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "runtime/backend/backend_interface.h"
 #include "runtime/backend/backend_registry.h"
@@ -19,6 +20,11 @@ namespace ember::backends::xnnpack {
 
 // The name upstream's exporter writes into BackendDelegate.id.
 constexpr const char* kBackendName = "XnnpackBackend";
+
+// Default of XnnpackBackend::set_min_parallel_work, in multiply-adds (or elements, for
+// operators without a filter) per operator: about two pool hand-offs' worth of
+// single-thread work on a 2022 x86 core.
+constexpr uint64_t kDefaultMinParallelWork = 50000;
 
 class XnnpackBackend final : public runtime::BackendInterface {
  public:
@@ -48,10 +54,20 @@ class XnnpackBackend final : public runtime::BackendInterface {
   runtime::Error set_num_threads(size_t num_threads);
   size_t num_threads() const { return num_threads_; }
 
+  // With more than one thread, an XNNPACK runtime (one run of consecutive nodes) gets the
+  // pool only when its estimated work per node, in multiply-adds (elements for nodes
+  // without a filter), is at least this; smaller ones run on the caller's thread, where a
+  // pool hand-off per operator would cost more than it saves (stage_work.h). 0 gives every
+  // runtime the pool. Default kDefaultMinParallelWork. Applies to delegates
+  // initialised afterwards.
+  void set_min_parallel_work(uint64_t work) { min_parallel_work_ = work; }
+  uint64_t min_parallel_work() const { return min_parallel_work_; }
+
  private:
   void* pool_for_init() const;  // pthreadpool_t, created lazily (null for 1 thread)
 
   size_t num_threads_ = 1;
+  uint64_t min_parallel_work_ = kDefaultMinParallelWork;
   mutable void* pool_ = nullptr;
   mutable size_t pool_threads_ = 0;
 };
@@ -64,5 +80,8 @@ runtime::Error register_backend(runtime::BackendRegistry& registry);
 
 // Sets the thread count of backend_instance() (executor_runner --cpu_threads).
 runtime::Error set_num_threads(size_t num_threads);
+
+// Sets the parallel threshold of backend_instance() (see XnnpackBackend::set_min_parallel_work).
+void set_min_parallel_work(uint64_t work);
 
 }  // namespace ember::backends::xnnpack

@@ -180,6 +180,7 @@ TEST(XnnpackBackend, ExecuteErrorsAreNamed) {
 TEST(XnnpackBackend, ThreadsAndRegistration) {
   EXPECT_EQ(set_num_threads(0), Error::InvalidArgument);
   ASSERT_EQ(set_num_threads(2), Error::Ok);
+  set_min_parallel_work(0);  // this 64-element add runs on the pool (and under TSan)
   {
     GraphBuilder g;
     const uint32_t x = g.tensor({64}, kIn, 0);
@@ -189,7 +190,9 @@ TEST(XnnpackBackend, ThreadsAndRegistration) {
     HeapTensor in({64}, std::vector<float>(64, 1.5f)), out({64});
     ASSERT_EQ(d.run({&in, &out}), Error::Ok);
     EXPECT_EQ(out.f()[63], 3.f);
+    EXPECT_EQ(d.executor()->num_parallel_stages(), 1u);
   }
+  set_min_parallel_work(kDefaultMinParallelWork);
   ASSERT_EQ(set_num_threads(1), Error::Ok);
   runtime::BackendRegistry registry;
   ASSERT_EQ(register_backend(registry), Error::Ok);
@@ -477,6 +480,53 @@ TEST(XnnpackBackend, ConvPaddingSumDoesNotWrap) {
   EXPECT_EQ(Delegate(g).init_error(), Error::InvalidProgram);
   EXPECT_NE(std::string(runtime::last_error_message()).find("limit per"), std::string::npos)
       << runtime::last_error_message();
+}
+
+// Which stages get the pool (stage_work.h), with work figures derived by hand.
+uint32_t parallel_stages_of_add(uint32_t n) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({n}, kIn, 0);
+  g.node_2x1(XNodeUnion::XNNAdd, x, x, g.tensor({n}, kOut, 1));
+  Delegate d(g);
+  EXPECT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor in({int32_t(n)}, std::vector<float>(n, 1.f)), out({int32_t(n)});
+  EXPECT_EQ(d.run({&in, &out}), Error::Ok);
+  EXPECT_EQ(out.f()[n - 1], 2.f);
+  return d.executor()->num_parallel_stages();
+}
+
+// A 3x3 conv, 4 -> 8 channels, padding 1, on a 5x5 plane: 5*5*8 = 200 outputs of
+// 3*3*4 = 36 multiply-adds each, 7,200 in all.
+uint32_t parallel_stages_of_conv() {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1, 5, 5, 4}, kIn, 0);
+  const uint32_t w = g.constant({8, 3, 3, 4}, std::vector<float>(8 * 3 * 3 * 4, 0.5f));
+  const uint32_t b = g.constant({8}, std::vector<float>(8, 1.f));
+  g.conv2d(3, 1, 4, 8, x, w, b, g.tensor({1, 5, 5, 8}, kOut, 1));
+  Delegate d(g);
+  EXPECT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor in({1, 5, 5, 4}, std::vector<float>(100, 1.f)), out({1, 5, 5, 8});
+  EXPECT_EQ(d.run({&in, &out}), Error::Ok);
+  EXPECT_EQ(out.f()[0], 9.f);       // corner: 2x2 window x 4 channels x 0.5 + 1
+  EXPECT_EQ(out.f()[6 * 8], 19.f);  // (1,1): 3x3 window x 4 channels x 0.5 + 1
+  return d.executor()->num_parallel_stages();
+}
+
+TEST(XnnpackBackend, StagesBelowTheParallelThresholdRunOnTheCallingThread) {
+  ASSERT_EQ(set_num_threads(2), Error::Ok);
+  set_min_parallel_work(100);
+  EXPECT_EQ(parallel_stages_of_add(100), 1u);  // 100 elements: at the threshold
+  EXPECT_EQ(parallel_stages_of_add(99), 0u);
+  set_min_parallel_work(7200);
+  EXPECT_EQ(parallel_stages_of_conv(), 1u);
+  set_min_parallel_work(7201);
+  EXPECT_EQ(parallel_stages_of_conv(), 0u);
+  set_min_parallel_work(kDefaultMinParallelWork);
+  EXPECT_EQ(parallel_stages_of_add(64), 0u);
+  ASSERT_EQ(set_num_threads(1), Error::Ok);  // no pool at all
+  set_min_parallel_work(0);
+  EXPECT_EQ(parallel_stages_of_add(64), 0u);
+  set_min_parallel_work(kDefaultMinParallelWork);
 }
 
 }  // namespace

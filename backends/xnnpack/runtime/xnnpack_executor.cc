@@ -43,9 +43,19 @@ size_t XnnpackExecutor::num_cached_plans() const {
   return n;
 }
 
+uint32_t XnnpackExecutor::num_parallel_stages() const {
+  const ShapePlan* latest = nullptr;
+  for (const ShapePlan* p : plans_) {
+    if (p != nullptr && (latest == nullptr || p->last_used > latest->last_used)) latest = p;
+  }
+  return latest == nullptr ? 0 : latest->num_parallel_stages();
+}
+
 Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedDataMap* named_data,
-                        runtime::MemoryAllocator* allocator, pthreadpool_t pool) {
+                        runtime::MemoryAllocator* allocator, pthreadpool_t pool,
+                        uint64_t min_parallel_work) {
   pool_ = pool;
+  min_parallel_work_ = min_parallel_work;
   EMBER_TRY(read_graph(blob, size, named_data, allocator, &model_));
   EMBER_TRY(build_partition(model_, allocator, &partition_));
   const size_t nv = model_.num_values == 0 ? 1 : model_.num_values;
@@ -79,7 +89,7 @@ runtime::Result<ShapePlan*> XnnpackExecutor::plan_for_inputs() {
   }
   ShapePlan* plan = new (std::nothrow) ShapePlan();
   if (plan == nullptr) return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a plan");
-  const Error e = plan->build(model_, partition_, input_shapes_, pool_);
+  const Error e = plan->build(model_, partition_, input_shapes_, pool_, min_parallel_work_);
   if (e != Error::Ok) {
     delete plan;
     return e;

@@ -27,13 +27,17 @@ class XnnpackExecutor {
   XnnpackExecutor(const XnnpackExecutor&) = delete;
   XnnpackExecutor& operator=(const XnnpackExecutor&) = delete;
 
-  // `blob` must outlive the executor. Arrays come from `allocator`.
+  // `blob` must outlive the executor. Arrays come from `allocator`. Stages whose work per
+  // node is at least `min_parallel_work` run on `pool` (stage_work.h).
   runtime::Error init(const void* blob, size_t size, const runtime::NamedDataMap* named_data,
-                      runtime::MemoryAllocator* allocator, pthreadpool_t pool);
+                      runtime::MemoryAllocator* allocator, pthreadpool_t pool,
+                      uint64_t min_parallel_work);
   runtime::Error execute(runtime::Span<runtime::EValue*> args);
 
   const GraphModel& model() const { return model_; }
   size_t num_cached_plans() const;
+  // Subgraph stages of the most recently used plan that run on the pool.
+  uint32_t num_parallel_stages() const;
 
  private:
   runtime::Error read_input_shapes(runtime::Span<runtime::EValue*> args);
@@ -43,6 +47,7 @@ class XnnpackExecutor {
   GraphModel model_;
   Partition partition_;
   pthreadpool_t pool_ = nullptr;
+  uint64_t min_parallel_work_ = 0;
   ShapePlan* plans_[kMaxCachedPlans] = {};
   uint64_t tick_ = 0;
   Shape* input_shapes_ = nullptr;  // per external id

@@ -68,26 +68,6 @@ Result<SymInt> leading_product(const TensorSpec& xs, const std::string& name, co
   return rows;
 }
 
-// x [..., K] @ w2 [K, N] (+ bias) -> out [..., N]; views around the mm for rank > 2.
-Error append_nd_by_2d(Graph& g, ValueId x, ValueId w2, ValueId bias, ValueId out,
-                       const Node& origin, Rewrite* rw) {
-  const TensorSpec xs = g.value(x).tensor;
-  if (xs.rank() == 2) {
-    append_mm(x, w2, bias, out, origin, rw);
-    return Error::Ok;
-  }
-  if (xs.rank() < 1) {
-    return not_supported(origin.describe() + ": input of rank " + std::to_string(xs.rank()) +
-                         " is not supported");
-  }
-  EMBER_ASSIGN_OR_RETURN(SymInt rows, leading_product(xs, g.value(x).name, origin));
-  SymInt n = g.value(w2).tensor.sizes[1];
-  EMBER_ASSIGN_OR_RETURN(ValueId x2, new_tensor_like(g, x, "view", {rows, xs.sizes.back()}));
-  EMBER_TRY(append_view(g, x, x2, origin, rw));
-  EMBER_ASSIGN_OR_RETURN(ValueId y2, new_tensor_like(g, out, "mm", {rows, n}));
-  append_mm(x2, w2, bias, y2, origin, rw);
-  return append_view(g, y2, out, origin, rw);
-}
 
 Result<Rewrite> decompose_linear(Graph& g, const Node& node) {
   Rewrite rw;
@@ -162,6 +142,26 @@ Result<Rewrite> decompose_t(Graph& g, const Node& node) {
 }
 
 }  // namespace
+
+Error append_nd_by_2d(Graph& g, ValueId x, ValueId w2, ValueId bias, ValueId out,
+                       const Node& origin, Rewrite* rw) {
+  const TensorSpec xs = g.value(x).tensor;
+  if (xs.rank() == 2) {
+    append_mm(x, w2, bias, out, origin, rw);
+    return Error::Ok;
+  }
+  if (xs.rank() < 1) {
+    return not_supported(origin.describe() + ": input of rank " + std::to_string(xs.rank()) +
+                         " is not supported");
+  }
+  EMBER_ASSIGN_OR_RETURN(SymInt rows, leading_product(xs, g.value(x).name, origin));
+  SymInt n = g.value(w2).tensor.sizes[1];
+  EMBER_ASSIGN_OR_RETURN(ValueId x2, new_tensor_like(g, x, "view", {rows, xs.sizes.back()}));
+  EMBER_TRY(append_view(g, x, x2, origin, rw));
+  EMBER_ASSIGN_OR_RETURN(ValueId y2, new_tensor_like(g, out, "mm", {rows, n}));
+  append_mm(x2, w2, bias, y2, origin, rw);
+  return append_view(g, y2, out, origin, rw);
+}
 
 void add_linear_decompositions(DecompositionTable* table) {
   (*table)["aten::linear.default"] = &decompose_linear;

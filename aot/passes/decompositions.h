@@ -44,6 +44,12 @@ Error append_view(Graph& graph, ValueId input, ValueId out, const Node& origin, 
 // A new contiguous tensor value shaped `sizes` with the dtype of `like`.
 Result<ValueId> new_tensor_like(Graph& graph, ValueId like, const std::string& base,
                                   std::vector<SymInt> sizes);
+// Adds nodes to `rw` computing out = x [..., K] @ w2 [K, N] (+ bias [N]): one mm (addmm)
+// for a 2-D x, else view(mm(view(x, [rows, K]), w2), out's sizes), rows the product of x's
+// leading dims (a bounded symbol when one is symbolic). NotSupported for rank-0 x or an
+// unbounded leading dim.
+Error append_nd_by_2d(Graph& graph, ValueId x, ValueId w2, ValueId bias, ValueId out,
+                      const Node& origin, Rewrite* rw);
 // The node's input called `name` or nullptr.
 const Argument* input_arg(const Node& node, const char* name);
 // The tensor value of the node's input `name`; InvalidProgram naming the node if absent.

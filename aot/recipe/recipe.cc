@@ -1,6 +1,7 @@
 // RecipeRegistry and the built-in "portable" recipe.
 #include "aot/recipe/recipe.h"
 
+#include "aot/passes/broadcast_bmm_to_mm_pass.h"
 #include "aot/passes/fold_batch_norm_pass.h"
 #include "aot/passes/fold_constant_permute_pass.h"
 
@@ -35,6 +36,7 @@ Error register_builtin_recipes(RecipeRegistry* registry) {
     Recipe r;
     r.name = "portable";
     r.transform_passes.push_back(std::make_shared<FoldBatchNormPass>());
+    r.transform_passes.push_back(std::make_shared<BroadcastBmmToMmPass>());  // before the fold
     r.transform_passes.push_back(std::make_shared<FoldConstantPermutePass>());
     return r;
   });

@@ -1,6 +1,7 @@
 // XnnpackPartitioner and the "xnnpack" recipe (see xnnpack_partitioner.h).
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 
+#include "aot/passes/broadcast_bmm_to_mm_pass.h"
 #include "aot/passes/cast_scalar_constants_pass.h"
 #include "aot/passes/distribute_conv_over_cat_pass.h"
 #include "aot/passes/fuse_hardswish_pass.h"
@@ -71,6 +72,10 @@ aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry) {
     // conv(cat([a, b], 1)) -> conv(a, w_a) + conv(b, w_b): no concatenate (which this XNNPACK
     // lacks; the delegate would copy) between SqueezeNet's fire modules.
     r.transform_passes.push_back(std::make_shared<aot::DistributeConvOverCatPass>());
+    // bmm(a, expand(W)) -> view + mm + view: nn.MultiheadAttention's input projection becomes
+    // one fully-connected node instead of a weight copy per batch and the delegate's own
+    // batch-matmul kernel.
+    r.transform_passes.push_back(std::make_shared<aot::BroadcastBmmToMmPass>());
     r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(options.compile_specs));
     return r;
   });

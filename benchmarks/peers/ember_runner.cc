@@ -2,10 +2,9 @@
 //
 //   ember_runner PROGRAM.pte THREADS WARMUP ITERATIONS OUTPUT_PREFIX INPUT.bin[,INPUT.bin...]
 //
-// Like executor_runner --json, with two differences the peer benchmark needs: THREADS reaches
-// both the portable kernels (the method's thread pool) and the XNNPACK delegate
-// (xnnpack::set_num_threads; executor_runner's --cpu_threads does not set it), and times are
-// printed in microseconds with 3 decimals. Each timed run is Method::set_inputs +
+// Like executor_runner --json (whose --cpu_threads also reaches the portable kernels' pool and
+// the XNNPACK delegate), with what the peer benchmark needs besides: times are printed in
+// microseconds with 3 decimals. Each timed run is Method::set_inputs +
 // Method::execute, as in executor_runner; next to its wall time, the process's CPU time over
 // the run (process_cpu_time_ns: every thread, preemption not counted) gives cpu_median_us /
 // cpu_min_us (cpu_clock_us: what the clock reads around nothing), and "os_threads" is the

@@ -10,10 +10,13 @@ namespace ember::aot {
 
 namespace {
 
-bool same_static_sizes(const TensorSpec& a, const TensorSpec& b) {
-  if (!a.is_static() || !b.is_static() || a.rank() != b.rank()) return false;
+// Equal sizes: each dim the same literal or the same symbol (a view that changes nothing).
+bool same_sizes(const TensorSpec& a, const TensorSpec& b) {
+  if (a.rank() != b.rank()) return false;
   for (size_t d = 0; d < a.rank(); ++d) {
-    if (a.sizes[d].value != b.sizes[d].value) return false;
+    const SymInt &x = a.sizes[d], &y = b.sizes[d];
+    if (x.is_static != y.is_static) return false;
+    if (x.is_static ? x.value != y.value : x.expr != y.expr) return false;
   }
   return true;
 }
@@ -39,7 +42,7 @@ bool find_match(const Graph& g, const std::vector<int64_t>& producer, size_t i, 
     const bool view = is_aten_op(v, "view", "default") || is_aten_op(v, "_unsafe_view", "default") ||
                       is_aten_op(v, "reshape", "default");
     const ValueId src = view ? optional_tensor_input(v, "self") : kNoValue;
-    if (src != kNoValue && same_static_sizes(g.value(src).tensor, g.value(x).tensor)) {
+    if (src != kNoValue && same_sizes(g.value(src).tensor, g.value(x).tensor)) {
       m->chain.push_back(size_t(p));
       x = src;
       p = producer[size_t(x)];

@@ -118,6 +118,36 @@ TEST(XnnpackBackend, BatchMatmulInDelegate) {
   EXPECT_EQ(out.f()[1], 3 * 7 + 4 * 8);
 }
 
+// Wide enough for the kernel's 8-column blocks and a tail: x[b][i][p] = b + i + p + 1,
+// w[b][p][j] = j - p (batch 2, M 2, K 3, N 11), so y[b][i][j] = sum_p (b+i+p+1) * (j-p),
+// integers well inside float's exact range.
+TEST(XnnpackBackend, BatchMatmulBlocksAndTailInDelegate) {
+  const int B = 2, M = 2, K = 3, N = 11;
+  GraphBuilder g;
+  const uint32_t a = g.tensor({B, M, K}, kIn, 0), b = g.tensor({B, K, N}, kIn, 1);
+  g.node_2x1(XNodeUnion::XNNBatchMatrixMultiply, a, b, g.tensor({B, M, N}, kOut, 2));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  std::vector<float> xv, wv;
+  for (int bb = 0; bb < B; ++bb)
+    for (int i = 0; i < M; ++i)
+      for (int p = 0; p < K; ++p) xv.push_back(float(bb + i + p + 1));
+  for (int bb = 0; bb < B; ++bb)
+    for (int p = 0; p < K; ++p)
+      for (int j = 0; j < N; ++j) wv.push_back(float(j - p));
+  HeapTensor x({B, M, K}, xv), w({B, K, N}, wv), out({B, M, N});
+  ASSERT_EQ(d.run({&x, &w, &out}), Error::Ok) << runtime::last_error_message();
+  for (int bb = 0; bb < B; ++bb) {
+    for (int i = 0; i < M; ++i) {
+      for (int j = 0; j < N; ++j) {
+        int want = 0;
+        for (int p = 0; p < K; ++p) want += (bb + i + p + 1) * (j - p);
+        EXPECT_EQ(out.f()[(bb * M + i) * N + j], float(want)) << bb << "," << i << "," << j;
+      }
+    }
+  }
+}
+
 TEST(XnnpackBackend, BoundedDynamicShapesCachePlans) {
   GraphBuilder g;
   const uint32_t x = g.tensor({8}, kIn, 0);

@@ -4,7 +4,9 @@
     runtime/c (the C API) links what the runner links; runtime/java and runtime/swift use
     only runtime/c
     kernels/portable: core, kernel (never the executor)
-    backends/*/runtime: core, backend (never aot/, never another backend)
+    backends/*/runtime: core, backend, and the portable kernels' math library
+        (//kernels/portable:util: vec_math, gemm) for the nodes a delegate runs itself
+        (never aot/, never another backend, never the registered kernels)
 
 The AoT toolchain (aot/, backends/*/aot) may use the runtime (it runs programs for
 calibration and checks); the runtime side never uses the AoT: aot/visibility.bzl does not
@@ -70,6 +72,9 @@ _USERS = {
     # The bundled-program reader (.bpte) and its case runner: the runner and the AoT tools.
     "bundled": ["//runtime/tools:__pkg__"] + _AOT,
     "kernels": ["//kernels:__subpackages__", "//runtime/tools:__pkg__"] + _C_API + _AOT,
+    # //kernels/portable:util alone: its vectorised math also serves the kernels a backend
+    # runs inside its delegate (decision 123).
+    "kernel_util": ["//kernels:__subpackages__", "//runtime/tools:__pkg__"] + _BACKEND_RUNTIMES + _C_API + _AOT,
     # aot/tools: lower runs the lowered program for the "-int8" recipes' accuracy report.
     "backend_runtime": ["//runtime/tools:__pkg__", "//aot/tools:__pkg__"] + _C_API,
     "c": ["//runtime/java:__pkg__", "//runtime/swift:__pkg__"],

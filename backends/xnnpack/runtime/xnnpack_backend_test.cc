@@ -148,6 +148,24 @@ TEST(XnnpackBackend, BatchMatmulBlocksAndTailInDelegate) {
   }
 }
 
+// Large enough per batch (32x32x32 multiply-adds) for the GEMM path: x all 1, w[p][j] = j,
+// so y[i][j] = 32 j.
+TEST(XnnpackBackend, BatchMatmulLargeProductsInDelegate) {
+  GraphBuilder g;
+  const uint32_t a = g.tensor({2, 32, 32}, kIn, 0), b = g.tensor({32, 32}, kIn, 1);
+  g.node_2x1(XNodeUnion::XNNBatchMatrixMultiply, a, b, g.tensor({2, 32, 32}, kOut, 2));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  std::vector<float> wv;
+  for (int p = 0; p < 32; ++p)
+    for (int j = 0; j < 32; ++j) wv.push_back(float(j));
+  HeapTensor x({2, 32, 32}, std::vector<float>(2 * 32 * 32, 1.f)), w({32, 32}, wv), out({2, 32, 32});
+  ASSERT_EQ(d.run({&x, &w, &out}), Error::Ok) << runtime::last_error_message();
+  for (int i = 0; i < 2 * 32; ++i) {
+    for (int j = 0; j < 32; ++j) ASSERT_EQ(out.f()[i * 32 + j], 32.f * j) << i << "," << j;
+  }
+}
+
 TEST(XnnpackBackend, BoundedDynamicShapesCachePlans) {
   GraphBuilder g;
   const uint32_t x = g.tensor({8}, kIn, 0);

@@ -28,7 +28,7 @@ struct Match {
 };
 
 // Node `i` is bmm(a, X) with X = [view of the same shape of] expand(P [K, N], [B, K, N]).
-bool find_match(const Graph& g, const std::vector<int64_t>& producer, size_t i, Match* m) {
+bool find_match(const Graph& g, const std::vector<int>& producer, size_t i, Match* m) {
   const Node& n = g.nodes()[i];
   if (!is_aten_op(n, "bmm", "default") || n.outputs.size() != 1) return false;
   const ValueId a = optional_tensor_input(n, "self");
@@ -36,7 +36,7 @@ bool find_match(const Graph& g, const std::vector<int64_t>& producer, size_t i, 
   const ValueId out = tensor_of(n.outputs[0]);
   if (a == kNoValue || x == kNoValue || out == kNoValue) return false;
   m->chain.clear();
-  int64_t p = producer[size_t(x)];
+  int p = producer[size_t(x)];
   if (p >= 0) {
     const Node& v = g.nodes()[size_t(p)];
     const bool view = is_aten_op(v, "view", "default") || is_aten_op(v, "_unsafe_view", "default") ||
@@ -69,12 +69,7 @@ bool find_match(const Graph& g, const std::vector<int64_t>& producer, size_t i, 
 }  // namespace
 
 Error BroadcastBmmToMmPass::run(Graph& graph) const {
-  std::vector<int64_t> producer(graph.num_values(), -1);
-  for (size_t i = 0; i < graph.nodes().size(); ++i) {
-    for (const Argument& o : graph.nodes()[i].outputs) {
-      for_each_value(o, [&](ValueId v) { producer[size_t(v)] = int64_t(i); });
-    }
-  }
+  const std::vector<int> producer = value_producers(graph);
   std::map<size_t, std::vector<Node>> replacement;
   std::vector<Match> matches;
   for (size_t i = 0; i < graph.nodes().size(); ++i) {

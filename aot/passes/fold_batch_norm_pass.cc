@@ -112,12 +112,7 @@ bool try_fold(Graph& g, size_t bn_index, const std::vector<int>& producer,
 }  // namespace
 
 Error FoldBatchNormPass::run(Graph& graph) const {
-  std::vector<int> producer(graph.num_values(), -1);
-  for (size_t i = 0; i < graph.nodes().size(); ++i) {
-    for (const Argument& out : graph.nodes()[i].outputs) {
-      for_each_value(out, [&](ValueId v) { producer[size_t(v)] = int(i); });
-    }
-  }
+  const std::vector<int> producer = value_producers(graph);
   const std::vector<int32_t> uses = use_counts(graph);
   std::vector<bool> drop(graph.nodes().size(), false);
   for (size_t i = 0; i < graph.nodes().size(); ++i) {

@@ -1,7 +1,7 @@
 // BroadcastBmmToMmPass (see broadcast_bmm_to_mm_pass.h).
 #include "aot/passes/broadcast_bmm_to_mm_pass.h"
 
-#include <map>
+#include <vector>
 
 #include "aot/ir/graph_rewrite.h"
 #include "aot/passes/decompositions.h"
@@ -22,9 +22,8 @@ bool same_sizes(const TensorSpec& a, const TensorSpec& b) {
 }
 
 struct Match {
-  size_t bmm = 0;
   ValueId a = kNoValue, matrix = kNoValue, out = kNoValue;
-  std::vector<size_t> chain;  // the view (if any) and the expand, consumer first
+  std::vector<ValueId> chain;  // outputs of the view (if any) and the expand, consumer first
 };
 
 // Node `i` is bmm(a, X) with X = [view of the same shape of] expand(P [K, N], [B, K, N]).
@@ -43,7 +42,7 @@ bool find_match(const Graph& g, const std::vector<int>& producer, size_t i, Matc
                       is_aten_op(v, "reshape", "default");
     const ValueId src = view ? optional_tensor_input(v, "self") : kNoValue;
     if (src != kNoValue && same_sizes(g.value(src).tensor, g.value(x).tensor)) {
-      m->chain.push_back(size_t(p));
+      m->chain.push_back(x);
       x = src;
       p = producer[size_t(x)];
     }
@@ -58,8 +57,7 @@ bool find_match(const Graph& g, const std::vector<int>& producer, size_t i, Matc
       xs.sizes[2].value != ms.sizes[1].value || g.value(a).tensor.rank() != 3) {
     return false;
   }
-  m->chain.push_back(size_t(p));
-  m->bmm = i;
+  m->chain.push_back(x);
   m->a = a;
   m->matrix = matrix;
   m->out = out;
@@ -70,41 +68,46 @@ bool find_match(const Graph& g, const std::vector<int>& producer, size_t i, Matc
 
 Error BroadcastBmmToMmPass::run(Graph& graph) const {
   const std::vector<int> producer = value_producers(graph);
-  std::map<size_t, std::vector<Node>> replacement;
-  std::vector<Match> matches;
+  std::vector<std::vector<Node>> replacement(graph.nodes().size());
+  std::vector<bool> replaced(graph.nodes().size(), false);
+  std::vector<ValueId> chain;  // every match's view and expand outputs, consumer first
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
     Match m;
     if (!find_match(graph, producer, i, &m)) continue;
     Rewrite rw;
     EMBER_TRY(append_nd_by_2d(graph, m.a, m.matrix, kNoValue, m.out, graph.nodes()[i], &rw));
     replacement[i] = std::move(rw.nodes);
-    matches.push_back(m);
+    replaced[i] = true;
+    chain.insert(chain.end(), m.chain.begin(), m.chain.end());
   }
-  if (matches.empty()) return Error::Ok;
-  // The view and expand outputs of each match, consumer first: removed below once unread.
-  std::vector<ValueId> chain_values;
-  for (const Match& m : matches) {
-    for (size_t j : m.chain) chain_values.push_back(tensor_of(graph.nodes()[j].outputs[0]));
+  if (chain.empty()) return Error::Ok;
+  // The bmm's reads of its chain are gone: a view or expand nothing else reads is dropped,
+  // which releases its own input in turn (consumer first).
+  std::vector<int32_t> uses = use_counts(graph);
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    if (!replaced[i]) continue;
+    for (const NamedArgument& in : graph.nodes()[i].inputs) {
+      for_each_value(in.arg, [&](ValueId v) { --uses[size_t(v)]; });
+    }
+  }
+  std::vector<bool> dead(graph.nodes().size(), false);
+  for (ValueId v : chain) {
+    const size_t p = size_t(producer[size_t(v)]);
+    if (uses[size_t(v)] != 0 || dead[p]) continue;
+    dead[p] = true;
+    for (const NamedArgument& in : graph.nodes()[p].inputs) {
+      for_each_value(in.arg, [&](ValueId u) { --uses[size_t(u)]; });
+    }
   }
   std::vector<Node> nodes;
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
-    auto r = replacement.find(i);
-    if (r != replacement.end()) {
-      for (Node& n : r->second) nodes.push_back(std::move(n));
-    } else {
+    if (replaced[i]) {
+      for (Node& n : replacement[i]) nodes.push_back(std::move(n));
+    } else if (!dead[i]) {
       nodes.push_back(std::move(graph.nodes()[i]));
     }
   }
   graph.nodes() = std::move(nodes);
-  for (ValueId v : chain_values) {
-    if (use_counts(graph)[size_t(v)] != 0) continue;
-    std::vector<bool> drop(graph.nodes().size(), false);
-    for (size_t k = 0; k < graph.nodes().size(); ++k) {
-      const Node& n = graph.nodes()[k];
-      drop[k] = n.outputs.size() == 1 && tensor_of(n.outputs[0]) == v;
-    }
-    remove_nodes(graph, drop);
-  }
   return Error::Ok;
 }
 

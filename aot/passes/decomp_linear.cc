@@ -68,7 +68,6 @@ Result<SymInt> leading_product(const TensorSpec& xs, const std::string& name, co
   return rows;
 }
 
-
 Result<Rewrite> decompose_linear(Graph& g, const Node& node) {
   Rewrite rw;
   EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "input"));

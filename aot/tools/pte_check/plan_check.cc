@@ -161,9 +161,10 @@ void check_plan(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t plan_in
               "non_const_buffer_sizes[0] should be the placeholder 0");
   }
   for (size_t b = 0; b < buffers->size(); ++b) {
-    if (schema::load_element(buffers, b) < 0) {
+    const int64_t size = schema::load_element(buffers, b);
+    if (size < 0) {
       ctx->error("plan.buffer_size", where + " buffer " + str(b),
-                 "size " + std::to_string(schema::load_element(buffers, b)) + " is negative");
+                 "size " + std::to_string(size) + " is negative");
     }
   }
   for (size_t i = 0; i < plan->values()->size(); ++i) {

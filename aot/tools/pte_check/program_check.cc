@@ -70,9 +70,10 @@ void check_constants(CheckContext* ctx) {
     return;
   }
   const auto* offsets = cs->offsets();
-  if (schema::load_element(offsets, 0) != 0) {
+  const uint64_t first = schema::load_element(offsets, 0);
+  if (first != 0) {
     ctx->warn("constant.placeholder", "constant_segment",
-              "offsets[0] is " + str(schema::load_element(offsets, 0)) + ", the placeholder is written as 0");
+              "offsets[0] is " + str(first) + ", the placeholder is written as 0");
   }
   if (offsets->size() == 1) return;  // no constants: the segment is never loaded
   if (cb != nullptr && cb->size() > 0) {
@@ -85,12 +86,12 @@ void check_constants(CheckContext* ctx) {
   uint64_t seg_size = segment_size(*ctx, cs->segment_index());
   for (size_t i = 1; i < offsets->size(); ++i) {
     std::string where = "constant_segment offset " + str(i);
-    if (schema::load_element(offsets, i) > seg_size) {
-      ctx->error("constant.bounds", where,
-                 str(schema::load_element(offsets, i)) + " past the segment's " + str(seg_size) + " bytes");
+    const uint64_t offset = schema::load_element(offsets, i);
+    if (offset > seg_size) {
+      ctx->error("constant.bounds", where, str(offset) + " past the segment's " + str(seg_size) + " bytes");
     }
-    if (schema::load_element(offsets, i) % kTensorAlignment != 0) {
-      ctx->warn("constant.alignment", where, str(schema::load_element(offsets, i)) + " is not a multiple of 16");
+    if (offset % kTensorAlignment != 0) {
+      ctx->warn("constant.alignment", where, str(offset) + " is not a multiple of 16");
     }
   }
 }
@@ -108,9 +109,10 @@ void check_subsegments(CheckContext* ctx) {
     if (!segment_index_ok(ctx, m->segment_index(), "mutable.segment_index", where)) continue;
     uint64_t seg_size = segment_size(*ctx, m->segment_index());
     for (size_t k = 0; k < m->offsets()->size(); ++k) {
-      if (schema::load_element(m->offsets(), k) > seg_size) {
+      const uint64_t offset = schema::load_element(m->offsets(), k);
+      if (offset > seg_size) {
         ctx->error("mutable.bounds", where + " offset " + str(k),
-                   str(schema::load_element(m->offsets(), k)) + " past the segment's " + str(seg_size) + " bytes");
+                   str(offset) + " past the segment's " + str(seg_size) + " bytes");
       }
     }
   }

@@ -102,11 +102,18 @@ TEST_F(BadInputTest, DirectoryIsNamed) {
 // Issue #16: one bit flipped inside a weight of the committed mlp fixture (byte 18898 lies in
 // the stored entry serialized_state_dict.pt, offsets by Python's zipfile) was read silently
 // and lowered into wrong outputs; the entry's CRC-32 no longer matches.
+// The committed `fixture` with bit 4 of byte `at` flipped, after checking that the intact
+// bytes read as "mlp.pt2".
+void flipped_fixture(const char* fixture, size_t at, std::vector<uint8_t>* bytes) {
+  ASSERT_TRUE(ember::testing::read_file(ember::testing::committed_pt2_fixture(fixture), bytes));
+  ASSERT_TRUE(read_pt2_buffer(bytes->data(), bytes->size(), "mlp.pt2").ok()) << format_error(Error::Ok);
+  ASSERT_LT(at, bytes->size());
+  (*bytes)[at] ^= 0x10;
+}
+
 TEST(Pt2IntegrityTest, FlippedWeightBitNamesTheEntry) {
   std::vector<uint8_t> bytes;
-  ASSERT_TRUE(ember::testing::read_file(ember::testing::committed_pt2_fixture("mlp.core_aten.torch2_6.pt2"), &bytes));
-  ASSERT_TRUE(read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2").ok()) << format_error(Error::Ok);
-  bytes[18898] ^= 0x10;
+  ASSERT_NO_FATAL_FAILURE(flipped_fixture("mlp.core_aten.torch2_6.pt2", 18898, &bytes));
   auto g = read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2");
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(g.error(), Error::InvalidProgram);
@@ -120,9 +127,7 @@ TEST(Pt2IntegrityTest, FlippedWeightBitNamesTheEntry) {
 // byte 2748 lies in data/weights/weight_2 (offsets by Python's zipfile).
 TEST(Pt2IntegrityTest, FlippedWeightBitInAWeightsEntryNamesTheEntryOnce) {
   std::vector<uint8_t> bytes;
-  ASSERT_TRUE(ember::testing::read_file(ember::testing::committed_pt2_fixture("mlp.core_aten.torch2_14.pt2"), &bytes));
-  ASSERT_TRUE(read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2").ok()) << format_error(Error::Ok);
-  bytes[2748] ^= 0x10;
+  ASSERT_NO_FATAL_FAILURE(flipped_fixture("mlp.core_aten.torch2_14.pt2", 2748, &bytes));
   auto g = read_pt2_buffer(bytes.data(), bytes.size(), "mlp.pt2");
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(std::string(last_error_message()).rfind(

@@ -6,7 +6,7 @@
 // to_executorch with memory planning, emit + write_pte); BM_LowerMobileNetV2FromGraph
 // starts from the already loaded graph. Counters: pte_bytes, and peak_rss_mb (the process's
 // peak resident set, an upper bound of the lowering's peak memory). The model is generated
-// by tools/fixtures (see tools/fixtures/README.md) into large_fixtures/pt2 beside the
+// by refgen/fixtures (see refgen/fixtures/README.md) into large_fixtures/pt2 beside the
 // checkout, or $EMBER_LARGE_FIXTURES_DIR/pt2; the benchmarks report an error when absent.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -47,7 +47,7 @@ double peak_rss_mb() {
 void BM_LowerMobileNetV2(benchmark::State& state) {
   std::string path = model_path();
   if (path.empty()) {
-    state.SkipWithError("mobilenet_v2 .pt2 not found (generate it with tools/fixtures)");
+    state.SkipWithError("mobilenet_v2 .pt2 not found (generate it with refgen/fixtures)");
     return;
   }
   RecipeRegistry recipes;
@@ -68,7 +68,7 @@ BENCHMARK(BM_LowerMobileNetV2)->Unit(benchmark::kMillisecond);
 void BM_LowerMobileNetV2FromGraph(benchmark::State& state) {
   std::string path = model_path();
   if (path.empty()) {
-    state.SkipWithError("mobilenet_v2 .pt2 not found (generate it with tools/fixtures)");
+    state.SkipWithError("mobilenet_v2 .pt2 not found (generate it with refgen/fixtures)");
     return;
   }
   auto graph = read_pt2_file(path);

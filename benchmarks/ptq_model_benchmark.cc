@@ -3,7 +3,7 @@
 //   Int8_Xnnpack   -- the same .pt2 with "xnnpack-int8" (calibrated on the fixture's samples)
 //   Int8_Portable  -- "portable-int8": the QDQ program on the portable kernels
 // Counters: pte_bytes (the .pte size) and int8/fp32 size ratio on the int8 rows.
-// Models (tools/fixtures/generate_ptq_refs.py): MobileNetV2 and ResNet-18 at 224x224 from
+// Models (refgen/fixtures/generate_ptq_refs.py): MobileNetV2 and ResNet-18 at 224x224 from
 // large_fixtures/ptq ($EMBER_LARGE_FIXTURES_DIR/ptq, else beside the checkout; rows skip
 // when absent), and the committed MobileNetV2 w0.35 at 32x32.
 //   bazel run -c opt //benchmarks:ptq_model_benchmark -- --benchmark_format=json

@@ -8,7 +8,7 @@
 //                      NHWC), which is what a hand-written XNNPACK user would do;
 //   Ember_Portable  -- the "portable" recipe (no delegate).
 // Models: MobileNetV2 at 64x64 and 224x224, ResNet-18 at 112x112 (large fixtures written by
-// tools/fixtures/generate_pt2.py --large-out; each row is skipped when its file is absent)
+// refgen/fixtures/generate_pt2.py --large-out; each row is skipped when its file is absent)
 // and the conv-bn-relu fixture.
 //   bazel run -c opt //benchmarks:xnnpack_aot_benchmark
 #include <benchmark/benchmark.h>

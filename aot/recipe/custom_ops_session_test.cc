@@ -4,7 +4,7 @@
 // named errors that point at the node's source line and at the declaration's FILE:line: an
 // undeclared op (naming --custom_ops), and declarations whose arguments or returns do not fit
 // the node. Expected texts are written by hand from the generator's source
-// (tools/fixtures/generate_custom_op.py: the calls are on its lines 43 and 44).
+// (refgen/fixtures/generate_custom_op.py: the calls are on its lines 43 and 44).
 #include <gtest/gtest.h>
 
 #include "aot/frontend/custom_ops_yaml.h"

@@ -1,9 +1,9 @@
 """Exports the benchmark models to ONNX for the peer benchmark (benchmarks/peers/README.md).
 
 Runs in the sid chroot (torch 2.14):
-  EMBER_EXTRA_BIND=/work/large_fixtures tools/torch_env/run.sh sid benchmarks/peers/export_onnx.py
+  EMBER_EXTRA_BIND=/work/large_fixtures refgen/torch_env/run.sh sid benchmarks/peers/export_onnx.py
 
-For every model of tools/fixtures/pt2_models.py (and benchmarks/peers/peer_models.py) that has a
+For every model of refgen/fixtures/pt2_models.py (and benchmarks/peers/peer_models.py) that has a
 core-ATen .pt2 fixture with reference input/output files, it builds the same nn.Module (same
 definition, same fixed-seed weights), checks that eager PyTorch still reproduces the fixture's
 reference output from the fixture's input file, and writes <out>/<model>.onnx plus
@@ -127,7 +127,7 @@ def export_one(spec, fixture, out_dir, opset):
         "onnx": onnx_path, "onnx_opset": opset, "onnx_exporter": "torch.onnx.export(dynamo=False)",
         "torch": torch.__version__, "inputs": in_entries, "outputs": out_entries,
         "tolerance": {"atol": atol, "rtol": rtol},
-        "build": "%s:%s" % (spec.get("source", "tools/fixtures/pt2_models.py"), spec["name"]),
+        "build": "%s:%s" % (spec.get("source", "refgen/fixtures/pt2_models.py"), spec["name"]),
     }
     with open(os.path.join(out_dir, spec["name"] + ".peers.json"), "w") as f:
         json.dump(sidecar, f, indent=1, sort_keys=True)
@@ -137,7 +137,7 @@ def export_one(spec, fixture, out_dir, opset):
 
 def write_fixture(spec):
     """Writes a peer_models.py model's core-ATen .pt2 and case-0 reference files with
-    tools/fixtures/generate_pt2.py's own code into <large fixtures>/pt2."""
+    refgen/fixtures/generate_pt2.py's own code into <large fixtures>/pt2."""
     import generate_pt2
     out = os.path.join(peer_common.large_fixtures_dir(REPO), "pt2")
     os.makedirs(out, exist_ok=True)

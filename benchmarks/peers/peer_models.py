@@ -1,4 +1,4 @@
-"""Models of the peer benchmark that tools/fixtures/pt2_models.py does not have (issue #20's
+"""Models of the peer benchmark that refgen/fixtures/pt2_models.py does not have (issue #20's
 suite): a narrow ResNet and a tiny U-Net. Same entry format and helpers as pt2_models.MODELS
 (fixed-seed random weights, case-0 input); export_onnx.py writes their core-ATen .pt2 and
 reference files (torch 2.14) into the large fixtures directory, then their ONNX files.

@@ -1,9 +1,9 @@
 """torch_runner.py: one PyTorch-eager measurement for run_peers.py (one process per run).
 
-  tools/torch_env/run.sh sid benchmarks/peers/torch_runner.py SPEC.peers.json THREADS WARMUP \
+  refgen/torch_env/run.sh sid benchmarks/peers/torch_runner.py SPEC.peers.json THREADS WARMUP \
       ITERATIONS OUTPUT_PREFIX
 
-Builds the spec's nn.Module from its definition (tools/fixtures/pt2_models.py or
+Builds the spec's nn.Module from its definition (refgen/fixtures/pt2_models.py or
 peer_models.py: the same fixed-seed weights as the .pt2 fixture), eval mode, with
 torch.set_num_threads(THREADS) and one inter-op thread, reads the fixture's input files once,
 runs WARMUP untimed and ITERATIONS timed forward calls under torch.inference_mode(), writes the

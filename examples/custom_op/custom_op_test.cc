@@ -2,7 +2,7 @@
 // torch.library op mylib::scaled_add (torch 2.6 and 2.14, training IR and core ATen), lowered
 // by ember_pte with --custom_ops scaled_add_ops.yaml (portable and XNNPACK recipes), run on
 // Ember's runtime with the example's C++ kernel, and compared with eager PyTorch's outputs
-// (the .output0.bin files tools/fixtures/generate_custom_op.py wrote). Without the kernel the
+// (the .output0.bin files refgen/fixtures/generate_custom_op.py wrote). Without the kernel the
 // method does not load: OperatorMissing naming mylib::scaled_add.out.
 #include <gtest/gtest.h>
 

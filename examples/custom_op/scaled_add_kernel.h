@@ -1,5 +1,5 @@
 // The C++ kernel of the example's custom operator, mylib::scaled_add (a torch.library op
-// exported by tools/fixtures/generate_custom_op.py): out = a + alpha * b.
+// exported by refgen/fixtures/generate_custom_op.py): out = a + alpha * b.
 //
 // A kernel is the operator's out variant, with the arguments of the out schema the AoT was
 // given (scaled_add_ops.yaml) in order, `out` last:

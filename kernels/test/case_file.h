@@ -1,7 +1,7 @@
 // Reader for kernel case files (kernels/test/cases/*.case, format in cases/FORMAT.md).
 //
 // A case file holds reference calls of one ATen out-variant overload, produced by real PyTorch
-// (tools/kernel_cases/generate.py): per case the arguments in ATen schema order with defaults
+// (refgen/kernel_cases/generate.py): per case the arguments in ATen schema order with defaults
 // filled in and the out tensor(s) last, the expected outputs, an expected-error flag and a
 // tolerance. The reader produces plain structs with no dependency on runtime types, so any
 // kernel library's test harness can box them into its own values. Files are untrusted: every

@@ -2,7 +2,7 @@
 // kernels' vectorised paths special-case: depthwise conv rows/channels paths, grouped convs
 // on small planes, 1x1 convs on tiny planes, mm with a transposed B, mean, max pool, softmax,
 // layer_norm and the exp-based activations with vector tails; made by
-// tools/kernel_cases/fast_path_cases.py) against the portable kernel library.
+// refgen/kernel_cases/fast_path_cases.py) against the portable kernel library.
 #include <cstdio>
 #include <string>
 

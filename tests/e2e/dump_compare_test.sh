@@ -4,7 +4,7 @@
 # the lowered MLP with the weight of its fc2 layer corrupted (corrupt_weight) must be named
 # as the first jump, with every earlier layer exact; portable against XNNPACK (the same math)
 # and a dump against itself have no jump. The layer (fc2) comes from the fixture's module
-# structure (tools/fixtures/pt2_models.py: Mlp has fc1, fc2, fc3), not from Ember.
+# structure (refgen/fixtures/pt2_models.py: Mlp has fc1, fc2, fc3), not from Ember.
 set -u
 LOWER="$1"
 RUNNER="$2"

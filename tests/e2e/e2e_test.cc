@@ -212,7 +212,7 @@ TEST(E2eTest, LargeQuantizedFixturesMatchWhenPresent) {
   }
   if (ran == 0) {
     GTEST_SKIP() << "no large_fixtures/pt2_quant beside the checkout and EMBER_LARGE_FIXTURES_DIR "
-                    "unset (write it with tools/fixtures/generate_quant_pt2.py --large-out)";
+                    "unset (write it with refgen/fixtures/generate_quant_pt2.py --large-out)";
   }
   std::printf("%s", table.c_str());
 }

@@ -3,7 +3,7 @@
 # changing the .pte; executor_runner --profile --debug names every row by node, op and source
 # line; --trace writes trace-event JSON that trace_check accepts, with one event per
 # instruction per execution. Expected names come from the fixture's export metadata
-# (tools/fixtures/pt2_models.py: Mlp.forward is line 45, its layers fc1..fc3), not from Ember.
+# (refgen/fixtures/pt2_models.py: Mlp.forward is line 45, its layers fc1..fc3), not from Ember.
 # inspect --debug lists the sidecar.
 set -u
 LOWER="$1"

@@ -2,7 +2,7 @@
 # executor_runner as a benchmark tool (issue #17): run statistics (text and --json, with the
 # old keys kept), --duration_s with progress lines, .npy inputs, --random_inputs, a sequence
 # of input sets for a stateful model, and --expected/--atol/--rtol. Expected outputs are
-# PyTorch's (the fixtures' reference .bin files, tools/fixtures/pt2_models.py): the MLP's
+# PyTorch's (the fixtures' reference .bin files, refgen/fixtures/pt2_models.py): the MLP's
 # output for its input, and the stateful BufferMutation model's second case, which PyTorch
 # recorded after running the first case on the same instance.
 set -u

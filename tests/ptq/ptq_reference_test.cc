@@ -1,6 +1,6 @@
 // Post-training quantization in C++ against PyTorch's own PT2E flow (torch 2.6,
 // XNNPACKQuantizer + get_symmetric_quantization_config(is_per_channel=True)), on the float
-// models and calibration batches of tests/fixtures/ptq (tools/fixtures/generate_ptq_refs.py):
+// models and calibration batches of tests/fixtures/ptq (refgen/fixtures/generate_ptq_refs.py):
 //   - every activation scale / zero point and every per-channel weight scale Ember picks
 //     equals the one in convert_pt2e's output (relative difference <= 1e-6, zero points equal)
 //   - the lowered programs (portable-int8 on the q/dq kernels, xnnpack-int8 through the
@@ -75,7 +75,7 @@ std::string fixture(const std::string& name) {
   current_model = (model);                                                             \
   if (!exists(fixture(std::string(model) + ".ref.json"))) {                            \
     GTEST_SKIP() << (model) << ": not in large_fixtures/ptq beside the checkout (write " \
-                 << "it with tools/fixtures/generate_ptq_refs.py --large-out)";        \
+                 << "it with refgen/fixtures/generate_ptq_refs.py --large-out)";        \
   }
 
 std::vector<uint8_t> read_bytes(const std::string& path) {

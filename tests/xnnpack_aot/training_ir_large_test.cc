@@ -1,7 +1,7 @@
 // The training IR end to end (issue #13), external fixtures: torchvision classifiers and
 // segmentation models at 64x64 and tiny configurations of the transformer-family torchvision
 // models (swin, swin v2, maxvit, vit, convnext), written to ../large_fixtures/pt2 by
-// tools/fixtures/generate_pt2.py --large-out (README there), both torch versions, both
+// refgen/fixtures/generate_pt2.py --large-out (README there), both torch versions, both
 // recipes. Skips when none is present. Manual: several minutes on 2 cores.
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@ namespace {
 
 TEST(TrainingIrLargeTest, ExternalFixturesLowerRunAndMatchWithBothRecipes) {
   std::vector<Fixture> fixtures = training_ir_fixtures(/*external=*/true);
-  if (fixtures.empty()) GTEST_SKIP() << "no external training_ir fixtures (tools/fixtures/README.md)";
+  if (fixtures.empty()) GTEST_SKIP() << "no external training_ir fixtures (refgen/fixtures/README.md)";
   const char* only = std::getenv("EMBER_TRAINING_IR_ONLY");  // a substring of the ids to run
   std::string table;
   for (const Fixture& f : fixtures) {

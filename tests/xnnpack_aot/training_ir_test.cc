@@ -2,7 +2,7 @@
 // torch.export.export output, saved without run_decompositions(), from torch 2.6 and 2.14,
 // lowered with both recipes (portable, xnnpack), run on Ember's runtime and compared with
 // PyTorch (training_ir_check.h). The external ones (torchvision classifiers and
-// segmentation models, tools/fixtures/README.md) run in training_ir_large_test.
+// segmentation models, refgen/fixtures/README.md) run in training_ir_large_test.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -1,5 +1,5 @@
 // The torchvision classifiers of issue #20 (64x64 inputs, random weights, ../large_fixtures/pt2
-// written by tools/fixtures/generate_pt2.py --large-out; each test skips when its files are
+// written by refgen/fixtures/generate_pt2.py --large-out; each test skips when its files are
 // absent): lowered with the "xnnpack" recipe from every torch version present, each whole in
 // one partition, and matching PyTorch (check_fixtures).
 #include <gtest/gtest.h>

@@ -108,7 +108,7 @@ int check_fixtures(const std::string& prefix, int partitions) {
 
 void check_large_model(const std::string& model, int partitions) {
   if (check_fixtures(model + ".core_aten.", partitions) == 0) {
-    GTEST_SKIP() << model << ": fixture not found (tools/fixtures/README.md writes it)";
+    GTEST_SKIP() << model << ": fixture not found (refgen/fixtures/README.md writes it)";
   }
 }
 

@@ -1,6 +1,6 @@
 """Exports the example's model with torch.export and writes PyTorch's reference output.
 
-    tools/torch_env/run.sh trixie examples/bazel_workspace/model/export_model.py
+    refgen/torch_env/run.sh trixie examples/bazel_workspace/model/export_model.py
 
 (from the Ember checkout; any Python with torch >= 2.6 works the same). Writes, next to this
 script: tiny_convnet.pt2 (core ATen, after run_decompositions()), tiny_convnet.input0.bin (the

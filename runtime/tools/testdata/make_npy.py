@@ -1,4 +1,4 @@
-# Writes the .npy files npy_test reads, with real numpy (tools/torch_env/run.sh trixie
+# Writes the .npy files npy_test reads, with real numpy (refgen/torch_env/run.sh trixie
 # runtime/tools/testdata/make_npy.py). Values are simple so the test can state them.
 import os
 import numpy as np

@@ -1,7 +1,7 @@
 """Writes kernels/test/cases/<op>.<overload>.case files from real PyTorch.
 
 Run inside the torch chroot (see README.md):
-  tools/torch_env/run.sh trixie tools/kernel_cases/generate.py [--out DIR] [--only SUBSTR]
+  refgen/torch_env/run.sh trixie refgen/kernel_cases/generate.py [--out DIR] [--only SUBSTR]
 Every op spec lives in ops_*.py; the file format is kernels/test/cases/FORMAT.md.
 """
 import argparse
@@ -60,7 +60,7 @@ def main():
         print("%-45s %4d cases (%d errors) %7d bytes" % (key, len(c.cases), errors, len(data)))
     if not args.only:
         with open(os.path.join(args.out, "index.json"), "w") as f:
-            json.dump({"torch": torch.__version__, "generator": "tools/kernel_cases/generate.py",
+            json.dump({"torch": torch.__version__, "generator": "refgen/kernel_cases/generate.py",
                        "ops": index}, f, indent=1, sort_keys=True)
             f.write("\n")
     print("total %d ops, %d bytes" % (len(index), total))

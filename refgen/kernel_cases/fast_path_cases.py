@@ -7,7 +7,7 @@ and the exp-based activations at lengths that leave vector tails). Same format a
 its own directory so the main generator's files are untouched.
 
 Run inside the torch chroot:
-  tools/torch_env/run.sh trixie tools/kernel_cases/fast_path_cases.py
+  refgen/torch_env/run.sh trixie refgen/kernel_cases/fast_path_cases.py
 """
 import os
 import sys

@@ -1,6 +1,6 @@
 """Prints a kernel case file in readable form (plain Python 3, no torch needed).
 
-  python3 tools/kernel_cases/dump.py kernels/test/cases/aten__add.out.case [--data]
+  python3 refgen/kernel_cases/dump.py kernels/test/cases/aten__add.out.case [--data]
 """
 import struct
 import sys

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: runs a Python script with the real PyTorch of a Debian chroot made by setup_chroot.sh.
 #
-# Usage: tools/torch_env/run.sh SUITE script.py [args...]
+# Usage: refgen/torch_env/run.sh SUITE script.py [args...]
 #   SUITE is trixie or sid; the chroot is $EMBER_CHROOT_DIR or /work/chroots/<SUITE>.
 # The repository (this script's checkout) is bind-mounted into the chroot at the same absolute
 # path and the script runs from the current directory, so relative paths work unchanged.
@@ -19,7 +19,7 @@ suite="$1"
 shift
 chroot_dir="${EMBER_CHROOT_DIR:-/work/chroots/${suite}}"
 if [[ ! -x "${chroot_dir}/usr/bin/python3" ]]; then
-  echo "run.sh: no python3 in ${chroot_dir}; run tools/torch_env/setup_chroot.sh ${suite} first" >&2
+  echo "run.sh: no python3 in ${chroot_dir}; run refgen/torch_env/setup_chroot.sh ${suite} first" >&2
   exit 1
 fi
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # setup_chroot.sh: builds a minimal Debian chroot with Debian's python3-torch, python3-torchvision
-# and python3-numpy (sid: also python3-onnx), used by the reference-data generators under tools/
+# and python3-numpy (sid: also python3-onnx), used by the reference-data generators under refgen/
 # and benchmarks/peers/. Idempotent: re-running
 # on a finished chroot only re-checks the packages.
 #
-# Usage: tools/torch_env/setup_chroot.sh [trixie|sid] [DIR]
+# Usage: refgen/torch_env/setup_chroot.sh [trixie|sid] [DIR]
 #   trixie (default): torch 2.6, torchvision 0.21.   sid: newer torch (PT2-archive layout).
 #   DIR defaults to /work/chroots/<suite>; keep it OUTSIDE the repository.
 # Needs root and Debian's archive (the only network these machines reach).

@@ -21,7 +21,7 @@ import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(REPO, "tools", "fixtures"))
+sys.path.insert(0, os.path.join(REPO, "refgen", "fixtures"))
 sys.path.insert(0, HERE)
 
 import numpy as np  # noqa: E402

@@ -79,7 +79,7 @@ def command(engine, spec, ptes, threads, warmup, iterations, prefix, args):
     if engine == "onnxruntime":
         return ["node", os.path.join(HERE, "ort_runner.js"), spec["sidecar"], str(threads),
                 str(warmup), str(iterations), prefix]
-    return [os.path.join(REPO, "tools", "torch_env", "run.sh"), "sid",
+    return [os.path.join(REPO, "refgen", "torch_env", "run.sh"), "sid",
             os.path.join(HERE, "torch_runner.py"), spec["sidecar"], str(threads), str(warmup),
             str(iterations), prefix]
 

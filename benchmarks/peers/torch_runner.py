@@ -19,7 +19,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "fixtures"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "refgen", "fixtures"))
 sys.path.insert(0, HERE)
 
 import numpy as np  # noqa: E402

@@ -3,16 +3,17 @@
 The folders of aot/ form a pipeline; a target may be used by its own stage and the stages
 after it, never by an earlier one:
 
-    ir -> frontend -> quantize -> passes -> backend -> planning -> emit -> recipe -> tools
+    ir -> frontend -> quantize -> passes -> backend -> planning -> emit -> recipe
 
-Outside aot/, only the AoT halves of backends (backends/*/aot), tests and benchmarks may
-use AoT targets; runtime/, kernels/ and backends/*/runtime never do
+Outside aot/, only the AoT halves of backends (backends/*/aot), the programs on the top floor
+(apps/: lower, inspect, ...), tests and benchmarks may use AoT targets; runtime/, kernels/ and backends/*/runtime never do
 (//tests/layering:layering_test checks this with bazel query).
 """
 
-AOT_STAGES = ["ir", "frontend", "quantize", "passes", "backend", "planning", "emit", "recipe", "tools"]
+AOT_STAGES = ["ir", "frontend", "quantize", "passes", "backend", "planning", "emit", "recipe"]
 
 AOT_CLIENTS = [
+    "//apps:__subpackages__",
     "//backends/demo/aot:__pkg__",
     "//backends/xnnpack/aot:__pkg__",
     "//tests:__subpackages__",

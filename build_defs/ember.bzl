@@ -17,7 +17,7 @@ workspace that declares Ember as `@ember` as @ember//build_defs:ember.bzl):
         pte = ":mlp",
     )
 
-The lowering action runs //aot/tools:lower on declared inputs only, with no environment, and
+The lowering action runs //apps/lower on declared inputs only, with no environment, and
 the .pte holds no path, time or host name, so the action is cacheable locally and remotely and
 its output is byte-identical on every machine (docs/build_servers.md).
 
@@ -41,7 +41,7 @@ cpu_probe = rule(
 
 _CPU_PROBE = Label("//build_defs:cpu_probe")
 
-_LOWER = Label("//aot/tools:lower")
+_LOWER = Label("//apps/lower")
 _EMBED = Label("//build_defs:embed_program")
 
 def _lower_for(ctx):
@@ -238,7 +238,7 @@ def ember_embedded_program(name, pte, symbol = None, alignment = 128, visibility
         **kwargs
     )
 
-_SELECTIVE = Label("//aot/tools:selective_kernels")
+_SELECTIVE = Label("//apps/selective_kernels")
 _KERNEL_TABLE = Label("//kernels/portable:register_kernels.cc")
 _PRIM_OPS = [Label("//runtime/kernel/prim_ops:prim_ops.cc")]
 _SELECTIVE_DEPS = [

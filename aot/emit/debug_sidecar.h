@@ -2,7 +2,7 @@
 // every method, every instruction's node name, ATen op and user source line, and for a
 // delegate call the nodes inside the delegate. The .pte itself is unchanged. Format:
 // docs/profiling.md ("The .ptdbg sidecar"); executor_runner --debug reads it
-// (runtime/tools/debug_info.h).
+// (apps/diagnostics/debug_info.h).
 //
 //   std::string json = debug_sidecar_json(*session->last_artifact().program, *session->pte());
 #pragma once

@@ -24,9 +24,9 @@
 #include "runtime/module/module.h"
 #include "runtime/platform/log.h"
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
-#include "runtime/tools/registration.h"
-#include "runtime/tools/runner_io.h"
-#include "runtime/tools/stats.h"
+#include "apps/executor_runner/registration.h"
+#include "apps/executor_runner/runner_io.h"
+#include "apps/executor_runner/stats.h"
 
 namespace ember::runtime {
 namespace {

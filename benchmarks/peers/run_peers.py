@@ -5,7 +5,7 @@ the same fixtures and inputs. Not part of CI; see benchmarks/peers/README.md.
   benchmarks/peers/run_peers.py [--threads 1,2] [--rounds 10] [--models a,b] [--engines ...]
 
 Host Python 3, standard library only. Needs (see README.md): `bazel build -c opt
-//benchmarks/peers:ember_runner //aot/tools:lower`, onnxruntime-node installed in
+//benchmarks/peers:ember_runner //apps/lower`, onnxruntime-node installed in
 $EMBER_PEERS_NODE_MODULES (default /work/peers_env/node_modules), the sid torch chroot with
 python3-onnx, and the ONNX files written by export_onnx.py (it is run here when a model's
 sidecar is missing). Every measurement is a fresh process; rounds interleave the engines
@@ -53,7 +53,7 @@ def bazel_bin(name):
 def lower(spec, recipe, pte_dir):
     """Lowers the spec's .pt2 with the recipe (cached by modification time)."""
     pte = os.path.join(pte_dir, "%s.%s.pte" % (spec["model"], recipe))
-    tool = bazel_bin("aot/tools/lower")
+    tool = bazel_bin("apps/lower/lower")
     if (os.path.exists(pte) and os.path.getmtime(pte) >= os.path.getmtime(spec["pt2"])
             and os.path.getmtime(pte) >= os.path.getmtime(tool)):
         return pte
@@ -72,7 +72,7 @@ def command(engine, spec, ptes, threads, warmup, iterations, prefix, args):
         if args.ember_runner == "ember_runner":
             return [bazel_bin("benchmarks/peers/ember_runner"), ptes[engine], str(threads), str(warmup),
                     str(iterations), prefix, inputs]
-        return [bazel_bin("runtime/tools/executor_runner"), "--model_path", ptes[engine],
+        return [bazel_bin("apps/executor_runner/executor_runner"), "--model_path", ptes[engine],
                 "--inputs", inputs, "--cpu_threads", str(threads), "--warmup", str(warmup),
                 "--num_executions", str(iterations), "--json", "--print_output", "none",
                 "--output_file", prefix]

@@ -19,7 +19,7 @@ paste <(od -An -v -f -w4 "$TEST_TMPDIR/out-0.bin") <(od -An -v -f -w4 "$BASE.out
          if (d > 1e-5 + 1e-5 * m) { print "element " NR-1 ": got " $1 ", PyTorch " $2; bad = 1 } }
        END { exit bad }' || fail "outputs differ from PyTorch's"
 
-"$R/runtime/tools/executor_runner" --model_path="$PTE" --inputs="$BASE.input0.bin,$BASE.input1.bin" \
+"$R/apps/executor_runner/executor_runner" --model_path="$PTE" --inputs="$BASE.input0.bin,$BASE.input1.bin" \
   > /dev/null 2> "$TEST_TMPDIR/err.txt"
 rc=$?
 [ $rc -eq 1 ] || fail "executor_runner without the kernel: exit $rc, expected 1"

@@ -77,7 +77,7 @@ for i in 1 2; do
   base="$work/ob$i"
   echo "== output base $i: $base"
   # The lower binary, from the shared disk cache (its compile actions never reach nginx).
-  bazel --output_base="$base" build --symlink_prefix=/ --disk_cache="$disk" //aot/tools:lower || fail "build lower in base $i"
+  bazel --output_base="$base" build --symlink_prefix=/ --disk_cache="$disk" //apps/lower || fail "build lower in base $i"
   # The lowering, with the HTTP cache only.
   bazel --output_base="$base" build --symlink_prefix=/ --disk_cache= "$cache" --execution_log_json_file="$work/exec$i.json" \
     "${targets[@]}" 2>&1 | tee "$work/build$i.log"

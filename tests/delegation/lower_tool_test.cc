@@ -23,7 +23,7 @@ struct Result {
 
 Result lower(const std::string& args) {
   const std::string log = std::string(std::getenv("TEST_TMPDIR")) + "/lower.log";
-  const int rc = std::system(("aot/tools/lower " + args + " > " + log + " 2>&1").c_str());
+  const int rc = std::system(("apps/lower/lower " + args + " > " + log + " 2>&1").c_str());
   std::ifstream f(log);
   return {rc, std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>())};
 }

@@ -5,7 +5,7 @@
 # size is numel(actual shape) * 4, not the bound's). Above the bound: non-zero exit and
 # the per-dim error. Skips when ../shared is absent.
 set -u
-RUNNER="$TEST_SRCDIR/$TEST_WORKSPACE/runtime/tools/executor_runner"
+RUNNER="$TEST_SRCDIR/$TEST_WORKSPACE/apps/executor_runner/executor_runner"
 WS=$(readlink -f "$TEST_SRCDIR/$TEST_WORKSPACE/WORKSPACE")
 F="${EMBER_SHARED_DIR:-$(dirname "$(dirname "$WS")")/shared}/fixtures/executorch-pte"
 if [ ! -d "$F" ]; then echo "shared fixtures absent: skipping"; exit 0; fi

@@ -6,8 +6,8 @@
 # export: two_dynamic_dims x [b,n,4] / y [b,m,4], transformer_dynamic_seq seq in [2, 64]).
 set -u
 BIN="$TEST_SRCDIR/$TEST_WORKSPACE"
-RUNNER="$BIN/runtime/tools/executor_runner"
-LOWER="$BIN/aot/tools/lower"
+RUNNER="$BIN/apps/executor_runner/executor_runner"
+LOWER="$BIN/apps/lower/lower"
 FIX="$BIN/tests/fixtures/pt2"
 fail() { echo "FAIL: $*"; exit 1; }
 

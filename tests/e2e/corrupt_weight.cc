@@ -12,9 +12,9 @@
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/module/module.h"
-#include "runtime/tools/debug_info.h"
-#include "runtime/tools/registration.h"
-#include "runtime/tools/runner_io.h"
+#include "apps/diagnostics/debug_info.h"
+#include "apps/executor_runner/registration.h"
+#include "apps/executor_runner/runner_io.h"
 
 namespace {
 

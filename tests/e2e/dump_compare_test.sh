@@ -1,6 +1,6 @@
 #!/bin/bash
 # Numeric debugging end to end (issue #17): executor_runner --dump_intermediates writes every
-# instruction's outputs named by provenance; //aot/tools:compare lines up two dumps. A copy of
+# instruction's outputs named by provenance; //apps/compare lines up two dumps. A copy of
 # the lowered MLP with the weight of its fc2 layer corrupted (corrupt_weight) must be named
 # as the first jump, with every earlier layer exact; portable against XNNPACK (the same math)
 # and a dump against itself have no jump. The layer (fc2) comes from the fixture's module

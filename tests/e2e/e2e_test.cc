@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aot/frontend/zip_test_util.h"
-#include "aot/tools/pte_check/pte_check.h"
+#include "apps/pte_check/pte_check.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "tests/e2e/fixture_corpus.h"

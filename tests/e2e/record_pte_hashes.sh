@@ -1,9 +1,9 @@
 #!/bin/bash
 # Re-records tests/e2e/pte_hashes.txt with the current `lower` (run from the repository root
-# after `bazel build //aot/tools:lower`). Only for changes that are meant to alter the bytes:
+# after `bazel build //apps/lower`). Only for changes that are meant to alter the bytes:
 # say why in the commit message.
 set -eu
-LOWER="${LOWER:-bazel-bin/aot/tools/lower}"
+LOWER="${LOWER:-bazel-bin/apps/lower/lower}"
 FILE=tests/e2e/pte_hashes.txt
 FIX=tests/fixtures/pt2
 tmp=$(mktemp)

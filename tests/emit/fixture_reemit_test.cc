@@ -10,7 +10,7 @@
 #include <set>
 
 #include "aot/emit/pte_writer.h"
-#include "aot/tools/pte_check/pte_check.h"
+#include "apps/pte_check/pte_check.h"
 #include "tests/emit/pte_view.h"
 #include "tests/support/shared_fixtures.h"
 

@@ -8,7 +8,7 @@
 
 #include "aot/emit/pte_writer.h"
 #include "aot/emit/testing/test_programs.h"
-#include "aot/tools/pte_check/pte_check.h"
+#include "apps/pte_check/pte_check.h"
 #include "schema/program_generated.h"
 
 namespace ember::aot {

@@ -1,5 +1,5 @@
 // libFuzzer target: what `inspect` does with a file, on arbitrary bytes. A .pte (the "ET12"
-// identifier at byte 4) is summarized as text and JSON (aot/tools/pte_summary.h); anything
+// identifier at byte 4) is summarized as text and JSON (apps/inspect/pte_summary.h); anything
 // else is read as a .pt2 (pt2_entries.h: raw, or entries re-packed with valid CRCs), with
 // and without weights, then summarized as text, JSON and a Graphviz graph. Every input must
 // end in output or a named error. inspect_fuzz_test drives the same entry point in
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "aot/frontend/pt2_reader.h"
-#include "aot/tools/graph_dot.h"
-#include "aot/tools/pt2_summary.h"
-#include "aot/tools/pte_summary.h"
+#include "apps/inspect/graph_dot.h"
+#include "apps/inspect/pt2_summary.h"
+#include "apps/inspect/pte_summary.h"
 #include "runtime/platform/log.h"
 #include "tests/fuzz/inspect_fuzz.h"
 #include "tests/fuzz/pt2_entries.h"

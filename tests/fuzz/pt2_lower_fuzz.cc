@@ -13,7 +13,7 @@
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/recipe.h"
 #include "aot/recipe/stages.h"
-#include "aot/tools/pt2_summary.h"
+#include "apps/inspect/pt2_summary.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/platform/log.h"
 #include "tests/fuzz/pt2_entries.h"

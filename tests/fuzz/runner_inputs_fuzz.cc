@@ -1,10 +1,10 @@
-// libFuzzer target: executor_runner's input handling (runtime/tools/runner_io.h) on
+// libFuzzer target: executor_runner's input handling (apps/executor_runner/runner_io.h) on
 // arbitrary flag text and input files. The program is fixed (out = a + b on float[2] with
 // dynamic, bounded shapes); the fuzz input carries the --input_shapes text and the
 // contents of the --inputs files:
 //
 //   byte 0: bits 0-1 = number of input files (0-3), bit 6 = name them "*.npy" (the .npy
-//   reader, runtime/tools/npy.h, parses them), bit 7 = add a directory as a file;
+//   reader, apps/diagnostics/npy.h, parses them), bit 7 = add a directory as a file;
 //   then the shapes text up to the first '\n' (at most 256 bytes); the rest is divided
 //   evenly between the files, written to /dev/shm for the duration of one input.
 //
@@ -25,7 +25,7 @@
 #include "runtime/kernel/prim_ops/prim_ops.h"
 #include "runtime/module/module.h"
 #include "runtime/platform/log.h"
-#include "runtime/tools/runner_io.h"
+#include "apps/executor_runner/runner_io.h"
 #include "tests/fuzz/runner_inputs_fuzz.h"
 
 namespace {

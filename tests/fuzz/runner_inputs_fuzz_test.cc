@@ -8,7 +8,7 @@
 #include <string>
 
 #include "runtime/core/diagnostics.h"
-#include "runtime/tools/npy.h"
+#include "apps/diagnostics/npy.h"
 #include "tests/fuzz/runner_inputs_fuzz.h"
 
 namespace ember::fuzz {

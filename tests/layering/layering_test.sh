@@ -1,24 +1,48 @@
 #!/bin/bash
 # layering_test: the house rules on the build graph (genquery results) and on the sources.
-#   usage: layering_test.sh RUNTIME_AOT_DEPS KERNEL_EXECUTOR_DEPS CONTROL WORKSPACE
+#   usage: layering_test.sh UPWARD_DEPS BINDINGS_APPS_DEPS APPS_BINDINGS_DEPS RUNTIME_AOT_DEPS
+#                           KERNEL_EXECUTOR_DEPS CONTROL WORKSPACE
 # The source checks read the checkout that //:WORKSPACE links to.
 set -u
-runtime_aot="$1"
-kernel_executor="$2"
-control="$3"
-root="$(dirname "$(readlink -f "$4")")"
+upward="$1"
+bindings_apps="$2"
+apps_bindings="$3"
+runtime_aot="$4"
+kernel_executor="$5"
+control="$6"
+root="$(dirname "$(readlink -f "$7")")"
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 
-[ -s "$control" ] || fail "control query found no //aot/ir dependency of //aot/tools:lower; the queries are broken"
+[ -s "$control" ] || fail "control query found no //aot/ir dependency of //apps/lower; the queries are broken"
+[ -s "$upward" ] && fail "targets below the top floor depend on apps/ or bindings/: $(tr '\n' ' ' < "$upward")"
+[ -s "$bindings_apps" ] && fail "bindings/ depends on apps/: $(tr '\n' ' ' < "$bindings_apps")"
+[ -s "$apps_bindings" ] && fail "apps/ depends on bindings/: $(tr '\n' ' ' < "$apps_bindings")"
 [ -s "$runtime_aot" ] && fail "runtime-side targets depend on aot/ (or yaml-cpp): $(tr '\n' ' ' < "$runtime_aot")"
 [ -s "$kernel_executor" ] && fail "kernels depend on the executor, loaders or Module: $(tr '\n' ' ' < "$kernel_executor")"
 
-[ -d "$root/aot" ] && [ -d "$root/runtime" ] || fail "cannot find the sources beside $4 (root '$root')"
+[ -d "$root/aot" ] && [ -d "$root/runtime" ] && [ -d "$root/apps" ] && [ -d "$root/bindings" ] ||
+  fail "cannot find the sources beside $7 (root '$root')"
 
-# No #include of aot/ from the runtime side.
+# No upward arrow in the sources either: nothing below the top floor includes apps/ or
+# bindings/, or names them in a BUILD file.
+lower_floors=("$root/aot" "$root/runtime" "$root/kernels" "$root/backends" "$root/schema")
+hits=$(grep -rnE '^#include "(apps|bindings)/' --include=*.h --include=*.cc --include=*.c "${lower_floors[@]}")
+[ -z "$hits" ] || fail "files below the top floor include apps/ or bindings/:
+$hits"
+hits=$(grep -rnE '"//(apps|bindings)[/:]' --include=BUILD.bazel --include=*.bzl "${lower_floors[@]}")
+[ -z "$hits" ] || fail "BUILD files below the top floor name apps/ or bindings/:
+$hits"
+hits=$(grep -rnE '^#include "apps/' --include=*.h --include=*.cc --include=*.c "$root/bindings")
+[ -z "$hits" ] || fail "bindings/ includes apps/:
+$hits"
+hits=$(grep -rnE '^#include "bindings/' --include=*.h --include=*.cc "$root/apps")
+[ -z "$hits" ] || fail "apps/ includes bindings/:
+$hits"
+
+# No #include of aot/ from the runtime side (the C and Java doors included).
 hits=$(grep -rnE '^#include "aot/' --include=*.h --include=*.cc \
-  "$root/runtime" "$root/kernels" "$root"/backends/*/runtime 2>/dev/null)
+  "$root/runtime" "$root/kernels" "$root"/backends/*/runtime "$root/bindings" 2>/dev/null)
 [ -z "$hits" ] || fail "runtime-side files include aot/:
 $hits"
 
@@ -29,7 +53,7 @@ $hits"
 
 # Each aot/ stage includes only itself and earlier stages (folders that do not exist yet
 # are skipped).
-stages=(ir frontend quantize passes backend planning emit recipe tools)
+stages=(ir frontend quantize passes backend planning emit recipe)
 checked=0
 for ((i = 0; i < ${#stages[@]}; i++)); do
   dir="$root/aot/${stages[$i]}"
@@ -44,5 +68,5 @@ $hits"
 done
 [ "$checked" -ge 7 ] || fail "only $checked aot stages found under $root/aot"
 
-if [ "$failed" -eq 0 ]; then echo "layering: runtime side free of aot/, kernels free of the executor, $checked aot stages in order"; fi
+if [ "$failed" -eq 0 ]; then echo "layering: no upward arrow to apps/ or bindings/, runtime side free of aot/, kernels free of the executor, $checked aot stages in order"; fi
 exit "$failed"

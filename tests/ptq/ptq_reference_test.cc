@@ -23,7 +23,7 @@
 #include "aot/recipe/quantize_stage.h"
 #include "aot/recipe/recipe.h"
 #include "aot/recipe/run_method.h"
-#include "aot/tools/pte_check/pte_check.h"
+#include "apps/pte_check/pte_check.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/backend/backend_registry.h"

@@ -8,7 +8,7 @@
 
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
-#include "aot/tools/pte_check/pte_check.h"
+#include "apps/pte_check/pte_check.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "tests/e2e/fixture_options.h"
 #include "tests/xnnpack_aot/xnnpack_test_util.h"

@@ -10,10 +10,10 @@
 #include <fstream>
 #include <iterator>
 
-#include "aot/tools/lower_flags.h"
+#include "apps/lower/lower_flags.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
-#include "aot/tools/pte_summary.h"
+#include "apps/inspect/pte_summary.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/backend/backend_registry.h"

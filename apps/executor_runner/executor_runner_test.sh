@@ -1,0 +1,125 @@
+#!/bin/bash
+# executor_runner end to end on upstream files (skips when ../shared is absent):
+# JSON for a constant method and its timing fields (microseconds), raw output files equal upstream's reference, and a
+# named error with a non-zero exit for a program needing a missing backend. Errors are
+# "executor_runner: ErrorName (0xNN): message", printed once; the reproductions of issue
+# #16 (bad flags exit 2, directories and devices as inputs, oversized input files, a .pt2
+# as the model) each end in a named error. Flag checks run without ../shared.
+set -u
+RUNNER="$TEST_SRCDIR/$TEST_WORKSPACE/apps/executor_runner/executor_runner"
+if [ -n "${EMBER_EXEC_WRAPPER:-}" ]; then  # a cross build: run the binary through qemu
+  printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$EMBER_EXEC_WRAPPER" "$RUNNER" > "$TEST_TMPDIR/runner"
+  chmod +x "$TEST_TMPDIR/runner" && RUNNER="$TEST_TMPDIR/runner"
+fi
+WS=$(readlink -f "$TEST_SRCDIR/$TEST_WORKSPACE/WORKSPACE")
+F="${EMBER_SHARED_DIR:-$(dirname "$(dirname "$WS")")/shared}/fixtures/executorch-pte"
+fail() { echo "FAIL: $*"; exit 1; }
+
+# expect_error STATUS PATTERN ARGS...: exits STATUS, "executor_runner: PATTERN" printed once.
+expect_error() {
+  local want=$1 pattern=$2; shift 2
+  "$RUNNER" "$@" > /dev/null 2> "$TEST_TMPDIR/err.txt"
+  local rc=$?
+  [ $rc -eq "$want" ] || fail "$*: exit status $rc, expected $want: $(cat "$TEST_TMPDIR/err.txt")"
+  grep -qE "^executor_runner: ${pattern}" "$TEST_TMPDIR/err.txt" || fail "$*: got '$(cat "$TEST_TMPDIR/err.txt")', expected '${pattern}'"
+  [ "$(grep -c "executor_runner: [A-Z]" "$TEST_TMPDIR/err.txt")" -eq 1 ] || fail "$*: error not printed once: $(cat "$TEST_TMPDIR/err.txt")"
+}
+
+BADFLAG="InvalidArgument \(0x12\): "
+expect_error 2 "${BADFLAG}--num_executions must be at least 1, got 0" --num_executions 0
+expect_error 2 "${BADFLAG}--num_executions must be at least 1, got -1" --num_executions=-1
+expect_error 2 "${BADFLAG}--warmup must be 0 or more, got -5" --warmup=-5
+expect_error 2 "${BADFLAG}--cpu_threads must be -1 \(one per core\) or at least 1, got 0" --cpu_threads 0
+expect_error 2 "${BADFLAG}--cpu_threads must be -1 \(one per core\) or at least 1, got -7" --cpu_threads=-7
+printf 'PK\003\004 a torch.export archive' > "$TEST_TMPDIR/model.pt2"
+expect_error 1 "InvalidProgram \(0x23\): '$TEST_TMPDIR/model.pt2' is a .pt2 .*lower it first" --model_path "$TEST_TMPDIR/model.pt2"
+
+if [ ! -d "$F" ]; then echo "shared fixtures absent: skipping the rest"; exit 0; fi
+ADD="$F/pytorch__executorch__add.pte"
+C="$F/reference/pytorch__executorch__add/forward/case1"
+mkdir -p "$TEST_TMPDIR/dir"
+expect_error 1 "AccessFailed \(0x22\): input 0 \(needs 4 bytes\): '$TEST_TMPDIR/dir' is a directory" --model_path "$ADD" --inputs "$TEST_TMPDIR/dir,$C/input1.bin"
+expect_error 1 "AccessFailed \(0x22\): input 1 \(needs 4 bytes\): '/dev/zero' is not a readable regular file" --model_path "$ADD" --inputs "$C/input0.bin,/dev/zero"
+head -c 1000 /dev/zero > "$TEST_TMPDIR/big.bin"
+expect_error 1 "${BADFLAG}input 0: '$TEST_TMPDIR/big.bin' has 1000 bytes, the input needs 4" --model_path "$ADD" --inputs "$TEST_TMPDIR/big.bin,$C/input1.bin"
+# --cpu_threads above the core count is capped with a warning; no --inputs is upstream's ones.
+"$RUNNER" --model_path "$ADD" --cpu_threads 100000 --print_output none > /dev/null 2> "$TEST_TMPDIR/err.txt" || fail "--cpu_threads 100000 failed: $(cat "$TEST_TMPDIR/err.txt")"
+grep -q "^executor_runner: warning: --cpu_threads 100000 is more than the $(getconf _NPROCESSORS_ONLN) core(s); using $(getconf _NPROCESSORS_ONLN)$" "$TEST_TMPDIR/err.txt" || fail "no cap warning: $(cat "$TEST_TMPDIR/err.txt")"
+grep -q "^executor_runner: note: no --inputs: tensor inputs are filled with ones" "$TEST_TMPDIR/err.txt" || fail "no note on default inputs"
+
+out=$("$RUNNER" --model_path "$F/corey-cole__executorch-numpy-runtime__const_methods.pte" \
+  --method_name get_scalar --json --print_output none 2>/dev/null) || fail "get_scalar exited non-zero"
+echo "$out" | grep -q '"outputs":\[{"kind":"Int","value":128}\]' || fail "get_scalar json: $out"
+echo "$out" | grep -q '"iterations":1' || fail "iterations missing: $out"
+
+"$RUNNER" --model_path "$F/corey-cole__executorch-numpy-runtime__const_methods.pte" --method_name get_tensor \
+  --output_file "$TEST_TMPDIR/t" --print_output summary >/dev/null 2>&1 || fail "get_tensor exited non-zero"
+cmp -s "$TEST_TMPDIR/t-0.bin" \
+  "$F/reference/corey-cole__executorch-numpy-runtime__const_methods/get_tensor/case0/output0.bin" ||
+  fail "get_tensor output differs from upstream's"
+
+# A kernel program and an XNNPACK-delegated dynamic-shape program against upstream's outputs.
+C="$F/reference/pytorch__executorch__add/forward/case1"
+"$RUNNER" --model_path "$F/pytorch__executorch__add.pte" --inputs "$C/input0.bin,$C/input1.bin" \
+  --output_file "$TEST_TMPDIR/add" --print_output none --num_executions 3 --warmup 1 >/dev/null 2>&1 ||
+  fail "add.pte exited non-zero"
+cmp -s "$TEST_TMPDIR/add-0.bin" "$C/output0.bin" || fail "add.pte output differs from upstream's"
+C="$F/reference/balthazarneveu__executorch_smoothly__xnnpack_simpleconv/forward/case1"
+out=$("$RUNNER" --model_path "$F/balthazarneveu__executorch_smoothly__xnnpack_simpleconv.pte" \
+  --inputs "$C/input0.bin" --input_shapes '1,3,17,23' --json --profile --print_output none --cpu_threads 1 2>/dev/null) ||
+  fail "simpleconv exited non-zero"
+echo "$out" | grep -q '"shape":\[1,3,17,23\]' || fail "simpleconv output shape: $out"
+echo "$out" | grep -q "XnnpackBackend" || fail "profile table lacks the delegate: $out"
+
+# --json times: microseconds with 3 decimals (1 ns steps), fastest run no slower than the median.
+out=$("$RUNNER" --model_path "$F/pytorch__executorch__add.pte" --json --print_output none --num_executions 5 2>/dev/null) ||
+  fail "add.pte --json exited non-zero"
+for field in load_us first_us median_us min_us max_us; do
+  echo "$out" | grep -Eq "\"$field\":[0-9]+\.[0-9]{3}," || fail "--json lacks $field with 3 decimals: $out"
+done
+echo "$out" | grep -q '_ms"' && fail "--json still has millisecond fields: $out"
+min=$(echo "$out" | sed -E 's/.*"min_us":([0-9.]+).*/\1/')
+median=$(echo "$out" | sed -E 's/.*"median_us":([0-9.]+).*/\1/')
+max=$(echo "$out" | sed -E 's/.*"max_us":([0-9.]+).*/\1/')
+awk -v a="$min" -v b="$median" -v c="$max" 'BEGIN { exit !(a > 0 && a <= b && b <= c) }' ||
+  fail "--json times out of order (min $min, median $median, max $max): $out"
+echo "$out" | grep -q '"iterations":5,' || fail "--json iterations: $out"
+# CPU time per run (process CPU clock around each execution), same format and order.
+for field in cpu_median_us cpu_min_us cpu_mean_us; do
+  echo "$out" | grep -Eq "\"$field\":[0-9]+\.[0-9]{3}," || fail "--json lacks $field with 3 decimals: $out"
+done
+cmin=$(echo "$out" | sed -E 's/.*"cpu_min_us":([0-9.]+).*/\1/')
+cmedian=$(echo "$out" | sed -E 's/.*"cpu_median_us":([0-9.]+).*/\1/')
+awk -v a="$cmin" -v b="$cmedian" 'BEGIN { exit !(a <= b) }' || fail "--json cpu times out of order: $out"
+
+expect_error 1 "NotFound \(0x20\).*EthosUBackend" --model_path "$F/Arm-Examples__CMSIS-Executorch__ethos_u_minimal_example.pte"
+[ "$(grep -c EthosUBackend "$TEST_TMPDIR/err.txt")" -eq 1 ] || fail "runtime error printed more than once: $(cat "$TEST_TMPDIR/err.txt")"
+
+# Issue #16: the method renamed fo"ward and fo<ESC>ward (same length): --json stays valid and
+# carries the name unchanged; no raw control byte reaches stdout or stderr.
+for name in 'fo"ward' $'fo\033ward'; do
+  python3 - "$F/pytorch__executorch__add.pte" "$TEST_TMPDIR/named.pte" "$name" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+assert d.count(b'forward') == 1
+open(sys.argv[2], 'wb').write(d.replace(b'forward', sys.argv[3].encode()))
+PY
+  "$RUNNER" --model_path "$TEST_TMPDIR/named.pte" --json --print_output none > "$TEST_TMPDIR/out.json" 2> "$TEST_TMPDIR/err.txt" ||
+    fail "renamed method: $(cat "$TEST_TMPDIR/err.txt")"
+  python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['method'] == sys.argv[2]" "$TEST_TMPDIR/out.json" "$name" ||
+    fail "--json invalid or the name changed: $(cat "$TEST_TMPDIR/out.json")"
+  "$RUNNER" --model_path "$TEST_TMPDIR/named.pte" --print_output all > "$TEST_TMPDIR/out.txt" 2>&1 || fail "renamed method (text) failed"
+  cat "$TEST_TMPDIR/out.json" "$TEST_TMPDIR/err.txt" "$TEST_TMPDIR/out.txt" | grep -q $'\033' && fail "raw ESC byte in the runner's output"
+  expect_error 1 "NotFound \(0x20\): .*program has no method 'missing'" --model_path "$TEST_TMPDIR/named.pte" --method_name missing
+done
+
+# Issue #16: a .bpte where a .pte is expected says what it is and which flag takes it, and a
+# .pte given to --bundled says it is not a bundled program (upstream's files, unchanged).
+BPTE="$F/pytorch__executorch__bundled_program.bpte"
+expect_error 1 "InvalidProgram \(0x23\): '$BPTE': this is a bundled program \(.bpte\): use --bundled $BPTE" --model_path "$BPTE"
+expect_error 1 "InvalidProgram \(0x23\): .*this is a program \(.pte, identifier 'ET12'\), not a bundled program" --bundled "$F/pytorch__executorch__add.pte"
+
+err=$("$RUNNER" --model_path /nonexistent.pte 2>&1)
+[ $? -ne 0 ] || fail "missing file must exit non-zero"
+echo "$err" | grep -q "NotFound" || fail "missing file error: $err"
+echo PASS

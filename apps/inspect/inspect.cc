@@ -1,0 +1,154 @@
+// inspect: prints what a torch.export .pt2 file or an ExecuTorch .pte file contains.
+//
+//   bazel run //apps/inspect -- model.pt2 [--json] [--graph=false] [--dot out.dot]
+//   bazel run //apps/inspect -- model.pte [--json]
+//   bazel run //apps/inspect -- model.pte --debug model.ptdbg
+//   bazel run //apps/inspect -- model.bpte [--json] [--extract_program inner.pte]
+//
+// For a .pte (recognized by its "ET12" identifier): methods, inputs/outputs with dtypes
+// and shapes, an operator histogram, delegates, constants size, and the memory plan with
+// the arena against a lower bound recomputed from the program (pte_summary.h). With
+// --debug FILE.ptdbg (lower --debug_out) it then lists every instruction's node, ATen op,
+// source line and module, the nodes inside each delegate call, and whether the sidecar's
+// SHA-256 matches the .pte (docs/profiling.md). For a bundled program (.bpte, "BP08"): its
+// version, every method's test cases (inputs and expected outputs), then the inner program
+// as above; --extract_program FILE writes the inner .pte (bundled_summary.h).
+//
+// Shows user inputs/outputs with dtypes and shapes (symbolic dims by name, with their
+// ranges), an op histogram, parameter/buffer/constant sizes, buffer mutations and the
+// graph (one node per line with the user's source line). Relative paths are resolved
+// against $BUILD_WORKING_DIRECTORY (the directory `bazel run` was started in). Exit
+// status 1 with the error's name and message when the file cannot be read.
+#include <gflags/gflags.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "aot/emit/sha256.h"
+#include "aot/frontend/pt2_reader.h"
+#include "apps/inspect/bundled_summary.h"
+#include "apps/inspect/graph_dot.h"
+#include "apps/inspect/pt2_summary.h"
+#include "apps/inspect/pte_summary.h"
+#include "apps/diagnostics/debug_info.h"
+
+DEFINE_bool(json, false, "print the summary as JSON");
+DEFINE_bool(graph, true, "include the graph, one node per line");
+DEFINE_bool(weights, true, "load and check the weights (slower for large models)");
+DEFINE_string(debug, "", "(.pte) list the provenance sidecar (lower --debug_out) per instruction");
+DEFINE_string(extract_program, "", "(.bpte) also write the inner program (.pte) to this file");
+DEFINE_string(dot, "", "(.pt2) also write a Graphviz picture of the graph to this file");
+
+namespace {
+
+bool looks_like_pte(const std::vector<uint8_t>& bytes) {
+  return bytes.size() >= 8 && std::string(bytes.begin() + 4, bytes.begin() + 8) == "ET12";
+}
+
+bool looks_like_bpte(const std::vector<uint8_t>& bytes) {
+  return bytes.size() >= 8 && std::string(bytes.begin() + 4, bytes.begin() + 8) == "BP08";
+}
+
+int report(ember::aot::Error err) {
+  std::fprintf(stderr, "inspect: %s\n", ember::aot::format_error(err).c_str());
+  return 1;
+}
+
+std::string where(const ember::runtime::NodeDebug& n) {
+  std::string s = n.source.empty() ? "-" : n.source;
+  return n.module.empty() ? s : s + "  [" + n.module + "]";
+}
+
+// The --debug listing: one line per instruction, one per delegated node.
+int list_provenance(const std::vector<uint8_t>& pte) {
+  std::string path = FLAGS_debug;
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (!path.empty() && path[0] != '/' && cwd != nullptr) path = std::string(cwd) + "/" + path;
+  auto info = ember::runtime::DebugInfo::load(path);
+  if (!info.ok()) {
+    std::fprintf(stderr, "inspect: %s\n", ember::aot::format_error(info.error()).c_str());
+    return 1;
+  }
+  const bool matches = info->pte_sha256() == ember::aot::sha256_hex(pte);
+  std::printf("provenance (%s): %s\n", FLAGS_debug.c_str(),
+              matches ? "written for this .pte" : "WARNING: written for another .pte (SHA-256 differs)");
+  for (const ember::runtime::MethodDebug& m : info->methods()) {
+    std::printf("  method %s: %zu instructions\n", m.name.c_str(), m.instructions.size());
+    for (size_t i = 0; i < m.instructions.size(); ++i) {
+      const ember::runtime::InstructionDebug& d = m.instructions[i];
+      std::printf("    %-4zu %-9s %-28s %-30s %s\n", i, d.kind.c_str(), d.origin.node.c_str(), d.origin.op.c_str(),
+                  where(d.origin).c_str());
+      for (const ember::runtime::NodeDebug& n : d.delegated) {
+        std::printf("           > %-26s %-30s %s\n", n.node.c_str(), n.op.c_str(), where(n).c_str());
+      }
+    }
+  }
+  return 0;
+}
+
+int inspect_pte(const std::string& path, const std::vector<uint8_t>& bytes) {
+  auto summary = ember::aot::summarize_pte(bytes);
+  if (!summary.ok()) return report(ember::aot::annotate(summary.error(), path));
+  std::string out = FLAGS_json ? ember::aot::pte_summary_json(summary.get())
+                               : ember::aot::pte_summary_text(summary.get());
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return FLAGS_debug.empty() ? 0 : list_provenance(bytes);
+}
+
+std::string resolve(const std::string& path) {
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  return path.empty() || path[0] == '/' || cwd == nullptr ? path : std::string(cwd) + "/" + path;
+}
+
+int inspect_bpte(const std::string& path, const std::vector<uint8_t>& bytes) {
+  auto out = FLAGS_json ? ember::aot::bundled_summary_json(bytes) : ember::aot::bundled_summary_text(bytes);
+  if (!out.ok()) return report(ember::aot::annotate(out.error(), path));
+  std::fwrite(out->data(), 1, out->size(), stdout);
+  if (FLAGS_extract_program.empty()) return 0;
+  auto inner = ember::aot::bundled_inner_program(bytes);
+  if (!inner.ok()) return report(inner.error());
+  const std::string target = resolve(FLAGS_extract_program);
+  FILE* f = std::fopen(target.c_str(), "wb");
+  if (f == nullptr || std::fwrite(inner->data(), 1, inner->size(), f) != inner->size() || std::fclose(f) != 0) {
+    return report(ember::aot::fail(ember::aot::Error::AccessFailed, "cannot write '" + target + "'"));
+  }
+  std::fprintf(stderr, "inspect: wrote the inner program to %s (%zu bytes)\n", target.c_str(), inner->size());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gflags::SetUsageMessage("inspect FILE.pt2 [--json] [--graph=false] [--weights=false]");
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s FILE.pt2 [--json] [--graph=false]\n", argv[0]);
+    return 2;
+  }
+  std::string path = argv[1];
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (!path.empty() && path[0] != '/' && cwd != nullptr) path = std::string(cwd) + "/" + path;
+  auto bytes = ember::aot::read_file_bytes(path);
+  if (!bytes.ok()) return report(bytes.error());
+  if (looks_like_pte(*bytes)) return inspect_pte(path, *bytes);
+  if (looks_like_bpte(*bytes)) return inspect_bpte(path, *bytes);
+  ember::aot::Pt2ReadOptions options;
+  options.load_weights = FLAGS_weights;
+  auto graph = ember::aot::read_pt2_buffer(bytes->data(), bytes->size(), path, options);
+  if (!graph.ok()) return report(graph.error());
+  std::string out = FLAGS_json ? ember::aot::summarize_pt2_json(graph.get(), FLAGS_graph)
+                               : ember::aot::summarize_pt2_text(graph.get(), FLAGS_graph);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!FLAGS_dot.empty()) {
+    std::string dot_path = FLAGS_dot;
+    if (dot_path[0] != '/' && cwd != nullptr) dot_path = std::string(cwd) + "/" + dot_path;
+    std::string dot = ember::aot::graph_to_dot(graph.get());
+    FILE* f = std::fopen(dot_path.c_str(), "wb");
+    if (f == nullptr || std::fwrite(dot.data(), 1, dot.size(), f) != dot.size() || std::fclose(f) != 0) {
+      return report(ember::aot::fail(ember::aot::Error::AccessFailed, "cannot write '" + dot_path + "'"));
+    }
+  }
+  return 0;
+}

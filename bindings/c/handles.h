@@ -1,0 +1,133 @@
+// The C API's handle types (ember_program, ember_method) and the helpers every
+// api_*.cc file shares: argument checks that record a message, and the step that
+// copies the thread's last error message onto a handle. Internal to bindings/c.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <optional>
+
+#include "ember/ember.h"
+#include "runtime/backend/backend_registry.h"
+#include "runtime/core/diagnostics.h"
+#include "runtime/core/hierarchical_allocator.h"
+#include "runtime/core/memory_allocator.h"
+#include "runtime/core/memory_manager.h"
+#include "runtime/executor/program.h"
+#include "runtime/loader/buffer_data_loader.h"
+#include "runtime/loader/flat_tensor_data_map.h"
+#include "runtime/loader/mmap_data_loader.h"
+#include "runtime/module/growing_memory_allocator.h"
+#include "runtime/threadpool/pthreadpool_thread_pool.h"
+
+struct ember_program {
+  bool in_caller_storage = false;
+  std::optional<ember::runtime::MmapDataLoader> file;     // load_file
+  std::optional<ember::runtime::BufferDataLoader> bytes;  // load_buffer
+  std::optional<ember::runtime::MmapDataLoader> data_file;
+  std::optional<ember::runtime::FlatTensorDataMap> data_map;
+  std::optional<ember::runtime::Program> program;
+  char error[ember::runtime::kMaxErrorMessageLength] = {};
+};
+
+struct ember_method {
+  ember_program* program = nullptr;
+  bool in_caller_memory = false;
+  // Runtime-owned memory: the method allocator grows from the heap during creation only;
+  // planned buffers and the temp pool are heap blocks freed by destroy.
+  std::optional<ember::runtime::GrowingMemoryAllocator> growing;
+  uint8_t** heap_blocks = nullptr;  // from the method allocator; num_heap_blocks entries
+  size_t num_heap_blocks = 0;
+  // Caller memory: a bump allocator over the rest of the caller's arena.
+  ember::runtime::MemoryAllocator arena_allocator;
+  ember::runtime::MemoryAllocator* method_allocator = nullptr;
+  ember::runtime::HierarchicalAllocator planned;
+  ember::runtime::MemoryAllocator temp;
+  std::optional<ember::runtime::MemoryManager> memory;
+  ember::runtime::BackendRegistry backends;
+  ember::runtime::PthreadpoolThreadPool* pool = nullptr;  // heap, created when num_threads > 1
+  std::optional<ember::runtime::Method> method;
+  void** input_storage = nullptr;  // per input: storage for copied unplanned tensors, or null
+  ember::runtime::InstructionProfile* profile = nullptr;
+  bool profiling = false;
+  char error[ember::runtime::kMaxErrorMessageLength] = {};
+};
+
+namespace ember::capi {
+
+using runtime::Error;
+
+// Heap objects of the C API: malloc + placement new, destroyed with destroy_heap(). (Not
+// `new (std::nothrow)`: the library is built without relying on exceptions, and a test's
+// replaced operator new/delete must see matching pairs.)
+template <typename T, typename... Args>
+T* new_heap(Args&&... args) {
+  void* p = std::malloc(sizeof(T));
+  return p == nullptr ? nullptr : new (p) T(static_cast<Args&&>(args)...);
+}
+template <typename T>
+void destroy_heap(T* p) {
+  if (p == nullptr) return;
+  p->~T();
+  std::free(p);
+}
+
+inline ember_status to_status(Error e) {
+  return static_cast<ember_status>(static_cast<uint32_t>(e));
+}
+
+// Copies the thread's last error message into `buffer` (a handle's) when `e` is an error.
+inline ember_status finish(char* buffer, Error e);
+
+// The process-wide kernel registry (prim ops + portable kernels), registered once.
+Error linked_kernels(const runtime::KernelRegistry** out);
+// Fills `registry` with the linked backends named in `list` ("A,B"; "" none; NULL all).
+Error select_backends(const char* list, runtime::BackendRegistry* registry);
+// Serialises XNNPACK's process-wide thread count with the delegate inits that read it.
+void lock_backend_threads(size_t num_threads);
+void unlock_backend_threads();
+
+// Reads `size` bytes of a caller struct that begins with struct_size into `out` (already
+// default-initialised): only the fields both sides know. InvalidArgument for a bad size.
+template <typename T>
+Error read_options(const T* in, T* out, const char* what) {
+  if (in == nullptr) return Error::Ok;
+  if (in->struct_size < sizeof(size_t)) {
+    return runtime::fail(Error::InvalidArgument, "%s.struct_size is %zu; call %s_init first", what,
+                         in->struct_size, what);
+  }
+  const size_t n = in->struct_size < sizeof(T) ? in->struct_size : sizeof(T);
+  __builtin_memcpy(static_cast<void*>(out), in, n);
+  out->struct_size = sizeof(T);
+  return Error::Ok;
+}
+
+// Writes `value` into the caller's struct, up to its struct_size.
+template <typename T>
+Error write_result(const T& value, T* out, const char* what) {
+  if (out == nullptr) return runtime::fail(Error::InvalidArgument, "%s is NULL", what);
+  if (out->struct_size < sizeof(size_t)) {
+    return runtime::fail(Error::InvalidArgument,
+                         "%s->struct_size is %zu; call its _init function first", what,
+                         out->struct_size);
+  }
+  const size_t n = out->struct_size < sizeof(T) ? out->struct_size : sizeof(T);
+  const size_t keep = out->struct_size;
+  __builtin_memcpy(static_cast<void*>(out), &value, n);
+  out->struct_size = keep;
+  return Error::Ok;
+}
+
+inline ember_status finish(char* buffer, Error e) {
+  if (e != Error::Ok && buffer != nullptr) {
+    const char* msg = runtime::last_error_message();
+    size_t i = 0;
+    for (; msg[i] != '\0' && i + 1 < runtime::kMaxErrorMessageLength; ++i) buffer[i] = msg[i];
+    buffer[i] = '\0';
+  }
+  return to_status(e);
+}
+
+}  // namespace ember::capi

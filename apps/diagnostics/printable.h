@@ -1,6 +1,6 @@
 // Text that came from a file, made safe to print: control bytes (and DEL) become \xNN,
-// quotes and backslashes are escaped (\" and \\). Shared by executor_runner's tools and
-// aot/tools' inspect, so a name reads the same in every tool.
+// quotes and backslashes are escaped (\" and \\). Shared by every program in apps/, so a
+// name reads the same in every tool.
 #pragma once
 
 #include <string>

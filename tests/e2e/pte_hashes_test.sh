@@ -1,5 +1,8 @@
 #!/bin/bash
 # pte_hashes_test: lowering is byte-reproducible and refactors do not change the bytes.
+# A CHANGE DETECTOR, not a correctness test: the hashes were recorded from `lower` itself, so
+# a pass proves the bytes did not change, not that they are right (e2e_test judges that
+# against PyTorch). Re-record with record_pte_hashes.sh only for changes meant to alter bytes.
 # For every line "SHA256  ARGS..." of pte_hashes.txt, runs `lower ARGS -o out.pte` (with
 # @FIX@ replaced by the committed fixture folder) and compares the output's SHA-256.
 #   usage: pte_hashes_test.sh LOWER HASHES_FILE FIXTURE_DIR

@@ -34,13 +34,16 @@ _BACKEND_RUNTIMES = [
     "//backends/xnnpack/runtime:__pkg__",
 ]
 
+# llm/ (tokenizers, generation) sits above the runtime: it uses its vocabulary (Error, Result).
+_LLM = ["//llm:__subpackages__"]
+
 # The C API (runtime/c) links what executor_runner links; the Java and Swift doors sit on it.
 _C_API = ["//runtime/c:__pkg__"]
 
 _USERS = {
     # toolchains/cortex_m: a port (bare-metal board support) implements the platform hooks.
-    "platform": ["//runtime:__subpackages__", "//kernels:__subpackages__", "//toolchains/cortex_m:__pkg__"] + _BACKEND_RUNTIMES,
-    "core": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES + _AOT,
+    "platform": ["//runtime:__subpackages__", "//kernels:__subpackages__", "//toolchains/cortex_m:__pkg__"] + _BACKEND_RUNTIMES + _LLM,
+    "core": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES + _AOT + _LLM,
     "kernel": [
         "//runtime/executor:__subpackages__",
         "//runtime/kernel:__subpackages__",

@@ -83,7 +83,7 @@ Error HfPreTokenizer::add(const Json& value, int depth) {
       regex = quote_literal(literal);
     }
     EMBER_TRY(hf_json::get_string(value, "behavior", &behavior_name, true));
-    SplitBehavior behavior;
+    SplitBehavior behavior = SplitBehavior::Isolated;
     EMBER_TRY(parse_behavior(behavior_name, &behavior));
     bool invert = false;
     EMBER_TRY(hf_json::get_bool(value, "invert", &invert));

@@ -132,7 +132,8 @@ void HfPreTokenizer::rewrite(std::string* segment, bool first) const {
 void HfPreTokenizer::apply(const Step& step, const std::string& text, const Ranges& in,
                            Ranges* out) const {
   Ranges hits;
-  for (auto [begin, end] : in) {
+  for (const auto& range : in) {
+    const size_t begin = range.first, end = range.second;  // plain names: lambdas capture them
     hits.clear();
     step.regex->find_all(std::string_view(text).substr(begin, end - begin), &hits);
     // Walk the piece as alternating gaps and matches; `is_match` after invert.

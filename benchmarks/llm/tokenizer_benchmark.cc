@@ -40,9 +40,12 @@ int main(int argc, char** argv) {
   std::string dir, names_flag;
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--dir=", 6) == 0) dir = argv[i] + 6;
-    else if (std::strncmp(argv[i], "--names=", 8) == 0) names_flag = argv[i] + 8;
-    else rest.push_back(argv[i]);
+    if (std::strncmp(argv[i], "--dir=", 6) == 0)
+      dir = argv[i] + 6;
+    else if (std::strncmp(argv[i], "--names=", 8) == 0)
+      names_flag = argv[i] + 8;
+    else
+      rest.push_back(argv[i]);
   }
   if (dir.empty()) {
     std::fprintf(stderr, "usage: tokenizer_benchmark --dir=DIR [--names=a,b] [benchmark flags]\n");

@@ -23,7 +23,8 @@ Error read_string(const nlohmann::json& v, const char* key, std::string* out, bo
     EMBER_CHECK_OR_RETURN(!required, InvalidArgument, "chat template: missing '%s'", key);
     return Error::Ok;
   }
-  EMBER_CHECK_OR_RETURN(it->is_string(), InvalidArgument, "chat template: '%s' is not a string", key);
+  EMBER_CHECK_OR_RETURN(it->is_string(), InvalidArgument, "chat template: '%s' is not a string",
+                        key);
   *out = it->get<std::string>();
   return Error::Ok;
 }
@@ -65,9 +66,11 @@ runtime::Result<ChatTemplate> chat_template_from_json(const nlohmann::json& v) {
   }
   auto stops = v.find("stop_strings");
   if (stops != v.end()) {
-    EMBER_CHECK_OR_RETURN(stops->is_array(), InvalidArgument, "chat template: 'stop_strings' is not a list");
+    EMBER_CHECK_OR_RETURN(stops->is_array(), InvalidArgument,
+                          "chat template: 'stop_strings' is not a list");
     for (const auto& s : *stops) {
-      EMBER_CHECK_OR_RETURN(s.is_string(), InvalidArgument, "chat template: a stop string is not a string");
+      EMBER_CHECK_OR_RETURN(s.is_string(), InvalidArgument,
+                            "chat template: a stop string is not a string");
       t.stop_strings.push_back(s.get<std::string>());
     }
   }
@@ -84,15 +87,19 @@ runtime::Result<std::string> render_chat(const ChatTemplate& t,
   std::string pending_system;
   const bool has_system = !messages.empty() && messages[0].role == "system";
   if (!has_system && !t.default_system.empty()) {
-    if (t.system_in_first_user) pending_system = t.default_system;
-    else out += with_role(t.turn_begin, t.system_role) + t.default_system + t.turn_end;
+    if (t.system_in_first_user)
+      pending_system = t.default_system;
+    else
+      out += with_role(t.turn_begin, t.system_role) + t.default_system + t.turn_end;
   }
   for (size_t i = 0; i < messages.size(); ++i) {
     const ChatMessage& m = messages[i];
     if (m.role == "system") {
       EMBER_CHECK_OR_RETURN(i == 0, InvalidArgument, "chat: a system message must come first");
-      if (t.system_in_first_user) pending_system = m.content;
-      else out += with_role(t.turn_begin, t.system_role) + m.content + t.turn_end;
+      if (t.system_in_first_user)
+        pending_system = m.content;
+      else
+        out += with_role(t.turn_begin, t.system_role) + m.content + t.turn_end;
     } else if (m.role == "user") {
       std::string content = m.content;
       if (!pending_system.empty()) {

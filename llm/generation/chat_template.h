@@ -6,10 +6,9 @@
 // phi3 (chat_templates.cc); chat_template_from_json() reads a custom row.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "runtime/core/result.h"
 
@@ -17,12 +16,12 @@ namespace ember::llm {
 
 struct ChatTemplate {
   std::string name;
-  std::string bos;             // text before everything ("" when the tokenizer adds BOS)
-  std::string turn_begin;      // "{role}" is replaced by the role name
+  std::string bos;         // text before everything ("" when the tokenizer adds BOS)
+  std::string turn_begin;  // "{role}" is replaced by the role name
   std::string turn_end;
   std::string system_role, user_role, assistant_role;
-  bool system_in_first_user = false;  // no system role: "<system>\n\n<user>"
-  std::string default_system;          // used when the conversation has no system message
+  bool system_in_first_user = false;      // no system role: "<system>\n\n<user>"
+  std::string default_system;             // used when the conversation has no system message
   std::vector<std::string> stop_strings;  // end-of-turn text that ends generation
 };
 

@@ -8,16 +8,17 @@ namespace ember::llm {
 
 runtime::Result<ContextPlan> plan_context(const ContextPolicy& policy,
                                           const std::vector<int32_t>& prompt) {
-  EMBER_CHECK_OR_RETURN(policy.context_length > 0 && policy.max_new_tokens > 0 &&
-                            policy.keep_prefix >= 0,
-                        InvalidArgument,
-                        "context policy: context_length %d and max_new_tokens %d must be > 0, "
-                        "keep_prefix %d >= 0",
-                        policy.context_length, policy.max_new_tokens, policy.keep_prefix);
+  EMBER_CHECK_OR_RETURN(
+      policy.context_length > 0 && policy.max_new_tokens > 0 && policy.keep_prefix >= 0,
+      InvalidArgument,
+      "context policy: context_length %d and max_new_tokens %d must be > 0, "
+      "keep_prefix %d >= 0",
+      policy.context_length, policy.max_new_tokens, policy.keep_prefix);
   EMBER_CHECK_OR_RETURN(!prompt.empty(), InvalidArgument, "context policy: the prompt is empty");
   const int64_t length = static_cast<int64_t>(prompt.size());
   ContextPlan plan;
-  if (policy.overflow == ContextOverflow::Fail || length + policy.max_new_tokens <= policy.context_length) {
+  if (policy.overflow == ContextOverflow::Fail ||
+      length + policy.max_new_tokens <= policy.context_length) {
     EMBER_CHECK_OR_RETURN(length < policy.context_length, OutOfResources,
                           "context overflow: the prompt has %lld tokens, the context holds %d "
                           "(at least one new token must fit)",
@@ -28,7 +29,8 @@ runtime::Result<ContextPlan> plan_context(const ContextPolicy& policy,
     return plan;
   }
   // DropOldest: room for max_new_tokens (or all but keep_prefix + 1 prompt tokens).
-  const int64_t room = policy.context_length - std::min(policy.max_new_tokens, policy.context_length - 1);
+  const int64_t room =
+      policy.context_length - std::min(policy.max_new_tokens, policy.context_length - 1);
   EMBER_CHECK_OR_RETURN(policy.keep_prefix < room && policy.keep_prefix < length, OutOfResources,
                         "context overflow: keep_prefix %d leaves no room in a context of %d for "
                         "%d new tokens",

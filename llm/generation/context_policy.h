@@ -15,10 +15,10 @@ namespace ember::llm {
 enum class ContextOverflow { Fail, DropOldest };
 
 struct ContextPolicy {
-  int32_t context_length = 0;   // tokens the model holds (> 0)
-  int32_t max_new_tokens = 0;   // tokens to generate at most (> 0)
+  int32_t context_length = 0;  // tokens the model holds (> 0)
+  int32_t max_new_tokens = 0;  // tokens to generate at most (> 0)
   ContextOverflow overflow = ContextOverflow::Fail;
-  int32_t keep_prefix = 0;      // DropOldest: prompt tokens never dropped
+  int32_t keep_prefix = 0;  // DropOldest: prompt tokens never dropped
 };
 
 struct ContextPlan {

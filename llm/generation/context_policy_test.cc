@@ -1,9 +1,9 @@
 #include "llm/generation/context_policy.h"
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <numeric>
-
-#include <gtest/gtest.h>
 
 #include "runtime/core/diagnostics.h"
 
@@ -47,8 +47,10 @@ TEST(ContextPolicyTest, DropOldestKeepsThePrefixAndTheNewestTokens) {
 }
 
 TEST(ContextPolicyTest, BadPoliciesAreInvalidArgument) {
-  EXPECT_EQ(plan_context({0, 4, ContextOverflow::Fail, 0}, iota(1)).error(), Error::InvalidArgument);
-  EXPECT_EQ(plan_context({8, 0, ContextOverflow::Fail, 0}, iota(1)).error(), Error::InvalidArgument);
+  EXPECT_EQ(plan_context({0, 4, ContextOverflow::Fail, 0}, iota(1)).error(),
+            Error::InvalidArgument);
+  EXPECT_EQ(plan_context({8, 0, ContextOverflow::Fail, 0}, iota(1)).error(),
+            Error::InvalidArgument);
   EXPECT_EQ(plan_context({8, 2, ContextOverflow::Fail, 0}, {}).error(), Error::InvalidArgument);
   EXPECT_EQ(plan_context({8, 4, ContextOverflow::DropOldest, 6}, iota(20)).error(),
             Error::OutOfResources);

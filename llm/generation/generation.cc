@@ -9,11 +9,16 @@ namespace ember::llm {
 
 const char* stop_reason_name(StopReason reason) {
   switch (reason) {
-    case StopReason::StopToken: return "stop_token";
-    case StopReason::StopString: return "stop_string";
-    case StopReason::MaxNewTokens: return "max_new_tokens";
-    case StopReason::ContextFull: return "context_full";
-    case StopReason::Cancelled: return "cancelled";
+    case StopReason::StopToken:
+      return "stop_token";
+    case StopReason::StopString:
+      return "stop_string";
+    case StopReason::MaxNewTokens:
+      return "max_new_tokens";
+    case StopReason::ContextFull:
+      return "context_full";
+    case StopReason::Cancelled:
+      return "cancelled";
   }
   return "unknown";
 }

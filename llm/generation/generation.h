@@ -41,8 +41,8 @@ struct GenerationResult {
   std::vector<int32_t> tokens;  // generated ids (a stop token excluded)
   std::string text;             // the streamed text, in full
   StopReason reason = StopReason::MaxNewTokens;
-  int32_t prompt_tokens = 0;    // prefilled (after the context policy)
-  int32_t dropped_tokens = 0;   // dropped by the context policy
+  int32_t prompt_tokens = 0;   // prefilled (after the context policy)
+  int32_t dropped_tokens = 0;  // dropped by the context policy
 };
 
 // Called with each piece of settled text; return false to cancel.

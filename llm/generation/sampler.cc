@@ -15,11 +15,10 @@ Error check_sampling_config(const SamplingConfig& c) {
   EMBER_CHECK_OR_RETURN(c.top_k >= 0, InvalidArgument, "top_k %d must be >= 0", c.top_k);
   EMBER_CHECK_OR_RETURN(c.top_p > 0 && c.top_p <= 1, InvalidArgument, "top_p %g must be in (0, 1]",
                         c.top_p);
-  EMBER_CHECK_OR_RETURN(c.min_p >= 0 && c.min_p <= 1, InvalidArgument,
-                        "min_p %g must be in [0, 1]", c.min_p);
+  EMBER_CHECK_OR_RETURN(c.min_p >= 0 && c.min_p <= 1, InvalidArgument, "min_p %g must be in [0, 1]",
+                        c.min_p);
   EMBER_CHECK_OR_RETURN(c.repetition_penalty > 0 && std::isfinite(c.repetition_penalty),
-                        InvalidArgument, "repetition_penalty %g must be > 0",
-                        c.repetition_penalty);
+                        InvalidArgument, "repetition_penalty %g must be > 0", c.repetition_penalty);
   return Error::Ok;
 }
 
@@ -65,7 +64,8 @@ runtime::Result<int32_t> Sampler::sample(const std::vector<float>& logits,
   const float max_logit = work_[order_[0]];
   std::vector<double> probs(keep);
   double total = 0;
-  for (size_t i = 0; i < keep; ++i) total += probs[i] = std::exp(double(work_[order_[i]]) - max_logit);
+  for (size_t i = 0; i < keep; ++i)
+    total += probs[i] = std::exp(double(work_[order_[i]]) - max_logit);
   for (double& p : probs) p /= total;
   if (config_.top_p < 1.0f) {
     double mass = 0;

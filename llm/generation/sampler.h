@@ -16,10 +16,10 @@
 namespace ember::llm {
 
 struct SamplingConfig {
-  float temperature = 0.0f;        // 0: greedy (the lowest id among equal maxima)
-  int32_t top_k = 0;               // 0: off
-  float top_p = 1.0f;              // 1: off; in (0, 1]
-  float min_p = 0.0f;              // 0: off; in [0, 1]
+  float temperature = 0.0f;         // 0: greedy (the lowest id among equal maxima)
+  int32_t top_k = 0;                // 0: off
+  float top_p = 1.0f;               // 1: off; in (0, 1]
+  float min_p = 0.0f;               // 0: off; in [0, 1]
   float repetition_penalty = 1.0f;  // 1: off; > 0
   uint64_t seed = 0;
 };

@@ -2,9 +2,9 @@
 // outputs (splitmix64).
 #include "llm/generation/sampler.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "runtime/core/diagnostics.h"
 

@@ -49,7 +49,8 @@ StreamStep TextStreamer::settle(const std::string& text, bool final) {
   for (const std::string& stop : stop_strings_) {
     const size_t from = search_from >= stop.size() ? search_from - stop.size() + 1 : 0;
     const size_t hit = text.find(stop, from);
-    if (hit != std::string::npos && hit + stop.size() > search_from) stop_at = std::min(stop_at, hit);
+    if (hit != std::string::npos && hit + stop.size() > search_from)
+      stop_at = std::min(stop_at, hit);
   }
   size_t end = text.size();
   if (stop_at != std::string::npos) {

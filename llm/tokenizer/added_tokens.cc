@@ -5,7 +5,9 @@
 namespace ember::llm {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
 
 bool is_word_byte(char c) {
   const auto b = static_cast<unsigned char>(c);
@@ -32,7 +34,8 @@ bool AddedTokens::match_at(const AddedToken& token, std::string_view text, size_
   if (token.single_word) {
     const size_t end = pos + token.content.size();
     if (pos > 0 && is_word_byte(text[pos - 1]) && is_word_byte(token.content.front())) return false;
-    if (end < text.size() && is_word_byte(text[end]) && is_word_byte(token.content.back())) return false;
+    if (end < text.size() && is_word_byte(text[end]) && is_word_byte(token.content.back()))
+      return false;
   }
   return true;
 }

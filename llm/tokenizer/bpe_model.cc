@@ -18,9 +18,7 @@ struct Candidate {
   uint32_t rank;
   uint32_t pos;  // index of the left symbol
   int32_t left, right, merged;
-  bool operator>(const Candidate& o) const {
-    return rank != o.rank ? rank > o.rank : pos > o.pos;
-  }
+  bool operator>(const Candidate& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
 };
 
 }  // namespace
@@ -47,7 +45,8 @@ void BpeModel::initial_symbols(std::string_view word, std::vector<int32_t>* symb
       symbols->push_back(it->second);
       last_unknown = false;
     } else if (byte_fallback && fallback_ids[static_cast<uint8_t>(word[i])] >= 0) {
-      for (size_t k = 0; k < n; ++k) symbols->push_back(fallback_ids[static_cast<uint8_t>(word[i + k])]);
+      for (size_t k = 0; k < n; ++k)
+        symbols->push_back(fallback_ids[static_cast<uint8_t>(word[i + k])]);
       last_unknown = false;
     } else if (unk_id >= 0) {
       if (!(fuse_unk && last_unknown)) symbols->push_back(unk_id);

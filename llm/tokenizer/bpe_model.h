@@ -36,10 +36,10 @@ class BpeModel {
   std::array<int32_t, 256> byte_ids{};  // Bytes: id of each single byte, -1 if none
   // Characters: the token text (UTF-8) to id; also the whole-word lookup of ignore_merges.
   std::unordered_map<std::string, int32_t> vocab;
-  bool ignore_merges = false;        // a word that is a token is that token
-  bool byte_fallback = false;        // Characters: unknown characters become <0xXX> tokens
-  int32_t unk_id = -1;               // Characters: the unknown token, -1 if none (dropped)
-  bool fuse_unk = false;             // consecutive unknowns become one
+  bool ignore_merges = false;               // a word that is a token is that token
+  bool byte_fallback = false;               // Characters: unknown characters become <0xXX> tokens
+  int32_t unk_id = -1;                      // Characters: the unknown token, -1 if none (dropped)
+  bool fuse_unk = false;                    // consecutive unknowns become one
   std::array<int32_t, 256> fallback_ids{};  // byte_fallback: id of "<0xXX>", -1 if none
 
   // Registers the merge of (left, right) into `merged` with `rank`; a second merge of the same

@@ -6,10 +6,9 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "runtime/core/result.h"
 
@@ -27,7 +26,7 @@ class HfDecoder {
   enum class Kind { ByteLevel, Metaspace, Replace, ByteFallback, Fuse, Strip };
   struct Step {
     Kind kind;
-    std::string a, b;  // Metaspace: replacement; Replace: pattern, content; Strip: content
+    std::string a, b;         // Metaspace: replacement; Replace: pattern, content; Strip: content
     int start = 0, stop = 0;  // Strip
     bool prepend = true;      // Metaspace: strip the first token's leading space
   };

@@ -4,9 +4,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/core/error.h"

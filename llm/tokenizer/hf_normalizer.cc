@@ -17,10 +17,18 @@ const icu::Normalizer2* unicode_normalizer(int form) {
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* n = nullptr;
   switch (form) {
-    case 0: n = icu::Normalizer2::getNFCInstance(status); break;
-    case 1: n = icu::Normalizer2::getNFDInstance(status); break;
-    case 2: n = icu::Normalizer2::getNFKCInstance(status); break;
-    default: n = icu::Normalizer2::getNFKDInstance(status); break;
+    case 0:
+      n = icu::Normalizer2::getNFCInstance(status);
+      break;
+    case 1:
+      n = icu::Normalizer2::getNFDInstance(status);
+      break;
+    case 2:
+      n = icu::Normalizer2::getNFKCInstance(status);
+      break;
+    default:
+      n = icu::Normalizer2::getNFKDInstance(status);
+      break;
   }
   return U_SUCCESS(status) ? n : nullptr;
 }
@@ -32,7 +40,8 @@ void replace_all(std::string* text, const std::string& pattern, const std::strin
   std::string out;
   out.reserve(text->size());
   size_t pos = 0;
-  for (size_t hit; (hit = text->find(pattern, pos)) != std::string::npos; pos = hit + pattern.size()) {
+  for (size_t hit; (hit = text->find(pattern, pos)) != std::string::npos;
+       pos = hit + pattern.size()) {
     out.append(*text, pos, hit - pos);
     out.append(content);
   }

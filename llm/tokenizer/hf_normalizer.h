@@ -5,10 +5,9 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "llm/tokenizer/regex_splitter.h"
 #include "runtime/core/result.h"

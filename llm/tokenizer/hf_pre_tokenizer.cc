@@ -20,11 +20,16 @@ constexpr int kMaxDepth = 8;
 std::string quote_literal(const std::string& text) { return "\\Q" + text + "\\E"; }
 
 Error parse_behavior(const std::string& name, SplitBehavior* out) {
-  if (name == "Isolated") *out = SplitBehavior::Isolated;
-  else if (name == "Removed") *out = SplitBehavior::Removed;
-  else if (name == "MergedWithPrevious") *out = SplitBehavior::MergedWithPrevious;
-  else if (name == "MergedWithNext") *out = SplitBehavior::MergedWithNext;
-  else return runtime::fail(Error::NotSupported, "split behavior '%s' is not supported", name.c_str());
+  if (name == "Isolated")
+    *out = SplitBehavior::Isolated;
+  else if (name == "Removed")
+    *out = SplitBehavior::Removed;
+  else if (name == "MergedWithPrevious")
+    *out = SplitBehavior::MergedWithPrevious;
+  else if (name == "MergedWithNext")
+    *out = SplitBehavior::MergedWithNext;
+  else
+    return runtime::fail(Error::NotSupported, "split behavior '%s' is not supported", name.c_str());
   return Error::Ok;
 }
 
@@ -99,16 +104,21 @@ Error HfPreTokenizer::add(const Json& value, int depth) {
   if (type == "Metaspace") {
     EMBER_CHECK_OR_RETURN(first, NotSupported, "Metaspace after another pre-tokenizer");
     EMBER_TRY(hf_json::get_string(value, "replacement", &metaspace_, true));
-    EMBER_CHECK_OR_RETURN(!metaspace_.empty(), InvalidExternalData, "Metaspace with no replacement");
+    EMBER_CHECK_OR_RETURN(!metaspace_.empty(), InvalidExternalData,
+                          "Metaspace with no replacement");
     std::string scheme = "always";
     bool legacy_prefix = true;
     EMBER_TRY(hf_json::get_bool(value, "add_prefix_space", &legacy_prefix));
     if (!legacy_prefix) scheme = "never";
     EMBER_TRY(hf_json::get_string(value, "prepend_scheme", &scheme, false));
-    if (scheme == "always") prepend_scheme_ = 0;
-    else if (scheme == "first") prepend_scheme_ = 1;
-    else if (scheme == "never") prepend_scheme_ = 2;
-    else return runtime::fail(Error::NotSupported, "prepend_scheme '%s'", scheme.c_str());
+    if (scheme == "always")
+      prepend_scheme_ = 0;
+    else if (scheme == "first")
+      prepend_scheme_ = 1;
+    else if (scheme == "never")
+      prepend_scheme_ = 2;
+    else
+      return runtime::fail(Error::NotSupported, "prepend_scheme '%s'", scheme.c_str());
     bool split = true;
     EMBER_TRY(hf_json::get_bool(value, "split", &split));
     return split ? add_split(quote_literal(metaspace_), SplitBehavior::MergedWithNext, false)
@@ -144,11 +154,14 @@ void HfPreTokenizer::apply(const Step& step, const std::string& text, const Rang
       b += begin;
       e += begin;
       switch (step.behavior) {
-        case SplitBehavior::Isolated: out->emplace_back(b, e); break;
-        case SplitBehavior::Removed: if (!is_match) out->emplace_back(b, e); break;
+        case SplitBehavior::Isolated:
+          out->emplace_back(b, e);
+          break;
+        case SplitBehavior::Removed:
+          if (!is_match) out->emplace_back(b, e);
+          break;
         case SplitBehavior::MergedWithPrevious:
-          if (is_match && !out->empty() && out->back().second == b && out->size() > 0 &&
-              pos > 0) {
+          if (is_match && !out->empty() && out->back().second == b && out->size() > 0 && pos > 0) {
             out->back().second = e;
           } else {
             out->emplace_back(b, e);

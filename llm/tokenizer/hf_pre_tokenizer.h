@@ -8,11 +8,10 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "llm/tokenizer/regex_splitter.h"
 #include "runtime/core/result.h"
@@ -54,7 +53,7 @@ class HfPreTokenizer {
   std::vector<Step> steps_;
   bool byte_level_ = false;
   bool add_prefix_space_ = false;
-  std::string metaspace_;  // Metaspace replacement ("" when there is no Metaspace step)
+  std::string metaspace_;   // Metaspace replacement ("" when there is no Metaspace step)
   int prepend_scheme_ = 0;  // Metaspace: 0 always, 1 first, 2 never
 };
 

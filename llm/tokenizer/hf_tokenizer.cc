@@ -120,24 +120,24 @@ Error HfTokenizer::parse_merges(const Json& merges) {
     if (merge.is_string()) {
       const std::string& text = merge.get_ref<const std::string&>();
       const size_t space = text.find(' ', 1);
-      EMBER_CHECK_OR_RETURN(space != std::string::npos && text.find(' ', space + 1) == std::string::npos,
-                            InvalidExternalData, "merge %u '%.64s' is not two tokens", rank,
-                            text.c_str());
+      EMBER_CHECK_OR_RETURN(
+          space != std::string::npos && text.find(' ', space + 1) == std::string::npos,
+          InvalidExternalData, "merge %u '%.64s' is not two tokens", rank, text.c_str());
       left = text.substr(0, space);
       right = text.substr(space + 1);
     } else {
-      EMBER_CHECK_OR_RETURN(merge.is_array() && merge.size() == 2 && merge[0].is_string() &&
-                                merge[1].is_string(),
-                            InvalidExternalData, "merge %u is not a pair of strings", rank);
+      EMBER_CHECK_OR_RETURN(
+          merge.is_array() && merge.size() == 2 && merge[0].is_string() && merge[1].is_string(),
+          InvalidExternalData, "merge %u is not a pair of strings", rank);
       left = merge[0].get<std::string>();
       right = merge[1].get<std::string>();
     }
     auto l = token_to_id_.find(left), r = token_to_id_.find(right),
          m = token_to_id_.find(left + right);
-    EMBER_CHECK_OR_RETURN(l != token_to_id_.end() && r != token_to_id_.end() &&
-                              m != token_to_id_.end(),
-                          InvalidExternalData, "merge %u ('%.32s' '%.32s') names a missing token",
-                          rank, left.c_str(), right.c_str());
+    EMBER_CHECK_OR_RETURN(
+        l != token_to_id_.end() && r != token_to_id_.end() && m != token_to_id_.end(),
+        InvalidExternalData, "merge %u ('%.32s' '%.32s') names a missing token", rank, left.c_str(),
+        right.c_str());
     bpe_.add_merge(l->second, r->second, rank++, m->second);
   }
   return Error::Ok;
@@ -205,7 +205,8 @@ Error HfTokenizer::parse_post_processor(const Json& value, int depth) {
     for (const Json& id : *ids) {
       EMBER_CHECK_OR_RETURN(id.is_number_integer(), InvalidExternalData, "id is not an integer");
       EMBER_TRY(check_id(id.get<int64_t>(), name));
-      (seen_sequence ? suffix_ids_ : prefix_ids_).push_back(static_cast<int32_t>(id.get<int64_t>()));
+      (seen_sequence ? suffix_ids_ : prefix_ids_)
+          .push_back(static_cast<int32_t>(id.get<int64_t>()));
     }
   }
   return Error::Ok;
@@ -243,10 +244,10 @@ Result<std::string> HfTokenizer::decode(const std::vector<int32_t>& ids,
   std::vector<std::string> tokens;
   tokens.reserve(ids.size());
   for (int32_t id : ids) {
-    EMBER_CHECK_OR_RETURN(id >= 0 && static_cast<size_t>(id) < id_to_token_.size() &&
-                              !id_to_token_[id].empty(),
-                          InvalidArgument, "decode: id %d is not in the vocabulary (size %zu)", id,
-                          id_to_token_.size());
+    EMBER_CHECK_OR_RETURN(
+        id >= 0 && static_cast<size_t>(id) < id_to_token_.size() && !id_to_token_[id].empty(),
+        InvalidArgument, "decode: id %d is not in the vocabulary (size %zu)", id,
+        id_to_token_.size());
     if (skip_special_tokens && is_special(id)) continue;
     tokens.push_back(id_to_token_[id]);
   }

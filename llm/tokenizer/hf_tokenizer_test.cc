@@ -62,8 +62,12 @@ TEST(HfTokenizerTest, BadIdIsANamedError) {
 
 TEST(HfTokenizerTest, MalformedFilesAreNamedErrors) {
   const char* cases[] = {
-      "", "[]", "{\"model\": 3}", "{\"model\": {\"type\": \"WordPiece\", \"vocab\": {}}}",
-      "{\"model\": {\"vocab\": {\"a\": -1}}}", "{\"model\": {\"vocab\": {\"a\": 0}, \"merges\": [\"a\"]}}",
+      "",
+      "[]",
+      "{\"model\": 3}",
+      "{\"model\": {\"type\": \"WordPiece\", \"vocab\": {}}}",
+      "{\"model\": {\"vocab\": {\"a\": -1}}}",
+      "{\"model\": {\"vocab\": {\"a\": 0}, \"merges\": [\"a\"]}}",
       "{\"model\": {\"vocab\": {\"a\": 0}, \"merges\": [\"a b\"]}}",
       "{\"model\": {\"vocab\": {}}, \"pre_tokenizer\": {\"type\": \"Split\", \"pattern\": "
       "{\"Regex\": \"(\"}, \"behavior\": \"Isolated\"}}",

@@ -122,7 +122,8 @@ Error TiktokenTokenizer::parse_ranks(std::string_view ranks) {
                           "tiktoken line %zu repeats rank %lld", line_number,
                           static_cast<long long>(rank));
     id_to_bytes_[rank] = token;
-    if (token.size() == 1) bpe_.byte_ids[static_cast<uint8_t>(token[0])] = static_cast<int32_t>(rank);
+    if (token.size() == 1)
+      bpe_.byte_ids[static_cast<uint8_t>(token[0])] = static_cast<int32_t>(rank);
   }
   // Every split of a token into two tokens is a merge ranked by the whole token.
   for (const auto& [bytes, id] : bpe_.vocab) {
@@ -160,9 +161,9 @@ Result<std::string> TiktokenTokenizer::decode(const std::vector<int32_t>& ids,
                                               bool skip_special_tokens) const {
   std::string bytes;
   for (int32_t id : ids) {
-    EMBER_CHECK_OR_RETURN(id >= 0 && static_cast<size_t>(id) < id_to_bytes_.size() &&
-                              !id_to_bytes_[id].empty(),
-                          InvalidArgument, "decode: id %d is not in the vocabulary", id);
+    EMBER_CHECK_OR_RETURN(
+        id >= 0 && static_cast<size_t>(id) < id_to_bytes_.size() && !id_to_bytes_[id].empty(),
+        InvalidArgument, "decode: id %d is not in the vocabulary", id);
     if (skip_special_tokens && is_special(id)) continue;
     bytes += id_to_bytes_[id];
   }

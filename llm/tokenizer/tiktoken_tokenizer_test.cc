@@ -23,8 +23,8 @@ TEST(TiktokenTokenizerTest, MergesByRankOfTheConcatenation) {
 }
 
 TEST(TiktokenTokenizerTest, MalformedRankFilesAreNamedErrors) {
-  const char* cases[] = {"YQ==\n", "YQ== x\n", "Y!== 0\n", "YQ== 0\nYQ== 1\n", "YQ== 0\nYg== 0\n",
-                         "YQ== 99999999\n"};
+  const char* cases[] = {"YQ==\n",           "YQ== x\n",         "Y!== 0\n",
+                         "YQ== 0\nYQ== 1\n", "YQ== 0\nYg== 0\n", "YQ== 99999999\n"};
   for (const char* text : cases) {
     auto t = TiktokenTokenizer::from_text(text, kCl100kSplitPattern, {});
     EXPECT_FALSE(t.ok()) << text;

@@ -19,7 +19,8 @@ TEST(Utf8Test, MaximalSubpartsAsInTable3_8) {
   // Table 3-8's example: 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64 -> a FFFD FFFD FFFD b FFFD c
   // FFFD FFFD d.
   const std::string in = "\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64";
-  EXPECT_EQ(sanitize_utf8(in), "a" + kFffd + kFffd + kFffd + "b" + kFffd + "c" + kFffd + kFffd + "d");
+  EXPECT_EQ(sanitize_utf8(in),
+            "a" + kFffd + kFffd + kFffd + "b" + kFffd + "c" + kFffd + kFffd + "d");
 }
 
 TEST(Utf8Test, SurrogatesAndOverlongsAreOneFffdPerByte) {

@@ -4,9 +4,8 @@
 #include "tests/fuzz/tokenizer_fuzz.h"
 
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "llm/tokenizer/byte_level.h"
 #include "llm/tokenizer/hf_tokenizer.h"
@@ -26,8 +25,8 @@ std::string fixed_tokenizer_json() {
   for (int b = 0; b < 256; ++b) vocab[llm::bytes_to_byte_level(std::string(1, char(b)))] = b;
   vocab["th"] = 256;
   vocab["the"] = 257;
-  vocab["\xC4\xA0t"] = 258;     // "Ġt"
-  vocab["\xC4\xA0the"] = 259;   // "Ġthe"
+  vocab["\xC4\xA0t"] = 258;    // "Ġt"
+  vocab["\xC4\xA0the"] = 259;  // "Ġthe"
   nlohmann::json j = nlohmann::json::parse(R"({
     "added_tokens": [{"id": 300, "content": "<|end|>", "special": true, "lstrip": true}],
     "normalizer": {"type": "NFC"},

@@ -2,6 +2,8 @@
 // (llm/tokenizer/testdata) mutated with a fixed seed (bytes flipped, cut, spliced) and random
 // text through the fixed tokenizer, all through the fuzz entry point. Each ends in a loaded and
 // exercised tokenizer or a named error with a message.
+#include "tests/fuzz/tokenizer_fuzz.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -9,7 +11,6 @@
 
 #include "llm/tokenizer/tokenizer.h"
 #include "runtime/core/diagnostics.h"
-#include "tests/fuzz/tokenizer_fuzz.h"
 #include "tests/support/shared_fixtures.h"
 
 namespace ember::fuzz {
@@ -34,16 +35,25 @@ size_t mutate(uint8_t kind, const std::string& seed, int rounds, uint32_t rng_se
     for (int e = 0; e < edits && !m.empty(); ++e) {
       const size_t at = rng() % m.size();
       switch (rng() % 4) {
-        case 0: m[at] = static_cast<char>(rng()); break;
-        case 1: m.resize(at); break;
-        case 2: m.insert(at, m.substr(rng() % m.size(), 1 + rng() % 16)); break;
-        default: m.erase(at, 1 + rng() % 8); break;
+        case 0:
+          m[at] = static_cast<char>(rng());
+          break;
+        case 1:
+          m.resize(at);
+          break;
+        case 2:
+          m.insert(at, m.substr(rng() % m.size(), 1 + rng() % 16));
+          break;
+        default:
+          m.erase(at, 1 + rng() % 8);
+          break;
       }
     }
     std::string input(1, static_cast<char>(kind));
     input += m;
     runtime::clear_error_message();
-    const Error err = tokenizer_fuzz_input(reinterpret_cast<const uint8_t*>(input.data()), input.size());
+    const Error err =
+        tokenizer_fuzz_input(reinterpret_cast<const uint8_t*>(input.data()), input.size());
     if (err == Error::Ok) {
       ++ok;
     } else {
@@ -72,7 +82,8 @@ TEST(TokenizerFuzzTest, RandomTextEncodes) {
   for (int i = 0; i < 2000; ++i) {
     std::string input(1, '\x03');
     const size_t n = rng() % 200;
-    for (size_t k = 0; k < n; ++k) input.push_back(static_cast<char>(rng() % 3 ? rng() % 128 : rng()));
+    for (size_t k = 0; k < n; ++k)
+      input.push_back(static_cast<char>(rng() % 3 ? rng() % 128 : rng()));
     EXPECT_EQ(tokenizer_fuzz_input(reinterpret_cast<const uint8_t*>(input.data()), input.size()),
               Error::Ok)
         << runtime::last_error_message();

@@ -39,7 +39,8 @@ bool agreement_adds_special_tokens(const std::string& name) {
 
 Result<std::unique_ptr<Tokenizer>> load_agreement_tokenizer(const std::string& dir,
                                                             const std::string& name) {
-  if (name.rfind("spm_", 0) == 0) return upcast(SentencePieceTokenizer::load(dir + "/" + name + ".model"));
+  if (name.rfind("spm_", 0) == 0)
+    return upcast(SentencePieceTokenizer::load(dir + "/" + name + ".model"));
   if (name != "tiktoken") return upcast(HfTokenizer::load(dir + "/" + name + ".json"));
   EMBER_ASSIGN_OR_RETURN(std::string spec_text,
                          read_text_file(dir + "/tiktoken.specials.json", kMaxFile));
@@ -75,9 +76,10 @@ Result<AgreementReport> check_agreement(const Tokenizer& tokenizer,
   for (const std::string& record : records) {
     const size_t end = reference.find('\n', pos);
     EMBER_CHECK_OR_RETURN(end != std::string::npos, InvalidExternalData,
-                          "reference has fewer lines than the corpus's %zu records", records.size());
-    const auto line = nlohmann::json::parse(reference.begin() + pos, reference.begin() + end,
-                                            nullptr, false);
+                          "reference has fewer lines than the corpus's %zu records",
+                          records.size());
+    const auto line =
+        nlohmann::json::parse(reference.begin() + pos, reference.begin() + end, nullptr, false);
     pos = end + 1;
     EMBER_CHECK_OR_RETURN(!line.is_discarded() && line.is_array() && line.size() == 2 &&
                               line[0].is_array() && line[1].is_string(),

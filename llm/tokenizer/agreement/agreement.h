@@ -16,8 +16,8 @@ namespace ember::llm {
 struct AgreementReport {
   size_t records = 0;
   size_t corpus_bytes = 0;
-  size_t ids_differ = 0;   // records whose ids differ
-  size_t text_differs = 0;  // records whose decoded text differs
+  size_t ids_differ = 0;              // records whose ids differ
+  size_t text_differs = 0;            // records whose decoded text differs
   std::vector<std::string> examples;  // the first few differences, described
 };
 

@@ -102,7 +102,7 @@ Error HfNormalizer::add(const Json& value, int depth) {
   return Error::Ok;
 }
 
-void HfNormalizer::apply(std::string* text) const {
+Error HfNormalizer::apply(std::string* text) const {
   for (const Step& step : steps_) {
     switch (step.kind) {
       case Kind::Unicode: {
@@ -126,7 +126,7 @@ void HfNormalizer::apply(std::string* text) const {
         break;
       case Kind::ReplaceRegex: {
         std::vector<std::pair<size_t, size_t>> hits;
-        step.regex->find_all(*text, &hits);
+        EMBER_TRY(step.regex->find_all(*text, &hits));
         if (hits.empty()) break;
         std::string out;
         size_t pos = 0;
@@ -141,6 +141,7 @@ void HfNormalizer::apply(std::string* text) const {
       }
     }
   }
+  return Error::Ok;
 }
 
 }  // namespace ember::llm

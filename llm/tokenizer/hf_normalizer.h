@@ -19,8 +19,8 @@ class HfNormalizer {
   // Parses the "normalizer" value (null: no normalizer).
   static runtime::Result<std::unique_ptr<HfNormalizer>> parse(const nlohmann::json& value);
 
-  // Rewrites `text` (valid UTF-8) in place.
-  void apply(std::string* text) const;
+  // Rewrites `text` (valid UTF-8) in place; OutOfResources if a Replace regex gives up.
+  runtime::Error apply(std::string* text) const;
 
   bool empty() const { return steps_.empty(); }
 

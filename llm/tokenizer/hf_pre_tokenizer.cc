@@ -139,13 +139,13 @@ void HfPreTokenizer::rewrite(std::string* segment, bool first) const {
   }
 }
 
-void HfPreTokenizer::apply(const Step& step, const std::string& text, const Ranges& in,
-                           Ranges* out) const {
+Error HfPreTokenizer::apply(const Step& step, const std::string& text, const Ranges& in,
+                            Ranges* out) const {
   Ranges hits;
   for (const auto& range : in) {
     const size_t begin = range.first, end = range.second;  // plain names: lambdas capture them
     hits.clear();
-    step.regex->find_all(std::string_view(text).substr(begin, end - begin), &hits);
+    EMBER_TRY(step.regex->find_all(std::string_view(text).substr(begin, end - begin), &hits));
     // Walk the piece as alternating gaps and matches; `is_match` after invert.
     size_t pos = 0, pending_begin = 0;
     bool pending = false;  // MergedWithNext: a delimiter waiting for the next part
@@ -186,17 +186,19 @@ void HfPreTokenizer::apply(const Step& step, const std::string& text, const Rang
     emit(pos, end - begin, step.invert);
     if (pending) out->emplace_back(pending_begin, end);
   }
+  return Error::Ok;
 }
 
-void HfPreTokenizer::split(const std::string& segment, Ranges* words) const {
-  if (segment.empty()) return;
+Error HfPreTokenizer::split(const std::string& segment, Ranges* words) const {
+  if (segment.empty()) return Error::Ok;
   Ranges current{{0, segment.size()}}, next;
   for (const Step& step : steps_) {
     next.clear();
-    apply(step, segment, current, &next);
+    EMBER_TRY(apply(step, segment, current, &next));
     current.swap(next);
   }
   words->insert(words->end(), current.begin(), current.end());
+  return Error::Ok;
 }
 
 }  // namespace ember::llm

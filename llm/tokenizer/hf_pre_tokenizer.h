@@ -32,8 +32,10 @@ class HfPreTokenizer {
   // (`first`: the segment starts the input, for Metaspace's prepend_scheme "first").
   void rewrite(std::string* segment, bool first) const;
 
-  // Appends the [begin, end) ranges of the words of `segment` (after rewrite()).
-  void split(const std::string& segment, std::vector<std::pair<size_t, size_t>>* words) const;
+  // Appends the [begin, end) ranges of the words of `segment` (after rewrite()); a split regex
+  // that gives up is OutOfResources (regex_splitter.h).
+  runtime::Error split(const std::string& segment,
+                       std::vector<std::pair<size_t, size_t>>* words) const;
 
   // True if some step is ByteLevel: words are then BPE'd over bytes.
   bool byte_level() const { return byte_level_; }
@@ -46,9 +48,9 @@ class HfPreTokenizer {
   };
   runtime::Error add(const nlohmann::json& value, int depth);
   runtime::Error add_split(const std::string& pattern, SplitBehavior behavior, bool invert);
-  void apply(const Step& step, const std::string& text,
-             const std::vector<std::pair<size_t, size_t>>& in,
-             std::vector<std::pair<size_t, size_t>>* out) const;
+  runtime::Error apply(const Step& step, const std::string& text,
+                       const std::vector<std::pair<size_t, size_t>>& in,
+                       std::vector<std::pair<size_t, size_t>>* out) const;
 
   std::vector<Step> steps_;
   bool byte_level_ = false;

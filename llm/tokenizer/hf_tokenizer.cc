@@ -212,13 +212,15 @@ Error HfTokenizer::parse_post_processor(const Json& value, int depth) {
   return Error::Ok;
 }
 
-void HfTokenizer::encode_segment(std::string segment, bool first, std::vector<int32_t>* ids) const {
-  normalizer_->apply(&segment);
+Error HfTokenizer::encode_segment(std::string segment, bool first,
+                                  std::vector<int32_t>* ids) const {
+  EMBER_TRY(normalizer_->apply(&segment));
   pre_tokenizer_->rewrite(&segment, first);
   std::vector<std::pair<size_t, size_t>> words;
-  pre_tokenizer_->split(segment, &words);
+  EMBER_TRY(pre_tokenizer_->split(segment, &words));
   const std::string_view view(segment);
   for (auto [begin, end] : words) bpe_.encode_word(view.substr(begin, end - begin), ids);
+  return Error::Ok;
 }
 
 Result<std::vector<int32_t>> HfTokenizer::encode(std::string_view text,
@@ -232,7 +234,7 @@ Result<std::vector<int32_t>> HfTokenizer::encode(std::string_view text,
     if (segments[i].token >= 0) {
       ids.push_back(segments[i].token);
     } else {
-      encode_segment(std::string(segments[i].text), i == 0, &ids);
+      EMBER_TRY(encode_segment(std::string(segments[i].text), i == 0, &ids));
     }
   }
   if (add_special_tokens) ids.insert(ids.end(), suffix_ids_.begin(), suffix_ids_.end());

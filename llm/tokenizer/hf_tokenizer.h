@@ -41,7 +41,7 @@ class HfTokenizer final : public Tokenizer {
   Error parse_merges(const nlohmann::json& merges);
   Error parse_added_tokens(const nlohmann::json& list);
   Error parse_post_processor(const nlohmann::json& value, int depth);
-  void encode_segment(std::string segment, bool first, std::vector<int32_t>* ids) const;
+  Error encode_segment(std::string segment, bool first, std::vector<int32_t>* ids) const;
 
   std::unique_ptr<HfNormalizer> normalizer_;
   std::unique_ptr<HfPreTokenizer> pre_tokenizer_;

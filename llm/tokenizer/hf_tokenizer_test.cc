@@ -52,6 +52,15 @@ TEST(HfTokenizerTest, BytesOutsideTheVocabularyAreDropped) {
   EXPECT_EQ(t->encode("dab", false).get(), (std::vector<int32_t>{4}));
 }
 
+TEST(HfTokenizerTest, LongWhitespaceRunIsOneWordOfSpaces) {
+  auto t = make();
+  // GPT-2's regex takes the whole run with \s+(?!\S) (nothing follows it); no merge joins two
+  // "Ġ", so 200,000 spaces are 200,000 ids 3.
+  auto ids = t->encode(std::string(200000, ' '), false);
+  ASSERT_TRUE(ids.ok()) << runtime::last_error_message();
+  EXPECT_EQ(ids.get(), std::vector<int32_t>(200000, 3));
+}
+
 TEST(HfTokenizerTest, BadIdIsANamedError) {
   auto t = make();
   auto text = t->decode({99}, false);

@@ -60,8 +60,8 @@ runtime::Result<RegexSplitter> RegexSplitter::compile(const std::string& pattern
   return RegexSplitter(pattern, std::move(impl));
 }
 
-void RegexSplitter::find_all(std::string_view text,
-                             std::vector<std::pair<size_t, size_t>>* out) const {
+runtime::Error RegexSplitter::find_all(std::string_view text,
+                                       std::vector<std::pair<size_t, size_t>>* out) const {
   pcre2_match_data* md = thread_match_data();
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   size_t pos = 0;
@@ -70,17 +70,25 @@ void RegexSplitter::find_all(std::string_view text,
                                                 PCRE2_NO_UTF_CHECK, md, nullptr)
                               : pcre2_match(impl_->code, subject, text.size(), pos,
                                             PCRE2_NO_UTF_CHECK, md, nullptr);
-    if (rc < 0) return;  // no match (or a matching limit): the rest is one gap
+    if (rc == PCRE2_ERROR_NOMATCH) return runtime::Error::Ok;  // the rest is one gap
+    if (rc < 0) {
+      PCRE2_UCHAR message[256];
+      pcre2_get_error_message(rc, message, sizeof(message));
+      return runtime::fail(runtime::Error::OutOfResources,
+                           "split regex gave up at byte %zu of %zu: %s", pos, text.size(),
+                           reinterpret_cast<const char*>(message));
+    }
     const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(md);
     const size_t begin = ovector[0], end = ovector[1];
     if (end == begin) {
-      if (begin >= text.size()) return;
+      if (begin >= text.size()) return runtime::Error::Ok;
       pos = next_char(text, begin);
       continue;
     }
     out->emplace_back(begin, end);
     pos = end;
   }
+  return runtime::Error::Ok;
 }
 
 }  // namespace ember::llm

@@ -27,7 +27,8 @@ class RegexSplitter {
 
   // Appends the [begin, end) byte ranges of successive non-overlapping matches in `text`
   // (valid UTF-8, not checked again) to `out`. An empty match advances by one character.
-  void find_all(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const;
+  // OutOfResources if PCRE2 gives up (a match or JIT stack limit), naming the byte offset.
+  runtime::Error find_all(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const;
 
   const std::string& pattern() const { return pattern_; }
 

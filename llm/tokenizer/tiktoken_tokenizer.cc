@@ -151,7 +151,7 @@ Result<std::vector<int32_t>> TiktokenTokenizer::encode(std::string_view text,
       continue;
     }
     words.clear();
-    splitter_.find_all(segment.text, &words);
+    EMBER_TRY(splitter_.find_all(segment.text, &words));
     for (auto [b, e] : words) bpe_.encode_word(segment.text.substr(b, e - b), &ids);
   }
   return ids;

@@ -40,10 +40,14 @@ _BACKEND_RUNTIMES = [
 _APPS = ["//apps:__subpackages__"]
 _C_API = ["//bindings/c:__pkg__"]
 
+# llm/ (tokenizers, generation, sessions) sits above the runtime, below the top floor: it uses
+# the runtime's vocabulary (Error, Result) and, next, Module to run programs.
+_LLM = ["//llm:__subpackages__"]
+
 _USERS = {
     # toolchains/cortex_m: a port (bare-metal board support) implements the platform hooks.
-    "platform": ["//runtime:__subpackages__", "//kernels:__subpackages__", "//toolchains/cortex_m:__pkg__"] + _BACKEND_RUNTIMES + _APPS + _C_API,
-    "core": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES + _APPS + _C_API + _AOT,
+    "platform": ["//runtime:__subpackages__", "//kernels:__subpackages__", "//toolchains/cortex_m:__pkg__"] + _BACKEND_RUNTIMES + _LLM + _APPS + _C_API,
+    "core": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES + _LLM + _APPS + _C_API + _AOT,
     "kernel": [
         "//runtime/executor:__subpackages__",
         "//runtime/kernel:__subpackages__",

@@ -17,6 +17,7 @@ PACKAGES="
   libflatbuffers-dev flatbuffers-compiler
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   nlohmann-json3-dev libzip-dev libyaml-cpp-dev libgflags-dev
+  libpcre2-dev libsentencepiece-dev libicu-dev
   clang libclang-rt-14-dev
   default-jdk-headless junit4
   nginx

@@ -26,7 +26,7 @@ fail() { echo "FAIL: $*"; failed=1; }
 
 # No upward arrow in the sources either: nothing below the top floor includes apps/ or
 # bindings/, or names them in a BUILD file.
-lower_floors=("$root/aot" "$root/runtime" "$root/kernels" "$root/backends" "$root/schema")
+lower_floors=("$root/aot" "$root/runtime" "$root/kernels" "$root/backends" "$root/schema" "$root/llm")
 hits=$(grep -rnE '^#include "(apps|bindings)/' --include=*.h --include=*.cc --include=*.c "${lower_floors[@]}")
 [ -z "$hits" ] || fail "files below the top floor include apps/ or bindings/:
 $hits"
@@ -43,9 +43,9 @@ hits=$(grep -rnE '^#include "bindings/' --include=*.h --include=*.cc "$root/apps
 [ -z "$hits" ] || fail "apps/ includes bindings/:
 $hits"
 
-# No #include of aot/ from the runtime side (the C and Java doors included).
+# No #include of aot/ from the runtime side (llm/ and the C and Java doors included).
 hits=$(grep -rnE '^#include "aot/' --include=*.h --include=*.cc \
-  "$root/runtime" "$root/kernels" "$root"/backends/*/runtime "$root/bindings" 2>/dev/null)
+  "$root/runtime" "$root/kernels" "$root"/backends/*/runtime "$root/llm" "$root/bindings" 2>/dev/null)
 [ -z "$hits" ] || fail "runtime-side files include aot/:
 $hits"
 

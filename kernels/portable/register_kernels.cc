@@ -229,6 +229,7 @@ const Kernel kKernels[] = {
     {"aten::scatter_add.out", boxed<&scatter_add_out>},
     {"aten::index.Tensor_out", boxed<&index_tensor_out>},
     {"aten::index_put.out", boxed<&index_put_out>},
+    {"aten::index_copy.out", boxed<&index_copy_out>},
     {"aten::index_put_", boxed<&index_put_inplace>},
     {"aten::masked_select.out", boxed<&masked_select_out>},
     {"aten::masked_scatter.out", boxed<&masked_scatter_out>},

@@ -496,8 +496,8 @@ bool is_wrap_node_json(const Json& j) {
 
 Error decode_wrap_node(const Json& j, size_t index, Graph* g,
                        std::vector<std::pair<ValueId, ValueId>>* aliases) {
-  std::string what = "node " + std::to_string(index) + " (" +
-                     json_field(j, "target")->get<std::string>() + ")";
+  std::string what =
+      "node " + std::to_string(index) + " (" + json_field(j, "target")->get<std::string>() + ")";
   EMBER_ASSIGN_OR_RETURN(const Json* inputs, json_require(j, "inputs", what));
   if (!inputs->is_array()) return invalid_program(what + ".inputs: expected a list");
   size_t k = 0;

@@ -79,11 +79,13 @@ class Verifier {
     if (n.metadata.count("ember.out_variant") == 0 || n.inputs.empty()) return false;
     if (out.kind != ArgKind::Tensor || out.values.size() != 1) return false;
     const Argument& self = n.inputs[0].arg;
-    if (self.kind != ArgKind::Tensor || self.values.size() != 1 || self.values[0] != out.values[0]) {
+    if (self.kind != ArgKind::Tensor || self.values.size() != 1 ||
+        self.values[0] != out.values[0]) {
       return false;
     }
     for (const Argument& in : g_.inputs()) {
-      if (in.kind == ArgKind::Tensor && in.values.size() == 1 && in.values[0] == out.values[0]) return true;
+      if (in.kind == ArgKind::Tensor && in.values.size() == 1 && in.values[0] == out.values[0])
+        return true;
     }
     return false;
   }

@@ -25,10 +25,12 @@ NamedArgument named(const char* name, Argument a) { return {name, std::move(a), 
 Result<ValueId> repeat_kv_heads(Graph& g, ValueId q, ValueId kv, const Node& node, Rewrite* rw) {
   const TensorSpec qs = g.value(q).tensor, ks = g.value(kv).tensor;
   if (qs.rank() != 4 || ks.rank() != 4 || !qs.sizes[1].is_static) {
-    return not_supported(node.describe() + ": enable_gqa needs 4-D inputs with a static head count");
+    return not_supported(node.describe() +
+                         ": enable_gqa needs 4-D inputs with a static head count");
   }
   for (const SymInt& d : ks.sizes) {
-    if (!d.is_static) return not_supported(node.describe() + ": enable_gqa needs a static key/value shape");
+    if (!d.is_static)
+      return not_supported(node.describe() + ": enable_gqa needs a static key/value shape");
   }
   const int64_t hq = qs.sizes[1].value, hk = ks.sizes[1].value;
   if (hq == hk) return kv;
@@ -44,11 +46,12 @@ Result<ValueId> repeat_kv_heads(Graph& g, ValueId q, ValueId kv, const Node& nod
   };
   EMBER_ASSIGN_OR_RETURN(ValueId k5, new_tensor_like(g, kv, "sdpa_kv5", sym({b, hk, 1, s, e})));
   EMBER_TRY(append_view(g, kv, k5, node, rw));
-  EMBER_ASSIGN_OR_RETURN(ValueId ke, new_tensor_like(g, kv, "sdpa_kv_rep", sym({b, hk, grp, s, e})));
-  rw->nodes.push_back(make_op_node("aten", "expand", "default",
-                                   {named("self", Argument::tensor(k5)),
-                                    named("size", Argument::int_list({b, hk, grp, s, e}))},
-                                   {Argument::tensor(ke)}, node));
+  EMBER_ASSIGN_OR_RETURN(ValueId ke,
+                         new_tensor_like(g, kv, "sdpa_kv_rep", sym({b, hk, grp, s, e})));
+  rw->nodes.push_back(make_op_node(
+      "aten", "expand", "default",
+      {named("self", Argument::tensor(k5)), named("size", Argument::int_list({b, hk, grp, s, e}))},
+      {Argument::tensor(ke)}, node));
   EMBER_ASSIGN_OR_RETURN(ValueId out, new_tensor_like(g, kv, "sdpa_kv_heads", sym({b, hq, s, e})));
   EMBER_TRY(append_view(g, ke, out, node, rw));
   return out;
@@ -127,17 +130,21 @@ Result<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
     }
     EMBER_ASSIGN_OR_RETURN(ValueId s2, new_tensor_like(g, q, "sdpa_masked", lead ? full : std::vector<SymInt>{bh, L, S}));
     if (bool_mask) {  // true = attend: scores where the mask is false become -inf
-      EMBER_ASSIGN_OR_RETURN(ValueId keep, new_tensor_like(g, m, "sdpa_mask_off", g.value(m).tensor.sizes));
+      EMBER_ASSIGN_OR_RETURN(ValueId keep,
+                             new_tensor_like(g, m, "sdpa_mask_off", g.value(m).tensor.sizes));
       rw.nodes.push_back(make_op_node("aten", "logical_not", "default",
-                                      {named("self", Argument::tensor(m))}, {Argument::tensor(keep)}, node));
-      rw.nodes.push_back(make_op_node("aten", "masked_fill", "Scalar",
-                                      {named("self", Argument::tensor(scores)), named("mask", Argument::tensor(keep)),
-                                       named("value", Argument::floating(-INFINITY))},
-                                      {Argument::tensor(s2)}, node));
+                                      {named("self", Argument::tensor(m))},
+                                      {Argument::tensor(keep)}, node));
+      rw.nodes.push_back(make_op_node(
+          "aten", "masked_fill", "Scalar",
+          {named("self", Argument::tensor(scores)), named("mask", Argument::tensor(keep)),
+           named("value", Argument::floating(-INFINITY))},
+          {Argument::tensor(s2)}, node));
     } else {
-      rw.nodes.push_back(make_op_node("aten", "add", "Tensor",
-                                      {named("self", Argument::tensor(scores)), named("other", Argument::tensor(m))},
-                                      {Argument::tensor(s2)}, node));
+      rw.nodes.push_back(make_op_node(
+          "aten", "add", "Tensor",
+          {named("self", Argument::tensor(scores)), named("other", Argument::tensor(m))},
+          {Argument::tensor(s2)}, node));
     }
     s1 = s2;
     if (lead) {

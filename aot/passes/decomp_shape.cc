@@ -58,11 +58,11 @@ Result<Rewrite> decompose_type_as(Graph& g, const Node& node) {
   Rewrite rw;
   EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   EMBER_ASSIGN_OR_RETURN(ValueId other, tensor_input(node, "other"));
-  rw.nodes.push_back(make_op_node(
-      "aten", "_to_copy", "default",
-      {named("self", Argument::tensor(x)),
-       {"dtype", Argument::scalar_type(g.value(other).tensor.dtype), true}},
-      node.outputs, node));
+  rw.nodes.push_back(
+      make_op_node("aten", "_to_copy", "default",
+                   {named("self", Argument::tensor(x)),
+                    {"dtype", Argument::scalar_type(g.value(other).tensor.dtype), true}},
+                   node.outputs, node));
   return rw;
 }
 

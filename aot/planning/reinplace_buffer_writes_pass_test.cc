@@ -39,12 +39,12 @@ TEST(ReinplaceBufferWritesPassTest, CopyIntoBufferWritesTheBufferItself) {
   ASSERT_NE(copy, nullptr);
   ASSERT_NE(mul, nullptr);
   EXPECT_EQ(copy->op.qualified(), "aten::copy.out");
-  EXPECT_EQ(tensor_of(copy->outputs[0]), cache);        // out = the buffer
-  EXPECT_EQ(tensor_of(mul->inputs[0].arg), cache);      // the later read reads the buffer
+  EXPECT_EQ(tensor_of(copy->outputs[0]), cache);    // out = the buffer
+  EXPECT_EQ(tensor_of(mul->inputs[0].arg), cache);  // the later read reads the buffer
   auto pairs = mutated_buffers(g);
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].first, cache);
-  EXPECT_EQ(pairs[0].second, cache);                    // nothing to write back
+  EXPECT_EQ(pairs[0].second, cache);  // nothing to write back
   EXPECT_EQ(MemoryPlanningPass().run(g), Error::Ok);
 }
 

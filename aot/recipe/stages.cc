@@ -2,6 +2,7 @@
 #include "aot/recipe/stages.h"
 
 #include "aot/backend/to_backend_pass.h"
+#include "aot/emit/guard_method.h"
 #include "aot/emit/pte_writer.h"
 #include "aot/frontend/pt2_reader.h"
 #include "aot/passes/custom_op_check_pass.h"
@@ -15,7 +16,6 @@
 #include "aot/passes/scalar_to_tensor_pass.h"
 #include "aot/planning/reinplace_buffer_writes_pass.h"
 #include "aot/recipe/run_method.h"
-#include "aot/emit/guard_method.h"
 
 namespace ember::aot {
 namespace {

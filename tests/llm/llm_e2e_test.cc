@@ -96,7 +96,8 @@ std::string run_fixture(const Fixture& f, const std::string& recipe) {
   }
   EXPECT_EQ(tokens_ok, static_cast<int>(f.greedy_tokens.size())) << "greedy tokens differ";
   char line[256];
-  std::snprintf(line, sizeof(line), "%-48s %-8s %zu steps, logits max abs %.3g, %d/%zu tokens, .pte %zu B\n",
+  std::snprintf(line, sizeof(line),
+                "%-48s %-8s %zu steps, logits max abs %.3g, %d/%zu tokens, .pte %zu B\n",
                 f.id.c_str(), recipe.c_str(), f.cases.size(), max_abs, tokens_ok,
                 f.greedy_tokens.size(), pte.size());
   return line;

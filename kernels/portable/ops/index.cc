@@ -181,7 +181,8 @@ Tensor& index_select_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t di
 Tensor& index_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
                        const Tensor& index, const Tensor& source, Tensor& out) {
   const char* op = "index_copy.out";
-  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op)) return out;
+  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op))
+    return out;
   if (!check_dtype(ctx, source, in.scalar_type(), op, "source") ||
       !check_dtype(ctx, out, in.scalar_type(), op, "out")) {
     return out;

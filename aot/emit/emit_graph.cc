@@ -235,6 +235,7 @@ class MethodEmitter {
 
   Error emit_writebacks() {
     for (auto& [buffer, value] : mutated_buffers(g_)) {
+      if (buffer == value) continue;  // written in place (ReinplaceBufferWritesPass)
       EMBER_ASSIGN_OR_RETURN(int32_t b, value_ref(buffer));
       EMBER_ASSIGN_OR_RETURN(int32_t v, value_ref(value));
       int32_t nb = push(EmitValue::of_bool(false));

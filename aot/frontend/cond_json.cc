@@ -486,4 +486,40 @@ Error decode_cond_node(const Json& j, size_t index, Graph* g) {
   return Error::Ok;
 }
 
+bool is_wrap_node_json(const Json& j) {
+  const Json* t = json_field(j, "target");
+  if (t == nullptr || !t->is_string()) return false;
+  const std::string target = t->get<std::string>();
+  return target == "torch.ops.higher_order.wrap_with_set_grad_enabled" ||
+         target == "torch.ops.higher_order.wrap_with_autocast";
+}
+
+Error decode_wrap_node(const Json& j, size_t index, Graph* g,
+                       std::vector<std::pair<ValueId, ValueId>>* aliases) {
+  std::string what =
+      "node " + std::to_string(index) + " (" + json_field(j, "target")->get<std::string>() + ")";
+  EMBER_ASSIGN_OR_RETURN(const Json* inputs, json_require(j, "inputs", what));
+  if (!inputs->is_array()) return invalid_program(what + ".inputs: expected a list");
+  size_t k = 0;
+  while (k < inputs->size() && graph_arg(*inputs, k) == nullptr) ++k;
+  if (k == inputs->size()) return invalid_program(what + ": no subgraph (as_graph) argument");
+  std::vector<ValueId> operands;
+  for (size_t i = k + 1; i < inputs->size(); ++i) {
+    EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> vs,
+                           tensor_list_arg(*inputs, i, what + " operand " + std::to_string(i), g));
+    operands.insert(operands.end(), vs.begin(), vs.end());
+  }
+  std::string name;
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> results, results_of(j, what, "wrap", g, &name));
+  what = "node '" + name + "' (" + json_field(j, "target")->get<std::string>() + ")";
+  EMBER_ASSIGN_OR_RETURN(std::vector<ValueId> srcs,
+                         splice_subgraph(*graph_arg(*inputs, k), name + "_", operands, what, g));
+  if (srcs.size() != results.size()) {
+    return invalid_program(what + ": its subgraph returns " + std::to_string(srcs.size()) +
+                           " tensors for " + std::to_string(results.size()) + " results");
+  }
+  for (size_t r = 0; r < srcs.size(); ++r) aliases->push_back({results[r], srcs[r]});
+  return Error::Ok;
+}
+
 }  // namespace ember::aot

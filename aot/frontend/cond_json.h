@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
+#include <vector>
 
 #include "aot/frontend/json_util.h"
 #include "aot/ir/graph.h"
@@ -45,5 +47,16 @@ bool is_map_node_json(const Json& j);
 // Errors: InvalidProgram for a malformed node, xs and results whose leading dims differ, or a
 // body whose inputs/results do not match; NotSupported for non-tensor operands.
 Error decode_map_node(const Json& j, size_t index, Graph* g);
+
+// True when node JSON `j` is a higher-order wrap (wrap_with_set_grad_enabled,
+// wrap_with_autocast: transformers' rotary embedding runs under one).
+bool is_wrap_node_json(const Json& j);
+
+// Inlines wrap node `j` into *g: its subgraph's nodes are appended with the inputs bound to
+// the operands (the arguments after the subgraph); grad mode and autocast do not matter for
+// inference. Each (node result, subgraph result) pair goes to *aliases: the caller points
+// later reads of the result at the subgraph's value.
+Error decode_wrap_node(const Json& j, size_t index, Graph* g,
+                       std::vector<std::pair<ValueId, ValueId>>* aliases);
 
 }  // namespace ember::aot

@@ -203,6 +203,20 @@ Result<Argument> decode_argument(const Json& j, Graph& g, const std::string& wha
   return a;
 }
 
+// `x.add_(n)` with a symbolic int n (transformers' static cache does
+// `cumulative_length.add_(seq_len)`) is exported as add_.Tensor whose 'other' is a SymInt: in
+// eager PyTorch a wrapped number. The .Scalar overload takes it as it is (a run-time int).
+void use_scalar_overload_for_symbolic_other(Node* n) {
+  static const char* const kOps[] = {"add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_"};
+  if (n->kind != NodeKind::Op || n->op.ns != "aten" || n->op.overload != "Tensor") return;
+  bool listed = false;
+  for (const char* op : kOps) listed = listed || n->op.name == op;
+  const NamedArgument* other = n->find_input("other");
+  if (!listed || other == nullptr) return;
+  const ArgKind k = other->arg.kind;
+  if (k == ArgKind::SymInt || k == ArgKind::SymFloat) n->op.overload = "Scalar";
+}
+
 Result<Node> decode_node(const Json& j, Graph& g, size_t index) {
   std::string what = "node " + std::to_string(index);
   Node n;
@@ -249,6 +263,7 @@ Result<Node> decode_node(const Json& j, Graph& g, size_t index) {
         decode_argument((*outputs)[i], g, what + ".outputs[" + std::to_string(i) + "]"));
     n.outputs.push_back(std::move(out));
   }
+  use_scalar_overload_for_symbolic_other(&n);
   for (const Argument& out : n.outputs) {  // multi-output nodes: "<node>_unused_<i>"
     if (!n.name.empty() || !out.is_value_ref()) continue;
     const std::string& vname = g.value(out.value()).name;

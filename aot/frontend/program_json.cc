@@ -125,8 +125,18 @@ Error decode_graph_body(const Json& graph_json, Graph* g) {
   EMBER_TRY(decode_arg_list(graph_json, "inputs", g, &g->inputs()));
   EMBER_ASSIGN_OR_RETURN(const Json* nodes, json_require(graph_json, "nodes", "graph"));
   if (!nodes->is_array()) return invalid_program("graph.nodes: expected a list");
+  std::vector<std::pair<ValueId, ValueId>> aliases;  // wrap results -> their subgraph values
+  auto resolve = [&aliases](Argument& a) {
+    for (ValueId& v : a.values) {
+      for (const auto& [from, to] : aliases) v = v == from ? to : v;
+    }
+  };
   for (size_t i = 0; i < nodes->size(); ++i) {
     const Json& nj = (*nodes)[i];
+    if (is_wrap_node_json(nj)) {  // inlined; grad mode / autocast do not matter here
+      EMBER_TRY(decode_wrap_node(nj, i, g, &aliases));
+      continue;
+    }
     if (is_cond_node_json(nj)) {  // flattened into marker nodes + inlined branch bodies
       EMBER_TRY(decode_cond_node(nj, i, g));
       continue;
@@ -140,9 +150,14 @@ Error decode_graph_body(const Json& graph_json, Graph* g) {
       continue;
     }
     EMBER_ASSIGN_OR_RETURN(Node n, decode_node(nj, *g, i));
+    if (!aliases.empty()) {
+      for (NamedArgument& in : n.inputs) resolve(in.arg);
+    }
     g->nodes().push_back(std::move(n));
   }
-  return decode_arg_list(graph_json, "outputs", g, &g->outputs());
+  EMBER_TRY(decode_arg_list(graph_json, "outputs", g, &g->outputs()));
+  for (Argument& out : g->outputs()) resolve(out);
+  return Error::Ok;
 }
 
 namespace {

@@ -253,6 +253,21 @@ aten::masked_select.default | self:Tensor mask:Tensor | Tensor | aten::masked_se
 aten::_unique2.default | self:Tensor sorted:bool=True return_inverse:bool=False return_counts:bool=False | Tensor Tensor Tensor | aten::_unique2.out | -
 aten::_local_scalar_dense.default | self:Tensor | Scalar | - | -
 aten::item.default | self:Tensor | Scalar | - | -
+# --- BEGIN llm branch (issue #31): decoder LLM exports. The `ops` branch generates the
+# --- table from PyTorch; drop this block at that merge if its lines are there.
+aten::add_.Scalar | self:Tensor! other:Scalar alpha:Scalar=1 | Tensor | - | inplace
+aten::sub_.Scalar | self:Tensor! other:Scalar alpha:Scalar=1 | Tensor | - | inplace
+aten::mul_.Scalar | self:Tensor! other:Scalar | Tensor | - | inplace
+aten::div_.Scalar | self:Tensor! other:Scalar | Tensor | - | inplace
+aten::le.Tensor | self:Tensor other:Tensor | Tensor | aten::le.Tensor_out | -
+aten::index_put.default | self:Tensor indices:Tensor?[] values:Tensor accumulate:bool=False | Tensor | aten::index_put.out | -
+aten::index_put_.default | self:Tensor! indices:Tensor?[] values:Tensor accumulate:bool=False | Tensor | - | inplace
+aten::index_copy.default | self:Tensor dim:int index:Tensor source:Tensor | Tensor | aten::index_copy.out | -
+aten::index_copy_.default | self:Tensor! dim:int index:Tensor source:Tensor | Tensor | - | inplace
+aten::arange.default | end:Scalar *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None | Tensor | aten::arange.out | -
+aten::to.dtype_layout | self:Tensor *dtype:ScalarType?=None *layout:Layout?=None *device:Device?=None *pin_memory:bool?=None *non_blocking:bool=False *copy:bool=False *memory_format:MemoryFormat?=None | Tensor | - | -
+aten::type_as.default | self:Tensor other:Tensor | Tensor | - | -
+# --- END llm branch
 )TABLE";
 }
 

@@ -28,6 +28,7 @@ class Verifier {
       }
       EMBER_TRY(check_schema(n, where));
       for (const Argument& out : n.outputs) {
+        if (writes_its_self(n, out)) continue;  // an out variant writing a buffer in place
         EMBER_TRY_CONTEXT(define(out), where + ", output");
         EMBER_TRY_CONTEXT(check_tensors(out), where + ", output");
       }
@@ -70,6 +71,23 @@ class Verifier {
                              to_string(kind));
     }
     return Error::Ok;
+  }
+
+  // The executorch dialect's in-place form (ReinplaceBufferWritesPass): an out-variant node
+  // whose out is its own first argument, a graph input (a mutable buffer) already defined.
+  bool writes_its_self(const Node& n, const Argument& out) const {
+    if (n.metadata.count("ember.out_variant") == 0 || n.inputs.empty()) return false;
+    if (out.kind != ArgKind::Tensor || out.values.size() != 1) return false;
+    const Argument& self = n.inputs[0].arg;
+    if (self.kind != ArgKind::Tensor || self.values.size() != 1 ||
+        self.values[0] != out.values[0]) {
+      return false;
+    }
+    for (const Argument& in : g_.inputs()) {
+      if (in.kind == ArgKind::Tensor && in.values.size() == 1 && in.values[0] == out.values[0])
+        return true;
+    }
+    return false;
   }
 
   template <typename F>

@@ -1,9 +1,10 @@
-// Decomposition of aten::scaled_dot_product_attention (no dropout, not causal; mask None
-// or an additive float mask) into core ATen:
+// Decomposition of aten::scaled_dot_product_attention (no dropout, not causal; mask None,
+// an additive float mask or a boolean mask, true = attend; enable_gqa) into core ATen:
 //   q3 = view(q, [B*H, L, E]); k3 = view(transpose(k, -2, -1), [B*H, E, S]);
 //   v3 = view(v, [B*H, S, Ev])
 //   s  = mul.Scalar(bmm(q3, k3), scale)          scale = given or 1/sqrt(E)
-//   s  = add.Tensor(s, mask)                     when a float mask is given (in q's
+//   s  = add.Tensor(s, mask)                     when a float mask is given, or
+//   s  = masked_fill(s, logical_not(mask), -inf) for a boolean one (in q's
 //                                                leading shape when the mask has rank > 2)
 //   p  = _softmax(s, -1, False); out = view(bmm(p, v3), [B, H, L, Ev])
 // Leading (batch, head) dims must be static; L and S may be symbolic (they are matched to
@@ -18,6 +19,44 @@ namespace {
 
 NamedArgument named(const char* name, Argument a) { return {name, std::move(a), false}; }
 
+// enable_gqa: key/value [B, Hkv, S, E] with Hq = G * Hkv query heads are repeated per group
+// (head h reads kv head h / G): view [B, Hkv, 1, S, E], expand [B, Hkv, G, S, E], view
+// [B, Hq, S, E]. Static shapes only (a KV cache is).
+Result<ValueId> repeat_kv_heads(Graph& g, ValueId q, ValueId kv, const Node& node, Rewrite* rw) {
+  const TensorSpec qs = g.value(q).tensor, ks = g.value(kv).tensor;
+  if (qs.rank() != 4 || ks.rank() != 4 || !qs.sizes[1].is_static) {
+    return not_supported(node.describe() +
+                         ": enable_gqa needs 4-D inputs with a static head count");
+  }
+  for (const SymInt& d : ks.sizes) {
+    if (!d.is_static)
+      return not_supported(node.describe() + ": enable_gqa needs a static key/value shape");
+  }
+  const int64_t hq = qs.sizes[1].value, hk = ks.sizes[1].value;
+  if (hq == hk) return kv;
+  if (hk <= 0 || hq % hk != 0) {
+    return not_supported(node.describe() + ": enable_gqa with " + std::to_string(hq) +
+                         " query heads and " + std::to_string(hk) + " key/value heads");
+  }
+  const int64_t b = ks.sizes[0].value, s = ks.sizes[2].value, e = ks.sizes[3].value, grp = hq / hk;
+  auto sym = [](std::vector<int64_t> v) {
+    std::vector<SymInt> out;
+    for (int64_t x : v) out.push_back(SymInt::of(x));
+    return out;
+  };
+  EMBER_ASSIGN_OR_RETURN(ValueId k5, new_tensor_like(g, kv, "sdpa_kv5", sym({b, hk, 1, s, e})));
+  EMBER_TRY(append_view(g, kv, k5, node, rw));
+  EMBER_ASSIGN_OR_RETURN(ValueId ke,
+                         new_tensor_like(g, kv, "sdpa_kv_rep", sym({b, hk, grp, s, e})));
+  rw->nodes.push_back(make_op_node(
+      "aten", "expand", "default",
+      {named("self", Argument::tensor(k5)), named("size", Argument::int_list({b, hk, grp, s, e}))},
+      {Argument::tensor(ke)}, node));
+  EMBER_ASSIGN_OR_RETURN(ValueId out, new_tensor_like(g, kv, "sdpa_kv_heads", sym({b, hq, s, e})));
+  EMBER_TRY(append_view(g, ke, out, node, rw));
+  return out;
+}
+
 Result<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
   Rewrite rw;
   EMBER_ASSIGN_OR_RETURN(ValueId q, tensor_input(node, "query"));
@@ -31,8 +70,11 @@ Result<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
     return not_supported(node.describe() + ": attention with dropout or is_causal=True");
   }
   ValueId m = mask == nullptr ? kNoValue : tensor_of(*mask);
-  if (m != kNoValue && g.value(m).tensor.dtype == ScalarType::Bool) {
-    return not_supported(node.describe() + ": boolean attention masks");
+  const bool bool_mask = m != kNoValue && g.value(m).tensor.dtype == ScalarType::Bool;
+  const Argument* gqa = input_arg(node, "enable_gqa");
+  if (gqa != nullptr && gqa->kind == ArgKind::Bool && gqa->b) {
+    EMBER_ASSIGN_OR_RETURN(k, repeat_kv_heads(g, q, k, node, &rw));
+    EMBER_ASSIGN_OR_RETURN(v, repeat_kv_heads(g, q, v, node, &rw));
   }
   const TensorSpec qs = g.value(q).tensor, ks = g.value(k).tensor, vs = g.value(v).tensor;
   size_t r = qs.rank();
@@ -87,9 +129,23 @@ Result<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
       EMBER_TRY(append_view(g, s1, scores, node, &rw));
     }
     EMBER_ASSIGN_OR_RETURN(ValueId s2, new_tensor_like(g, q, "sdpa_masked", lead ? full : std::vector<SymInt>{bh, L, S}));
-    rw.nodes.push_back(make_op_node("aten", "add", "Tensor",
-                                    {named("self", Argument::tensor(scores)), named("other", Argument::tensor(m))},
-                                    {Argument::tensor(s2)}, node));
+    if (bool_mask) {  // true = attend: scores where the mask is false become -inf
+      EMBER_ASSIGN_OR_RETURN(ValueId keep,
+                             new_tensor_like(g, m, "sdpa_mask_off", g.value(m).tensor.sizes));
+      rw.nodes.push_back(make_op_node("aten", "logical_not", "default",
+                                      {named("self", Argument::tensor(m))},
+                                      {Argument::tensor(keep)}, node));
+      rw.nodes.push_back(make_op_node(
+          "aten", "masked_fill", "Scalar",
+          {named("self", Argument::tensor(scores)), named("mask", Argument::tensor(keep)),
+           named("value", Argument::floating(-INFINITY))},
+          {Argument::tensor(s2)}, node));
+    } else {
+      rw.nodes.push_back(make_op_node(
+          "aten", "add", "Tensor",
+          {named("self", Argument::tensor(scores)), named("other", Argument::tensor(m))},
+          {Argument::tensor(s2)}, node));
+    }
     s1 = s2;
     if (lead) {
       EMBER_ASSIGN_OR_RETURN(s1, new_tensor_like(g, q, "sdpa_masked3", {bh, L, S}));

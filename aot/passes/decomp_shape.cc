@@ -1,7 +1,8 @@
 // Decompositions of shape and conversion training-IR ops:
 //   flatten.using_ints / reshape / unflatten.int / _unsafe_view -> view(x, out sizes)
 //   contiguous(x)  -> x (alias) when x is contiguous, else clone(x, contiguous_format)
-//   to.dtype(x, t) -> _to_copy(x, dtype=t)
+//   to.dtype(x, t), to.dtype_layout(x, dtype=t, ...) -> _to_copy(x, dtype=t)
+//   type_as(x, y) -> _to_copy(x, dtype=y's dtype)
 //   sum.default(x) -> sum.dim_IntList(x, None)
 #include "aot/passes/decompositions.h"
 #include "aot/ir/graph_rewrite.h"
@@ -53,6 +54,18 @@ Result<Rewrite> decompose_to_dtype(Graph& g, const Node& node) {
   return rw;
 }
 
+Result<Rewrite> decompose_type_as(Graph& g, const Node& node) {
+  Rewrite rw;
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_ASSIGN_OR_RETURN(ValueId other, tensor_input(node, "other"));
+  rw.nodes.push_back(
+      make_op_node("aten", "_to_copy", "default",
+                   {named("self", Argument::tensor(x)),
+                    {"dtype", Argument::scalar_type(g.value(other).tensor.dtype), true}},
+                   node.outputs, node));
+  return rw;
+}
+
 Result<Rewrite> decompose_sum(Graph& g, const Node& node) {
   (void)g;
   Rewrite rw;
@@ -74,6 +87,8 @@ void add_shape_decompositions(DecompositionTable* table) {
   (*table)["aten::_unsafe_view.default"] = &decompose_to_view;
   (*table)["aten::contiguous.default"] = &decompose_contiguous;
   (*table)["aten::to.dtype"] = &decompose_to_dtype;
+  (*table)["aten::type_as.default"] = &decompose_type_as;
+  (*table)["aten::to.dtype_layout"] = &decompose_to_dtype;  // layout/device: CPU only
   (*table)["aten::sum.default"] = &decompose_sum;
 }
 

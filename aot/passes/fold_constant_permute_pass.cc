@@ -1,8 +1,11 @@
 // FoldConstantPermutePass (see fold_constant_permute_pass.h).
 #include "aot/passes/fold_constant_permute_pass.h"
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <utility>
 
 #include "aot/ir/graph_rewrite.h"
 
@@ -36,8 +39,27 @@ std::vector<uint8_t> permute_bytes(const std::vector<uint8_t>& in, const std::ve
   return out;
 }
 
-// Folds node `n` if it is a permute of an otherwise unused static constant.
-bool try_fold(Graph& g, const Node& n, const std::vector<int32_t>& uses) {
+// Makes constant value `v` a lifted parameter: a graph input before the user inputs.
+void lift_as_parameter(Graph& g, ValueId v) {
+  size_t at = 0;
+  auto& specs = g.signature().inputs;
+  while (at < specs.size() && specs[at].kind != InputKind::UserInput) ++at;
+  InputSpec in;
+  in.kind = InputKind::Parameter;
+  in.name = g.value(v).name;
+  in.target = g.value(v).name;
+  if (specs.size() == g.inputs().size()) specs.insert(specs.begin() + long(at), in);
+  g.inputs().insert(g.inputs().begin() + long(std::min(at, g.inputs().size())),
+                    Argument::tensor(v));
+}
+
+// Permuted constants already made, by (source constant, dims): a second permute of the same
+// weight reads the first one's value.
+using Folded = std::map<std::pair<ValueId, std::vector<int64_t>>, ValueId>;
+
+// Folds node `n` if it is a permute of a static constant: in place when nothing else reads the
+// constant, else into a new constant (the permute's output) beside it.
+bool try_fold(Graph& g, const Node& n, const std::vector<int32_t>& uses, Folded* folded) {
   if (n.kind != NodeKind::Op || n.op.ns != "aten" || n.op.name != "permute" ||
       n.op.overload != "default" || n.outputs.size() != 1) {
     return false;
@@ -46,7 +68,7 @@ bool try_fold(Graph& g, const Node& n, const std::vector<int32_t>& uses) {
   const NamedArgument* dims_arg = n.find_input("dims");
   if (self == nullptr || dims_arg == nullptr) return false;
   const ValueId src = tensor_of(self->arg), dst = tensor_of(n.outputs[0]);
-  if (src == kNoValue || dst == kNoValue || uses[size_t(src)] != 1) return false;
+  if (src == kNoValue || dst == kNoValue) return false;
   for (const Argument& out : g.outputs()) {
     if (tensor_of(out) == dst) return false;  // outputs stay computed values
   }
@@ -65,6 +87,11 @@ bool try_fold(Graph& g, const Node& n, const std::vector<int32_t>& uses) {
     if (d < 0 || d >= int64_t(rank) || seen[size_t(d)]) return false;
     seen[size_t(d)] = true;
   }
+  auto done = folded->find({src, dims});
+  if (done != folded->end()) {
+    replace_uses(g, dst, done->second);
+    return true;
+  }
   for (const SymInt& s : spec.sizes) sizes.push_back(s.value);
   const size_t esize = size_t(nbytes / spec.static_numel());
   auto c = std::make_shared<ConstantData>();
@@ -75,8 +102,15 @@ bool try_fold(Graph& g, const Node& n, const std::vector<int32_t>& uses) {
   TensorSpec permuted = contiguous_spec(spec.dtype, static_sizes(out_sizes));
   permuted.constant = std::move(c);
   permuted.requires_grad = spec.requires_grad;
+  if (uses[size_t(src)] != 1) {  // the constant is read elsewhere too: keep it, add the copy
+    g.value(dst).tensor = std::move(permuted);
+    lift_as_parameter(g, dst);
+    (*folded)[{src, dims}] = dst;
+    return true;
+  }
   spec = std::move(permuted);
   replace_uses(g, dst, src);
+  (*folded)[{src, dims}] = src;
   return true;
 }
 
@@ -85,7 +119,10 @@ bool try_fold(Graph& g, const Node& n, const std::vector<int32_t>& uses) {
 Error FoldConstantPermutePass::run(Graph& graph) const {
   const std::vector<int32_t> uses = use_counts(graph);
   std::vector<bool> drop(graph.nodes().size(), false);
-  for (size_t i = 0; i < graph.nodes().size(); ++i) drop[i] = try_fold(graph, graph.nodes()[i], uses);
+  Folded folded;
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    drop[i] = try_fold(graph, graph.nodes()[i], uses, &folded);
+  }
   remove_nodes(graph, drop);
   return Error::Ok;
 }

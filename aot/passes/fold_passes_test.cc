@@ -137,7 +137,8 @@ TEST(FoldConstantPermutePassTest, Rank3AndNegativeDims) {
   EXPECT_EQ(floats(g, "w"), (std::vector<float>{0.f, 2.f, 4.f, 6.f, 1.f, 3.f, 5.f, 7.f}));
 }
 
-TEST(FoldConstantPermutePassTest, KeepsSharedConstantsAndInputs) {
+TEST(FoldConstantPermutePassTest, SharedConstantGetsAPermutedCopyInputsStay) {
+  // w is read as is (neg) and transposed (permute): the permute becomes a constant of its own.
   GraphBuilder b;
   ValueId w = b.parameter("w", {2, 3}, {1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
   ValueId x = b.input("x", {2, 3});
@@ -148,9 +149,31 @@ TEST(FoldConstantPermutePassTest, KeepsSharedConstantsAndInputs) {
   b.output(b.op("aten::add.Tensor", {{"self", t}, {"other", u}}, "add", {3, 2}));
   b.output(b.op("aten::neg.default", {{"self", w}}, "neg", {2, 3}));
   Graph g = b.take();
-  const std::string before = print_body(g);
   ASSERT_EQ(FoldConstantPermutePass().run(g), Error::Ok);
-  EXPECT_EQ(print_body(g), before);
+  ASSERT_EQ(g.nodes().size(), 3u);  // permute_x, add, neg
+  EXPECT_EQ(g.nodes()[0].name, "permute_x");
+  EXPECT_EQ(tensor_of(g.nodes()[1].inputs[0].arg), t);
+  EXPECT_EQ(g.value(t).tensor.to_string(), "f32[3, 2]");
+  EXPECT_EQ(floats(g, "permute"), (std::vector<float>{1.f, 4.f, 2.f, 5.f, 3.f, 6.f}));
+  EXPECT_EQ(floats(g, "w"), (std::vector<float>{1.f, 2.f, 3.f, 4.f, 5.f, 6.f}));  // untouched
+  EXPECT_EQ(verify_graph(g), Error::Ok);
+}
+
+TEST(FoldConstantPermutePassTest, TwoPermutesOfOneConstantShareOneCopy) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {2, 3}, {1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
+  ValueId t1 = b.op("aten::permute.default", {{"self", w}}, "permute", {3, 2},
+                    {{"dims", Argument::int_list({1, 0}), false}});
+  ValueId t2 = b.op("aten::permute.default", {{"self", w}}, "permute_1", {3, 2},
+                    {{"dims", Argument::int_list({1, 0}), false}});
+  b.output(b.op("aten::add.Tensor", {{"self", t1}, {"other", t2}}, "add", {3, 2}));
+  Graph g = b.take();
+  ASSERT_EQ(FoldConstantPermutePass().run(g), Error::Ok);
+  ASSERT_EQ(g.nodes().size(), 1u);
+  EXPECT_EQ(tensor_of(g.nodes()[0].inputs[0].arg), t1);
+  EXPECT_EQ(tensor_of(g.nodes()[0].inputs[1].arg), t1);
+  EXPECT_EQ(floats(g, "permute"), (std::vector<float>{1.f, 4.f, 2.f, 5.f, 3.f, 6.f}));
+  EXPECT_EQ(verify_graph(g), Error::Ok);
 }
 
 }  // namespace

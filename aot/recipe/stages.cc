@@ -2,6 +2,7 @@
 #include "aot/recipe/stages.h"
 
 #include "aot/backend/to_backend_pass.h"
+#include "aot/emit/guard_method.h"
 #include "aot/emit/pte_writer.h"
 #include "aot/frontend/pt2_reader.h"
 #include "aot/passes/custom_op_check_pass.h"
@@ -13,8 +14,8 @@
 #include "aot/passes/quantized_op_check_pass.h"
 #include "aot/passes/remove_asserts_pass.h"
 #include "aot/passes/scalar_to_tensor_pass.h"
+#include "aot/planning/reinplace_buffer_writes_pass.h"
 #include "aot/recipe/run_method.h"
-#include "aot/emit/guard_method.h"
 
 namespace ember::aot {
 namespace {
@@ -105,6 +106,7 @@ Result<StageArtifact> ToExecutorchStage::transform(const StageArtifact& previous
   MemoryPlanReport report;
   PassPipeline p("to_executorch");
   p.add(std::make_unique<OutVariantPass>());                      // add.Tensor -> add.out
+  p.add(std::make_unique<ReinplaceBufferWritesPass>());           // cache writes in place
   p.add(std::make_unique<MemoryPlanningPass>(planner_, &report));  // (mem_id, offset) per tensor
   EMBER_TRY(p.run(g, context.instrumentation));
   StageArtifact out = with_graph(previous, std::move(g));

@@ -8,6 +8,7 @@
 #include "kernels/portable/ops/conv.h"
 #include "kernels/portable/ops/copy.h"
 #include "kernels/portable/ops/index.h"
+#include "kernels/portable/ops/llama.h"
 #include "kernels/portable/ops/join.h"
 #include "kernels/portable/ops/matmul.h"
 #include "kernels/portable/ops/misc.h"
@@ -229,6 +230,9 @@ const Kernel kKernels[] = {
     {"aten::scatter_add.out", boxed<&scatter_add_out>},
     {"aten::index.Tensor_out", boxed<&index_tensor_out>},
     {"aten::index_put.out", boxed<&index_put_out>},
+    {"aten::index_copy.out", boxed<&index_copy_out>},
+    {"llama::update_cache.out", boxed<&llama_update_cache_out>},
+    {"llama::custom_sdpa.out", boxed<&llama_custom_sdpa_out>},
     {"aten::index_put_", boxed<&index_put_inplace>},
     {"aten::masked_select.out", boxed<&masked_select_out>},
     {"aten::masked_scatter.out", boxed<&masked_scatter_out>},

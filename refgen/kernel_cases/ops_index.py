@@ -1,4 +1,6 @@
 """Case specs for gather/scatter/index/embedding style ops and padding variants."""
+import torch
+
 from families import BF16, BOOL, F16, F32, F64, FLOATS, I8, I16, I32, I64, INTS, U8
 from registry import op
 from casegen import short
@@ -32,6 +34,24 @@ def index_select(c):
     c.case("f32_rank0_self", self=c.rnd([]), dim=0, index=c.randint(0, 1, [1]))
     c.case("f32_out_of_range_error", self=c.rnd([4, 3]), dim=0, index=c.randint(4, 6, [2]),
            expect=True)
+
+
+@op("aten::index_copy.out", tol="exact")
+def index_copy(c):
+    # Distinct indices (torch leaves duplicates unspecified): a KV-cache style write.
+    for dt in ALL_DT:
+        c.case("%s_dim0" % short(dt), self=c.rnd([5, 3], dt), dim=0,
+               index=torch.tensor([3, 0]), source=c.rnd([2, 3], dt))
+    c.case("f32_cache_dim2", self=c.rnd([1, 2, 6, 4]), dim=2, index=torch.tensor([2, 3, 4]),
+           source=c.rnd([1, 2, 3, 4]))
+    c.case("f32_negative_dim_i32_index", self=c.rnd([2, 3, 4]), dim=-1,
+           index=torch.tensor([1], dtype=torch.int32), source=c.rnd([2, 3, 1]), optional=True)
+    c.case("f32_empty_index", self=c.rnd([4, 3]), dim=0, index=torch.zeros(0, dtype=torch.long),
+           source=c.rnd([0, 3]))
+    c.case("f32_out_of_range_error", self=c.rnd([4, 3]), dim=0, index=torch.tensor([4]),
+           source=c.rnd([1, 3]), expect=True)
+    c.case("f32_source_shape_error", self=c.rnd([4, 3]), dim=0, index=torch.tensor([1]),
+           source=c.rnd([1, 2]), expect=True)
 
 
 @op("aten::index.Tensor_out", tol="exact")

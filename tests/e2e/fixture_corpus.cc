@@ -90,6 +90,9 @@ void add_manifest(const std::string& dir, const std::string& ext, const std::str
     f.dialect = model.value("dialect", "");
     f.stateful = model.value("stateful", false);
     f.external = external;
+    for (const auto& t : model.value("greedy_tokens", Json::array())) {
+      f.greedy_tokens.push_back(t.get<int64_t>());
+    }
     if (model.contains("tolerance")) {
       f.atol = model["tolerance"].value("atol", f.atol);
       f.rtol = model["tolerance"].value("rtol", f.rtol);
@@ -137,6 +140,13 @@ std::vector<Fixture> list_fixtures() {
 std::vector<Fixture> list_quantized_fixtures() {
   std::vector<Fixture> out;
   add_manifest(repo_fixture_dir("pt2_quant"), external_dir("pt2_quant"), "", &out);
+  sort_by_id(&out);
+  return out;
+}
+
+std::vector<Fixture> list_llm_fixtures() {
+  std::vector<Fixture> out;
+  add_manifest(repo_fixture_dir("llm"), external_dir("llm"), "", &out);
   sort_by_id(&out);
   return out;
 }

@@ -39,12 +39,17 @@ struct Fixture {
   double quant_steps = 1;         // quantized outputs: allowed |got - ref| in steps ...
   double min_fraction = 0.999;    // ... on at least this fraction of the elements
   std::vector<FixtureCase> cases;
+  std::vector<int64_t> greedy_tokens;  // LLM fixtures: PyTorch's argmax after each case
 };
 
 // All fixtures whose .pt2 exists, sorted by id.
 std::vector<Fixture> list_fixtures();
 // The PT2E-quantized fixtures whose .pt2 exists (committed and external), sorted by id.
 std::vector<Fixture> list_quantized_fixtures();
+
+// The decoder-LLM fixtures (tests/fixtures/llm, external entries in large_fixtures/llm):
+// stateful, a prefill then greedy decode steps, with greedy_tokens.
+std::vector<Fixture> list_llm_fixtures();
 
 // Reads a reference tensor; false if the file is missing or has the wrong size.
 bool read_fixture_tensor(const FixtureTensor& t, aot::HostTensor* out);

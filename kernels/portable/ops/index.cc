@@ -176,6 +176,48 @@ Tensor& index_select_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t di
   return out;
 }
 
+// out = self with out.select(dim, index[i]) = source.select(dim, i). `out` may be `self`'s
+// own storage (a KV cache updated in place): then only the indexed slices are written.
+Tensor& index_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                       const Tensor& index, const Tensor& source, Tensor& out) {
+  const char* op = "index_copy.out";
+  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op))
+    return out;
+  if (!check_dtype(ctx, source, in.scalar_type(), op, "source") ||
+      !check_dtype(ctx, out, in.scalar_type(), op, "out")) {
+    return out;
+  }
+  const int64_t count = int64_t(index.numel());
+  bool fits = index.dim() <= 1 && source.dim() == in.dim();
+  for (size_t d = 0; fits && d < in.dim(); ++d) {
+    fits = source.size(d) == (int64_t(d) == dim ? count : in.size(d));
+  }
+  if (!fits || in.dim() == 0) {
+    ctx.fail(Error::InvalidArgument,
+             "%s: source must have self's shape with %lld entries along dim %lld (index 1-D)", op,
+             static_cast<long long>(count), static_cast<long long>(dim));
+    return out;
+  }
+  if (!resize_like(ctx, out, in, op)) return out;
+  if (out.const_data_ptr() != in.const_data_ptr()) copy_into(in, out);
+  const int64_t size = in.size(dim);
+  const int64_t xs = index.dim() == 0 ? 0 : index.strides()[0];
+  Shape slice;
+  for (size_t d = 0; d < in.dim(); ++d) slice.push(int64_t(d) == dim ? 1 : in.size(d));
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t v = index_at(index, &xs, i);
+    if (v < -size || v >= size) {
+      ctx.fail(Error::InvalidArgument, "%s: index %lld out of range for dim size %lld", op,
+               static_cast<long long>(v), static_cast<long long>(size));
+      return out;
+    }
+    if (v < 0) v += size;
+    copy_view(slice.sizes, slice.dim, view_of(out, v * out.strides()[dim]),
+              view_of(source, i * source.strides()[dim]));
+  }
+  return out;
+}
+
 Tensor& gather_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, const Tensor& index,
                    bool, Tensor& out) {
   const char* op = "gather.out";

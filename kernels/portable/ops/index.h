@@ -1,4 +1,4 @@
-// Indexing kernels (ATen out variants): embedding, index_select, gather,
+// Indexing kernels (ATen out variants): embedding, index_select, index_copy, gather,
 // scatter (src and value), scatter_add, index.Tensor (advanced indexing with
 // long, int and bool indices), index_put / index_put_, masked_select,
 // masked_scatter, nonzero, repeat_interleave. Out-of-range indices fail with
@@ -23,6 +23,8 @@ Tensor& embedding_out(KernelRuntimeContext& ctx, const Tensor& weight, const Ten
                       int64_t padding_idx, bool scale_grad_by_freq, bool sparse, Tensor& out);
 Tensor& index_select_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
                          const Tensor& index, Tensor& out);
+Tensor& index_copy_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                       const Tensor& index, const Tensor& source, Tensor& out);
 Tensor& gather_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, const Tensor& index,
                    bool sparse_grad, Tensor& out);
 Tensor& scatter_src_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,

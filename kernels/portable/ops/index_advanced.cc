@@ -275,7 +275,7 @@ Tensor& index_put_out(KernelRuntimeContext& ctx, const Tensor& in, OptionalTenso
   if (!check_dtype(ctx, out, in.scalar_type(), op, "out") || !resize_like(ctx, out, in, op)) {
     return out;
   }
-  copy_into(in, out);
+  if (out.const_data_ptr() != in.const_data_ptr()) copy_into(in, out);  // else in place
   return index_put_inplace(ctx, out, indices, values, accumulate);
 }
 

@@ -1,0 +1,130 @@
+// Decoder LLMs lower as exported (issue #31). Every fixture of tests/fixtures/llm (tiny
+// random-weight Llama, SmolLM, Qwen2/3, Gemma, Phi-3 and GPT-2 exported through transformers'
+// TorchExportableModuleForDecoderOnlyLM with a static cache, and export_llama-style Llamas
+// with index_put_ / index_copy_ cache writes; training IR and core ATen; dynamic sequence
+// length) is lowered with the portable and the xnnpack recipe, checked against the .pte rules
+// and run on ONE loaded program: the prefill (5 tokens) then 16 decode steps (1 token each),
+// the KV cache living in the program's mutable buffers between runs and written in place (no
+// write-back copy of a cache after the last instruction). Each step's logits must
+// match PyTorch's (manifest tolerance) and each step's argmax must be the token PyTorch chose.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "aot/recipe/export_session.h"
+#include "aot/recipe/run_method.h"
+#include "aot/tools/pte_check/pte_check.h"
+#include "tests/e2e/fixture_corpus.h"
+#include "tests/xnnpack_aot/xnnpack_test_util.h"
+
+namespace ember::testing {
+namespace {
+
+using aot::HostTensor;
+
+aot::Result<aot::ExportSession> session_for(const std::string& recipe, const std::string& pt2) {
+  if (recipe == "xnnpack") return xnnpack_session(pt2);
+  aot::RecipeRegistry recipes;
+  EMBER_TRY(aot::register_builtin_recipes(&recipes));
+  return aot::ExportSession::create(recipes, recipe, pt2, {}, {});
+}
+
+// argmax over the last position's logits [1, seq, vocab].
+int64_t last_argmax(const HostTensor& logits) {
+  const int64_t vocab = logits.sizes.back();
+  const int64_t base = logits.numel() - vocab;
+  int64_t best = 0;
+  float best_v = 0;
+  for (int64_t i = 0; i < vocab; ++i) {
+    float v;
+    std::memcpy(&v, logits.bytes.data() + 4 * (base + i), 4);
+    if (i == 0 || v > best_v) best = i, best_v = v;
+  }
+  return best;
+}
+
+// Lowers `f` with `recipe`, runs every case in order on one program; returns a summary line.
+std::string run_fixture(const Fixture& f, const std::string& recipe) {
+  auto session = session_for(recipe, f.pt2);
+  aot::Error st = session.ok() ? session->run() : session.error();
+  if (st != runtime::Error::Ok) {
+    ADD_FAILURE() << recipe << ": " << aot::format_error(st);
+    return f.id + " [" + recipe + "]: not lowered\n";
+  }
+  const std::vector<uint8_t>& pte = *session->pte();
+  // The KV cache is written in place: no write-back copy of a cache buffer after the last node.
+  int cache_writebacks = 0;
+  for (const auto& d : session->last_artifact().program->methods[0].debug) {
+    const std::string& node = d.origin.node;
+    if (node.rfind("writeback:", 0) == 0 && node.find("cache") != std::string::npos &&
+        node.find("cumulative") == std::string::npos) {
+      ++cache_writebacks;
+    }
+  }
+  EXPECT_EQ(cache_writebacks, 0) << "a KV cache is copied back after every call";
+  for (const auto& v : aot::check_pte(pte)) ADD_FAILURE() << v.to_string();
+  aot::RunOptions options;
+  if (recipe == "xnnpack") options.backends = &xnnpack_registry();
+  auto runner = aot::PteRunner::load(pte, options);
+  if (!runner.ok()) {
+    ADD_FAILURE() << aot::format_error(runner.error());
+    return f.id + ": not loaded\n";
+  }
+  double max_abs = 0;
+  int tokens_ok = 0;
+  for (size_t c = 0; c < f.cases.size(); ++c) {
+    std::vector<HostTensor> inputs(f.cases[c].inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      EXPECT_TRUE(read_fixture_tensor(f.cases[c].inputs[i], &inputs[i]));
+    }
+    auto outputs = runner.get()->run("forward", inputs);
+    if (!outputs.ok()) {
+      ADD_FAILURE() << "case " << c << ": " << aot::format_error(outputs.error());
+      return f.id + ": failed at case " + std::to_string(c) + "\n";
+    }
+    HostTensor ref;
+    EXPECT_TRUE(read_fixture_tensor(f.cases[c].outputs[0], &ref));
+    Comparison cmp = compare_tensors((*outputs)[0], ref, false, f.atol, f.rtol);
+    EXPECT_TRUE(cmp.ok) << "case " << c << ": " << cmp.message;
+    max_abs = std::max(max_abs, cmp.max_abs);
+    if (c < f.greedy_tokens.size() && last_argmax((*outputs)[0]) == f.greedy_tokens[c]) {
+      ++tokens_ok;
+    }
+  }
+  EXPECT_EQ(tokens_ok, static_cast<int>(f.greedy_tokens.size())) << "greedy tokens differ";
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "%-48s %-8s %zu steps, logits max abs %.3g, %d/%zu tokens, .pte %zu B\n",
+                f.id.c_str(), recipe.c_str(), f.cases.size(), max_abs, tokens_ok,
+                f.greedy_tokens.size(), pte.size());
+  return line;
+}
+
+void run_all(bool external, const std::string& recipe) {
+  std::string table;
+  int ran = 0;
+  for (const Fixture& f : list_llm_fixtures()) {
+    if (f.external != external) continue;
+    SCOPED_TRACE(f.id + " [" + recipe + "]");
+    ASSERT_EQ(f.greedy_tokens.size(), f.cases.size());
+    table += run_fixture(f, recipe);
+    ++ran;
+  }
+  if (external && ran == 0) {
+    GTEST_SKIP() << "no large_fixtures/llm (refgen/fixtures/generate_llm.py)";
+  }
+  std::printf("%s%d LLM fixtures [%s]\n", table.c_str(), ran, recipe.c_str());
+  if (!external) {
+    EXPECT_GE(ran, 8);
+  }
+}
+
+TEST(LlmE2eTest, PortablePrefillAndGreedyDecodeMatchPyTorch) { run_all(false, "portable"); }
+TEST(LlmE2eTest, XnnpackPrefillAndGreedyDecodeMatchPyTorch) { run_all(false, "xnnpack"); }
+TEST(LlmE2eTest, LargeExportsMatchWhenPresent) { run_all(true, "xnnpack"); }
+
+}  // namespace
+}  // namespace ember::testing

@@ -1,31 +1,24 @@
-// From an edge graph (possibly with delegate-call nodes) to an EmitProgram, and from
-// several methods to one program: the pieces behind multi-method programs
-// (lower --method encode=enc.pt2 --method decode=dec.pt2) and constant methods.
+// Several methods into one program: constant methods (outputs fixed at lowering time, such
+// as a vocabulary size or the input-guard tables) and merge_programs, behind multi-method
+// programs (lower --method encode=enc.pt2 --method decode=dec.pt2, aot/recipe/multi_method.h).
 //
-//   auto enc = compile_method(encode_graph, "encode");      // to_executorch + emit lowering
-//   auto dec = compile_method(decode_graph, "decode");
+//   auto enc = compile_method(encode_graph, "encode");   // aot/recipe/compile_method.h
 //   auto vocab = constant_method("get_vocab_size", {EmitValue::of_int(32000)});
-//   auto prog = merge_programs({*enc, *dec, vocab});         // one program, three methods
+//   auto prog = merge_programs({*enc, vocab});           // one program, two methods
 //   write_pte(*prog, &bytes);
 //
-// compile_method runs the to_executorch passes (out variants, memory planning with
-// `planner`), emit_graph. merge_programs concatenates
-// the methods (names must be unique; they are written sorted by name, as upstream does)
-// and renumbers each method's constant / mutable-data indices into the merged tables.
+// merge_programs concatenates the methods (names must be unique; they are written sorted by
+// name, as upstream does) and renumbers each method's constant / mutable-data indices into
+// the merged tables.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "aot/backend/delegated_module.h"
 #include "aot/emit/emit_program.h"
-#include "aot/ir/graph.h"
 #include "aot/ir/host_tensor.h"
 
 namespace ember::aot {
-
-Result<EmitProgram> compile_method(Graph graph, const std::string& name,
-                                     const std::string& planner = "greedy");
 
 // A method with no inputs and no instructions whose outputs are `values`, in a program of
 // its own whose constants are `constants`. Each value is an Int, Double or Bool, or a Tensor
@@ -38,11 +31,6 @@ Result<EmitProgram> constant_method(const std::string& name, std::vector<EmitVal
 // its bytes appended to `constants`. InvalidArgument when the byte count does not match.
 Result<EmitValue> constant_tensor(const HostTensor& t,
                                   std::vector<std::vector<uint8_t>>* constants);
-
-// A standalone .pte of `module`: method `method` takes the original graph's user inputs and
-// returns its outputs through one DelegateCall.
-Result<std::vector<uint8_t>> delegated_module_pte(const DelegatedModule& module,
-                                                  const std::string& method = "forward");
 
 // InvalidArgument naming a duplicate method name or an empty list.
 Result<EmitProgram> merge_programs(std::vector<EmitProgram> programs);

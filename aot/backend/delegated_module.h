@@ -5,11 +5,11 @@
 //
 //   auto module = to_backend(edge_graph, DemoPartitioner(), {{"max_numel", {4}}});
 //   std::cout << module->to_string();                    // backend, blob, specs, original graph
-//   auto pte = delegated_module_pte(*module);            // aot/emit: a program of one DelegateCall
+//   auto pte = delegated_module_pte(*module);            // aot/recipe: a program of one DelegateCall
 //   auto outs = call_delegated(composite, *module, {x});  // a delegate-call node in `composite`
 //
 // Compile specs and named data travel on the delegate-call node's metadata
-// (aot/lowering/delegate_metadata.h); the emit step writes them into the program.
+// (aot/backend/delegate_metadata.h); the emit step writes them into the program.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,7 @@ struct DelegatedModule {
   // Backend id, blob size, compile specs and the original graph, as text.
   std::string to_string() const;
   // A standalone graph that takes the original's user inputs and returns its outputs
-  // through one delegate-call node (delegated_module_pte() in aot/emit writes it as a .pte).
+  // through one delegate-call node (delegated_module_pte() in aot/recipe/compile_method.h writes it as a .pte).
   Result<Graph> standalone_graph() const;
 };
 

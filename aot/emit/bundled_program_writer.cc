@@ -4,6 +4,7 @@
 #include <cstring>
 #include <set>
 
+#include "runtime/executor/pte_container.h"
 #include "schema/bundled_program_generated.h"
 
 namespace ember::aot {
@@ -81,7 +82,7 @@ Result<std::vector<flatbuffers::Offset<bfb::Value>>> build_values(
 
 Result<std::vector<uint8_t>> write_bundled_program(const std::vector<uint8_t>& pte,
                                                    const std::vector<BundledTestSuite>& suites) {
-  if (pte.size() < 8 || std::memcmp(pte.data() + 4, "ET12", 4) != 0) {
+  if (!runtime::PteContainer::has_program_identifier(pte.data(), pte.size())) {
     return invalid_argument(
         "bundled program: the program to bundle is not a .pte (no 'ET12' identifier)");
   }

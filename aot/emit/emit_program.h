@@ -1,6 +1,6 @@
 // The emit-level description of a program: plain structs that say exactly what
-// goes into a .pte, independent of the graph IR. A lowering step (the "emit
-// pass") fills an EmitProgram from the graph; write_pte() (pte_writer.h) turns it
+// goes into a .pte, independent of the graph IR. The emit stage
+// (emit_graph) fills an EmitProgram from the graph; write_pte() (pte_writer.h) turns it
 // into bytes. Everything is by index, as in the file: values are referred to by
 // their position in EmitMethod::values, operators by their position in
 // EmitMethod::operators, and so on. Constant, mutable-initial and named-data bytes
@@ -9,7 +9,7 @@
 // format needs. See shared/docs/pte-format.md sections 1.4-1.5 for the meaning of
 // each field.
 //
-// What upstream's emitter does and a lowering should reproduce (pte-format.md 1.5,
+// What upstream's emitter does and emit_graph should reproduce (pte-format.md 1.5,
 // 4.2): methods sorted by name, constant getters after them; operators
 // de-duplicated per method by (name, overload), overload "" for `default`;
 // KernelCall args = every schema argument in order with defaults filled in (a
@@ -159,7 +159,7 @@ struct EmitMethod {
 
 struct EmitProgram {
   // Written in this order. Upstream sorts methods by name and appends constant
-  // getters after them; the lowering step decides the order.
+  // getters after them; emit_graph decides the order.
   std::vector<EmitMethod> methods;
   std::vector<std::vector<uint8_t>> constants;     // EmitTensor::constant_index
   std::vector<std::vector<uint8_t>> mutable_data;  // EmitTensor::mutable_data_index

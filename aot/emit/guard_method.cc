@@ -5,7 +5,7 @@
 #include <set>
 #include <utility>
 
-#include "aot/emit/method_compiler.h"
+#include "aot/emit/program_merge.h"
 
 namespace ember::aot {
 namespace {
@@ -59,7 +59,7 @@ bool affine_in_one_symbol(const SymExpr& e, std::string* symbol, int64_t* mul, i
 
 size_t record_count(const std::vector<InputGuardRecord>& guards) {
   size_t n = 0;
-  for (const InputGuardRecord& g : guards) n += g.kind == InputGuardRecord::kDerivedSize ? 2 : 1;
+  for (const InputGuardRecord& g : guards) n += g.kind == InputGuardKind::DerivedSize ? 2 : 1;
   return n;
 }
 
@@ -91,19 +91,19 @@ Result<std::vector<InputGuardRecord>> derive_input_guards(const Graph& graph) {
       const int64_t input = static_cast<int64_t>(k), dim = static_cast<int64_t>(d);
       auto seen = first_seen.find(e->name);
       if (seen != first_seen.end()) {
-        guards.push_back({InputGuardRecord::kEqualSize, input, dim, seen->second.first, seen->second.second});
+        guards.push_back({InputGuardKind::EqualSize, input, dim, seen->second.first, seen->second.second});
         continue;
       }
       first_seen[e->name] = {input, dim};
       const std::optional<int64_t> min = symbol_min(graph, e->name, sizes[d]);
-      if (min && *min > 0) guards.push_back({InputGuardRecord::kMinSize, input, dim, *min, 0});
+      if (min && *min > 0) guards.push_back({InputGuardKind::MinSize, input, dim, *min, 0});
     }
   }
   for (const Derived& dd : derived) {
     std::string symbol;
     int64_t mul = 1, add = 0;
     if (!affine_in_one_symbol(dd.expr, &symbol, &mul, &add)) continue;
-    InputGuardRecord g{InputGuardRecord::kDerivedSize, static_cast<int64_t>(dd.input),
+    InputGuardRecord g{InputGuardKind::DerivedSize, static_cast<int64_t>(dd.input),
                        static_cast<int64_t>(dd.dim), -1, 0};
     g.mul = mul;
     g.add = add;
@@ -160,7 +160,7 @@ std::vector<InputGuardRecord> derive_symbol_bounds(const Graph& graph, const Emi
           const int64_t u = unbacked_number(e->name);
           if (u < 0 || seen.count(u) != 0 || records.size() >= room) continue;
           here.insert(u);
-          records.push_back({InputGuardRecord::kSymbolBound, index, static_cast<int64_t>(d), u,
+          records.push_back({InputGuardKind::SymbolBound, index, static_cast<int64_t>(d), u,
                              *sizes[d].range.max});
         }
       }
@@ -181,12 +181,13 @@ Result<std::vector<InputGuardRecord>> derive_method_guards(const Graph& graph, c
 std::string guard_method_name(const std::string& method) { return kGuardMethodPrefix + method; }
 
 Result<EmitMethod> guard_method(const std::string& method, const std::vector<InputGuardRecord>& guards) {
-  std::vector<EmitValue> ints = {EmitValue::of_int(kGuardTableVersion),
+  std::vector<EmitValue> ints = {EmitValue::of_int(runtime::kGuardTableVersion),
                                  EmitValue::of_int(static_cast<int64_t>(record_count(guards)))};
   for (const InputGuardRecord& g : guards) {
-    for (int64_t v : {g.kind, g.input, g.dim, g.a, g.b}) ints.push_back(EmitValue::of_int(v));
-    if (g.kind != InputGuardRecord::kDerivedSize) continue;
-    for (int64_t v : {kDerivedCoefficients, g.mul, g.add, g.min, int64_t{0}}) {
+    for (int64_t v : {static_cast<int64_t>(g.kind), g.input, g.dim, g.a, g.b}) ints.push_back(EmitValue::of_int(v));
+    if (g.kind != InputGuardKind::DerivedSize) continue;
+    for (int64_t v : {static_cast<int64_t>(InputGuardKind::DerivedCoefficients), g.mul, g.add, g.min,
+                      int64_t{0}}) {
       ints.push_back(EmitValue::of_int(v));
     }
   }

@@ -31,16 +31,16 @@ std::vector<R> guards_of_fixture(const std::string& name) {
 }
 
 TEST(GuardMethodTest, SharedBatchGivesEqualityAndEverySymbolItsMin) {
-  const std::vector<R> want = {{R::kMinSize, 0, 0, 1, 0},
-                               {R::kMinSize, 0, 1, 1, 0},
-                               {R::kEqualSize, 1, 0, 0, 0},
-                               {R::kMinSize, 1, 1, 1, 0}};
+  const std::vector<R> want = {{InputGuardKind::MinSize, 0, 0, 1, 0},
+                               {InputGuardKind::MinSize, 0, 1, 1, 0},
+                               {InputGuardKind::EqualSize, 1, 0, 0, 0},
+                               {InputGuardKind::MinSize, 1, 1, 1, 0}};
   EXPECT_EQ(guards_of_fixture("two_dynamic_dims.core_aten.torch2_6.pt2"), want);
   EXPECT_EQ(guards_of_fixture("two_dynamic_dims.core_aten.torch2_14.pt2"), want);
 }
 
 TEST(GuardMethodTest, TransformerSeqMinTwo) {
-  const std::vector<R> want = {{R::kMinSize, 0, 1, 2, 0}};
+  const std::vector<R> want = {{InputGuardKind::MinSize, 0, 1, 2, 0}};
   EXPECT_EQ(guards_of_fixture("transformer_dynamic_seq.core_aten.torch2_6.pt2"), want);
   EXPECT_EQ(guards_of_fixture("transformer_dynamic_seq.training_ir.torch2_14.pt2"), want);
 }
@@ -79,7 +79,7 @@ Graph graph_with_inputs(const std::vector<std::vector<SymInt>>& inputs) {
 
 R derived(int64_t input, int64_t dim, int64_t ref_input, int64_t ref_dim, int64_t mul, int64_t add,
           int64_t min) {
-  R r{R::kDerivedSize, input, dim, ref_input, ref_dim};
+  R r{InputGuardKind::DerivedSize, input, dim, ref_input, ref_dim};
   r.mul = mul;
   r.add = add;
   r.min = min;
@@ -88,7 +88,7 @@ R derived(int64_t input, int64_t dim, int64_t ref_input, int64_t ref_dim, int64_
 
 // derived_dims: x [s0, 4], y [2*s0, 4] with Dim("db", 1..8) and 2*db (torch's derived Dim).
 TEST(GuardMethodTest, DerivedDimOfTheFixtureIsGuarded) {
-  const std::vector<R> want = {{R::kMinSize, 0, 0, 1, 0}, derived(1, 0, 0, 0, 2, 0, 1)};
+  const std::vector<R> want = {{InputGuardKind::MinSize, 0, 0, 1, 0}, derived(1, 0, 0, 0, 2, 0, 1)};
   EXPECT_EQ(guards_of_fixture("derived_dims.core_aten.torch2_6.pt2"), want);
   EXPECT_EQ(guards_of_fixture("derived_dims.training_ir.torch2_14.pt2"), want);
   auto m = guard_method("forward", want);
@@ -118,7 +118,7 @@ TEST(GuardMethodTest, DerivedSizesOpenMinAndParametersAreSkipped) {
   ASSERT_TRUE(guards.ok()) << format_error(guards.error());
   // s1 (open min) only its equality; s0 first appears as input 1 dim 1, and 2*s0 (input 0
   // dim 0) is derived from it, after the plain symbols.
-  const std::vector<R> want = {{R::kEqualSize, 1, 0, 0, 1}, {R::kMinSize, 1, 1, 3, 0},
+  const std::vector<R> want = {{InputGuardKind::EqualSize, 1, 0, 0, 1}, {InputGuardKind::MinSize, 1, 1, 3, 0},
                                derived(0, 0, 1, 1, 2, 0, 3)};
   EXPECT_EQ(*guards, want);
 }
@@ -148,7 +148,7 @@ TEST(GuardMethodTest, UnparsableSizeNamesTheInput) {
 }
 
 TEST(GuardMethodTest, EncodingIsVersionCountRecords) {
-  auto m = guard_method("forward", {{R::kMinSize, 0, 1, 2, 0}, {R::kEqualSize, 1, 0, 0, 0}});
+  auto m = guard_method("forward", {{InputGuardKind::MinSize, 0, 1, 2, 0}, {InputGuardKind::EqualSize, 1, 0, 0, 0}});
   ASSERT_TRUE(m.ok()) << format_error(m.error());
   EXPECT_EQ(m->name, "__ember_guards__forward");
   EXPECT_TRUE(m->inputs.empty());

@@ -20,20 +20,20 @@ namespace ember::aot {
 
 using Json = nlohmann::ordered_json;
 
-// Parses `text`; errors are kInvalidProgram naming `what` and the byte offset.
+// Parses `text`; errors are Error::InvalidProgram naming `what` and the byte offset.
 Result<Json> parse_json(const std::string& text, const std::string& what);
 
 // Member `key` of object `j`, or nullptr if `j` is not an object, lacks the key, or the
 // value is null (the three are the same for optional fields).
 const Json* json_field(const Json& j, const char* key);
 
-// Typed reads of `j`; `what` names the field in error messages (kInvalidProgram).
+// Typed reads of `j`; `what` names the field in error messages (Error::InvalidProgram).
 Error json_int(const Json& j, const std::string& what, int64_t* out);
 Error json_double(const Json& j, const std::string& what,
                    double* out);  // numbers or "NaN"/"Infinity"/"-Infinity"
 Error json_bool(const Json& j, const std::string& what, bool* out);
 Error json_string(const Json& j, const std::string& what, std::string* out);
-// Required member: missing/null is kInvalidProgram "<what>: missing '<key>'".
+// Required member: missing/null is Error::InvalidProgram "<what>: missing '<key>'".
 Result<const Json*> json_require(const Json& j, const char* key, const std::string& what);
 
 // The active variant of a union: (variant name, value). A union whose keys are all null

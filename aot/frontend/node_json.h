@@ -2,9 +2,9 @@
 //
 // References to values ({"as_tensor": {"name": "x"}}, {"as_sym_int": {"as_name": ...}})
 // are resolved against the values already in the graph (created from tensor_values /
-// sym_*_values); an unknown name is kInvalidProgram. Unsupported variants (as_graph of
-// higher-order ops, nested tensor lists, complex) are kNotSupported, unknown variants
-// kInvalidProgram; both name the variant.
+// sym_*_values); an unknown name is Error::InvalidProgram. Unsupported variants (as_graph of
+// higher-order ops, nested tensor lists, complex) are Error::NotSupported, unknown variants
+// Error::InvalidProgram; both name the variant.
 #pragma once
 
 #include <string>

@@ -8,6 +8,7 @@
 #include "aot/frontend/weights.h"
 #include "aot/frontend/zip_reader.h"
 #include "aot/ir/verifier.h"
+#include "runtime/executor/pte_container.h"
 #include "runtime/loader/file_data_loader.h"
 
 namespace ember::aot {
@@ -91,7 +92,7 @@ Error read_archive(const ZipReader& zip, const std::string& root, const Pt2ReadO
 
 Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
                                 const Pt2ReadOptions& options) {
-  if (size >= 8 && std::memcmp(data + 4, "ET12", 4) == 0) {
+  if (runtime::PteContainer::has_program_identifier(data, size)) {
     return invalid_argument(name + ": this is a .pte, already a program: run it with executor_runner "
                             "(lower takes the torch.export .pt2)");
   }

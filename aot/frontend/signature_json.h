@@ -1,5 +1,5 @@
 // Decoding of the torch.export GraphSignature (input_specs / output_specs unions).
-// The torch 2.1 signature form (inputs_to_parameters, ...) is kNotSupported.
+// The torch 2.1 signature form (inputs_to_parameters, ...) is Error::NotSupported.
 #pragma once
 
 #include "aot/frontend/json_util.h"

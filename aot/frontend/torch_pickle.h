@@ -7,7 +7,7 @@
 //   torch._utils._rebuild_parameter(tensor, requires_grad, hooks)
 //   torch._utils._rebuild_parameter_with_state(tensor, requires_grad, hooks, state)
 //   collections.OrderedDict()
-// Anything else (other globals, BUILD, object construction) is kNotSupported; malformed
+// Anything else (other globals, BUILD, object construction) is Error::NotSupported; malformed
 // or truncated streams are kInvalidExternalData. All objects live in an arena owned by
 // the result, so reference cycles a hostile stream may build cannot leak.
 #pragma once

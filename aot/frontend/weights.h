@@ -21,7 +21,7 @@ Result<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& conf
                                      const std::string& dir);
 
 // Attaches `tensors` (FQN -> tensor) to the graph inputs that the signature marks as
-// parameters, buffers or tensor constants. Missing FQNs are kNotFound; dtype, shape or
+// parameters, buffers or tensor constants. Missing FQNs are Error::NotFound; dtype, shape or
 // byte-size mismatches kInvalidExternalData; all name the FQN and the graph value.
 Error attach_weights(const TensorMap& tensors, Graph* graph);
 

@@ -31,7 +31,7 @@ class ZipReader {
   // Entry names in central-directory order.
   const std::vector<std::string>& names() const { return names_; }
   bool contains(const std::string& name) const;
-  // Whole contents of entry `name`; kNotFound if absent, kAccessFailed if unreadable.
+  // Whole contents of entry `name`; Error::NotFound if absent, Error::AccessFailed if unreadable.
   Result<std::vector<uint8_t>> read(const std::string& name) const;
   Result<std::string> read_text(const std::string& name) const;
 

@@ -36,7 +36,7 @@ struct ProgramInfo {
 
 class Graph {
  public:
-  // Adds a value; the name must be non-empty and unique (kInvalidProgram otherwise).
+  // Adds a value; the name must be non-empty and unique (Error::InvalidProgram otherwise).
   Result<ValueId> add_value(Value value);
   // ValueId of the value called `name`, kNoValue if none.
   ValueId find_value(const std::string& name) const;

@@ -62,7 +62,7 @@ struct Node {
 
 // Parses a node target. "torch.ops.aten.add.Tensor" -> kOp {aten, add, Tensor};
 // "_operator.mul", "torch.sym_max", "math.trunc", ... -> kSymbolic. Higher-order ops
-// (torch.ops.higher_order.*) give kNotSupported; anything else kInvalidProgram.
+// (torch.ops.higher_order.*) give Error::NotSupported; anything else Error::InvalidProgram.
 Result<std::pair<NodeKind, OpName>> parse_node_target(const std::string& target);
 
 }  // namespace ember::aot

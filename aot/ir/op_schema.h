@@ -87,7 +87,7 @@ Result<Argument> parse_schema_default(const SchemaType& type, const std::string&
 
 class OpSchemaRegistry {
  public:
-  // Adds a schema; a duplicate op name is kInvalidArgument.
+  // Adds a schema; a duplicate op name is Error::InvalidArgument.
   Error add(OpSchema schema);
   // Parses a whole table (blank lines and lines starting with '#' are skipped).
   Error add_table(const std::string& table);
@@ -119,7 +119,7 @@ const OpSchema* find_op_schema(const Graph& graph, const std::string& qualified)
 // layout and device, plus one keyword-only mutable Tensor per return, named "out" (one
 // return) or as ATen names them for the common multi-output ops (max_pool2d_with_indices:
 // out, indices; native_batch_norm: out, save_mean, save_invstd; max.dim: max, max_values;
-// topk: values, indices; otherwise out0, out1, ...). kNotFound if there is no out variant.
+// topk: values, indices; otherwise out0, out1, ...). Error::NotFound if there is no out variant.
 Result<OpSchema> derive_out_variant_schema(const OpSchema& schema);
 
 // Whether an argument of kind `kind` may be passed for `type` (wrapped numbers are
@@ -127,7 +127,7 @@ Result<OpSchema> derive_out_variant_schema(const OpSchema& schema);
 bool argument_matches(const SchemaType& type, const Argument& arg);
 
 // Full argument list of `node` in schema order with omitted defaults filled in.
-// Errors (kInvalidProgram) name the node: unknown argument names, missing required
+// Errors (Error::InvalidProgram) name the node: unknown argument names, missing required
 // arguments, argument kinds that do not fit the schema type.
 Result<std::vector<Argument>> bind_arguments(const OpSchema& schema, const Node& node);
 

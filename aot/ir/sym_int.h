@@ -46,7 +46,7 @@ struct SymExpr {
   SymRange eval_range(const std::map<std::string, SymRange>& ranges) const;
 };
 
-// Parses srepr or str form. Errors (kInvalidProgram) quote the text and position.
+// Parses srepr or str form. Errors (Error::InvalidProgram) quote the text and position.
 Result<SymExpr> parse_sym_expr(const std::string& text);
 
 // A size, stride or scalar that is either a known integer or a symbolic expression.

@@ -1,10 +1,10 @@
-// GreedyBySizePlanner and BumpPlanner on small cases whose offsets, arena sizes
+// GreedyBySizePlanner and NaivePlanner on small cases whose offsets, arena sizes
 // and lower bounds were worked out by hand from the algorithm descriptions.
 #include "aot/planning/greedy_planner.h"
 
 #include <gtest/gtest.h>
 
-#include "aot/planning/bump_planner.h"
+#include "aot/planning/naive_planner.h"
 
 namespace ember::aot {
 namespace {
@@ -41,9 +41,9 @@ TEST(GreedyPlanner, ChainReusesMemoryAndMeetsLowerBound) {
   EXPECT_EQ(plan.buffer_sizes, (std::vector<int64_t>{0, 64}));
 }
 
-TEST(BumpPlanner, NoReuse) {
+TEST(NaivePlanner, NoReuse) {
   std::vector<PlanTensor> tensors{tensor(32, 0, 1), tensor(16, 1, 2), tensor(48, 2, 3)};
-  MemoryPlan plan = plan_or_die(BumpPlanner(), tensors);
+  MemoryPlan plan = plan_or_die(NaivePlanner(), tensors);
   EXPECT_EQ(plan.placements[0].offset, 0u);
   EXPECT_EQ(plan.placements[1].offset, 32u);
   EXPECT_EQ(plan.placements[2].offset, 48u);
@@ -134,7 +134,7 @@ TEST(MemoryPlanner, RejectsBadInput) {
       << std::string(last_error_message());
   PlanOptions options;
   options.alignment = 24;
-  auto bad_alignment = BumpPlanner().plan({tensor(16, 0, 0)}, options);
+  auto bad_alignment = NaivePlanner().plan({tensor(16, 0, 0)}, options);
   ASSERT_FALSE(bad_alignment.ok());
   EXPECT_EQ(bad_alignment.error(), Error::InvalidArgument);
 }

@@ -1,7 +1,7 @@
 // Planner registry by name (see planner_registry.h).
 #include "aot/planning/planner_registry.h"
 
-#include "aot/planning/bump_planner.h"
+#include "aot/planning/naive_planner.h"
 #include "aot/planning/greedy_planner.h"
 
 namespace ember::aot {
@@ -42,7 +42,7 @@ Error register_builtin_planners(MemoryPlannerRegistry* registry) {
       "greedy",
       []() -> std::unique_ptr<MemoryPlanner> { return std::make_unique<GreedyBySizePlanner>(); }));
   return registry->register_planner(
-      "naive", []() -> std::unique_ptr<MemoryPlanner> { return std::make_unique<BumpPlanner>(); });
+      "naive", []() -> std::unique_ptr<MemoryPlanner> { return std::make_unique<NaivePlanner>(); });
 }
 
 }  // namespace ember::aot

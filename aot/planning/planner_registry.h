@@ -1,5 +1,5 @@
 // A small registry of memory planners by name, so that a command-line option
-// (--memory-planner=greedy) can pick one. Registration is explicit: the program
+// (--memory_planner=greedy) can pick one. Registration is explicit: the program
 // that wants planners calls register_builtin_planners() (and registers its own);
 // a duplicate name is an error.
 #pragma once
@@ -32,7 +32,7 @@ class MemoryPlannerRegistry {
 // The default planner's name: "greedy".
 inline const char* default_memory_planner_name() { return "greedy"; }
 
-// Registers "greedy" (GreedyBySizePlanner) and "naive" (BumpPlanner).
+// Registers "greedy" (GreedyBySizePlanner) and "naive" (NaivePlanner).
 Error register_builtin_planners(MemoryPlannerRegistry* registry);
 
 }  // namespace ember::aot

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "aot/emit/guard_method.h"
-#include "aot/emit/method_compiler.h"
+#include "aot/emit/program_merge.h"
 #include "aot/recipe/export_session.h"
 
 namespace ember::aot {
@@ -48,7 +48,7 @@ Result<EmitProgram> lower_methods(const RecipeRegistry& recipes, const std::stri
   EMBER_ASSIGN_OR_RETURN(EmitProgram merged, merge_programs(std::move(programs)));
   // Guard methods after the user's (sorted) methods: method 0 stays a method users run.
   std::stable_partition(merged.methods.begin(), merged.methods.end(), [](const EmitMethod& m) {
-    return m.name.compare(0, sizeof(kGuardMethodPrefix) - 1, kGuardMethodPrefix) != 0;
+    return !runtime::is_guard_method_name(m.name.c_str());
   });
   return merged;
 }

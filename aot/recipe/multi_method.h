@@ -9,7 +9,7 @@
 // Each session's emitted method (always "forward") is renamed to its MethodSource name and
 // keeps its input guards as `__ember_guards__<name>` (guard_method.h), placed after the
 // user's methods;
-// merge_programs (method_compiler.h) renumbers constants and sorts methods by name.
+// merge_programs (aot/emit/program_merge.h) renumbers constants and sorts methods by name.
 // Constant methods (constant_method()) can be appended before merging.
 #pragma once
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "aot/emit/method_compiler.h"
+#include "aot/emit/program_merge.h"
 #include "runtime/core/diagnostics.h"
 
 namespace ember::aot {

@@ -25,7 +25,7 @@
 namespace ember::aot {
 
 struct RecipeOptions {
-  std::string memory_planner = "greedy";                 // --memory-planner
+  std::string memory_planner = "greedy";                 // --memory_planner
   std::vector<std::shared_ptr<const Pass>> user_passes;  // the transform stage
   std::vector<CompileSpec> compile_specs;             // --compile_spec, for the partitioners
   QuantizeOptions quantize;  // the "-int8" recipes' calibration samples and runner

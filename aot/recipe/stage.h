@@ -34,9 +34,11 @@ struct StageArtifact {
   DelegationReport delegation;    // filled by to_backend
 };
 
-// Runs a method of a .pte: run_pte_method (aot/recipe/run_method.h) is the one that uses
-// Ember's runtime; it is a hook so that the recipe library itself does not link the runtime
-// (ExportSession::run_method and the quantize stage's calibration use it).
+// Runs a method of a .pte (ExportSession::run_method and the quantize stage's calibration
+// call one). The recipe library links Ember's runtime anyway, for the emit stage's loader
+// self-check (check_pte_loads, run_method.h), so this is not a way to keep the runtime out:
+// it is the seam that says which runtime set-up runs the program. run_pte_method with the
+// default registries is the usual one; lower passes it, tests pass fakes that echo.
 using MethodRunner = std::function<Result<std::vector<HostTensor>>(
     const std::vector<uint8_t>& pte, const std::string& method, const std::vector<HostTensor>& inputs)>;
 

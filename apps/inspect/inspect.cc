@@ -33,6 +33,7 @@
 #include "apps/inspect/pt2_summary.h"
 #include "apps/inspect/pte_summary.h"
 #include "apps/diagnostics/debug_info.h"
+#include "runtime/executor/pte_container.h"
 
 DEFINE_bool(json, false, "print the summary as JSON");
 DEFINE_bool(graph, true, "include the graph, one node per line");
@@ -44,7 +45,7 @@ DEFINE_string(dot, "", "(.pt2) also write a Graphviz picture of the graph to thi
 namespace {
 
 bool looks_like_pte(const std::vector<uint8_t>& bytes) {
-  return bytes.size() >= 8 && std::string(bytes.begin() + 4, bytes.begin() + 8) == "ET12";
+  return ember::runtime::PteContainer::has_program_identifier(bytes.data(), bytes.size());
 }
 
 bool looks_like_bpte(const std::vector<uint8_t>& bytes) {

@@ -1,4 +1,5 @@
-// take_repeated_flag, add_user_passes, write_multi_method_program (see lower_flags.h).
+// take_repeated_flag, add_user_passes, multi_method_pte, write_multi_method_program and
+// read_calibration_samples (see lower_flags.h).
 #include "apps/lower/lower_flags.h"
 
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include "aot/recipe/run_method.h"
 #include "aot/emit/pte_writer.h"
 #include "aot/frontend/pt2_reader.h"
+#include "apps/lower/output_file.h"
 
 namespace ember::aot {
 
@@ -39,11 +41,9 @@ Error add_user_passes(const PassRegistry& registry, const std::vector<std::strin
   return Error::Ok;
 }
 
-Result<size_t> write_multi_method_program(const RecipeRegistry& recipes,
-                                            const std::string& recipe,
-                                            const std::vector<std::string>& method_flags,
-                                            const RecipeOptions& options,
-                                            const std::string& out_path) {
+Result<std::vector<uint8_t>> multi_method_pte(const RecipeRegistry& recipes, const std::string& recipe,
+                                              const std::vector<std::string>& method_flags,
+                                              const RecipeOptions& options) {
   std::vector<MethodSource> methods;
   for (const std::string& flag : method_flags) {
     EMBER_ASSIGN_OR_RETURN(MethodSource m, parse_method_flag(flag));
@@ -53,11 +53,17 @@ Result<size_t> write_multi_method_program(const RecipeRegistry& recipes,
   std::vector<uint8_t> bytes;
   EMBER_TRY(write_pte(program, &bytes));
   EMBER_TRY(check_pte_loads(bytes));
-  FILE* f = std::fopen(out_path.c_str(), "wb");
-  if (f == nullptr || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() ||
-      std::fclose(f) != 0) {
-    return fail(Error::AccessFailed, "cannot write '" + out_path + "'");
-  }
+  return bytes;
+}
+
+Result<size_t> write_multi_method_program(const RecipeRegistry& recipes,
+                                            const std::string& recipe,
+                                            const std::vector<std::string>& method_flags,
+                                            const RecipeOptions& options,
+                                            const std::string& out_path) {
+  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                         multi_method_pte(recipes, recipe, method_flags, options));
+  EMBER_TRY(write_output_file(out_path, bytes));
   return bytes.size();
 }
 

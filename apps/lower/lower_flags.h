@@ -23,8 +23,13 @@ std::vector<std::string> take_repeated_flag(int* argc, char** argv, const std::s
 Error add_user_passes(const PassRegistry& registry, const std::vector<std::string>& names,
                        RecipeOptions* options);
 
-// Lowers every "NAME=FILE.pt2" with `recipe` into one program and writes it to `out_path`.
-// Returns the number of bytes written.
+// Lowers every "NAME=FILE.pt2" with `recipe` into one program and returns its .pte bytes
+// (checked by Ember's loader, check_pte_loads).
+Result<std::vector<uint8_t>> multi_method_pte(const RecipeRegistry& recipes, const std::string& recipe,
+                                              const std::vector<std::string>& method_flags,
+                                              const RecipeOptions& options);
+
+// multi_method_pte() written to `out_path` (write_output_file). Returns the number of bytes.
 Result<size_t> write_multi_method_program(const RecipeRegistry& recipes,
                                             const std::string& recipe,
                                             const std::vector<std::string>& method_flags,

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/core/diagnostics.h"
+#include "runtime/executor/pte_container.h"
 #include "schema/bundled_program_generated.h"
 
 namespace ember::runtime {
@@ -163,7 +164,7 @@ Result<BundledProgram> BundledProgram::open(const void* data, size_t size) {
   }
   if (!has_identifier(data, size)) {
     const uint8_t* b = static_cast<const uint8_t*>(data);
-    if (std::memcmp(b + 4, "ET12", 4) == 0) {
+    if (PteContainer::has_program_identifier(data, size)) {
       return fail(Error::InvalidProgram,
                   "this is a program (.pte, identifier 'ET12'), not a bundled program "
                   "(.bpte, 'BP08')");

@@ -12,20 +12,14 @@
 
 namespace ember::runtime {
 
-bool is_guard_method_name(const char* name) {
-  return name != nullptr && std::strncmp(name, kGuardMethodPrefix, sizeof(kGuardMethodPrefix) - 1) == 0;
-}
-
 namespace internal {
 namespace {
-
-constexpr size_t kPrefixLength = sizeof(kGuardMethodPrefix) - 1;
 
 // The plan called kGuardMethodPrefix + `method`, or null.
 const fb::ExecutionPlan* find_guard_plan(const fb::Program* program, const char* method) {
   const auto* plans = program->execution_plan();
   if (plans == nullptr) return nullptr;
-  const std::string_view prefix(kGuardMethodPrefix, kPrefixLength);
+  const std::string_view prefix(kGuardMethodPrefix, kGuardMethodPrefixLength);
   for (const fb::ExecutionPlan* p : *plans) {
     const std::string_view name(plan_name(p));
     if (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix &&

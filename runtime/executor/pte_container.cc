@@ -53,13 +53,17 @@ Error check_header(const PteExtendedHeader& h, PteLayout* layout) {
 
 }  // namespace
 
+bool PteContainer::has_program_identifier(const void* file, size_t size) {
+  return size >= 8 && std::memcmp(static_cast<const uint8_t*>(file) + 4, fb::ProgramIdentifier(), 4) == 0;
+}
+
 Error PteContainer::check_identifier(const void* program, size_t size) {
   if (size < 8) {
     return fail(Error::InvalidProgram, "no file identifier: %zu-byte program, need at least 8",
                 size);
   }
+  if (has_program_identifier(program, size)) return Error::Ok;
   const uint8_t* data = static_cast<const uint8_t*>(program);
-  if (std::memcmp(data + 4, fb::ProgramIdentifier(), 4) == 0) return Error::Ok;
   char id[5] = {};
   for (int i = 0; i < 4; ++i) {
     const char c = static_cast<char>(data[4 + i]);

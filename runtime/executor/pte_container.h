@@ -112,6 +112,10 @@ class PteContainer final {
   // corrupt program.
   static Error check_identifier(const void* program, size_t size);
 
+  // True when `size` >= 8 and bytes 4..8 are the "ET12" file identifier: the one test
+  // tools use to tell a program from another file (no error message is set).
+  static bool has_program_identifier(const void* file, size_t size);
+
   const PteLayout& layout() const { return layout_; }
   // The verified root: an executorch_flatbuffer::Program (null if default-constructed).
   const void* program_root() const { return root_; }

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "aot/emit/method_compiler.h"
+#include "aot/recipe/compile_method.h"
 #include "aot/emit/pte_writer.h"
 #include "aot/ir/testing/graph_builder.h"
 #include "backends/demo/aot/demo_partitioner.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "aot/emit/method_compiler.h"
+#include "aot/emit/program_merge.h"
 #include "aot/emit/pte_writer.h"
 #include "aot/ir/testing/graph_builder.h"
 #include "aot/recipe/multi_method.h"

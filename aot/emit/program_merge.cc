@@ -1,33 +1,13 @@
-// compile_method, constant_method and merge_programs (see method_compiler.h).
-#include "aot/emit/method_compiler.h"
+// constant_method, constant_tensor and merge_programs (see program_merge.h).
+#include "aot/emit/program_merge.h"
 
 #include <algorithm>
 #include <set>
 
-#include "aot/backend/delegated_module.h"
-#include "aot/emit/emit_graph.h"
-#include "aot/emit/pte_writer.h"
-#include "aot/planning/memory_planning_pass.h"
-#include "aot/passes/out_variant_pass.h"
-#include "aot/passes/pipeline.h"
+#include "aot/backend/delegate_metadata.h"
+#include "aot/emit/element_size.h"
 
 namespace ember::aot {
-
-Result<EmitProgram> compile_method(Graph graph, const std::string& name,
-                                     const std::string& planner) {
-  PassPipeline p("to_executorch");
-  p.add(std::make_unique<OutVariantPass>());
-  p.add(std::make_unique<MemoryPlanningPass>(planner));
-  EMBER_TRY_CONTEXT(p.run(graph), "method '" + name + "'");
-  EmitGraphOptions options;
-  options.method_name = name;
-  EMBER_ASSIGN_OR_RETURN(EmitProgram program, emit_graph(graph, options));
-  if (program.methods.size() != 1) {
-    return fail(Error::Internal, "lowering produced " +
-                                             std::to_string(program.methods.size()) + " methods");
-  }
-  return program;
-}
 
 Result<EmitProgram> constant_method(const std::string& name, std::vector<EmitValue> values,
                                     std::vector<std::vector<uint8_t>> constants) {
@@ -90,7 +70,7 @@ Result<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {
     for (auto& c : p.constants) merged.constants.push_back(std::move(c));
     for (auto& d : p.mutable_data) merged.mutable_data.push_back(std::move(d));
     EMBER_TRY_CONTEXT(add_named_data(std::move(p.named_data), &merged.named_data),
-                                  "merge_programs");
+                      "merge_programs");
     for (EmitMethod& m : p.methods) {
       if (!names.insert(m.name).second) {
         return invalid_argument("merge_programs: two methods are called '" + m.name + "'");
@@ -106,14 +86,6 @@ Result<EmitProgram> merge_programs(std::vector<EmitProgram> programs) {
   std::stable_sort(merged.methods.begin(), merged.methods.end(),
                    [](const EmitMethod& a, const EmitMethod& b) { return a.name < b.name; });
   return merged;
-}
-
-Result<std::vector<uint8_t>> delegated_module_pte(const DelegatedModule& module, const std::string& method) {
-  EMBER_ASSIGN_OR_RETURN(Graph g, module.standalone_graph());
-  EMBER_ASSIGN_OR_RETURN(EmitProgram program, compile_method(std::move(g), method));
-  std::vector<uint8_t> bytes;
-  EMBER_TRY(write_pte(program, &bytes));
-  return bytes;
 }
 
 }  // namespace ember::aot

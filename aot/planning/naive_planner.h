@@ -1,4 +1,4 @@
-// BumpPlanner ("naive"): every planned tensor gets its own bytes, one after the
+// NaivePlanner ("naive"): every planned tensor gets its own bytes, one after the
 // other in input order, with no reuse. The arena is the sum of the aligned sizes.
 // It is the baseline the other planners are compared with, and a safe fallback
 // when debugging a suspected aliasing problem.
@@ -8,7 +8,7 @@
 
 namespace ember::aot {
 
-class BumpPlanner : public MemoryPlanner {
+class NaivePlanner : public MemoryPlanner {
  public:
   const char* name() const override { return "naive"; }
 

@@ -1,0 +1,120 @@
+// lower's reports and side outputs (see lower_reports.h).
+#include "apps/lower/lower_reports.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+
+#include "aot/emit/bundled_program_writer.h"
+#include "aot/emit/debug_sidecar.h"
+#include "aot/recipe/quant_report.h"
+#include "aot/recipe/quantize_stage.h"
+#include "aot/recipe/run_method.h"
+#include "apps/lower/bundle_cases.h"
+#include "apps/lower/output_file.h"
+#include "backends/xnnpack/runtime/xnnpack_backend.h"
+#include "runtime/backend/backend_registry.h"
+
+namespace ember::aot {
+
+SessionOptions session_options(const LowerOptions& options, std::vector<PassTiming>* timings) {
+  SessionOptions so;
+  so.context.instrumentation.timings = timings;
+  if (!options.dump_dir.empty()) mkdir(options.dump_dir.c_str(), 0755);  // an existing one is fine
+  if (options.verbose) so.context.instrumentation.dump_dir = options.dump_dir;
+  const bool verbose = options.verbose;
+  so.on_stage_done = [timings, verbose](const Stage& s) {
+    std::printf("[%-13s] %8.2f ms\n", s.name(), s.millis());
+    if (verbose) {
+      for (const PassTiming& t : *timings)
+        std::printf("    %-24s %8.2f ms\n", t.pass.c_str(), t.millis);
+    }
+    timings->clear();
+    std::fflush(stdout);
+  };
+  return so;
+}
+
+void print_lowering_report(const ExportSession& session, const std::string& out) {
+  const MemoryPlanReport& mem = session.memory_report();
+  std::printf("memory plan (%s): arena %llu B, lower bound %llu B, ratio %.3f, %zu tensors\n",
+              mem.planner.c_str(), static_cast<unsigned long long>(mem.arena_size),
+              static_cast<unsigned long long>(mem.lower_bound), mem.ratio(), mem.planned_tensors);
+  std::printf("%s", session.delegation_summary().c_str());
+  std::printf("wrote %s (%zu bytes)\n", out.c_str(), session.pte()->size());
+}
+
+Error write_debug_sidecar(const ExportSession& session, const std::string& path) {
+  const std::shared_ptr<const EmitProgram>& program = session.last_artifact().program;
+  if (program == nullptr) return fail(Error::Internal, "no emitted program for --debug_out");
+  EMBER_TRY(write_output_file(path, debug_sidecar_json(*program, *session.pte())));
+  std::printf("wrote %s (provenance sidecar)\n", path.c_str());
+  return Error::Ok;
+}
+
+Error write_bundle(const LowerOptions& options, const std::vector<uint8_t>& pte) {
+  if (!options.bundling) return Error::Ok;
+  EMBER_ASSIGN_OR_RETURN(auto suites,
+                         bundle_cases(pte, options.bundle_inputs, options.bundle_outputs,
+                                      options.bundle_cases, resolve_path));
+  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bpte, write_bundled_program(pte, suites));
+  EMBER_TRY(write_output_file(options.bpte_path, bpte));
+  size_t cases = 0;
+  for (const BundledTestSuite& s : suites) cases += s.cases.size();
+  std::printf("wrote %s (bundled program: %zu case(s) for %zu method(s), %zu bytes)\n",
+              options.bpte_path.c_str(), cases, suites.size(), bpte.size());
+  return Error::Ok;
+}
+
+Error report_accuracy(const ExportSession& session, bool verbose) {
+  const Stage* qs = session.find_stage("quantize");
+  if (qs == nullptr || !qs->done()) return Error::Ok;
+  // XNNPACK delegate calls in the final program are run too.
+  static runtime::BackendRegistry backends;
+  static const runtime::Error registered = ::ember::backends::xnnpack::register_backend(backends);
+  if (registered != runtime::Error::Ok) {
+    return fail(Error::Internal, "cannot register the XNNPACK runtime backend");
+  }
+  const QuantizeResults& q = static_cast<const QuantizeStage*>(qs)->results();
+  std::vector<std::vector<HostTensor>> got;
+  RunOptions run_options;
+  run_options.backends = &backends;
+  for (const auto& sample : q.samples) {
+    auto outs = run_pte_method(*session.pte(), "forward", sample, run_options);
+    if (!outs.ok())
+      return fail(outs.error(), "running the quantized program for the accuracy report");
+    got.push_back(std::move(outs.get()));
+  }
+  auto errors = compare_outputs(q.float_outputs, got);
+  if (!errors.ok()) {  // the program is written; the report is a bonus
+    std::fprintf(stderr, "lower: warning: no accuracy report: %s\n",
+                 format_error(errors.error()).c_str());
+    return Error::Ok;
+  }
+  std::printf("quantized vs float on %zu calibration sample(s):\n%s", q.samples.size(),
+              format_errors(*errors, "  ").c_str());
+  if (verbose && !q.layers.empty()) {
+    std::printf("per layer (QDQ program on the portable kernels vs float):\n%s",
+                format_errors(q.layers, "  ").c_str());
+  }
+  return Error::Ok;
+}
+
+int report(Error error, int status) {
+  if (error == Error::Ok) return 0;
+  std::fprintf(stderr, "lower: %s\n", format_error(error).c_str());
+  return status;
+}
+
+int report_usage(const LowerUsage& usage) {
+  if (usage.print_usage) {
+    std::fprintf(
+        stderr,
+        "usage: lower MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump_dir DIR] [--verbose]\n");
+    return usage.status;
+  }
+  report(usage.error, usage.status);
+  return usage.status;
+}
+
+}  // namespace ember::aot

@@ -1,0 +1,29 @@
+// write_output_file: the one way `lower` writes a file (the .pte, the multi-method .pte, the
+// debug sidecar and the bundled .bpte all go through it), so that how outputs are written
+// (for instance atomically, through a temporary file and a rename) is decided in one place.
+//
+//   EMBER_TRY(write_output_file(options.out, pte));
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aot/ir/error.h"
+
+namespace ember::aot {
+
+// Writes `size` bytes at `data` to `path`, replacing the file. AccessFailed naming `path`
+// when it cannot be opened, written or closed.
+Error write_output_file(const std::string& path, const void* data, size_t size);
+
+inline Error write_output_file(const std::string& path, const std::vector<uint8_t>& bytes) {
+  return write_output_file(path, bytes.data(), bytes.size());
+}
+
+inline Error write_output_file(const std::string& path, const std::string& text) {
+  return write_output_file(path, text.data(), text.size());
+}
+
+}  // namespace ember::aot

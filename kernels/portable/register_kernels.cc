@@ -7,6 +7,7 @@
 #include "kernels/portable/ops/compare.h"
 #include "kernels/portable/ops/conv.h"
 #include "kernels/portable/ops/copy.h"
+#include "kernels/portable/ops/fold.h"
 #include "kernels/portable/ops/index.h"
 #include "kernels/portable/ops/join.h"
 #include "kernels/portable/ops/matmul.h"
@@ -18,6 +19,7 @@
 #include "kernels/portable/ops/random.h"
 #include "kernels/portable/ops/reduce.h"
 #include "kernels/portable/ops/resample.h"
+#include "kernels/portable/ops/sort.h"
 #include "kernels/portable/ops/unary.h"
 #include "kernels/portable/ops/unique.h"
 #include "kernels/portable/ops/upsample.h"
@@ -200,6 +202,11 @@ const Kernel kKernels[] = {
     {"aten::var_mean.correction_out", boxed<&var_mean_correction_out>},
     {"aten::cumsum.out", boxed<&cumsum_out>},
     {"aten::topk.values", boxed<&topk_values>},
+    // fold.h
+    {"aten::col2im.out", boxed<&col2im_out>},
+    {"aten::im2col.out", boxed<&im2col_out>},
+    // sort.h
+    {"aten::sort.values", boxed<&sort_values>},
     // matmul.h, conv.h
     {"aten::mm.out", boxed<&mm_out>},
     {"aten::bmm.out", boxed<&bmm_out>},
@@ -227,6 +234,7 @@ const Kernel kKernels[] = {
     {"aten::scatter.src_out", boxed<&scatter_src_out>},
     {"aten::scatter.value_out", boxed<&scatter_value_out>},
     {"aten::scatter_add.out", boxed<&scatter_add_out>},
+    {"aten::scatter_reduce.two_out", boxed<&scatter_reduce_two_out>},
     {"aten::index.Tensor_out", boxed<&index_tensor_out>},
     {"aten::index_put.out", boxed<&index_put_out>},
     {"aten::index_put_", boxed<&index_put_inplace>},

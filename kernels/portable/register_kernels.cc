@@ -15,6 +15,7 @@
 #include "kernels/portable/ops/norm.h"
 #include "kernels/portable/ops/pad.h"
 #include "kernels/portable/ops/pool.h"
+#include "kernels/portable/ops/pool3d.h"
 #include "kernels/portable/ops/quantize.h"
 #include "kernels/portable/ops/random.h"
 #include "kernels/portable/ops/reduce.h"
@@ -221,6 +222,7 @@ const Kernel kKernels[] = {
     {"aten::max_pool2d_with_indices.out", boxed<&max_pool2d_with_indices_out>},
     {"aten::avg_pool2d.out", boxed<&avg_pool2d_out>},
     {"aten::_adaptive_avg_pool2d.out", boxed<&adaptive_avg_pool2d_out>},
+    {"aten::_adaptive_avg_pool3d.out", boxed<&adaptive_avg_pool3d_out>},
     {"aten::_softmax.out", boxed<&softmax_out>},
     {"aten::_log_softmax.out", boxed<&log_softmax_out>},
     // join.h, index.h

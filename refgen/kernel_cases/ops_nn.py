@@ -328,3 +328,9 @@ def im2col(c):
     c.case("f64_dilated_unbatched", self=c.rnd([3, 6, 5], F64), kernel_size=[2, 3],
            dilation=[2, 1], padding=[0, 1], stride=[1, 2])
 
+
+@op("aten::_adaptive_avg_pool3d.out", tol="reduce")
+def adaptive_avg_pool3d(c):
+    c.case("f32_to_1x1x1", self=c.rnd([2, 3, 4, 4, 4]), output_size=[1, 1, 1])
+    c.case("f32_uneven", self=c.rnd([1, 2, 5, 7, 3]), output_size=[2, 3, 2])
+    c.case("f64_upsample_4d_input", self=c.rnd([2, 2, 3, 3], F64), output_size=[3, 4, 5])

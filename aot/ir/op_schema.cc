@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "aot/ir/op_schema_table.h"
+
 namespace ember::aot {
 namespace {
 
@@ -254,9 +256,7 @@ Result<Argument> parse_schema_default(const SchemaType& type, const std::string&
 
 Result<OpSchema> parse_op_schema_line(const std::string& line) {
   std::vector<std::string> cols = split(line, '|');
-  auto fail = [&](const Error& s) {
-    return annotate(s, "schema line '" + trim(line) + "'");
-  };
+  auto fail = [&](const Error& s) { return annotate(s, "schema line '" + trim(line) + "'"); };
   if (cols.size() != 5) return fail(invalid_argument("expected 5 '|'-separated columns"));
   OpSchema schema;
   std::string name = trim(cols[0]);
@@ -318,8 +318,14 @@ namespace {
 struct Builtin {
   OpSchemaRegistry registry;
   Error status = Error::Ok;
+  std::string text;  // the generated aten lines, then the hand-written ones
   Builtin() {
-    status = registry.add_table(builtin_op_schema_table());
+    for (size_t i = 0; i < kAtenOpSchemaLineCount; ++i) {
+      text += kAtenOpSchemaLines[i];
+      text += '\n';
+    }
+    text += handwritten_op_schema_table();
+    status = registry.add_table(text);
     if (status != Error::Ok) registry = OpSchemaRegistry();
   }
 };
@@ -330,6 +336,8 @@ const Builtin& builtin() {
 }  // namespace
 
 const OpSchemaRegistry& builtin_op_schemas() { return builtin().registry; }
+
+const char* builtin_op_schema_table() { return builtin().text.c_str(); }
 
 const OpSchema* find_op_schema(const Graph& graph, const std::string& qualified) {
   const OpSchema* s = builtin_op_schemas().find(qualified);
@@ -353,7 +361,7 @@ std::vector<std::string> out_names(const OpSchema& schema) {
   if (name == "max_pool2d_with_indices") return {"out", "indices"};
   if (name == "native_batch_norm") return {"out", "save_mean", "save_invstd"};
   if (name == "max" && schema.op.overload == "dim") return {"max", "max_values"};
-  if (name == "topk") return {"values", "indices"};
+  if (name == "topk" || name == "sort") return {"values", "indices"};
   if (name == "choose_qparams") return {"scale_out", "zero_point_out"};
   std::vector<std::string> names;
   for (size_t i = 0; i < n; ++i) names.push_back("out" + std::to_string(i));

@@ -1,11 +1,14 @@
 // Operator schemas: ATen argument names, types, defaults, returns and out variants.
 //
 // torch.export omits trailing arguments equal to their default, so every consumer of
-// an exported node needs the operator's schema. OpSchemaRegistry holds our own table of
-// schemas (op_schema_table.cc, one op overload per line, written from ATen's documented
-// signatures) and answers lookups by OpName. bind_arguments() turns a node's named
+// an exported node needs the operator's schema. OpSchemaRegistry holds the table of
+// schemas (one op overload per line) and answers lookups by OpName. bind_arguments() turns a node's named
 // inputs into the full positional argument list with defaults filled in, which is what
 // the .pte emitter writes into a KernelCall.
+//
+// The built-in table: the aten lines generated from PyTorch's own schemas
+// (op_schema_table_aten.cc, refgen/schemas/generate.sh) plus hand-written lines for other
+// namespaces (op_schema_table.cc); see op_schema_table.h.
 //
 // Table line format (columns separated by '|'):
 //   aten::name.overload | arg arg ... | returns | out variant | flags

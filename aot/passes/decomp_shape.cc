@@ -1,11 +1,12 @@
 // Decompositions of shape and conversion training-IR ops:
 //   flatten.using_ints / reshape / unflatten.int / _unsafe_view -> view(x, out sizes)
 //   contiguous(x)  -> x (alias) when x is contiguous, else clone(x, contiguous_format)
-//   to.dtype(x, t), to.dtype_layout(x, dtype=t, ...) -> _to_copy(x, dtype=t)
+//   to.dtype(x, t) -> _to_copy(x, dtype=t)
+//   to.dtype_layout / to.device / to.other -> x, or _to_copy to the result's dtype
 //   type_as(x, y) -> _to_copy(x, dtype=y's dtype)
 //   sum.default(x) -> sum.dim_IntList(x, None)
-#include "aot/passes/decompositions.h"
 #include "aot/ir/graph_rewrite.h"
+#include "aot/passes/decompositions.h"
 
 namespace ember::aot {
 namespace {
@@ -36,9 +37,9 @@ Result<Rewrite> decompose_contiguous(Graph& g, const Node& node) {
   Argument fmt;
   fmt.kind = ArgKind::MemoryFormat;
   fmt.i = 1;  // contiguous_format
-  rw.nodes.push_back(make_op_node("aten", "clone", "default",
-                                  {named("self", Argument::tensor(x)), {"memory_format", fmt, true}},
-                                  node.outputs, node));
+  rw.nodes.push_back(make_op_node(
+      "aten", "clone", "default",
+      {named("self", Argument::tensor(x)), {"memory_format", fmt, true}}, node.outputs, node));
   return rw;
 }
 
@@ -66,6 +67,26 @@ Result<Rewrite> decompose_type_as(Graph& g, const Node& node) {
   return rw;
 }
 
+// to.dtype_layout / to.device / to.other (Hugging Face's mask code): on a CPU-only runtime
+// only the element type matters. Same dtype as the input: the input itself; else _to_copy to
+// the result's dtype.
+Result<Rewrite> decompose_to_any(Graph& g, const Node& node) {
+  Rewrite rw;
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  const ValueId out = node_output(node);
+  if (out == kNoValue) return invalid_program(node.describe() + ": needs a tensor result");
+  const ScalarType want = g.value(out).tensor.dtype;
+  if (want == g.value(x).tensor.dtype) {
+    rw.alias_of = x;
+    return rw;
+  }
+  rw.nodes.push_back(make_op_node(
+      "aten", "_to_copy", "default",
+      {named("self", Argument::tensor(x)), {"dtype", Argument::scalar_type(want), true}},
+      node.outputs, node));
+  return rw;
+}
+
 Result<Rewrite> decompose_sum(Graph& g, const Node& node) {
   (void)g;
   Rewrite rw;
@@ -88,7 +109,9 @@ void add_shape_decompositions(DecompositionTable* table) {
   (*table)["aten::contiguous.default"] = &decompose_contiguous;
   (*table)["aten::to.dtype"] = &decompose_to_dtype;
   (*table)["aten::type_as.default"] = &decompose_type_as;
-  (*table)["aten::to.dtype_layout"] = &decompose_to_dtype;  // layout/device: CPU only
+  (*table)["aten::to.dtype_layout"] = &decompose_to_any;
+  (*table)["aten::to.device"] = &decompose_to_any;
+  (*table)["aten::to.other"] = &decompose_to_any;
   (*table)["aten::sum.default"] = &decompose_sum;
 }
 

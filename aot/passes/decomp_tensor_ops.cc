@@ -168,6 +168,41 @@ Result<Rewrite> decompose_zero(Graph& g, const Node& node) {
   return rw;
 }
 
+// Python's operators on tensors (`a & b` in Hugging Face's mask code): the named ATen op.
+template <const char* kName>
+Result<Rewrite> decompose_dunder(Graph& g, const Node& node) {
+  (void)g;
+  Rewrite rw;
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  const Argument* other = input_arg(node, "other");
+  if (other == nullptr) return invalid_program(node.describe() + ": 'other' is missing");
+  rw.nodes.push_back(make_op_node("aten", kName, node.op.overload,
+                                  {named("self", Argument::tensor(x)), named("other", *other)},
+                                  node.outputs, node));
+  return rw;
+}
+constexpr char kBitwiseAnd[] = "bitwise_and";
+constexpr char kBitwiseOr[] = "bitwise_or";
+constexpr char kBitwiseXor[] = "bitwise_xor";
+
+// where.ScalarOther / ScalarSelf / Scalar -> where.self with the scalars as wrapped numbers
+// (ScalarToTensorPass makes them 0-dim tensors of the result's dtype).
+Result<Rewrite> decompose_where_scalar(Graph& g, const Node& node) {
+  (void)g;
+  Rewrite rw;
+  const Argument* cond = input_arg(node, "condition");
+  const Argument* self = input_arg(node, "self");
+  const Argument* other = input_arg(node, "other");
+  if (cond == nullptr || self == nullptr || other == nullptr) {
+    return invalid_program(node.describe() + ": needs condition, self and other");
+  }
+  rw.nodes.push_back(
+      make_op_node("aten", "where", "self",
+                   {named("condition", *cond), named("self", *self), named("other", *other)},
+                   node.outputs, node));
+  return rw;
+}
+
 // Appends `op`(x) (unary, same shape) and returns its result.
 Result<ValueId> unary(Graph& g, const char* op, const char* ovl, std::vector<NamedArgument> args,
                       ValueId like, const std::vector<SymInt>& sizes, const Node& node,
@@ -316,6 +351,15 @@ void add_tensor_op_decompositions(DecompositionTable* table) {
   (*table)["aten::softmax.int"] = &decompose_softmax;
   (*table)["aten::log_softmax.int"] = &decompose_log_softmax;
   (*table)["aten::zero.default"] = &decompose_zero;
+  (*table)["aten::__and__.Tensor"] = &decompose_dunder<kBitwiseAnd>;
+  (*table)["aten::__and__.Scalar"] = &decompose_dunder<kBitwiseAnd>;
+  (*table)["aten::__or__.Tensor"] = &decompose_dunder<kBitwiseOr>;
+  (*table)["aten::__or__.Scalar"] = &decompose_dunder<kBitwiseOr>;
+  (*table)["aten::__xor__.Tensor"] = &decompose_dunder<kBitwiseXor>;
+  (*table)["aten::__xor__.Scalar"] = &decompose_dunder<kBitwiseXor>;
+  (*table)["aten::where.ScalarOther"] = &decompose_where_scalar;
+  (*table)["aten::where.ScalarSelf"] = &decompose_where_scalar;
+  (*table)["aten::where.Scalar"] = &decompose_where_scalar;
   (*table)["aten::linalg_vector_norm.default"] = &decompose_vector_norm;
   (*table)["aten::clamp_min.default"] = &decompose_clamp_min;
   (*table)["aten::zeros_like.default"] = &decompose_zeros_like;

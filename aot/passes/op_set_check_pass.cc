@@ -9,22 +9,6 @@
 
 namespace ember::aot {
 
-bool is_edge_op(const Node& node) {
-  static const Graph* no_custom_ops = new Graph();  // never destroyed
-  return is_edge_op(node, *no_custom_ops);
-}
-
-bool is_edge_op(const Node& node, const Graph& graph) {
-  if (node.kind == NodeKind::Symbolic) return true;
-  if (control_op(node) != ControlOp::None) return true;  // cond markers (aot/ir/control_flow.h)
-  if (is_scalar_read_op(node)) return true;
-  // Training-IR ops (linear, matmul, ...) may have out variants in ATen but are not core:
-  // whatever has a decomposition must be decomposed.
-  if (training_ir_decompositions().count(node.op.qualified()) != 0) return false;
-  const OpSchema* s = find_op_schema(graph, node.op);  // custom operators too (--custom_ops)
-  return s != nullptr && !s->out_variant.empty() && !s->is_inplace;
-}
-
 namespace {
 
 // Ops of the older quantization flows (torch.ao eager/FX convert): the quantized:: kernels and
@@ -37,6 +21,29 @@ bool is_legacy_quantized(const Node& node) {
                                   n.rfind("q_", 0) == 0 || n == "int_repr");
 }
 
+}  // namespace
+
+bool is_edge_op(const Node& node) {
+  static const Graph* no_custom_ops = new Graph();  // never destroyed
+  return is_edge_op(node, *no_custom_ops);
+}
+
+bool is_edge_op(const Node& node, const Graph& graph) {
+  if (node.kind == NodeKind::Symbolic) return true;
+  if (control_op(node) != ControlOp::None) return true;  // cond markers (aot/ir/control_flow.h)
+  if (is_scalar_read_op(node)) return true;
+  // Training-IR ops (linear, matmul, ...) may have out variants in ATen but are not core:
+  // whatever has a decomposition must be decomposed.
+  if (training_ir_decompositions().count(node.op.qualified()) != 0) return false;
+  // ATen's quantize/dequantize of the eager/FX flows have schemas and out variants, but they
+  // work on quantized tensors, which Ember does not have.
+  if (is_legacy_quantized(node)) return false;
+  const OpSchema* s = find_op_schema(graph, node.op);  // custom operators too (--custom_ops)
+  return s != nullptr && !s->out_variant.empty() && !s->is_inplace;
+}
+
+namespace {
+
 std::string suggestion(const Node& node) {
   if (training_ir_decompositions().count(node.op.qualified()) != 0) {
     return "a decomposition exists: run the to_edge stage (DecomposeTrainingOpsPass) first";
@@ -47,12 +54,14 @@ std::string suggestion(const Node& node) {
   }
   if (is_legacy_quantized(node)) {
     return "quantized op from eager or FX quantization: Ember lowers PT2E quantization "
-           "(quantized_decomposed quantize/dequantize ops); quantize with prepare_pt2e/convert_pt2e "
+           "(quantized_decomposed quantize/dequantize ops); quantize with "
+           "prepare_pt2e/convert_pt2e "
            "before torch.export (docs/quantization.md)";
   }
   if (s == nullptr && node.op.ns != "aten") {
     return "custom operator not declared: declare its out variant (" + node.op.ns +
-           "::" + node.op.name + ".out(..., *, Tensor(a!) out) -> Tensor(a!)) in a YAML file and "
+           "::" + node.op.name +
+           ".out(..., *, Tensor(a!) out) -> Tensor(a!)) in a YAML file and "
            "pass it with lower --custom_ops FILE.yaml (docs/custom_ops.md)";
   }
   if (s == nullptr) {
@@ -76,7 +85,7 @@ Error OpSetCheckPass::run(Graph& graph) const {
   }
   if (count == 0) return Error::Ok;
   return fail(Error::OperatorMissing,
-                std::to_string(count) + " node(s) outside the core ATen op set:" + report);
+              std::to_string(count) + " node(s) outside the core ATen op set:" + report);
 }
 
 }  // namespace ember::aot

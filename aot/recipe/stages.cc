@@ -8,6 +8,7 @@
 #include "aot/passes/custom_op_check_pass.h"
 #include "aot/passes/dead_code_pass.h"
 #include "aot/passes/decompose_training_ops_pass.h"
+#include "aot/passes/fold_shape_masks_pass.h"
 #include "aot/passes/functionalize_pass.h"
 #include "aot/passes/op_set_check_pass.h"
 #include "aot/passes/out_variant_pass.h"
@@ -61,6 +62,7 @@ PassPipeline ToEdgeStage::pipeline() {
   p.add(std::make_unique<FunctionalizePass>());       // relu_ -> relu, rewire later reads
   p.add(std::make_unique<DecomposeTrainingOpsPass>());  // training IR -> core ATen
   p.add(std::make_unique<DeadCodePass>());            // unused nodes (dead sym ops)
+  p.add(std::make_unique<FoldShapeMasksPass>());      // shape-only bool masks -> constants
   p.add(std::make_unique<QuantizedOpCheckPass>());    // q/dq ops we lower, consistent params
   p.add(std::make_unique<CustomOpCheckPass>());       // custom op calls fit --custom_ops
   p.add(std::make_unique<OpSetCheckPass>());          // everything left is core ATen or declared

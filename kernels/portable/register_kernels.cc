@@ -7,6 +7,7 @@
 #include "kernels/portable/ops/compare.h"
 #include "kernels/portable/ops/conv.h"
 #include "kernels/portable/ops/copy.h"
+#include "kernels/portable/ops/fold.h"
 #include "kernels/portable/ops/index.h"
 #include "kernels/portable/ops/llama.h"
 #include "kernels/portable/ops/join.h"
@@ -15,10 +16,12 @@
 #include "kernels/portable/ops/norm.h"
 #include "kernels/portable/ops/pad.h"
 #include "kernels/portable/ops/pool.h"
+#include "kernels/portable/ops/pool3d.h"
 #include "kernels/portable/ops/quantize.h"
 #include "kernels/portable/ops/random.h"
 #include "kernels/portable/ops/reduce.h"
 #include "kernels/portable/ops/resample.h"
+#include "kernels/portable/ops/sort.h"
 #include "kernels/portable/ops/unary.h"
 #include "kernels/portable/ops/unique.h"
 #include "kernels/portable/ops/upsample.h"
@@ -201,6 +204,11 @@ const Kernel kKernels[] = {
     {"aten::var_mean.correction_out", boxed<&var_mean_correction_out>},
     {"aten::cumsum.out", boxed<&cumsum_out>},
     {"aten::topk.values", boxed<&topk_values>},
+    // fold.h
+    {"aten::col2im.out", boxed<&col2im_out>},
+    {"aten::im2col.out", boxed<&im2col_out>},
+    // sort.h
+    {"aten::sort.values", boxed<&sort_values>},
     // matmul.h, conv.h
     {"aten::mm.out", boxed<&mm_out>},
     {"aten::bmm.out", boxed<&bmm_out>},
@@ -215,6 +223,7 @@ const Kernel kKernels[] = {
     {"aten::max_pool2d_with_indices.out", boxed<&max_pool2d_with_indices_out>},
     {"aten::avg_pool2d.out", boxed<&avg_pool2d_out>},
     {"aten::_adaptive_avg_pool2d.out", boxed<&adaptive_avg_pool2d_out>},
+    {"aten::_adaptive_avg_pool3d.out", boxed<&adaptive_avg_pool3d_out>},
     {"aten::_softmax.out", boxed<&softmax_out>},
     {"aten::_log_softmax.out", boxed<&log_softmax_out>},
     // join.h, index.h
@@ -228,6 +237,7 @@ const Kernel kKernels[] = {
     {"aten::scatter.src_out", boxed<&scatter_src_out>},
     {"aten::scatter.value_out", boxed<&scatter_value_out>},
     {"aten::scatter_add.out", boxed<&scatter_add_out>},
+    {"aten::scatter_reduce.two_out", boxed<&scatter_reduce_two_out>},
     {"aten::index.Tensor_out", boxed<&index_tensor_out>},
     {"aten::index_put.out", boxed<&index_put_out>},
     {"aten::index_copy.out", boxed<&index_copy_out>},

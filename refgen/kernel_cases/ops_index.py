@@ -243,6 +243,37 @@ def topk(c):
     c.case("i64_k1", self=c.rnd([5], I64) * 100 + c.randint(0, 100, [5]), k=1)
 
 
+@op("aten::scatter_reduce.two_out", tol="reduce")
+def scatter_reduce(c):
+    # index [2,4] into dim 1 of a [2,5] self: repeated targets, and column 4 receives nothing
+    index = torch.tensor([[0, 1, 0, 3], [2, 2, 2, 0]])
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            c.case("f32_%s_%s" % (reduce, "self" if include_self else "noself"),
+                   self=c.rnd([2, 5]), dim=1, index=index, src=c.rnd([2, 4]), reduce=reduce,
+                   include_self=include_self)
+    c.case("i64_mean_floor", self=c.randint(-9, 9, [2, 5]), dim=1, index=index,
+           src=c.randint(-9, 9, [2, 4]), reduce="mean")
+    c.case("i64_amax_dim0_noself", self=c.randint(-9, 9, [3, 2]), dim=0,
+           index=torch.tensor([[2, 0], [2, 2]]), src=c.randint(-9, 9, [2, 2]), reduce="amax",
+           include_self=False)
+
+
+@op("aten::sort.values", tol="exact")
+def sort(c):
+    # ties (rounded values) must keep their input order (stable, like torch's CPU sort); NaN
+    # sorts last ascending and first descending
+    c.case("f32_ties_last_dim", self=(c.rnd([3, 7]) * 2).round())
+    c.case("f32_descending_dim0", self=(c.rnd([6, 4]) * 2).round(), dim=0, descending=True)
+    c.case("f32_nan", self=torch.tensor([1.0, float("nan"), -2.0, 0.5, float("nan"), 3.0]))
+    c.case("f32_nan_descending", self=torch.tensor([1.0, float("nan"), -2.0, 3.0]),
+           descending=True)
+    # torch's default sort (stable=False) orders ties its own way in long rows: distinct values
+    c.case("i64_long_row_distinct", self=(torch.arange(200).reshape(2, 100) * 37) % 211 - 100,
+           dim=1)
+    c.case("f32_scalar", self=c.rnd([]))
+
+
 @op("aten::scalar_tensor.out", tol="exact")
 def scalar_tensor(c):
     c.case("f32", s=2.5, out_dtypes=[F32])

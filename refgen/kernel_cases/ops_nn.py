@@ -308,3 +308,29 @@ def grid_sampler_2d(c):
     c.case("bilinear_exact_corners", input=c.rnd([1, 1, 3, 3]),
            grid=torch.tensor([[[[-1.0, -1.0], [1.0, 1.0]], [[0.0, 0.0], [1.0, -1.0]]]]),
            interpolation_mode=0, padding_mode=0, align_corners=True)
+
+
+@op("aten::col2im.out", tol="reduce")
+def col2im(c):
+    # nn.Fold: overlapping 3x3 blocks (stride 1) sum; stride 2 + padding + dilation; unbatched
+    c.case("f32_overlap", self=c.rnd([2, 2 * 9, 16]), output_size=[6, 6], kernel_size=[3, 3],
+           dilation=[1, 1], padding=[0, 0], stride=[1, 1])
+    c.case("f32_stride_pad_dilation", self=c.rnd([1, 3 * 4, 12]), output_size=[5, 6],
+           kernel_size=[2, 2], dilation=[2, 1], padding=[1, 1], stride=[2, 2])
+    c.case("f32_unbatched", self=c.rnd([4, 6]), output_size=[3, 4], kernel_size=[2, 2],
+           dilation=[1, 1], padding=[0, 0], stride=[1, 1])
+
+
+@op("aten::im2col.out", tol="exact")
+def im2col(c):
+    c.case("f32_3x3", self=c.rnd([2, 2, 5, 5]), kernel_size=[3, 3], dilation=[1, 1],
+           padding=[1, 1], stride=[2, 2])
+    c.case("f64_dilated_unbatched", self=c.rnd([3, 6, 5], F64), kernel_size=[2, 3],
+           dilation=[2, 1], padding=[0, 1], stride=[1, 2])
+
+
+@op("aten::_adaptive_avg_pool3d.out", tol="reduce")
+def adaptive_avg_pool3d(c):
+    c.case("f32_to_1x1x1", self=c.rnd([2, 3, 4, 4, 4]), output_size=[1, 1, 1])
+    c.case("f32_uneven", self=c.rnd([1, 2, 5, 7, 3]), output_size=[2, 3, 2])
+    c.case("f64_upsample_4d_input", self=c.rnd([2, 2, 3, 3], F64), output_size=[3, 4, 5])

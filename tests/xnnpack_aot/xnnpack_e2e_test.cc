@@ -34,6 +34,13 @@ TEST(XnnpackE2eTest, VitBlock) { check_committed("vit_block", 1, 1); }  // gelu,
 // core ATen decomposes them into int64 index arithmetic and index.Tensor gathers.
 TEST(XnnpackE2eTest, TinyUnet) { check_committed("tiny_unet", 11, 1); }
 
+// Hugging Face transformers (issue #30; torch 2.14 core ATen, GPT-2's training IR too). The
+// shape-only parts of their attention masks are folded at lowering (FoldShapeMasksPass); what
+// depends on the attention_mask input (index, bitwise_and, where on bool) stays on the portable
+// kernels, and the summary gives the reason for each node left out.
+TEST(XnnpackE2eTest, HuggingFaceBert) { EXPECT_EQ(check_fixtures("hf_bert.core_aten.torch2_14"), 1); }
+TEST(XnnpackE2eTest, HuggingFaceGpt2) { EXPECT_EQ(check_fixtures("hf_gpt2."), 2); }
+
 // torch.cond (docs/aot.md "Control flow"): the partitioner delegates inside the branch bodies;
 // the cond markers (JumpFalseCall / MoveCall) and the bool predicate stay on the portable
 // side. cond_branch: Linear+ReLU+mul (true), sigmoid+sub (false), the add after the cond;

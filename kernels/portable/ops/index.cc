@@ -1,7 +1,9 @@
-// embedding, index_select, gather, scatter, scatter_add; see index.h.
+// embedding, index_select, gather, scatter, scatter_add, scatter_reduce; see index.h.
 #include "kernels/portable/ops/index.h"
 
+#include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/portable/util/binary.h"
 #include "kernels/portable/util/cast.h"
@@ -17,7 +19,8 @@ namespace {
 using runtime::Error;
 
 bool check_index_dtype(KernelRuntimeContext& ctx, const Tensor& index, const char* op) {
-  if (index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int) return true;
+  if (index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int)
+    return true;
   fail_dtype(ctx, index, op, "index (int64 or int32 expected)");
   return false;
 }
@@ -76,10 +79,10 @@ bool check_gather_shape(KernelRuntimeContext& ctx, const Tensor& in, const Tenso
 }
 
 template <typename Combine>
-Tensor& scatter_impl(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
-                     const Tensor& index, const Tensor& src, Tensor& out, const char* op,
-                     Combine combine) {
-  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op)) return out;
+Tensor& scatter_impl(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, const Tensor& index,
+                     const Tensor& src, Tensor& out, const char* op, Combine combine) {
+  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op))
+    return out;
   if (!check_gather_shape(ctx, in, index, &src, dim, op)) return out;
   if (!check_dtype(ctx, out, in.scalar_type(), op, "out") || !resize_like(ctx, out, in, op)) {
     return out;
@@ -104,7 +107,105 @@ Tensor& scatter_impl(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
   return out;
 }
 
+enum class Reduce { Sum, Prod, Mean, Amax, Amin };
+
+bool parse_reduce(KernelRuntimeContext& ctx, std::string_view r, Reduce* out, const char* op) {
+  if (r == "sum")
+    *out = Reduce::Sum;
+  else if (r == "prod")
+    *out = Reduce::Prod;
+  else if (r == "mean")
+    *out = Reduce::Mean;
+  else if (r == "amax")
+    *out = Reduce::Amax;
+  else if (r == "amin")
+    *out = Reduce::Amin;
+  else {
+    ctx.fail(Error::InvalidArgument, "%s: reduce must be sum, prod, mean, amax or amin", op);
+    return false;
+  }
+  return true;
+}
+
+template <typename C>
+C reduce_pair(Reduce r, C a, C b) {
+  switch (r) {
+    case Reduce::Sum:
+    case Reduce::Mean:
+      return a + b;
+    case Reduce::Prod:
+      return a * b;
+    case Reduce::Amax:
+      if constexpr (std::is_floating_point<C>::value) {
+        if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
+      }
+      return a > b ? a : b;
+    case Reduce::Amin:
+      if constexpr (std::is_floating_point<C>::value) {
+        if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
+      }
+      return a < b ? a : b;
+  }
+  return a;
+}
+
 }  // namespace
+
+Tensor& scatter_reduce_two_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                               const Tensor& index, const Tensor& src, std::string_view reduce,
+                               bool include_self, Tensor& out) {
+  const char* op = "scatter_reduce.two_out";
+  Reduce r;
+  if (!parse_reduce(ctx, reduce, &r, op)) return out;
+  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op))
+    return out;
+  if (!check_gather_shape(ctx, in, index, &src, dim, op)) return out;
+  if (!check_dtype(ctx, out, in.scalar_type(), op, "out") || !resize_like(ctx, out, in, op)) {
+    return out;
+  }
+  if (src.scalar_type() != in.scalar_type()) {
+    fail_dtype(ctx, src, op, "src (must match self)");
+    return out;
+  }
+  const int64_t numel = int64_t(out.numel());
+  runtime::Result<void*> scratch =
+      ctx.allocate_temp(sizeof(int64_t) * size_t(numel > 0 ? numel : 1), alignof(int64_t));
+  if (!scratch.ok()) {
+    ctx.fail(Error::MemoryAllocationFailed, "%s: needs %lld bytes of temp memory for the counts",
+             op, static_cast<long long>(sizeof(int64_t) * size_t(numel)));
+    return out;
+  }
+  int64_t* count = static_cast<int64_t*>(*scratch);
+  for (int64_t i = 0; i < numel; ++i) count[i] = 0;
+  copy_into(in, out);
+  int64_t ss[kMaxTensorDims];
+  tensor_strides(src, ss);
+  dispatch<kReal>(in.scalar_type(), [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    using C = compute_t<S>;
+    const S* ps = src.const_data_ptr<S>();
+    S* po = out.mutable_data_ptr<S>();
+    const bool ok = for_each_scatter(ctx, index, dim, out, op, [&](const int64_t* idx, int64_t to) {
+      int64_t so = 0;
+      for (size_t d = 0; d < src.dim(); ++d) so += idx[d] * ss[d];
+      const C v = cast<C>(ps[so]);
+      po[to] = count[to] == 0 && !include_self ? cast<S>(v)
+                                               : cast<S>(reduce_pair(r, cast<C>(po[to]), v));
+      ++count[to];
+    });
+    if (!ok || r != Reduce::Mean) return;
+    for (int64_t i = 0; i < numel; ++i) {
+      if (count[i] == 0) continue;
+      const C n = C(count[i] + (include_self ? 1 : 0));
+      C q = cast<C>(po[i]) / n;
+      if constexpr (!std::is_floating_point<C>::value) {
+        if ((cast<C>(po[i]) % n != 0) && ((cast<C>(po[i]) < 0) != (n < 0))) q -= 1;
+      }
+      po[i] = cast<S>(q);
+    }
+  });
+  return out;
+}
 
 Tensor& embedding_out(KernelRuntimeContext& ctx, const Tensor& weight, const Tensor& indices,
                       int64_t, bool, bool, Tensor& out) {
@@ -144,14 +245,15 @@ Tensor& embedding_out(KernelRuntimeContext& ctx, const Tensor& weight, const Ten
 Tensor& index_select_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
                          const Tensor& index, Tensor& out) {
   const char* op = "index_select.out";
-  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op)) return out;
+  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op))
+    return out;
   if (index.dim() > 1) {
-    ctx.fail(Error::InvalidArgument, "%s: index must be 0-D or 1-D, got %zu dims", op,
-             index.dim());
+    ctx.fail(Error::InvalidArgument, "%s: index must be 0-D or 1-D, got %zu dims", op, index.dim());
     return out;
   }
   Shape shape;
-  for (size_t i = 0; i < in.dim(); ++i) shape.push(int64_t(i) == dim ? int64_t(index.numel()) : in.size(i));
+  for (size_t i = 0; i < in.dim(); ++i)
+    shape.push(int64_t(i) == dim ? int64_t(index.numel()) : in.size(i));
   if (!check_dtype(ctx, out, in.scalar_type(), op, "out")) return out;
   if (!resize_out(ctx, out, shape.span(), op)) return out;
   const int64_t size = in.dim() == 0 ? 1 : in.size(dim);

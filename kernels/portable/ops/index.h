@@ -5,6 +5,8 @@
 // InvalidArgument naming the index.
 #pragma once
 
+#include <string_view>
+
 #include <optional>
 
 #include "kernels/portable/util/boxing.h"
@@ -33,6 +35,13 @@ Tensor& scatter_value_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t d
                           const Tensor& index, const Scalar& value, Tensor& out);
 Tensor& scatter_add_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
                         const Tensor& index, const Tensor& src, Tensor& out);
+// scatter_reduce.two_out: out = self, then every src element combined into out at its index
+// along dim with `reduce` ("sum", "prod", "mean", "amax", "amin"); include_self=false leaves
+// self's value out of every position that receives one. "mean" divides by the count (floor
+// division for integers). Needs 8 bytes of temp memory per element of out (the counts).
+Tensor& scatter_reduce_two_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim,
+                               const Tensor& index, const Tensor& src, std::string_view reduce,
+                               bool include_self, Tensor& out);
 Tensor& index_tensor_out(KernelRuntimeContext& ctx, const Tensor& in, OptionalTensorList indices,
                          Tensor& out);
 Tensor& index_put_out(KernelRuntimeContext& ctx, const Tensor& in, OptionalTensorList indices,

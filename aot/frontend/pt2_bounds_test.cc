@@ -16,6 +16,7 @@
 #include <string>
 
 #include "aot/frontend/json_util.h"
+#include "aot/frontend/pt2_crafted.h"
 #include "aot/frontend/pt2_reader.h"
 #include "aot/frontend/zip_test_util.h"
 #include "tests/support/shared_fixtures.h"
@@ -26,7 +27,11 @@ namespace {
 using testing::as_bytes;
 using testing::as_text;
 using testing::find_entry;
+using testing::replace_in;
 using testing::unzip_all;
+using testing::with_deep_stack_trace;
+using testing::with_duplicate_entry;
+using testing::with_unused_records;
 using testing::zip_all;
 using testing::ZipEntries;
 
@@ -50,26 +55,8 @@ Result<Graph> read(const std::vector<uint8_t>& bytes,
 
 std::string message() { return std::string(last_error_message()); }
 
-// Replaces the first `from` in entry `entry` by `to`.
-void replace_in(ZipEntries& entries, const std::string& entry, const std::string& from,
-                const std::string& to) {
-  std::vector<uint8_t>* data = find_entry(entries, entry);
-  ASSERT_NE(data, nullptr) << entry;
-  std::string text = as_text(*data);
-  size_t pos = text.find(from);
-  ASSERT_NE(pos, std::string::npos) << from;
-  text.replace(pos, from.size(), to);
-  *data = as_bytes(text);
-}
-
-// The first node's stack_trace becomes `depth` nested lists (the string that was there
-// becomes the value of an extra key, so the rest of the JSON stays valid).
 std::vector<uint8_t> deep_stack_trace(size_t depth) {
-  ZipEntries entries = unzip_all(fixture(kArchive));
-  replace_in(entries, "models/model.json", "\"metadata\": {\"stack_trace\": ",
-             "\"metadata\": {\"stack_trace\": " + std::string(depth, '[') +
-                 std::string(depth, ']') + ", \"was\": ");
-  return zip_all(entries);
+  return with_deep_stack_trace(fixture(kArchive), depth);
 }
 
 TEST(Pt2BoundsTest, StackTraceNested200kAnd1MLevelsIsANamedErrorNotASegfault) {
@@ -101,46 +88,20 @@ TEST(JsonDepthTest, HundredLevelsParseAndHundredAndOneAreRefused) {
   EXPECT_TRUE(parse_json("{\"s\": \"\\\"" + std::string(500, '[') + "\"}", "t").ok());
 }
 
-// `count` config entries for FQNs the graph does not have, each a float32 tensor of
-// `elements`, on record `record(i)`.
-std::string unused_config_entries(int count, int64_t elements, bool shared_record) {
-  std::string out;
-  for (int i = 0; i < count; ++i) {
-    std::string path = shared_record ? "unused_0" : "unused_" + std::to_string(i);
-    out += "\"unused." + std::to_string(i) + "\": {\"path_name\": \"" + path +
-           "\", \"is_param\": true, \"use_pickle\": false, \"tensor_meta\": {\"dtype\": 7, "
-           "\"sizes\": [{\"as_int\": " +
-           std::to_string(elements) +
-           "}], \"strides\": [{\"as_int\": 1}], \"storage_offset\": {\"as_int\": 0}, "
-           "\"layout\": 7}}, ";
-  }
-  return out;
-}
-
 TEST(Pt2BoundsTest, UnreferencedZeroLengthRecordsOf256MiBAreNotMaterialised) {
   // The reproduction: 100 unused 256 MiB zero-length records (25.6 GB if materialised).
-  ZipEntries entries = unzip_all(fixture(kArchive));
-  replace_in(entries, "model_weights_config.json", "{\"config\": {",
-             "{\"config\": {" + unused_config_entries(100, int64_t{64} << 20, true));
-  entries.emplace_back(std::string(kRoot) + "data/weights/unused_0", std::vector<uint8_t>{});
   // A 1 MiB cap: the graph's own weights (5,720 bytes) and JSON fit; one unused record would not.
-  Result<Graph> g = read(zip_all(entries), uint64_t{1} << 20);
+  Result<Graph> g =
+      read(with_unused_records(fixture(kArchive), 100, int64_t{64} << 20, true), uint64_t{1} << 20);
   ASSERT_TRUE(g.ok()) << message();
-  EXPECT_EQ(g->nodes().empty(), false);
+  EXPECT_FALSE(g->nodes().empty());
 }
 
 TEST(Pt2BoundsTest, UnreferencedCompressedRecordsAreNotDecompressed) {
   // Eight unused deflated records of 16 MiB zeros each (the 3 MB file that decompressed
   // 3.16 GB, scaled down): each within the per-entry ratio, none referenced by the graph.
-  ZipEntries entries = unzip_all(fixture(kArchive));
-  replace_in(entries, "model_weights_config.json", "{\"config\": {",
-             "{\"config\": {" + unused_config_entries(8, int64_t{4} << 20, false));
-  for (int i = 0; i < 8; ++i) {
-    entries.emplace_back(std::string(kRoot) + "data/weights/unused_" + std::to_string(i),
-                         std::vector<uint8_t>(size_t{16} << 20, 0));
-  }
-  std::vector<uint8_t> file = zip_all(entries, /*deflate=*/true);
-  entries.clear();
+  const std::vector<uint8_t> file =
+      with_unused_records(fixture(kArchive), 8, int64_t{4} << 20, false);
   ASSERT_LT(file.size(), size_t{1} << 20);  // 128 MiB of records in well under 1 MiB
   Result<Graph> g = read(file, uint64_t{1} << 20);
   ASSERT_TRUE(g.ok()) << message();
@@ -167,29 +128,9 @@ TEST(Pt2BoundsTest, LegacyPicklesReadOnlyTheGraphsTensors) {
   ASSERT_TRUE(g.ok()) << message();
 }
 
-// A stored zip whose entry `name` appears twice: the second copy is added under a name of the
-// same length and renamed in the raw bytes (libzip itself refuses to write duplicates).
-std::vector<uint8_t> with_duplicate(const std::vector<uint8_t>& file, const std::string& name,
-                                    const std::string& second_text) {
-  ZipEntries entries = unzip_all(file);
-  std::string placeholder = name;
-  placeholder[placeholder.size() - 5] = 'X';  // "model.json" -> "modelXjson"
-  entries.emplace_back(placeholder, as_bytes(second_text));
-  std::vector<uint8_t> zip = zip_all(entries);
-  std::string raw(zip.begin(), zip.end());
-  size_t pos = 0;
-  int renamed = 0;
-  while ((pos = raw.find(placeholder, pos)) != std::string::npos) {
-    raw.replace(pos, placeholder.size(), name);
-    ++renamed;
-  }
-  EXPECT_EQ(renamed, 2);  // local header and central directory
-  return std::vector<uint8_t>(raw.begin(), raw.end());
-}
-
 TEST(Pt2BoundsTest, TwoModelJsonEntriesAreRefusedAsAmbiguous) {
   const std::string name = std::string(kRoot) + "models/model.json";
-  Result<Graph> g = read(with_duplicate(fixture(kArchive), name, "{}"));
+  Result<Graph> g = read(with_duplicate_entry(fixture(kArchive), name, "{}"));
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(g.error(), Error::InvalidProgram);
   EXPECT_NE(message().find("entry '" + name + "' appears twice in the archive"), std::string::npos)
@@ -198,7 +139,7 @@ TEST(Pt2BoundsTest, TwoModelJsonEntriesAreRefusedAsAmbiguous) {
 
 TEST(Pt2BoundsTest, TwoLegacyProgramEntriesAreRefusedAsAmbiguous) {
   Result<Graph> g =
-      read(with_duplicate(fixture(kLegacy), "serialized_exported_program.json", "{}"));
+      read(with_duplicate_entry(fixture(kLegacy), "serialized_exported_program.json", "{}"));
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(g.error(), Error::InvalidProgram);
   EXPECT_NE(message().find("'serialized_exported_program.json' appears twice"), std::string::npos)

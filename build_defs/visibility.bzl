@@ -40,7 +40,8 @@ _C_API = ["//runtime/c:__pkg__"]
 _USERS = {
     # toolchains/cortex_m: a port (bare-metal board support) implements the platform hooks.
     "platform": ["//runtime:__subpackages__", "//kernels:__subpackages__", "//toolchains/cortex_m:__pkg__"] + _BACKEND_RUNTIMES,
-    "core": ["//runtime:__subpackages__", "//kernels:__subpackages__"] + _BACKEND_RUNTIMES + _AOT,
+    # apps/common (issue #33): the programs' file libraries report errors as Error values.
+    "core": ["//runtime:__subpackages__", "//kernels:__subpackages__", "//apps/common:__pkg__"] + _BACKEND_RUNTIMES + _AOT,
     "kernel": [
         "//runtime/executor:__subpackages__",
         "//runtime/kernel:__subpackages__",

@@ -334,10 +334,10 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
   if (!options_.runner) {
     return fail(Error::InvalidState, "no MethodRunner to run the calibration program");
   }
-  if (const Node* core = first_core_aten_node(*previous.graph)) return refuse_core_aten(*core);
   Graph g = *previous.graph;
   EMBER_ASSIGN_OR_RETURN(std::vector<std::vector<HostTensor>> samples,
                          bind_calibration_samples(g, options_.samples, options_.sample_names));
+  if (const Node* core = first_core_aten_node(g)) return refuse_core_aten(*core);
   // In-place ops (hardtanh_ in torchvision's ReLU6) become functional first: PyTorch's
   // observer after a convolution runs before the in-place op mutates its output, so the
   // calibration program must expose the value before the mutation.

@@ -24,8 +24,6 @@
 namespace ember::aot {
 namespace {
 
-using testing::as_bytes;
-using testing::as_text;
 using testing::find_entry;
 using testing::replace_in;
 using testing::unzip_all;
@@ -120,12 +118,17 @@ TEST(Pt2BoundsTest, ReferencedBytesOverTheCapAreANamedError) {
       << message();
 }
 
-TEST(Pt2BoundsTest, LegacyPicklesReadOnlyTheGraphsTensors) {
-  // The legacy state-dict pickle gets an extra tensor the graph does not name; it is
-  // skipped, so its storage is never read (and a cap of the file's size still suffices).
+TEST(Pt2BoundsTest, LegacyNestedPicklesShareTheBudget) {
+  // The legacy layout reads torch.save zips inside the .pt2: their entries are charged to the
+  // same budget as the outer archive's. The whole read fits in 2x the file (the outer
+  // entries once, the nested storages again); a budget of the outer program JSON alone
+  // (9,776 bytes, less than the file) cannot hold it.
   std::vector<uint8_t> file = fixture(kLegacy);
-  Result<Graph> g = read(file, 4 * file.size());
-  ASSERT_TRUE(g.ok()) << message();
+  ASSERT_TRUE(read(file, 2 * file.size()).ok()) << message();
+  Result<Graph> small = read(file, 9776);
+  ASSERT_FALSE(small.ok());
+  EXPECT_EQ(small.error(), Error::MemoryAllocationFailed);
+  EXPECT_NE(message().find("serialized_state_dict.pt"), std::string::npos) << message();
 }
 
 TEST(Pt2BoundsTest, TwoModelJsonEntriesAreRefusedAsAmbiguous) {

@@ -47,11 +47,49 @@ std::string quote_non_finite(const std::string& text) {
 
 const char* type_name(const Json& j) { return j.type_name(); }
 
+// One iterative pass over `text` counting '[' / '{' outside strings: refuses nesting deeper
+// than kMaxJsonDepth before nlohmann builds (and, on copy, recursively walks) the tree.
+Error check_depth(const std::string& text, const std::string& what) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        return invalid_program(what + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                               " levels (at byte " + std::to_string(i) +
+                               "); torch.export writes at most a few dozen");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
+Error out_of_memory(const std::string& what) {
+  return fail(Error::MemoryAllocationFailed,
+              what +
+                  ": out of memory (std::bad_alloc) while reading it; the file needs more "
+                  "memory than this process may use");
+}
+
 Result<Json> parse_json(const std::string& text, const std::string& what) {
+  EMBER_TRY(check_depth(text, what));
   try {
     return Json::parse(quote_non_finite(text));
+  } catch (const std::bad_alloc&) {
+    return out_of_memory(what);
   } catch (const std::exception& e) {
     return invalid_program(what + ": malformed JSON: " + e.what());
   }

@@ -9,6 +9,7 @@
 // key with nulls for the unused ones.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -20,8 +21,18 @@ namespace ember::aot {
 
 using Json = nlohmann::ordered_json;
 
-// Parses `text`; errors are Error::InvalidProgram naming `what` and the byte offset.
+// Deepest JSON nesting parse_json() accepts (protobuf's parser uses the same limit). The
+// deepest torch.export JSON in the fixture corpus nests 23 levels (nested torch.cond).
+constexpr size_t kMaxJsonDepth = 100;
+
+// Parses `text`; errors are Error::InvalidProgram naming `what` and the byte offset, also for
+// nesting deeper than kMaxJsonDepth (checked without recursion before parsing), and
+// MemoryAllocationFailed when memory runs out (never reported as malformed JSON).
 Result<Json> parse_json(const std::string& text, const std::string& what);
+
+// MemoryAllocationFailed naming `what`: the one message for a std::bad_alloc caught while
+// reading a .pt2, so an out-of-memory never reads as a malformed file.
+Error out_of_memory(const std::string& what);
 
 // Member `key` of object `j`, or nullptr if `j` is not an object, lacks the key, or the
 // value is null (the three are the same for optional fields).
@@ -30,7 +41,7 @@ const Json* json_field(const Json& j, const char* key);
 // Typed reads of `j`; `what` names the field in error messages (Error::InvalidProgram).
 Error json_int(const Json& j, const std::string& what, int64_t* out);
 Error json_double(const Json& j, const std::string& what,
-                   double* out);  // numbers or "NaN"/"Infinity"/"-Infinity"
+                  double* out);  // numbers or "NaN"/"Infinity"/"-Infinity"
 Error json_bool(const Json& j, const std::string& what, bool* out);
 Error json_string(const Json& j, const std::string& what, std::string* out);
 // Required member: missing/null is Error::InvalidProgram "<what>: missing '<key>'".

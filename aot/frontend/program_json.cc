@@ -72,8 +72,8 @@ Error add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
     for (auto it = tv->begin(); it != tv->end(); ++it) {
       Value v;
       v.name = it.key();
-      EMBER_ASSIGN_OR_RETURN(
-          v.tensor, decode_tensor_meta(*it, ranges, "tensor_values['" + v.name + "']"));
+      EMBER_ASSIGN_OR_RETURN(v.tensor,
+                             decode_tensor_meta(*it, ranges, "tensor_values['" + v.name + "']"));
       EMBER_TRY(g->add_value(std::move(v)).error());
     }
   }
@@ -106,7 +106,7 @@ Error add_values(const Json& graph_json, const RangeMap& ranges, Graph* g) {
 }
 
 Error decode_arg_list(const Json& graph_json, const char* key, Graph* g,
-                       std::vector<Argument>* out) {
+                      std::vector<Argument>* out) {
   EMBER_ASSIGN_OR_RETURN(const Json* list, json_require(graph_json, key, "graph"));
   if (!list->is_array()) return invalid_program(std::string("graph.") + key + ": expected a list");
   for (size_t i = 0; i < list->size(); ++i) {
@@ -179,6 +179,8 @@ Error decode_exported_program(const std::string& text, const std::string& what, 
     EMBER_TRY_CONTEXT(decode_ranges(root, &graph->range_constraints()), what);
     EMBER_ASSIGN_OR_RETURN(const Json* gm, json_require(root, "graph_module", what));
     EMBER_TRY_CONTEXT(decode_graph(*gm, graph), what);
+  } catch (const std::bad_alloc&) {  // out of memory is never "malformed"
+    return out_of_memory(what);
   } catch (const std::exception& e) {  // defensive: no JSON exception may escape
     return invalid_program(what + ": unexpected JSON structure: " + e.what());
   }

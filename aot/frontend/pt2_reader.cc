@@ -2,7 +2,10 @@
 #include "aot/frontend/pt2_reader.h"
 
 #include <cstring>
+#include <memory>
+#include <set>
 
+#include "aot/frontend/json_util.h"
 #include "aot/frontend/program_json.h"
 #include "aot/frontend/torch_save.h"
 #include "aot/frontend/weights.h"
@@ -16,12 +19,14 @@ namespace {
 
 constexpr const char* kLegacyProgram = "serialized_exported_program.json";
 
-// Reads the first existing entry of `names` as a torch.save payload (empty map if none).
-Error read_pickled(const ZipReader& zip, const std::vector<std::string>& names, TensorMap* out) {
+// Reads the first existing entry of `names` as a torch.save payload (empty map if none),
+// keeping only the tensors in `wanted`.
+Error read_pickled(const ZipReader& zip, const std::vector<std::string>& names,
+                   const std::set<std::string>& wanted, TensorMap* out) {
   for (const std::string& name : names) {
     if (!zip.contains(name)) continue;
     EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, zip.read(name));
-    EMBER_ASSIGN_OR_RETURN(TensorMap m, read_torch_save(bytes, name));
+    EMBER_ASSIGN_OR_RETURN(TensorMap m, read_torch_save(bytes, name, &wanted, zip.budget()));
     out->insert(m.begin(), m.end());
     return Error::Ok;
   }
@@ -34,25 +39,27 @@ Error read_legacy(const ZipReader& zip, const Pt2ReadOptions& options, Graph* g)
   EMBER_TRY(decode_exported_program(json, kLegacyProgram, g));
   if (!options.load_weights) return Error::Ok;
   TensorMap tensors;  // torch 2.1/2.2 named the pickles *.json
-  EMBER_TRY(
-      read_pickled(zip, {"serialized_state_dict.pt", "serialized_state_dict.json"}, &tensors));
-  EMBER_TRY(
-      read_pickled(zip, {"serialized_constants.pt", "serialized_constants.json"}, &tensors));
+  const std::set<std::string> wanted = weight_names(*g);
+  EMBER_TRY(read_pickled(zip, {"serialized_state_dict.pt", "serialized_state_dict.json"}, wanted,
+                         &tensors));
+  EMBER_TRY(read_pickled(zip, {"serialized_constants.pt", "serialized_constants.json"}, wanted,
+                         &tensors));
   return attach_weights(tensors, g);
 }
 
 Error read_payload(const ZipReader& zip, const std::string& dir, const std::string& config,
-                    const std::string& pickled, TensorMap* out) {
+                   const std::string& pickled, const std::set<std::string>& wanted,
+                   TensorMap* out) {
   if (zip.contains(dir + config)) {
-    EMBER_ASSIGN_OR_RETURN(TensorMap m, read_raw_payload(zip, dir + config, dir));
+    EMBER_ASSIGN_OR_RETURN(TensorMap m, read_raw_payload(zip, dir + config, dir, wanted));
     out->insert(m.begin(), m.end());
     return Error::Ok;
   }
-  return read_pickled(zip, {dir + pickled}, out);
+  return read_pickled(zip, {dir + pickled}, wanted, out);
 }
 
 Error read_archive(const ZipReader& zip, const std::string& root, const Pt2ReadOptions& options,
-                    Graph* g) {
+                   Graph* g) {
   g->info().layout = "pt2_archive";
   if (zip.contains(root + "archive_version")) {
     EMBER_ASSIGN_OR_RETURN(std::string v, zip.read_text(root + "archive_version"));
@@ -81,26 +88,29 @@ Error read_archive(const ZipReader& zip, const std::string& root, const Pt2ReadO
   EMBER_TRY(decode_exported_program(json, entry, g));
   if (!options.load_weights) return Error::Ok;
   TensorMap tensors;
-  EMBER_TRY(read_payload(zip, root + "data/weights/",
-                                         model + "_weights_config.json", model + ".pt", &tensors));
-  EMBER_TRY(read_payload(
-      zip, root + "data/constants/", model + "_constants_config.json", model + ".pt", &tensors));
+  const std::set<std::string> wanted = weight_names(*g);
+  EMBER_TRY(read_payload(zip, root + "data/weights/", model + "_weights_config.json", model + ".pt",
+                         wanted, &tensors));
+  EMBER_TRY(read_payload(zip, root + "data/constants/", model + "_constants_config.json",
+                         model + ".pt", wanted, &tensors));
   return attach_weights(tensors, g);
 }
 
-}  // namespace
-
-Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
-                                const Pt2ReadOptions& options) {
+Result<Graph> read_zip(const uint8_t* data, size_t size, const std::string& name,
+                       const Pt2ReadOptions& options) {
   if (runtime::PteContainer::has_program_identifier(data, size)) {
-    return invalid_argument(name + ": this is a .pte, already a program: run it with executor_runner "
+    return invalid_argument(name +
+                            ": this is a .pte, already a program: run it with executor_runner "
                             "(lower takes the torch.export .pt2)");
   }
   if (size >= 8 && std::memcmp(data + 4, "BP08", 4) == 0) {
-    return invalid_argument(name + ": this is a bundled program (.bpte), already lowered: run its test cases "
-                            "with executor_runner --bundled (lower takes the torch.export .pt2)");
+    return invalid_argument(
+        name +
+        ": this is a bundled program (.bpte), already lowered: run its test cases "
+        "with executor_runner --bundled (lower takes the torch.export .pt2)");
   }
-  auto zip = ZipReader::open(data, size, name);
+  auto zip =
+      ZipReader::open(data, size, name, std::make_shared<ReadBudget>(size, options.max_read_bytes));
   if (!zip.ok()) return zip.error();
   Graph g;
   g.info().source = name;
@@ -124,6 +134,17 @@ Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::strin
   if ((s == Error::Ok) && options.verify) s = verify_graph(g);
   if (s != Error::Ok) return annotate(s, name);
   return g;
+}
+
+}  // namespace
+
+Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
+                              const Pt2ReadOptions& options) {
+  try {
+    return read_zip(data, size, name, options);
+  } catch (const std::bad_alloc&) {  // under a memory limit: a named error, never a crash
+    return out_of_memory(name);
+  }
 }
 
 Result<std::vector<uint8_t>> read_file_bytes(const std::string& path) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "aot/frontend/read_budget.h"
 #include "aot/ir/graph.h"
 
 namespace ember::aot {
@@ -23,6 +24,9 @@ namespace ember::aot {
 struct Pt2ReadOptions {
   bool load_weights = true;  // attach parameters / buffers / constants
   bool verify = true;        // run verify_graph() (schemas checked where known)
+  // Most bytes one read may decompress or materialise (read_budget.h): also never more than
+  // 1024x the file. Entries the graph does not reference are not read.
+  uint64_t max_read_bytes = kDefaultMaxReadBytes;
 };
 
 // Reads a whole regular file; AccessFailed naming the path for a directory, a device or a
@@ -33,6 +37,6 @@ Result<Graph> read_pt2_file(const std::string& path, const Pt2ReadOptions& optio
 // Reads a .pt2 held in memory (the bytes are only borrowed during the call); `name`
 // names it in messages and in ProgramInfo::source.
 Result<Graph> read_pt2_buffer(const uint8_t* data, size_t size, const std::string& name,
-                                const Pt2ReadOptions& options = {});
+                              const Pt2ReadOptions& options = {});
 
 }  // namespace ember::aot

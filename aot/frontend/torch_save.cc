@@ -23,10 +23,13 @@ Result<std::string> archive_root(const ZipReader& zip, const std::string& what) 
 
 }  // namespace
 
-Result<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::string& what) {
+Result<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::string& what,
+                                  const std::set<std::string>* wanted,
+                                  std::shared_ptr<ReadBudget> budget) {
   TensorMap out;
   if (bytes.empty()) return out;
-  EMBER_ASSIGN_OR_RETURN(auto zip, ZipReader::open(bytes.data(), bytes.size(), what));
+  EMBER_ASSIGN_OR_RETURN(auto zip,
+                         ZipReader::open(bytes.data(), bytes.size(), what, std::move(budget)));
   EMBER_ASSIGN_OR_RETURN(std::string root, archive_root(*zip, what));
   if (zip->contains(root + "byteorder")) {
     EMBER_ASSIGN_OR_RETURN(std::string order, zip->read_text(root + "byteorder"));
@@ -44,6 +47,7 @@ Result<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::
     if (value->kind != Kind::Tensor) {
       return not_supported(what + ": entry '" + key->s + "' is not a plain tensor");
     }
+    if (wanted != nullptr && wanted->count(key->s) == 0) continue;  // not in the graph: unread
     const PickleValue& storage = *value->items[0];
     std::string record = root + "data/" + storage.s;
     auto it = storages.find(record);

@@ -6,16 +6,23 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "aot/frontend/loaded_tensor.h"
+#include "aot/frontend/read_budget.h"
 #include "aot/ir/error.h"
 
 namespace ember::aot {
 
 // `what` names the payload in messages ("serialized_state_dict.pt"). An empty payload is
-// an empty map. The top-level object must be a dict of str -> tensor.
-Result<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::string& what);
+// an empty map. The top-level object must be a dict of str -> tensor. With `wanted`, only
+// the tensors it names are returned and only their storages are read (the rest of the dict
+// costs nothing); reads are charged to `budget` (none: a budget of its own).
+Result<TensorMap> read_torch_save(const std::vector<uint8_t>& bytes, const std::string& what,
+                                  const std::set<std::string>* wanted = nullptr,
+                                  std::shared_ptr<ReadBudget> budget = nullptr);
 
 }  // namespace ember::aot

@@ -56,6 +56,8 @@ Result<LoadedTensor> raw_tensor(
       return invalid_data(what + ": zero-length record for '" + fqn + "' of size " +
                           std::to_string(n) + " bytes (expected a known size up to 256 MiB)");
     }
+    EMBER_TRY(zip.budget()->charge(static_cast<uint64_t>(n),
+                                   what + ": zeros for the zero-length record of '" + fqn + "'"));
     t.storage = std::make_shared<const std::vector<uint8_t>>(static_cast<size_t>(n), 0);
     t.storage_offset = 0;
     int64_t s = 1;
@@ -74,8 +76,16 @@ bool attaches_constant(InputKind kind) {
 
 }  // namespace
 
+std::set<std::string> weight_names(const Graph& graph) {
+  std::set<std::string> names;
+  for (const InputSpec& spec : graph.signature().inputs) {
+    if (attaches_constant(spec.kind)) names.insert(spec.target);
+  }
+  return names;
+}
+
 Result<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& config_path,
-                                     const std::string& dir) {
+                                   const std::string& dir, const std::set<std::string>& wanted) {
   EMBER_ASSIGN_OR_RETURN(std::string text, zip.read_text(config_path));
   EMBER_ASSIGN_OR_RETURN(Json root, parse_json(text, config_path));
   TensorMap out;
@@ -84,6 +94,7 @@ Result<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& conf
     EMBER_ASSIGN_OR_RETURN(const Json* config, json_require(root, "config", config_path));
     if (!config->is_object()) return invalid_data(config_path + ": 'config' is not an object");
     for (auto it = config->begin(); it != config->end(); ++it) {
+      if (wanted.count(it.key()) == 0) continue;  // not in the graph: never read
       std::string what = config_path + "['" + it.key() + "']";
       auto t = raw_tensor(zip, it.key(), *it, dir, what, &cache);
       if (!t.ok()) {
@@ -94,6 +105,8 @@ Result<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& conf
       }
       out.emplace(it.key(), std::move(t.get()));
     }
+  } catch (const std::bad_alloc&) {  // out of memory is never "malformed"
+    return out_of_memory(config_path);
   } catch (const std::exception& e) {
     return invalid_data(config_path + ": unexpected JSON structure: " + e.what());
   }
@@ -130,7 +143,7 @@ Error attach_weights(const TensorMap& tensors, Graph* graph) {
       return invalid_data(what + ": graph shape " + t.to_string() + ", weights shape " + ws + "]");
     }
     EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
-                               contiguous_bytes(w, what + " from " + w.origin));
+                           contiguous_bytes(w, what + " from " + w.origin));
     if (static_cast<int64_t>(bytes.size()) != t.static_nbytes()) {
       return invalid_data(what + ": " + std::to_string(bytes.size()) + " bytes, expected " +
                           std::to_string(t.static_nbytes()));

@@ -7,6 +7,7 @@
 // ConstantData, after checking dtype, shape and byte size against the graph's TensorSpec.
 #pragma once
 
+#include <set>
 #include <string>
 
 #include "aot/frontend/loaded_tensor.h"
@@ -16,9 +17,15 @@
 namespace ember::aot {
 
 // Reads a PayloadConfig JSON ({"config": {fqn: {path_name, use_pickle, tensor_meta}}}) and
-// the raw storage records it names under `dir` ("<root>/data/weights/") in `zip`.
+// the raw storage records it names under `dir` ("<root>/data/weights/") in `zip`. Only the
+// FQNs in `wanted` (the graph's parameters, buffers and constants) are decoded and their
+// records read; a zero-length record becomes zeros charged to the zip's ReadBudget.
 Result<TensorMap> read_raw_payload(const ZipReader& zip, const std::string& config_path,
-                                     const std::string& dir);
+                                   const std::string& dir, const std::set<std::string>& wanted);
+
+// The state-dict names (FQNs) of the graph inputs that take weights: parameters, buffers and
+// lifted tensor constants. Only these are read from a .pt2's payloads.
+std::set<std::string> weight_names(const Graph& graph);
 
 // Attaches `tensors` (FQN -> tensor) to the graph inputs that the signature marks as
 // parameters, buffers or tensor constants. Missing FQNs are Error::NotFound; dtype, shape or

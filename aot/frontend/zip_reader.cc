@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <unordered_set>
 
 namespace ember::aot {
 namespace {
 
-constexpr uint64_t kMaxCompressionRatio = 1024;
 constexpr uint64_t kMaxEntryBytes = uint64_t{16} << 30;  // 16 GiB
 
 // CRC-32 as zip stores it (IEEE 802.3, reflected polynomial 0xEDB88320).
@@ -44,7 +44,8 @@ std::string libzip_message(zip_error_t* error) {
 }  // namespace
 
 Result<std::unique_ptr<ZipReader>> ZipReader::open(const uint8_t* data, size_t size,
-                                                     const std::string& what) {
+                                                   const std::string& what,
+                                                   std::shared_ptr<ReadBudget> budget) {
   if (size < 22) {  // smaller than an end-of-central-directory record
     return invalid_program(what + ": " + std::to_string(size) +
                            " bytes is too small to be a zip archive (truncated file?)");
@@ -64,11 +65,19 @@ Result<std::unique_ptr<ZipReader>> ZipReader::open(const uint8_t* data, size_t s
   reader->archive_ = archive;
   reader->archive_size_ = size;
   reader->what_ = what;
+  reader->budget_ = budget != nullptr ? std::move(budget)
+                                      : std::make_shared<ReadBudget>(size, kDefaultMaxReadBytes);
   zip_int64_t n = zip_get_num_entries(archive, 0);
+  std::unordered_set<std::string> seen;
   for (zip_int64_t i = 0; i < n; ++i) {
     const char* name = zip_get_name(archive, static_cast<zip_uint64_t>(i), 0);
     if (name == nullptr) {
       return invalid_program(what + ": entry " + std::to_string(i) + " has no readable name");
+    }
+    if (!seen.insert(name).second) {
+      return invalid_program(what + ": entry '" + name +
+                             "' appears twice in the archive; Python's zipfile (torch.export.load) "
+                             "would read the last copy, so the file is refused as ambiguous");
     }
     reader->names_.emplace_back(name);
   }
@@ -101,19 +110,20 @@ Result<std::vector<uint8_t>> ZipReader::read(const std::string& name) const {
                            " bytes, more than the archive can hold (" + std::to_string(limit) +
                            ")");
   }
+  EMBER_TRY(budget_->charge(st.size, what_ + ": entry '" + name + "'"));
   zip_file_t* f = zip_fopen_index(archive_, static_cast<zip_uint64_t>(index), 0);
   if (f == nullptr) {
     return fail(Error::AccessFailed,
-                  what_ + ": cannot open entry '" + name + "': " + zip_strerror(archive_));
+                what_ + ": cannot open entry '" + name + "': " + zip_strerror(archive_));
   }
   std::vector<uint8_t> out(static_cast<size_t>(st.size));
   zip_int64_t got = out.empty() ? 0 : zip_fread(f, out.data(), out.size());
   std::string err = got < 0 ? zip_file_strerror(f) : "";
   zip_fclose(f);
   if (got < 0 || static_cast<uint64_t>(got) != st.size) {
-    return fail(Error::AccessFailed,
-                  what_ + ": reading entry '" + name + "' gave " + std::to_string(got) + " of " +
-                      std::to_string(st.size) + " bytes" + (err.empty() ? "" : " (" + err + ")"));
+    return fail(Error::AccessFailed, what_ + ": reading entry '" + name + "' gave " +
+                                         std::to_string(got) + " of " + std::to_string(st.size) +
+                                         " bytes" + (err.empty() ? "" : " (" + err + ")"));
   }
   // libzip does not check the CRC of a stored entry: a flipped bit in a weight would pass.
   if (st.valid & ZIP_STAT_CRC) {

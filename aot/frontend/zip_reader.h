@@ -5,7 +5,10 @@
 // Entry names are listed once at open; read() returns an entry's bytes, refusing entries
 // whose declared size is implausible for the archive (a stored entry cannot be larger
 // than the archive; compressed ones are capped) so a forged central directory cannot
-// make us allocate an arbitrary amount. All failures are Error values naming the entry.
+// make us allocate an arbitrary amount, and charging every read to a ReadBudget shared by
+// the whole .pt2 (read_budget.h). Archives that name one entry twice are refused at open:
+// Python's zipfile (so torch.export.load) reads the last copy, libzip the first, so the two
+// would read different graphs. All failures are Error values naming the entry.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "aot/frontend/read_budget.h"
 #include "aot/ir/error.h"
 
 struct zip;  // libzip's archive handle
@@ -21,9 +25,12 @@ namespace ember::aot {
 
 class ZipReader {
  public:
-  // Opens `size` bytes at `data` as a zip archive. `what` names it in messages.
+  // Opens `size` bytes at `data` as a zip archive. `what` names it in messages. Reads are
+  // charged to `budget` (shared with nested archives); without one the reader makes its own
+  // for `size` bytes and kDefaultMaxReadBytes.
   static Result<std::unique_ptr<ZipReader>> open(const uint8_t* data, size_t size,
-                                                   const std::string& what);
+                                                 const std::string& what,
+                                                 std::shared_ptr<ReadBudget> budget = nullptr);
   ~ZipReader();
   ZipReader(const ZipReader&) = delete;
   ZipReader& operator=(const ZipReader&) = delete;
@@ -31,7 +38,9 @@ class ZipReader {
   // Entry names in central-directory order.
   const std::vector<std::string>& names() const { return names_; }
   bool contains(const std::string& name) const;
-  // Whole contents of entry `name`; Error::NotFound if absent, Error::AccessFailed if unreadable.
+  const std::shared_ptr<ReadBudget>& budget() const { return budget_; }
+  // Whole contents of entry `name`; Error::NotFound if absent, Error::AccessFailed if unreadable, the
+  // budget's error if it would cross the budget.
   Result<std::vector<uint8_t>> read(const std::string& name) const;
   Result<std::string> read_text(const std::string& name) const;
 
@@ -41,6 +50,7 @@ class ZipReader {
   size_t archive_size_ = 0;
   std::string what_;
   std::vector<std::string> names_;
+  std::shared_ptr<ReadBudget> budget_;
 };
 
 }  // namespace ember::aot

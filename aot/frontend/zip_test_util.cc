@@ -33,7 +33,7 @@ ZipEntries unzip_all(const std::vector<uint8_t>& bytes) {
   return out;
 }
 
-std::vector<uint8_t> zip_all(const ZipEntries& entries) {
+std::vector<uint8_t> zip_all(const ZipEntries& entries, bool deflate) {
   zip_error_t err;
   zip_error_init(&err);
   zip_source_t* src = zip_source_buffer_create(nullptr, 0, 0, &err);
@@ -42,7 +42,8 @@ std::vector<uint8_t> zip_all(const ZipEntries& entries) {
   for (const auto& [name, data] : entries) {
     zip_source_t* s = zip_source_buffer(za, data.data(), data.size(), 0);
     zip_int64_t idx = zip_file_add(za, name.c_str(), s, ZIP_FL_OVERWRITE);
-    zip_set_file_compression(za, static_cast<zip_uint64_t>(idx), ZIP_CM_STORE, 0);
+    zip_set_file_compression(za, static_cast<zip_uint64_t>(idx),
+                             deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, deflate ? 9 : 0);
   }
   std::vector<uint8_t> out;
   if (zip_close(za) != 0) {

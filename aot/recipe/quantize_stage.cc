@@ -3,18 +3,18 @@
 
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <sstream>
 
 #include "aot/ir/graph_rewrite.h"
 #include "aot/ir/printer.h"
+#include "aot/passes/functionalize_pass.h"
 #include "aot/quantize/annotate.h"
 #include "aot/quantize/convert.h"
 #include "aot/quantize/fold_conv_bn.h"
 #include "aot/quantize/observer.h"
-#include "aot/passes/functionalize_pass.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/stages.h"
 
@@ -117,7 +117,8 @@ Result<std::vector<std::vector<HostTensor>>> bind_calibration_samples(
       if (!spec.is_static()) {
         return fail(Error::NotSupported,
                     "input '" + graph.value(ins[i]).name + "' has dynamic sizes (" +
-                        shape_of(spec) + "); post-training quantization needs static input "
+                        shape_of(spec) +
+                        "); post-training quantization needs static input "
                         "shapes (export the float model without dynamic_shapes)");
       }
       HostTensor& t = out[k][i];
@@ -128,8 +129,8 @@ Result<std::vector<std::vector<HostTensor>>> bind_calibration_samples(
       if ((!raw && t.dtype != spec.dtype) || want < 0 || int64_t(t.bytes.size()) != want) {
         return fail(Error::InvalidArgument,
                     "calibration sample " + std::to_string(k) + " input " + std::to_string(i) +
-                        " ('" + graph.value(ins[i]).name + "'" + file + "): " +
-                        std::to_string(t.bytes.size()) + " bytes, expected " +
+                        " ('" + graph.value(ins[i]).name + "'" + file +
+                        "): " + std::to_string(t.bytes.size()) + " bytes, expected " +
                         std::to_string(want) + " (" + shape_of(spec) + ")");
       }
       if (raw) {
@@ -167,10 +168,11 @@ Result<std::vector<TensorError>> QuantizeStage::per_layer_errors(
     const ValueId v = tensor_of(n.inputs[0].arg);
     if (!float_values.count(v) || seen[v]) continue;
     seen[v] = true;
-    probes.push_back({v, add_output(pg, tensor_of(n.outputs[0]), &index), n.inputs[1].arg.f,
-                      n.inputs[2].arg.i});
+    probes.push_back(
+        {v, add_output(pg, tensor_of(n.outputs[0]), &index), n.inputs[1].arg.f, n.inputs[2].arg.i});
   }
-  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> pte, lower_portable(std::move(pg), "QDQ probe program"));
+  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> pte,
+                         lower_portable(std::move(pg), "QDQ probe program"));
   std::vector<TensorError> errors(probes.size());
   std::vector<double> signal(probes.size(), 0), noise(probes.size(), 0);
   for (size_t k = 0; k < samples.size(); ++k) {
@@ -183,7 +185,8 @@ Result<std::vector<TensorError>> QuantizeStage::per_layer_errors(
       deq.sizes = qt.sizes;
       deq.bytes.resize(qt.bytes.size() * 4);
       for (size_t e = 0; e < qt.bytes.size(); ++e) {
-        const float f = float((int64_t(int8_t(qt.bytes[e])) - probes[p].zero_point) * probes[p].scale);
+        const float f =
+            float((int64_t(int8_t(qt.bytes[e])) - probes[p].zero_point) * probes[p].scale);
         std::memcpy(deq.bytes.data() + e * 4, &f, 4);
       }
       errors[p].name = q.value(probes[p].value).name;
@@ -293,26 +296,38 @@ Result<std::vector<float>> weight_scales(const Graph& g, const ObserverGroup& gr
                                       ws.static_numel(), ws.sizes[0].value, -127, 127, kEps);
 }
 
-// NotSupported when nothing is annotated, naming a core-ATen node if there is one.
-Error nothing_to_quantize(const Graph& g) {
-  std::string core;
+// The first node of the core-ATen form of what the quantizer annotates in the training IR
+// (aten.convolution for conv1d/conv2d, aten.addmm for linear), or nullptr.
+const Node* first_core_aten_node(const Graph& g) {
   for (const Node& n : g.nodes()) {
-    if (n.op.ns == "aten" && (n.op.name == "convolution" || n.op.name == "addmm")) {
-      core = " This graph is core ATen (it has " + n.describe() +
-             "): PT2E quantization starts from torch.export.export_for_training's graph "
-             "(aten.conv2d, aten.linear); export the float model that way.";
-      break;
-    }
+    if (n.op.ns == "aten" && (n.op.name == "convolution" || n.op.name == "addmm")) return &n;
   }
+  return nullptr;
+}
+
+// Decision 34: a core-ATen graph is refused even when the quantizer would annotate some of it
+// (a residual add, a pooling): its convolutions and matmuls would stay float, and the int8
+// recipe used to write an fp32-sized program with an int8 accuracy report and no warning.
+Error refuse_core_aten(const Node& n) {
+  return fail(Error::NotSupported,
+              "nothing to quantize in this form: the graph is core ATen (it has " + n.describe() +
+                  "), and the XNNPACK quantizer annotates the training IR's aten.conv2d and "
+                  "aten.linear, so the int8 program would stay float. PT2E quantization starts "
+                  "from torch.export.export_for_training's graph: export the float model that "
+                  "way, or lower this file with the float recipe (xnnpack or portable).");
+}
+
+// NotSupported when nothing is annotated.
+Error nothing_to_quantize() {
   return fail(Error::NotSupported,
               "nothing to quantize: no operator the XNNPACK quantizer annotates "
-              "(conv1d/conv2d, linear, add, mul, cat, adaptive_avg_pool2d)." + core);
+              "(conv1d/conv2d, linear, add, mul, cat, adaptive_avg_pool2d).");
 }
 
 }  // namespace
 
 Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
-                                                 const StageContext&) const {
+                                               const StageContext&) const {
   if (previous.graph == nullptr) {
     return fail(Error::InvalidState, "quantize needs a graph from the previous stage");
   }
@@ -322,27 +337,31 @@ Result<StageArtifact> QuantizeStage::transform(const StageArtifact& previous,
   Graph g = *previous.graph;
   EMBER_ASSIGN_OR_RETURN(std::vector<std::vector<HostTensor>> samples,
                          bind_calibration_samples(g, options_.samples, options_.sample_names));
+  if (const Node* core = first_core_aten_node(g)) return refuse_core_aten(*core);
   // In-place ops (hardtanh_ in torchvision's ReLU6) become functional first: PyTorch's
   // observer after a convolution runs before the in-place op mutates its output, so the
   // calibration program must expose the value before the mutation.
   EMBER_TRY(FunctionalizePass().run(g));
   EMBER_ASSIGN_OR_RETURN(int folded, fold_conv_batch_norm(g));
   const QuantPlan plan = annotate_xnnpack_symmetric(g);
-  if (plan.groups.empty()) return nothing_to_quantize(g);
+  if (plan.groups.empty()) return nothing_to_quantize();
 
   ObservedTensors where;
-  EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> calib_pte,
-                         lower_portable(calibration_graph(g, plan, &where), "float calibration program"));
+  EMBER_ASSIGN_OR_RETURN(
+      std::vector<uint8_t> calib_pte,
+      lower_portable(calibration_graph(g, plan, &where), "float calibration program"));
   std::vector<HistogramObserver> hist(plan.groups.size());
   std::map<ValueId, std::vector<HostTensor>> float_values;  // per_layer_report: per sample
   results_->float_outputs.clear();
   for (size_t k = 0; k < samples.size(); ++k) {
     auto outs = options_.runner(calib_pte, options_.method, samples[k]);
     if (!outs.ok()) {
-      return fail(outs.error(), "calibration sample " + std::to_string(k) + " failed on the float program");
+      return fail(outs.error(),
+                  "calibration sample " + std::to_string(k) + " failed on the float program");
     }
     if (outs->size() < where.output.size() || outs->size() < where.user_outputs) {
-      return fail(Error::Internal, "calibration program returned " + std::to_string(outs->size()) + " outputs");
+      return fail(Error::Internal,
+                  "calibration program returned " + std::to_string(outs->size()) + " outputs");
     }
     results_->float_outputs.emplace_back(outs->begin(), outs->begin() + long(where.user_outputs));
     for (size_t gi = 0; gi < plan.groups.size(); ++gi) {

@@ -1,13 +1,14 @@
 // Deterministic run of the pt2_read_fuzz entry point in `bazel test`: every committed .pt2
 // fixture (raw and as entries) reads, and fixed-seed structured mutations end in a graph or
 // an error with a message. The libFuzzer build (pt2_read_run_fuzz.sh) explores further.
+#include "tests/fuzz/pt2_read_fuzz.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "runtime/core/diagnostics.h"
 #include "runtime/platform/log.h"
-#include "tests/fuzz/pt2_read_fuzz.h"
 #include "tests/fuzz/pt2_seeds.h"
 #include "tests/support/shared_fixtures.h"
 
@@ -21,6 +22,21 @@ TEST(Pt2ReadFuzzTest, EveryFixtureReadsInBothForms) {
   for (const Seed& s : seeds) {
     runtime::clear_error_message();
     EXPECT_EQ(read_fuzz_input(s.bytes.data(), s.bytes.size()), aot::Error::Ok)
+        << s.name << ": " << runtime::last_error_message();
+  }
+}
+
+// Issue #33's bound seeds: the deep stack_trace and the duplicate model.json are refused as
+// malformed; the unused records cost nothing and the file reads.
+TEST(Pt2ReadFuzzTest, BoundSeedsEndAsIssue33Requires) {
+  runtime::set_min_log_level(runtime::LogLevel::Fatal);
+  const std::vector<Seed> seeds = pt2_bound_seeds(testing::runfiles_root());
+  ASSERT_EQ(seeds.size(), 4u);
+  for (const Seed& s : seeds) {
+    runtime::clear_error_message();
+    const aot::Error want =
+        s.name.find("unused") != std::string::npos ? aot::Error::Ok : aot::Error::InvalidProgram;
+    EXPECT_EQ(read_fuzz_input(s.bytes.data(), s.bytes.size()), want)
         << s.name << ": " << runtime::last_error_message();
   }
 }
@@ -43,8 +59,8 @@ TEST(Pt2ReadFuzzTest, MutationsEndInAGraphOrANamedError) {
       ++read;
     } else {
       ++refused;
-      EXPECT_NE(runtime::last_error_message()[0], '\0') << seed.name << " mutation " << i << ": "
-                                               << aot::error_name(e) << " without a message";
+      EXPECT_NE(runtime::last_error_message()[0], '\0')
+          << seed.name << " mutation " << i << ": " << aot::error_name(e) << " without a message";
     }
   }
   EXPECT_GT(read, 100u);

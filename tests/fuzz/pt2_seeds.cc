@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "aot/frontend/pt2_crafted.h"
 #include "aot/frontend/zip_test_util.h"
 #include "tests/fuzz/pt2_entries.h"
 #include "tests/support/shared_fixtures.h"
@@ -21,6 +22,21 @@ std::vector<Seed> pt2_seeds(const std::string& root, size_t max_bytes) {
     }
   }
   return seeds;
+}
+
+std::vector<Seed> pt2_bound_seeds(const std::string& root) {
+  const std::string mlp = root + "/tests/fixtures/pt2/mlp.core_aten.torch2_14";
+  std::vector<uint8_t> archive;
+  if (!testing::read_file(mlp + ".pt2", &archive)) return {};
+  using namespace aot::testing;  // the crafted-file helpers (pt2_crafted.h)
+  return {
+      {"bound_deep_stack_trace.pt2", with_deep_stack_trace(archive, 200000)},
+      {"bound_duplicate_model_json.pt2",
+       with_duplicate_entry(archive, "mlp.core_aten.torch2_14/models/model.json", "{}")},
+      {"bound_unused_zero_records.pt2", with_unused_records(archive, 100, int64_t{64} << 20, true)},
+      {"bound_unused_deflated_records.pt2",
+       with_unused_records(archive, 4, int64_t{1} << 20, false)},
+  };
 }
 
 std::vector<uint8_t> mutate_entries(const std::vector<uint8_t>& encoded, Rng* rng) {

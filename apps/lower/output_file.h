@@ -1,6 +1,7 @@
 // write_output_file: the one way `lower` writes a file (the .pte, the multi-method .pte, the
 // debug sidecar and the bundled .bpte all go through it), so that how outputs are written
-// (for instance atomically, through a temporary file and a rename) is decided in one place.
+// is decided in one place: atomically (apps/common/atomic_file.h), through a temporary file in
+// the target's folder and a rename, so a failed or killed run leaves any previous file intact.
 //
 //   EMBER_TRY(write_output_file(options.out, pte));
 #pragma once
@@ -14,8 +15,8 @@
 
 namespace ember::aot {
 
-// Writes `size` bytes at `data` to `path`, replacing the file. AccessFailed naming `path`
-// when it cannot be opened, written or closed.
+// Writes `size` bytes at `data` to `path`, replacing the file atomically. AccessFailed naming
+// `path` (and the step that failed) when it cannot be written; the previous file is intact.
 Error write_output_file(const std::string& path, const void* data, size_t size);
 
 inline Error write_output_file(const std::string& path, const std::vector<uint8_t>& bytes) {

@@ -2,12 +2,16 @@
 // that cannot be written is AccessFailed naming it (expected values written by hand).
 #include "apps/lower/output_file.h"
 
+#include <cerrno>
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <string>
+
+#include "apps/common/write_fault.h"
 
 namespace ember::aot {
 namespace {
@@ -42,9 +46,21 @@ TEST(OutputFileTest, EmptyFileIsWritten) {
 TEST(OutputFileTest, UnwritablePathIsAccessFailedNamingIt) {
   const std::string path = tmp("no_such_dir/out.pte");
   EXPECT_EQ(write_output_file(path, std::string("x")), Error::AccessFailed);
-  EXPECT_NE(std::string(last_error_message()).find("cannot write '" + path + "'"),
-            std::string::npos)
+  EXPECT_NE(std::string(last_error_message()).find(path), std::string::npos)
       << last_error_message();
+}
+
+// A full disk in the middle of the write: an error, and the previous output is untouched.
+TEST(OutputFileTest, FailedWriteKeepsThePreviousFile) {
+  const std::string path = tmp("kept.pte");
+  ASSERT_EQ(write_output_file(path, std::string("the previous good program")), Error::Ok);
+  apps::set_write_fault_hook([](apps::WriteStep step, const std::string&) {
+    return step == apps::WriteStep::Write ? ENOSPC : 0;
+  });
+  const Error e = write_output_file(path, std::string("a new program that does not fit"));
+  apps::set_write_fault_hook(nullptr);
+  EXPECT_EQ(e, Error::AccessFailed);
+  EXPECT_EQ(read_all(path), "the previous good program");
 }
 
 }  // namespace

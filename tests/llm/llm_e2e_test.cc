@@ -16,7 +16,7 @@
 
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
-#include "aot/tools/pte_check/pte_check.h"
+#include "apps/pte_check/pte_check.h"
 #include "tests/e2e/fixture_corpus.h"
 #include "tests/xnnpack_aot/xnnpack_test_util.h"
 

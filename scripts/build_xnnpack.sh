@@ -36,8 +36,36 @@ case "$ARCH" in
   *) echo "build_xnnpack: unknown architecture '$ARCH' (x86_64 or aarch64)" >&2; exit 1 ;;
 esac
 
+# XNNPACK's and cpuinfo's archives hold two members of one name (src/operators/pack-lh.c and
+# src/subgraph/pack-lh.c; init.c and x86/init.c): `ar x` would keep only one of them, so a
+# tool that merges archives (runtime/c's static_library, libember.a) would lose symbols. Each
+# archive is rewritten with unique member names (N-name); cheap, and a no-op once done.
+AR="ar"
+[ "$ARCH" = aarch64 ] && AR=aarch64-linux-gnu-ar
+dedupe_archives() {
+  for lib in "$1"/lib/*.a; do
+    [ -n "$($AR t "$lib" | sort | uniq -d)" ] || continue
+    tmp=$(mktemp -d /tmp/ember-xnnpack-ar.XXXXXX)
+    $AR t "$lib" | sort | uniq -c > "$tmp/members"
+    while read -r count name; do
+      n=1
+      while [ "$n" -le "$count" ]; do
+        (cd "$tmp" && $AR xN "$n" "$lib" "$name" && mv "$name" "$n-$name")
+        n=$((n + 1))
+      done
+    done < "$tmp/members"
+    rm "$tmp/members"
+    rm -f "$lib.new"
+    (cd "$tmp" && $AR rcs "$lib.new" ./*)
+    mv "$lib.new" "$lib"
+    rm -rf "$tmp"
+    echo "build_xnnpack: $lib: member names made unique"
+  done
+}
+
 STAMP_TEXT="$(cat "$PINS") flags=$FLAGS_VERSION arch=$ARCH"
 if [ -f "$DEST/STAMP" ] && [ "$(cat "$DEST/STAMP")" = "$STAMP_TEXT" ]; then
+  dedupe_archives "$DEST"
   echo "build_xnnpack: $DEST is up to date"
   exit 0
 fi
@@ -59,6 +87,7 @@ mkdir -p "$SRC_CACHE"
 # The mirror of the machine's own Debian main archive: the first URI listed for this release's
 # codename (deb822 .sources files or one-line .list files).
 find_mirror() {
+  # shellcheck disable=SC1091
   codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
   for f in /etc/apt/sources.list.d/*.sources; do
     [ -f "$f" ] || continue
@@ -183,6 +212,7 @@ done
 cp "$WORK/src/xnnpack/include/xnnpack.h" "$WORK/src/xnnpack/include/experiments-config.h" \
   "$PTHREADPOOL_SRC/include/pthreadpool.h" "$CPUINFO_SRC/include/cpuinfo.h" "$DEST.new/include/"
 cp -r "$WORK/src/fxdiv/include/fxdiv.h" "$DEST.new/include/"
+dedupe_archives "$DEST.new"
 for f in "$SRC_CACHE"/*.orig.tar.xz; do basename "$f"; done > "$DEST.new/VERSIONS"
 printf '%s' "$STAMP_TEXT" > "$DEST.new/STAMP"
 rm -rf "$DEST"

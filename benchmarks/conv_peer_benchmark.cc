@@ -161,14 +161,23 @@ void BM_Xnnpack(benchmark::State& state, Shape s) {
   std::vector<float> out(size_t(n) * s.co * o * o);
   const size_t copies = std::max<size_t>(1, kWeightBytes / (w.size() * sizeof(float)));
   std::vector<xnn_operator_t> ops(copies, nullptr);
+  std::vector<std::vector<uint8_t>> workspaces(copies);
   const uint32_t p = uint32_t(s.pad);
-  for (xnn_operator_t& op : ops) {  // each packs its own copy of the weights
+  for (size_t i = 0; i < ops.size(); ++i) {  // each packs its own copy of the weights
+    xnn_operator_t& op = ops[i];
+    size_t ws_size = 0, ws_align = 1, oh = 0, ow = 0;
     if (xnn_create_convolution2d_nhwc_f32(p, p, p, p, s.k, s.k, s.stride, s.stride, 1, 1,
                                           uint32_t(s.groups), cig, cog, s.ci, s.co, w.data(),
-                                          b.data(), -INFINITY, INFINITY, 0,
+                                          b.data(), -INFINITY, INFINITY, 0, nullptr, nullptr,
                                           &op) != xnn_status_success ||
-        xnn_setup_convolution2d_nhwc_f32(op, n, s.hw, s.hw, in.data(), out.data(), nullptr) !=
-            xnn_status_success) {
+        xnn_reshape_convolution2d_nhwc_f32(op, size_t(n), size_t(s.hw), size_t(s.hw), &ws_size,
+                                           &ws_align, &oh, &ow, nullptr) != xnn_status_success ||
+        (workspaces[i].resize(ws_size + ws_align), false) ||
+        xnn_setup_convolution2d_nhwc_f32(
+            op,
+            workspaces[i].data() +
+                (ws_align - uintptr_t(workspaces[i].data()) % ws_align) % ws_align,
+            in.data(), out.data()) != xnn_status_success) {
       state.SkipWithError("XNNPACK convolution setup failed");
       break;
     }
@@ -235,10 +244,11 @@ void BM_XnnpackLinear(benchmark::State& state, Linear l) {
   std::vector<float> out(size_t(l.out));
   std::vector<xnn_operator_t> ops(copies, nullptr);
   for (xnn_operator_t& op : ops) {
-    if (xnn_create_fully_connected_nc_f32(l.in, l.out, l.in, l.out, w.data(), b.data(),
-                                          -INFINITY, INFINITY, 0, &op) != xnn_status_success ||
-        xnn_setup_fully_connected_nc_f32(op, 1, x.data(), out.data(), nullptr) !=
-            xnn_status_success) {
+    if (xnn_create_fully_connected_nc_f32(l.in, l.out, l.in, l.out, w.data(), b.data(), -INFINITY,
+                                          INFINITY, 0, nullptr, nullptr,
+                                          &op) != xnn_status_success ||
+        xnn_reshape_fully_connected_nc_f32(op, 1, nullptr) != xnn_status_success ||
+        xnn_setup_fully_connected_nc_f32(op, x.data(), out.data()) != xnn_status_success) {
       state.SkipWithError("XNNPACK fully-connected setup failed");
       break;
     }

@@ -75,11 +75,17 @@ void BM_DepthwiseXnnpack(benchmark::State& state) {
   fill_random(w.data(), w.size());
   fill_random(b.data(), b.size());
   xnn_operator_t op = nullptr;
-  if (xnn_create_convolution2d_nhwc_f32(pad, pad, pad, pad, k, k, s, s, 1, 1, c, 1, 1, c, c,
-                                        w.data(), b.data(), -INFINITY, INFINITY,
-                                        XNN_FLAG_DEPTHWISE_CONVOLUTION, &op) != xnn_status_success ||
-      xnn_setup_convolution2d_nhwc_f32(op, 1, hw, hw, in.data(), out.data(), nullptr) !=
-          xnn_status_success) {
+  size_t ws_size = 0, ws_align = 1, oh = 0, ow = 0;
+  std::vector<uint8_t> workspace;
+  if (xnn_create_convolution2d_nhwc_f32(
+          pad, pad, pad, pad, k, k, s, s, 1, 1, c, 1, 1, c, c, w.data(), b.data(), -INFINITY,
+          INFINITY, XNN_FLAG_DEPTHWISE_CONVOLUTION, nullptr, nullptr, &op) != xnn_status_success ||
+      xnn_reshape_convolution2d_nhwc_f32(op, 1, size_t(hw), size_t(hw), &ws_size, &ws_align, &oh,
+                                         &ow, nullptr) != xnn_status_success ||
+      (workspace.resize(ws_size + ws_align), false) ||
+      xnn_setup_convolution2d_nhwc_f32(
+          op, workspace.data() + (ws_align - uintptr_t(workspace.data()) % ws_align) % ws_align,
+          in.data(), out.data()) != xnn_status_success) {
     return state.SkipWithError("XNNPACK depthwise setup failed");
   }
   for (auto _ : state) {
@@ -130,16 +136,24 @@ void BM_XnnpackNc(benchmark::State& state) {
   xnn_status st = xnn_status_success;
   switch (state.range(2)) {
     case 0:
-      st = xnn_create_softmax_nc_f32(cols, cols, cols, 0, &op);
-      if (st == xnn_status_success) st = xnn_setup_softmax_nc_f32(op, rows, in.data(), out.data(), nullptr);
+      st = xnn_create_softmax_nc_f32(0, &op);
+      if (st == xnn_status_success)
+        st = xnn_reshape_softmax_nc_f32(op, cols, cols, cols, rows, nullptr);
+      if (st == xnn_status_success) st = xnn_setup_softmax_nc_f32(op, in.data(), out.data());
       break;
     case 1:
-      st = xnn_create_sigmoid_nc_f32(cols, cols, cols, 0, &op);
-      if (st == xnn_status_success) st = xnn_setup_sigmoid_nc_f32(op, rows, in.data(), out.data(), nullptr);
+      st = xnn_create_unary_elementwise_nc(xnn_unary_sigmoid, xnn_datatype_fp32, xnn_datatype_fp32,
+                                           nullptr, nullptr, nullptr, 0, &op);
+      if (st == xnn_status_success)
+        st = xnn_reshape_unary_elementwise_nc(op, rows, cols, cols, cols, nullptr);
+      if (st == xnn_status_success) st = xnn_setup_unary_elementwise_nc(op, in.data(), out.data());
       break;
     default:
-      st = xnn_create_hardswish_nc_f32(cols, cols, cols, 0, &op);
-      if (st == xnn_status_success) st = xnn_setup_hardswish_nc_f32(op, rows, in.data(), out.data(), nullptr);
+      st = xnn_create_unary_elementwise_nc(xnn_unary_hardswish, xnn_datatype_fp32,
+                                           xnn_datatype_fp32, nullptr, nullptr, nullptr, 0, &op);
+      if (st == xnn_status_success)
+        st = xnn_reshape_unary_elementwise_nc(op, rows, cols, cols, cols, nullptr);
+      if (st == xnn_status_success) st = xnn_setup_unary_elementwise_nc(op, in.data(), out.data());
       break;
   }
   if (st != xnn_status_success) return state.SkipWithError("XNNPACK setup failed");

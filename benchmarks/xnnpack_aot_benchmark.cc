@@ -161,7 +161,9 @@ void run_direct(benchmark::State& state, const std::string& model, bool setup_ea
       }
       case fb::XNodeUnion::XNNAdd: {
         const auto* c = static_cast<const fb::_XNNNode2x1*>(n->xnode_union());
-        st = xnn_define_add2(sub, lo, hi, ids[c->input1_id()], ids[c->input2_id()], ids[c->output_id()], 0);
+        const xnn_binary_params params = {lo, hi};
+        st = xnn_define_binary(sub, xnn_binary_add, &params, ids[c->input1_id()],
+                               ids[c->input2_id()], ids[c->output_id()], 0);
         break;
       }
       case fb::XNodeUnion::XNNMaxPooling2d: {
@@ -174,7 +176,10 @@ void run_direct(benchmark::State& state, const std::string& model, bool setup_ea
       }
       case fb::XNodeUnion::XNNGlobalAvgPooling2d: {
         const auto* c = static_cast<const fb::_XNNNode1x1*>(n->xnode_union());
-        st = xnn_define_global_average_pooling_2d(sub, lo, hi, ids[c->input_id()], ids[c->output_id()], 0);
+        // A mean over H and W of NHWC, keeping [N, 1, 1, C] (the exporter's clamp is -inf..inf).
+        const size_t axes[2] = {1, 2};
+        st = xnn_define_static_reduce(sub, xnn_reduce_mean, 2, axes, ids[c->input_id()],
+                                      ids[c->output_id()], XNN_FLAG_KEEP_DIMS);
         break;
       }
       case fb::XNodeUnion::XNNStaticReshape: {
@@ -192,9 +197,11 @@ void run_direct(benchmark::State& state, const std::string& model, bool setup_ea
   if (xnn_create_runtime_v2(sub, nullptr, 0, &rt) != xnn_status_success) return state.SkipWithError("runtime");
   std::vector<float> in(in_numel + 16, 0.5f), out(out_numel + 16);
   xnn_external_value ext[2] = {{0, in.data()}, {1, out.data()}};
-  if (xnn_setup_runtime(rt, 2, ext) != xnn_status_success) return state.SkipWithError("setup");
+  if (xnn_reshape_runtime(rt) != xnn_status_success) return state.SkipWithError("reshape");
+  if (xnn_setup_runtime_v2(rt, 2, ext) != xnn_status_success) return state.SkipWithError("setup");
   for (auto _ : state) {
-    if (setup_each_run && xnn_setup_runtime(rt, 2, ext) != xnn_status_success) return state.SkipWithError("setup");
+    if (setup_each_run && xnn_setup_runtime_v2(rt, 2, ext) != xnn_status_success)
+      return state.SkipWithError("setup");
     if (xnn_invoke_runtime(rt) != xnn_status_success) return state.SkipWithError("invoke");
   }
   xnn_delete_runtime(rt);

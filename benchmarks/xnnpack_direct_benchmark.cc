@@ -102,6 +102,7 @@ bool build_direct(const Spec& s, Direct* d) {
     cur = next;
   }
   ok &= ok && xnn_create_runtime_v2(sg, nullptr, 0, &d->runtime) == xnn_status_success;
+  ok &= ok && xnn_reshape_runtime(d->runtime) == xnn_status_success;
   xnn_delete_subgraph(sg);
   return ok;
 }
@@ -145,7 +146,7 @@ void run_direct(benchmark::State& state, const Spec& s) {
   HeapTensor in(to_sizes(s.input_dims)), out(to_sizes(s.output_dims));
   const xnn_external_value ext[] = {{0, in.data.data()}, {1, out.data.data()}};
   for (auto _ : state) {
-    xnn_setup_runtime(d.runtime, 2, ext);
+    xnn_setup_runtime_v2(d.runtime, 2, ext);
     xnn_invoke_runtime(d.runtime);
     benchmark::DoNotOptimize(out.data.data());
   }

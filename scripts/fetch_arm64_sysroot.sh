@@ -1,7 +1,8 @@
 #!/bin/sh
 # Downloads Debian's arm64 builds of Ember's C++ dependencies and unpacks them into
 # a sysroot folder (default /opt/ember-arm64-sysroot) for --config=aarch64, without
-# enabling dpkg multiarch (libxnnpack/libpthreadpool are not "Multi-Arch: same").
+# enabling dpkg multiarch. XNNPACK, pthreadpool and cpuinfo are not among them: they are
+# cross-built from source by scripts/build_xnnpack.sh aarch64.
 # apt runs with private state, so the machine's package database is untouched.
 set -eu
 DEST=${1:-${ARM64_SYSROOT:-/opt/ember-arm64-sysroot}}
@@ -20,7 +21,6 @@ apt-get $APT_OPTS update >/dev/null
 cd "$WORK/debs"
 # shellcheck disable=SC2086
 apt-get $APT_OPTS download \
-  libxnnpack0 libxnnpack-dev libpthreadpool0 libpthreadpool-dev libcpuinfo0 libcpuinfo-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libbenchmark1debian libgflags2.2 libgflags-dev
 for f in ./*.deb; do dpkg -x "$f" "$DEST"; done
 echo "arm64 sysroot ready in $DEST"

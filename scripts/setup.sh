@@ -1,7 +1,9 @@
 #!/bin/sh
 # Installs everything Ember needs on a fresh Debian 12 machine, from Debian's
-# packages only. Safe to run again: it installs only what is missing and waits
-# for the dpkg lock (other apt runs) instead of failing.
+# packages only, then builds XNNPACK 2024-11 (with its pthreadpool and cpuinfo) from Debian 13's
+# orig tarballs, pinned by SHA-256, into /opt/ember-xnnpack/x86_64 (scripts/build_xnnpack.sh:
+# a few minutes the first time). Safe to run again: it installs only what is missing, waits
+# for the dpkg lock (other apt runs) instead of failing, and rebuilds nothing that is there.
 #
 #   sudo scripts/setup.sh          (or as root: scripts/setup.sh)
 #
@@ -15,7 +17,7 @@ PACKAGES="
   bazel-bootstrap
   libgtest-dev libgmock-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler
-  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
+  cmake python3 xz-utils libfxdiv-dev libfp16-dev
   nlohmann-json3-dev libzip-dev libyaml-cpp-dev libgflags-dev
   libpcre2-dev libsentencepiece-dev libicu-dev
   clang libclang-rt-14-dev
@@ -32,14 +34,16 @@ for p in $PACKAGES; do
   fi
 done
 
-if [ -z "$missing" ]; then
-  echo "setup: all packages present"
-  exit 0
-fi
-
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
-echo "setup: installing$missing"
-$SUDO apt-get -o DPkg::Lock::Timeout=600 update
-# shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends $missing
+if [ -z "$missing" ]; then
+  echo "setup: all packages present"
+else
+  echo "setup: installing$missing"
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends $missing
+fi
+
+# XNNPACK 2024-11 (Debian 12's libxnnpack-dev is 2022-02 and is not used); a no-op when built.
+$SUDO sh "$(dirname "$0")/build_xnnpack.sh" x86_64

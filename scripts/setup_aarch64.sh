@@ -2,7 +2,9 @@
 # Installs what `bazel test --config=aarch64` needs on a Debian 12 machine, from Debian's
 # packages only: gcc's aarch64 cross compiler, user-mode qemu, and the arm64 builds of
 # Ember's C++ dependencies unpacked into /opt/ember-arm64-sysroot
-# (scripts/fetch_arm64_sysroot.sh). Separate from scripts/setup.sh because it is heavy
+# (scripts/fetch_arm64_sysroot.sh), and XNNPACK 2024-11 cross-built static into
+# /opt/ember-xnnpack/aarch64 (scripts/build_xnnpack.sh aarch64, a few minutes the first time).
+# Separate from scripts/setup.sh because it is heavy
 # (about 250 MB installed) and most users never cross-build; .ci/run runs both, then
 # .ci/run_aarch64 as its `aarch64` step. Safe to run again: installs only what is
 # missing and waits for the dpkg lock.
@@ -31,9 +33,11 @@ if [ -n "$missing" ]; then
 fi
 
 # The sysroot is complete when the first and last libraries the fetch script lists are there.
-if [ -e "$SYSROOT/usr/lib/aarch64-linux-gnu/libXNNPACK.so" ] &&
+if [ -e "$SYSROOT/usr/lib/aarch64-linux-gnu/libgtest.a" ] &&
    [ -e "$SYSROOT/usr/lib/aarch64-linux-gnu/libgflags.so" ]; then
   echo "setup_aarch64: toolchain, qemu-user and $SYSROOT present"
-  exit 0
+else
+  $SUDO sh scripts/fetch_arm64_sysroot.sh "$SYSROOT"
 fi
-$SUDO sh scripts/fetch_arm64_sysroot.sh "$SYSROOT"
+# XNNPACK 2024-11 for aarch64 (KleidiAI off); a no-op when built.
+$SUDO sh scripts/build_xnnpack.sh aarch64

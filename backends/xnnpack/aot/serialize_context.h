@@ -23,6 +23,7 @@
 #include "aot/ir/graph.h"
 #include "aot/ir/graph_util.h"
 #include "aot/quantize/qdq.h"
+#include "backends/xnnpack/aot/dynamic_quant.h"
 #include "backends/xnnpack/aot/safe_softmax.h"
 #include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 
@@ -95,6 +96,17 @@ class SerializeContext {
   // The quantized-activation type of an int8 value (XNNPACK qint8 per tensor).
   static ValueType activation_type(const aot::QuantParams& p);
 
+  // Dynamic quantization (the xnnpack-dq-* recipes): every fully connected with a constant
+  // fp32 weight gets that weight quantized by `scheme` and its input converted to qdint8 per
+  // row at run time; its output stays fp32. Off by default.
+  struct DynamicWeights {
+    bool enabled = false;
+    WeightScheme scheme = WeightScheme::Int8PerChannel;
+    uint32_t block_size = 0;
+  };
+  void set_dynamic_weights(DynamicWeights d) { dynamic_weights_ = d; }
+  const DynamicWeights& dynamic_weights() const { return dynamic_weights_; }
+
   // Lowers every node, then binds the external inputs/outputs.
   aot::Error run();
 
@@ -113,6 +125,7 @@ class SerializeContext {
   std::map<aot::ValueId, int> producers_;
   std::map<aot::ValueId, Dequantized> dequantized_;
   mutable std::map<aot::ValueId, std::vector<float>> param_cache_;
+  DynamicWeights dynamic_weights_;
 };
 
 // Lowers one node (dispatch over the op tables of serialize_ops_*.cc).

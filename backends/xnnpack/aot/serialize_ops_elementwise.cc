@@ -1,8 +1,8 @@
 // Elementwise ops: binary arithmetic (Tensor and Scalar overloads; a constant operand is
 // broadcast to the output's rank and stored in the other operand's layout), clamps
 // (relu, hardtanh, clamp: fused into the producing node's output_min_max when it is the
-// value's only use), unary activations (gelu, tanh, exp, log, sin, cos, rsqrt as the
-// delegate's own kernels) and softmax (over the physically innermost dim).
+// value's only use), unary activations (gelu, tanh, exp, log, sin, cos, rsqrt
+// included) and softmax (over the physically innermost dim).
 #include "backends/xnnpack/aot/serialize_context.h"
 
 #include <cstring>
@@ -154,7 +154,7 @@ fb::XNodeUnion unary_type(const std::string& name) {
   if (name == "floor") return fb::XNodeUnion::XNNFloor;
   if (name == "ceil") return fb::XNodeUnion::XNNCeiling;
   if (name == "sqrt") return fb::XNodeUnion::XNNSquareRoot;
-  // Not in this XNNPACK: the runtime half runs these in its own kernels (internal_math.cc).
+  // XNNPACK operators since 2024 (xnn_define_unary; the 2022 library lacked them).
   if (name == "gelu") return fb::XNodeUnion::XNNGelu;  // approximate = "none" (support check)
   if (name == "tanh") return fb::XNodeUnion::XNNTanh;
   if (name == "exp") return fb::XNodeUnion::XNNExp;

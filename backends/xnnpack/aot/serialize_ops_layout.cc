@@ -1,7 +1,7 @@
 // Layout ops: permute (relabels the layout, no data movement), reshape-like ops (view,
 // reshape, squeeze, unsqueeze, flatten: a static reshape in the logical order), identity
-// ops (clone, alias), cat (delegate-internal concatenates along the dim's physical
-// position, chained by 5 for longer lists), slice/select/split (delegate-internal static slices) and
+// ops (clone, alias), cat (XNNPACK concatenates along the dim's physical position, chained
+// by 5 for longer lists), slice/select/split (static slices) and
 // constant_pad_nd. Ops on constants fold at export time.
 #include <algorithm>
 #include <utility>

@@ -96,11 +96,12 @@ Error serialize_batch_norm(SerializeContext& ctx, const aot::Node& n) {
 
 // out = a @ w^T + bias, with w given as [N, K] (transposed = false) or [K, N].
 Error serialize_matmul(SerializeContext& ctx, ValueId a, ValueId w, bool w_is_kn, ValueId bias, ValueId out) {
-  EMBER_ASSIGN_OR_RETURN(uint32_t in, ctx.get(a, identity_layout(ctx.rank(a))));
+  uint32_t in;
+  EMBER_ASSIGN_OR_RETURN(in, ctx.get(a, identity_layout(ctx.rank(a))));
   const Layout lo = identity_layout(ctx.rank(out));
   const std::vector<int64_t> ws = ctx.sizes(w);
   const int64_t nout = w_is_kn ? ws[1] : ws[0];
-  if (!ctx.is_constant(w)) {  // batch matmul (a delegate-internal kernel), then the bias
+  if (!ctx.is_constant(w)) {  // batch matmul, then the bias
     EMBER_ASSIGN_OR_RETURN(uint32_t wid, ctx.get(w, identity_layout(ctx.rank(w))));
     uint32_t mm = bias == aot::kNoValue ? ctx.define(out, lo) : ctx.builder().add_value(permute_dims(ctx.sizes(out), lo));
     ctx.builder().binary(fb::XNodeUnion::XNNBatchMatrixMultiply, in, wid, mm);
@@ -110,7 +111,24 @@ Error serialize_matmul(SerializeContext& ctx, ValueId a, ValueId w, bool w_is_kn
     return Error::Ok;
   }
   std::vector<float> filter = w_is_kn ? permute_floats(ctx.constant(w), ws, {1, 0}) : ctx.constant(w);
-  uint32_t fid = ctx.builder().add_constant({uint32_t(nout), uint32_t(ws[w_is_kn ? 0 : 1])}, to_bytes(filter));
+  const uint32_t nin = uint32_t(ws[w_is_kn ? 0 : 1]);
+  uint32_t fid;
+  const SerializeContext::DynamicWeights& dq = ctx.dynamic_weights();
+  if (dq.enabled && (dq.scheme != WeightScheme::Int4Blockwise || nin % dq.block_size == 0)) {
+    // fp32 input -> qdint8 per row (XNNPACK quantizes at run time) -> FC with int weights.
+    EMBER_ASSIGN_OR_RETURN(QuantizedWeight q, quantize_weight(filter.data(), uint32_t(nout), nin,
+                                                              dq.scheme, dq.block_size));
+    const ValueType wt = q.block_size == 0 ? ValueType::per_channel(q.datatype, q.scales, 0)
+                                           : ValueType::per_channel_group(q.datatype, q.scales, 0,
+                                                                          int32_t(q.block_size));
+    fid = ctx.builder().add_constant({uint32_t(nout), nin}, std::move(q.bytes), wt);
+    const uint32_t qin = ctx.builder().add_value(
+        permute_dims(ctx.sizes(a), identity_layout(ctx.rank(a))), ValueType::per_token_dynamic(1));
+    ctx.builder().unary(fb::XNodeUnion::XNNConvert, in, qin);
+    in = qin;
+  } else {
+    fid = ctx.builder().add_constant({uint32_t(nout), nin}, to_bytes(filter));
+  }
   // A computed bias (Swin V2's qkv bias is built per call) is added after a bias-free FC.
   const bool computed_bias = bias != aot::kNoValue && !ctx.is_constant(bias);
   std::vector<float> b = bias != aot::kNoValue && !computed_bias ? ctx.constant(bias)

@@ -42,10 +42,20 @@ std::unique_ptr<fb::XValueT> make_xvalue(std::unique_ptr<fb::XNNTensorValueT> tv
     p.scale = t.scale;
     p.zero_point = t.zero_point;
     q.quant_params.Set(std::move(p));
-  } else {
+  } else if (t.quant == ValueType::Quant::PerChannel) {
     fb::PerChannelQuantT p;
     p.scale = t.scales;
     p.channel_dim = t.channel_dim;
+    q.quant_params.Set(std::move(p));
+  } else if (t.quant == ValueType::Quant::PerChannelGroup) {
+    fb::PerChannelGroupQuantT p;
+    p.scale = t.scales;
+    p.channel_dim = t.channel_dim;
+    p.group_size = t.group_size;
+    q.quant_params.Set(std::move(p));
+  } else {
+    fb::PerTokenDynamicQuantT p;
+    p.num_nonbatch_dims = t.num_nonbatch_dims;
     q.quant_params.Set(std::move(p));
   }
   xv->xvalue_union.Set(std::move(q));
@@ -69,6 +79,22 @@ ValueType ValueType::per_channel(fb::XNNDatatype t, std::vector<float> scales, i
   v.quant = Quant::PerChannel;
   v.scales = std::move(scales);
   v.channel_dim = channel_dim;
+  return v;
+}
+
+ValueType ValueType::per_channel_group(fb::XNNDatatype t, std::vector<float> scales,
+                                       int32_t channel_dim, int32_t group_size) {
+  ValueType v = per_channel(t, std::move(scales), channel_dim);
+  v.quant = Quant::PerChannelGroup;
+  v.group_size = group_size;
+  return v;
+}
+
+ValueType ValueType::per_token_dynamic(int32_t num_nonbatch_dims) {
+  ValueType v;
+  v.datatype = fb::XNNDatatype::xnn_datatype_qdint8;
+  v.quant = Quant::PerTokenDynamic;
+  v.num_nonbatch_dims = num_nonbatch_dims;
   return v;
 }
 

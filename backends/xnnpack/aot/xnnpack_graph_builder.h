@@ -36,15 +36,26 @@ enum class ConstantPlacement { Inline, NamedData };
 // The datatype and quantization of a value (default: plain fp32).
 struct ValueType {
   fb_xnnpack::XNNDatatype datatype = fb_xnnpack::XNNDatatype::xnn_datatype_fp32;
-  enum class Quant : uint8_t { None, PerTensor, PerChannel } quant = Quant::None;
+  enum class Quant : uint8_t {
+    None,
+    PerTensor,
+    PerChannel,
+    PerChannelGroup,  // blockwise (qbint4): scales [channels][blocks]
+    PerTokenDynamic,  // qdint8 activations quantized per row at run time
+  } quant = Quant::None;
   float scale = 0;             // PerTensor
   int32_t zero_point = 0;      // PerTensor
-  std::vector<float> scales;   // PerChannel
-  int32_t channel_dim = 0;     // PerChannel
+  std::vector<float> scales;   // PerChannel, PerChannelGroup
+  int32_t channel_dim = 0;     // PerChannel, PerChannelGroup
+  int32_t group_size = 0;      // PerChannelGroup
+  int32_t num_nonbatch_dims = 0;  // PerTokenDynamic
 
   static ValueType per_tensor(fb_xnnpack::XNNDatatype t, float scale, int32_t zero_point);
   static ValueType per_channel(fb_xnnpack::XNNDatatype t, std::vector<float> scales,
                                int32_t channel_dim);
+  static ValueType per_channel_group(fb_xnnpack::XNNDatatype t, std::vector<float> scales,
+                                     int32_t channel_dim, int32_t group_size);
+  static ValueType per_token_dynamic(int32_t num_nonbatch_dims);
   bool is_fp32() const { return datatype == fb_xnnpack::XNNDatatype::xnn_datatype_fp32; }
 };
 

@@ -1,6 +1,10 @@
 // XnnpackPartitioner and the "xnnpack" recipe (see xnnpack_partitioner.h).
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 
+#include <cstring>
+#include <string>
+#include <utility>
+
 #include "aot/passes/broadcast_bmm_to_mm_pass.h"
 #include "aot/passes/cast_scalar_constants_pass.h"
 #include "aot/passes/distribute_conv_over_cat_pass.h"
@@ -14,21 +18,40 @@ aot::Support XnnpackPartitioner::supports(const aot::Node& node, const aot::Grap
   return xnnpack_support(node, graph);
 }
 
-aot::Result<XnnpackBlob> serialize_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement) {
+aot::Result<XnnpackBlob> serialize_to_xnnpack(const aot::Graph& subgraph,
+                                              ConstantPlacement placement,
+                                              SerializeOptions options) {
   SerializeContext ctx(subgraph);
+  ctx.set_dynamic_weights({options.dynamic_weights, options.scheme, options.block_size});
   EMBER_TRY(ctx.run());
   return ctx.builder().serialize(placement);
 }
 
 namespace {
 
-aot::Result<ConstantPlacement> placement_from(const std::vector<aot::CompileSpec>& specs) {
+struct Specs {
   ConstantPlacement placement = ConstantPlacement::NamedData;
+  SerializeOptions options;
+};
+
+aot::Result<Specs> specs_from(const std::vector<aot::CompileSpec>& specs) {
+  Specs out;
+  ConstantPlacement& placement = out.placement;
   for (const aot::CompileSpec& spec : specs) {
     const std::string value(spec.value.begin(), spec.value.end());
+    if (spec.key == kDynamicWeightsSpec) {
+      if (!parse_weight_scheme(value, &out.options.scheme, &out.options.block_size)) {
+        return aot::invalid_argument(std::string("xnnpack: compile spec ") + kDynamicWeightsSpec +
+                                     " is '" + value +
+                                     "', expected int8, int4, int4-b32, "
+                                     "int4-b64 or int4-b128");
+      }
+      out.options.dynamic_weights = true;
+      continue;
+    }
     if (spec.key != kConstantsSpec) {
       return aot::invalid_argument("xnnpack: unknown compile spec '" + spec.key + "' (known: " +
-                                   kConstantsSpec + ")");
+                                   kConstantsSpec + ", " + kDynamicWeightsSpec + ")");
     }
     if (value == "inline") {
       placement = ConstantPlacement::Inline;
@@ -39,15 +62,16 @@ aot::Result<ConstantPlacement> placement_from(const std::vector<aot::CompileSpec
                                    value + "', expected 'named_data' or 'inline'");
     }
   }
-  return placement;
+  return out;
 }
 
 }  // namespace
 
 aot::Result<aot::PreprocessResult> XnnpackPartitioner::preprocess(
     const aot::Graph& subgraph, const std::vector<aot::CompileSpec>& compile_specs) const {
-  EMBER_ASSIGN_OR_RETURN(ConstantPlacement placement, placement_from(compile_specs));
-  EMBER_ASSIGN_OR_RETURN(XnnpackBlob blob, serialize_to_xnnpack(subgraph, placement));
+  EMBER_ASSIGN_OR_RETURN(Specs specs, specs_from(compile_specs));
+  EMBER_ASSIGN_OR_RETURN(XnnpackBlob blob,
+                         serialize_to_xnnpack(subgraph, specs.placement, specs.options));
   aot::PreprocessResult result;
   result.processed = std::move(blob.bytes);
   for (auto& [key, bytes] : blob.named_data) {
@@ -59,26 +83,54 @@ aot::Result<aot::PreprocessResult> XnnpackPartitioner::preprocess(
   return result;
 }
 
+namespace {
+
+aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::RecipeOptions& options,
+                                        const char* dq_weights) {
+  std::vector<aot::CompileSpec> specs = options.compile_specs;
+  if (dq_weights != nullptr) {
+    aot::CompileSpec spec;
+    spec.key = kDynamicWeightsSpec;
+    spec.value.assign(dq_weights, dq_weights + std::strlen(dq_weights));
+    specs.push_back(std::move(spec));
+  }
+  EMBER_TRY(specs_from(specs).error());
+  aot::Recipe r;
+  r.name = name;
+  // int64 / f64 0-dim operands of f32 arithmetic (hardswish's 3 and 6) become f32 so that
+  // those nodes are delegated (docs/decisions.md).
+  r.transform_passes.push_back(std::make_shared<aot::CastScalarConstantsPass>());
+  // x * clamp(x + 3, 0, 6) / 6 -> hardswish: one XNNHardswish node instead of three.
+  r.transform_passes.push_back(std::make_shared<aot::FuseHardswishPass>());
+  // conv(cat([a, b], 1)) -> conv(a, w_a) + conv(b, w_b): no concatenate copy between
+  // SqueezeNet's fire modules.
+  r.transform_passes.push_back(std::make_shared<aot::DistributeConvOverCatPass>());
+  // bmm(a, expand(W)) -> view + mm + view: nn.MultiheadAttention's input projection becomes
+  // one fully-connected node instead of a weight copy per batch and a batch matmul.
+  r.transform_passes.push_back(std::make_shared<aot::BroadcastBmmToMmPass>());
+  r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(specs));
+  return r;
+}
+
+}  // namespace
+
 aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry) {
-  return registry->register_recipe("xnnpack", [](const aot::RecipeOptions& options) -> aot::Result<aot::Recipe> {
-    EMBER_TRY(placement_from(options.compile_specs).error());
-    aot::Recipe r;
-    r.name = "xnnpack";
-    // int64 / f64 0-dim operands of f32 arithmetic (hardswish's 3 and 6) become f32 so that
-    // those nodes are delegated (docs/decisions.md).
-    r.transform_passes.push_back(std::make_shared<aot::CastScalarConstantsPass>());
-    // x * clamp(x + 3, 0, 6) / 6 -> hardswish: one XNNHardswish node instead of three.
-    r.transform_passes.push_back(std::make_shared<aot::FuseHardswishPass>());
-    // conv(cat([a, b], 1)) -> conv(a, w_a) + conv(b, w_b): no concatenate (which this XNNPACK
-    // lacks; the delegate would copy) between SqueezeNet's fire modules.
-    r.transform_passes.push_back(std::make_shared<aot::DistributeConvOverCatPass>());
-    // bmm(a, expand(W)) -> view + mm + view: nn.MultiheadAttention's input projection becomes
-    // one fully-connected node instead of a weight copy per batch and the delegate's own
-    // batch-matmul kernel.
-    r.transform_passes.push_back(std::make_shared<aot::BroadcastBmmToMmPass>());
-    r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(options.compile_specs));
-    return r;
-  });
+  static const std::pair<const char*, const char*> kRecipes[] = {
+      {"xnnpack", nullptr},
+      {"xnnpack-dq-w8", "int8"},
+      {"xnnpack-dq-w4-b32", "int4-b32"},
+      {"xnnpack-dq-w4-b64", "int4-b64"},
+      {"xnnpack-dq-w4-b128", "int4-b128"},
+  };
+  for (const auto& [name, dq] : kRecipes) {
+    const std::string recipe_name = name;
+    const char* weights = dq;
+    EMBER_TRY(registry->register_recipe(recipe_name,
+                                        [recipe_name, weights](const aot::RecipeOptions& options) {
+                                          return xnnpack_recipe(recipe_name, options, weights);
+                                        }));
+  }
+  return aot::Error::Ok;
 }
 
 }  // namespace ember::backends::xnnpack

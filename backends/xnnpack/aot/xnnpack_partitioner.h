@@ -18,12 +18,24 @@
 
 #include "aot/backend/partitioner.h"
 #include "aot/recipe/recipe.h"
+#include "backends/xnnpack/aot/dynamic_quant.h"
 #include "backends/xnnpack/aot/xnnpack_graph_builder.h"
 
 namespace ember::backends::xnnpack {
 
+// What the compile specs select for the serializer.
+struct SerializeOptions {
+  bool dynamic_weights = false;
+  WeightScheme scheme = WeightScheme::Int8PerChannel;
+  uint32_t block_size = 0;
+};
+
 // Compile spec selecting where constants go: "named_data" (default) or "inline".
 inline constexpr const char* kConstantsSpec = "xnnpack.constants";
+// Compile spec turning on dynamic quantization of fully-connected weights (activations stay
+// fp32, quantized per row at run time): "int8" (per channel), "int4" (per channel),
+// "int4-b32", "int4-b64", "int4-b128" (per block of input channels); all symmetric.
+inline constexpr const char* kDynamicWeightsSpec = "xnnpack.dq_weights";
 
 class XnnpackPartitioner final : public aot::Partitioner {
  public:
@@ -37,11 +49,15 @@ class XnnpackPartitioner final : public aot::Partitioner {
 };
 
 // Lowers a subgraph to an XnnpackBackend blob (what preprocess() returns).
-aot::Result<XnnpackBlob> serialize_to_xnnpack(const aot::Graph& subgraph, ConstantPlacement placement);
+aot::Result<XnnpackBlob> serialize_to_xnnpack(const aot::Graph& subgraph,
+                                              ConstantPlacement placement,
+                                              SerializeOptions options = {});
 
 // Registers the "xnnpack" recipe: the portable pipeline with XnnpackPartitioner at
 // to_backend (everything it supports is delegated; the rest runs on portable kernels),
-// constructed with the recipe options' compile specs.
+// constructed with the recipe options' compile specs. Also the dynamic-quantization recipes
+// "xnnpack-dq-w8" (int8 weights per channel) and "xnnpack-dq-w4-b32" / "-b64" / "-b128" (4-bit
+// weights per block): "xnnpack" with the compile spec xnnpack.dq_weights set.
 aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry);
 
 }  // namespace ember::backends::xnnpack

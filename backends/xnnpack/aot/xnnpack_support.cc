@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "aot/ir/graph_util.h"
 #include "aot/ir/op_schema.h"
@@ -19,8 +20,16 @@ using aot::ValueId;
 
 namespace {
 
-// Ops that Debian's XNNPACK lacks and the runtime half does not run either.
-const char* const kMissing[] = {"erf", "pow", "index", "embedding", "full_like", "scalar_tensor"};
+// Ops XNNPACK 0.0~git20241108 has no operator for, each with the reason the delegation
+// report prints.
+const std::pair<const char*, const char*> kMissing[] = {
+    {"erf", "XNNPACK has no erf operator (gelu with approximate='none' is delegated whole)"},
+    {"pow", "XNNPACK's pow is experimental and has no node in the XNNPACK payload schema"},
+    {"index", "a gather: XNNPACK has no gather operator"},
+    {"embedding", "a gather: XNNPACK has no gather operator"},
+    {"full_like", "makes a tensor from a scalar: XNNPACK has no fill operator"},
+    {"scalar_tensor", "makes a tensor from a scalar: XNNPACK has no fill operator"},
+};
 // Ops on bool tensors: XNNPACK (and the delegate's schema) has no boolean datatype.
 const char* const kBool[] = {"where", "any", "all", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
                              "logical_and", "logical_or", "bitwise_not", "masked_fill"};
@@ -160,7 +169,9 @@ Support qdq_support(const aot::Node& n, const aot::Graph& g) {
   if (!r.ok()) return Support::no(aot::last_error_message());
   const aot::QuantParams& p = r.get();
   if (p.kind == aot::QdqKind::ChooseQParams || p.granularity == aot::QdqGranularity::PerTensorDynamic) {
-    return Support::no(short_name(n) + ": dynamic quantization is not supported by this XNNPACK version");
+    return Support::no(short_name(n) +
+                       ": dynamically quantized q/dq nodes are not read (the "
+                       "xnnpack-dq-* recipes quantize linear layers dynamically instead)");
   }
   if (p.dtype != aot::ScalarType::Char) {
     return Support::no(short_name(n) + ": " + aot::to_string(p.dtype) + " storage (int8 only)");
@@ -494,8 +505,8 @@ Support xnnpack_support(const aot::Node& node, const aot::Graph& graph) {
   const std::string q = node.op.qualified();
   auto it = checks().find(q);
   if (it == checks().end()) {
-    for (const char* m : kMissing) {
-      if (node.op.name == m) return Support::no(short_name(node) + ": not supported by this XNNPACK version");
+    for (const auto& [m, why] : kMissing) {
+      if (node.op.name == m) return Support::no(short_name(node) + ": " + why);
     }
     for (const char* m : kBool) {
       if (node.op.name == m) {

@@ -1,6 +1,6 @@
 // Which edge-graph nodes the XNNPACK delegate takes, with a reason for every refusal:
-// the op (against the node types Debian's Feb 2022 XNNPACK has, plus the kernels the
-// runtime half runs inside the delegate), dtypes (fp32 only), shapes (static, rank 1..6,
+// the op (against the operators of XNNPACK 0.0~git20241108 and the node types of the payload
+// schema), dtypes (fp32 only), shapes (static, rank 1..6,
 // non-empty) and attributes ("add with alpha != 1", "avg_pool2d with ceil_mode", ...).
 // The lowering (serialize_ops_*.cc) handles exactly what this accepts.
 #pragma once

@@ -46,7 +46,8 @@ TEST(XnnpackSupportTest, OpsThisXnnpackLacks) {
   b.op("aten::erf.default", {{"self", x}}, "erf_0", {4});
   aot::Support s = last_node_support(b);
   EXPECT_FALSE(s.supported);
-  EXPECT_EQ(s.reason, "erf: not supported by this XNNPACK version");
+  EXPECT_EQ(s.reason,
+            "erf: XNNPACK has no erf operator (gelu with approximate='none' is delegated whole)");
   b.op("aten::logical_not.default", {{"self", x}}, "logical_not_1", {4});
   s = last_node_support(b);
   EXPECT_FALSE(s.supported);
@@ -57,7 +58,7 @@ TEST(XnnpackSupportTest, OpsThisXnnpackLacks) {
   EXPECT_EQ(s.reason, "aten::cumsum.default: no XNNPACK lowering");
 }
 
-// The delegate's own kernels (tanh) and exact gelu only; tanh-approximated gelu stays out.
+// XNNPACK's tanh and exact gelu; tanh-approximated gelu stays out.
 TEST(XnnpackSupportTest, GeluExactOnly) {
   GraphBuilder b;
   auto x = b.input("x", {4});

@@ -6,14 +6,13 @@
 #include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack {
-namespace {
 
 using runtime::Error;
 using runtime::fail;
 
 // Finds buffer `idx`; for named data the FreeableBuffer goes to `held` (if any).
-Error lookup(const ConstantSource& src, uint32_t idx, uint32_t id, runtime::FreeableBuffer* held,
-             const void** data, size_t* size) {
+Error lookup_constant(const ConstantSource& src, uint32_t idx, uint32_t id,
+                      runtime::FreeableBuffer* held, const void** data, size_t* size) {
   if (!src.has_header) {
     const auto* bufs = src.graph->constant_buffer();
     if (bufs == nullptr || idx >= bufs->size() || bufs->Get(idx)->storage() == nullptr) {
@@ -61,20 +60,21 @@ Error lookup(const ConstantSource& src, uint32_t idx, uint32_t id, runtime::Free
   return Error::Ok;
 }
 
-}  // namespace
-
 Error resolve_constant(const ConstantSource& src, uint32_t idx, uint32_t id, GraphModel* m,
                        ValueInfo* v) {
   runtime::FreeableBuffer* held = &m->held[m->num_held];
   new (held) runtime::FreeableBuffer();
   ++m->num_held;
-  EMBER_TRY(lookup(src, idx, id, held, &v->data, &v->data_size));
-  size_t need = datatype_size(v->datatype);
+  EMBER_TRY(lookup_constant(src, idx, id, held, &v->data, &v->data_size));
+  // 4-bit weights: two per byte, each innermost row padded to a whole byte.
+  const bool int4 = is_int4(v->datatype);
+  size_t need = int4 ? 1 : datatype_size(v->datatype);
   for (uint32_t d = 0; d < v->rank; ++d) {
-    if (v->dims[d] != 0 && need > SIZE_MAX / v->dims[d]) {
+    const size_t n = int4 && d + 1 == v->rank ? (v->dims[d] + 1) / 2 : v->dims[d];
+    if (n != 0 && need > SIZE_MAX / n) {
       return fail(Error::InvalidProgram, "XNNPACK value %u: shape overflows", id);
     }
-    need *= v->dims[d];
+    need *= n;
   }
   if (v->data_size < need) {
     return fail(Error::InvalidProgram,
@@ -102,7 +102,7 @@ Error resolve_scales(const ConstantSource& src, const flatbuffers::Vector<float>
   ++m->num_held;
   const void* data = nullptr;
   size_t size = 0;
-  EMBER_TRY(lookup(src, idx, id, held, &data, &size));
+  EMBER_TRY(lookup_constant(src, idx, id, held, &data, &size));
   if (num_scales != channels || size < channels * sizeof(float) ||
       reinterpret_cast<uintptr_t>(data) % alignof(float) != 0) {
     return fail(Error::InvalidProgram,

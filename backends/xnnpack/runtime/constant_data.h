@@ -25,6 +25,10 @@ struct ConstantSource {
 runtime::Error resolve_constant(const ConstantSource& src, uint32_t idx, uint32_t id,
                                 GraphModel* m, ValueInfo* v);
 
+// The bytes of buffer `idx` (> 0) for value `id`; a named-data buffer is kept in *held.
+runtime::Error lookup_constant(const ConstantSource& src, uint32_t idx, uint32_t id,
+                               runtime::FreeableBuffer* held, const void** data, size_t* size);
+
 // Sets v->channel_scales/num_scales from an inline list or from buffer `idx`.
 runtime::Error resolve_scales(const ConstantSource& src,
                               const flatbuffers::Vector<float>* inline_scales, uint32_t idx,

@@ -1,7 +1,7 @@
 // Convolution-like nodes: 2-D convolution, depthwise convolution, transposed
-// convolution (deconvolution) and fully connected. Filters arrive in XNNPACK's
-// layouts (OHWI, 1HWO for depthwise, [O, I] for fully connected); the exporter
-// already permuted them.
+// convolution (deconvolution), fully connected and batch matrix multiply. Filters arrive in
+// XNNPACK's layouts (OHWI, 1HWO for depthwise, [O, I] for fully connected); the exporter already
+// permuted them.
 #include "backends/xnnpack/runtime/define_node.h"
 
 namespace ember::backends::xnnpack {
@@ -17,6 +17,11 @@ Error define_conv(const DefineContext& ctx, uint32_t index, bool* handled) {
   *handled = true;
   xnn_status st;
   const char* fn;
+  if (d.type == XNodeUnion::XNNBatchMatrixMultiply) {
+    fn = "xnn_define_batch_matrix_multiply";
+    st = xnn_define_batch_matrix_multiply(ctx.subgraph, in, filter, out, 0);
+    return st == xnn_status_success ? Error::Ok : define_failed(ctx, index, fn, st);
+  }
   if (d.type == XNodeUnion::XNNFullyConnected) {
     fn = "xnn_define_fully_connected";
     st = xnn_define_fully_connected(ctx.subgraph, lo, hi, in, filter, bias, out, 0);

@@ -1,5 +1,6 @@
-// Layout nodes XNNPACK's subgraph API has: static reshape (to the plan's shape,
-// so bounded dynamic shapes work), constant pad and bilinear resize.
+// Layout nodes: static reshape (to the plan's shape, so bounded dynamic shapes work), constant
+// pad, bilinear resize, transpose, slice (to the plan's output shape), concatenate of 2..5
+// inputs and copy.
 #include "backends/xnnpack/runtime/define_node.h"
 
 namespace ember::backends::xnnpack {
@@ -38,6 +39,57 @@ Error define_layout(const DefineContext& ctx, uint32_t index, bool* handled) {
                                                 out, r->flags());
       break;
     }
+    case XNodeUnion::XNNStaticTranspose: {
+      const auto* t = d.node->xnode_union_as_XNNStaticTranspose();
+      size_t perm[kMaxDims] = {};
+      const uint32_t rank = t->perm()->size();  // checked against the input by shape inference
+      for (uint32_t i = 0; i < rank; ++i) perm[i] = t->perm()->Get(i);
+      fn = "xnn_define_static_transpose";
+      st = xnn_define_static_transpose(ctx.subgraph, rank, perm, in, out, 0);
+      break;
+    }
+    case XNodeUnion::XNNStaticSlice: {
+      const auto* sl = d.node->xnode_union_as_XNNStaticSlice();
+      const Shape& s = ctx.shapes[d.outputs[0]];  // sizes of 0 ("to the end") resolved
+      size_t offsets[kMaxDims] = {};
+      for (uint32_t i = 0; i < s.rank; ++i) offsets[i] = sl->offsets()->Get(i);
+      fn = "xnn_define_static_slice";
+      st = xnn_define_static_slice(ctx.subgraph, s.rank, offsets, s.dims, in, out, 0);
+      break;
+    }
+    case XNodeUnion::XNNConcatenate2:
+    case XNodeUnion::XNNConcatenate3:
+    case XNodeUnion::XNNConcatenate4:
+    case XNodeUnion::XNNConcatenate5: {
+      const int32_t axis =
+          int32_t(static_cast<const fb_xnnpack::_XNNCat*>(d.node->xnode_union())->axis());
+      uint32_t ids[kMaxNodeInputs];
+      for (uint32_t k = 0; k < d.num_inputs; ++k) ids[k] = ctx.id(d.inputs[k]);
+      switch (d.num_inputs) {
+        case 2:
+          fn = "xnn_define_concatenate2";
+          st = xnn_define_concatenate2(ctx.subgraph, axis, ids[0], ids[1], out, 0);
+          break;
+        case 3:
+          fn = "xnn_define_concatenate3";
+          st = xnn_define_concatenate3(ctx.subgraph, axis, ids[0], ids[1], ids[2], out, 0);
+          break;
+        case 4:
+          fn = "xnn_define_concatenate4";
+          st = xnn_define_concatenate4(ctx.subgraph, axis, ids[0], ids[1], ids[2], ids[3], out, 0);
+          break;
+        default:
+          fn = "xnn_define_concatenate5";
+          st = xnn_define_concatenate5(ctx.subgraph, axis, ids[0], ids[1], ids[2], ids[3], ids[4],
+                                       out, 0);
+          break;
+      }
+      break;
+    }
+    case XNodeUnion::XNNCopy:
+      fn = "xnn_define_copy";
+      st = xnn_define_copy(ctx.subgraph, in, out, 0);
+      break;
     default:
       *handled = false;
       return Error::NotSupported;

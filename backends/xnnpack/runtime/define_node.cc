@@ -18,6 +18,10 @@ const char* xnn_status_name(xnn_status status) {
     case xnn_status_unsupported_parameter: return "unsupported_parameter";
     case xnn_status_unsupported_hardware: return "unsupported_hardware";
     case xnn_status_out_of_memory: return "out_of_memory";
+    case xnn_status_reallocation_required:
+      return "reallocation_required";
+    case xnn_status_deprecated:
+      return "deprecated";
   }
   return "unknown";
 }
@@ -37,10 +41,11 @@ Error define_failed(const DefineContext& ctx, uint32_t index, const char* functi
     if (n < 0) break;
     used += size_t(n);
   }
-  return runtime::fail(Error::NotSupported,
-                       "XNNPACK node %u (%s): %s failed with %s; this XNNPACK version cannot run "
-                       "it with these datatypes (%s)",
-                       index, node_type_name(d.type), function, xnn_status_name(status), types);
+  return runtime::fail(
+      Error::NotSupported,
+      "XNNPACK node %u (%s): %s failed with %s; XNNPACK 0.0~git20241108 cannot run "
+      "it with these datatypes (%s)",
+      index, node_type_name(d.type), function, xnn_status_name(status), types);
 }
 
 Error define_node(const DefineContext& ctx, uint32_t index) {

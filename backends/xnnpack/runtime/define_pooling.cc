@@ -1,5 +1,8 @@
 // Pooling nodes: max, average, argmax and global average pooling (NHWC).
+#include <cmath>
+
 #include "backends/xnnpack/runtime/define_node.h"
+#include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack {
 
@@ -14,10 +17,29 @@ Error define_pooling(const DefineContext& ctx, uint32_t index, bool* handled) {
   xnn_status st;
   const char* fn;
   switch (d.type) {
-    case XNodeUnion::XNNGlobalAvgPooling2d:
-      fn = "xnn_define_global_average_pooling_2d";
-      st = xnn_define_global_average_pooling_2d(ctx.subgraph, lo, hi, in, out, 0);
+    case XNodeUnion::XNNGlobalAvgPooling2d: {
+      // A mean over H and W of NHWC that keeps the [N, 1, 1, C] shape, then the output clamp
+      // (if any) as its own node over an internal value.
+      const size_t axes[2] = {1, 2};
+      const bool clamps = !(std::isinf(lo) && lo < 0 && std::isinf(hi) && hi > 0);
+      uint32_t mean_out = out;
+      if (clamps) {
+        const uint32_t v = d.outputs[0];
+        EMBER_TRY(define_value(ctx.subgraph, *ctx.model, v, ctx.shapes[v], XNN_INVALID_VALUE_ID, 0,
+                               &mean_out));
+      }
+      fn = "xnn_define_static_reduce";
+      st = xnn_define_static_reduce(ctx.subgraph, xnn_reduce_mean, 2, axes, in, mean_out,
+                                    XNN_FLAG_KEEP_DIMS);
+      if (st == xnn_status_success && clamps) {
+        xnn_unary_params params = {};
+        params.clamp.min = lo;
+        params.clamp.max = hi;
+        fn = "xnn_define_unary";
+        st = xnn_define_unary(ctx.subgraph, xnn_unary_clamp, &params, mean_out, out, 0);
+      }
       break;
+    }
     case XNodeUnion::XNNMaxPooling2d:
     case XNodeUnion::XNNAvgPooling2d: {
       const auto* p = static_cast<const fb_xnnpack::_XNNPooling2D*>(d.node->xnode_union());

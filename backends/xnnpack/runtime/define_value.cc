@@ -1,7 +1,11 @@
-// define_value(): one XValue as an XNNPACK tensor value: plain, per-tensor
-// quantized, or channelwise quantized. Datatypes and quantization schemes this
-// XNNPACK lacks (fp16 activations, int4, dynamic or blockwise quantization)
-// fail here or in the node that uses them, always with a named error.
+// define_value(): one XValue as an XNNPACK tensor value: plain, per-tensor quantized,
+// channelwise quantized (qcint8, qcint32, and qcint4 with zero point 8), blockwise quantized
+// (qbint4, zero point 8, bf16 scales) or dynamically quantized (qdint8). A combination
+// XNNPACK rejects fails here or in the node that uses it, always with a named error.
+//
+// 4-bit weights are stored as upstream's exporter writes them: value + 8 (0..15), two per
+// byte, the even element of each pair in the low nibble; XNNPACK's zero point 8 undoes the
+// offset.
 #include "backends/xnnpack/runtime/define_node.h"
 #include "runtime/core/diagnostics.h"
 
@@ -10,6 +14,8 @@ namespace {
 
 using fb_xnnpack::XNNDatatype;
 using runtime::Error;
+
+constexpr int32_t kInt4ZeroPoint = 8;
 
 bool to_xnn_datatype(XNNDatatype t, xnn_datatype* out) {
   switch (t) {
@@ -20,6 +26,15 @@ bool to_xnn_datatype(XNNDatatype t, xnn_datatype* out) {
     case XNNDatatype::xnn_datatype_qint32: *out = xnn_datatype_qint32; return true;
     case XNNDatatype::xnn_datatype_qcint8: *out = xnn_datatype_qcint8; return true;
     case XNNDatatype::xnn_datatype_qcint32: *out = xnn_datatype_qcint32; return true;
+    case XNNDatatype::xnn_datatype_qcint4:
+      *out = xnn_datatype_qcint4;
+      return true;
+    case XNNDatatype::xnn_datatype_qdint8:
+      *out = xnn_datatype_qdint8;
+      return true;
+    case XNNDatatype::xnn_datatype_qbint4:
+      *out = xnn_datatype_qbint4;
+      return true;
     default: return false;
   }
 }
@@ -46,9 +61,18 @@ Error define_value(xnn_subgraph_t sg, const GraphModel& m, uint32_t id, const Sh
                                              shape.dims, v.data, external_id, flags, xnn_id);
       break;
     case QuantKind::PerChannel:
-      st = xnn_define_channelwise_quantized_tensor_value(sg, dt, v.channel_scales, shape.rank,
-                                                         v.channel_dim, shape.dims, v.data,
-                                                         external_id, flags, xnn_id);
+      st = xnn_define_channelwise_quantized_tensor_value_v2(
+          sg, dt, dt == xnn_datatype_qcint4 ? kInt4ZeroPoint : 0, v.channel_scales, shape.rank,
+          v.channel_dim, shape.dims, v.data, external_id, flags, xnn_id);
+      break;
+    case QuantKind::Blockwise:
+      st = xnn_define_blockwise_quantized_tensor_value(
+          sg, dt, kInt4ZeroPoint, v.block_scales, shape.rank, v.channel_dim, v.block_size,
+          shape.dims, v.data, external_id, flags, xnn_id);
+      break;
+    case QuantKind::PerTokenDynamic:
+      st = xnn_define_dynamically_quantized_tensor_value(sg, dt, shape.rank, v.num_nonbatch_dims,
+                                                         shape.dims, external_id, flags, xnn_id);
       break;
     case QuantKind::Unsupported:
       return runtime::fail(Error::NotSupported,

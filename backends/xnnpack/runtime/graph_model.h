@@ -21,7 +21,17 @@ constexpr size_t kMaxExterns = 4096;      // upstream's bound on num_externs
 constexpr size_t kMaxNodeInputs = 5;
 constexpr size_t kMaxNodeOutputs = 2;
 
-enum class QuantKind : uint8_t { None, PerTensor, PerChannel, Unsupported };
+// PerTokenDynamic: qdint8 activations, quantized by XNNPACK per row (of the leading
+// rank - num_nonbatch_dims dims) at run time. Blockwise: qbint4 weights with one bf16 scale
+// per block of block_size input channels per output channel.
+enum class QuantKind : uint8_t {
+  None,
+  PerTensor,
+  PerChannel,
+  PerTokenDynamic,
+  Blockwise,
+  Unsupported
+};
 
 struct ValueInfo {
   bool defined = false;
@@ -39,11 +49,13 @@ struct ValueInfo {
   const float* channel_scales = nullptr;  // PerChannel: num_scales floats
   uint32_t num_scales = 0;
   uint32_t channel_dim = 0;
+  uint32_t num_nonbatch_dims = 0;          // PerTokenDynamic
+  uint32_t block_size = 0;                 // Blockwise
+  const uint16_t* block_scales = nullptr;  // Blockwise: bf16, [channels][blocks]
 };
 
-// Where a node runs: inside an XNNPACK subgraph, in the delegate's own kernels
-// (node types this XNNPACK lacks), or nowhere (init fails naming it).
-enum class NodeRunner : uint8_t { Subgraph, Internal, Unsupported };
+// Where a node runs: inside an XNNPACK subgraph, or nowhere (init fails naming it).
+enum class NodeRunner : uint8_t { Subgraph, Unsupported };
 
 struct NodeDesc {
   fb_xnnpack::XNodeUnion type = fb_xnnpack::XNodeUnion::NONE;
@@ -85,5 +97,8 @@ const char* datatype_name(fb_xnnpack::XNNDatatype type);
 
 // Bytes per element of an XNNPACK datatype (0 for sub-byte or invalid types).
 size_t datatype_size(fb_xnnpack::XNNDatatype type);
+
+// 4-bit weights (qcint4, qbint4): two per byte, each innermost row padded to a whole byte.
+bool is_int4(fb_xnnpack::XNNDatatype type);
 
 }  // namespace ember::backends::xnnpack

@@ -52,8 +52,69 @@ Error check_identifier(const uint8_t* fb, size_t fb_size) {
   return Error::Ok;
 }
 
+// fp32 -> bf16, rounding to nearest even (scales are finite and positive).
+uint16_t to_bf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  u += 0x7FFFu + ((u >> 16) & 1u);
+  return uint16_t(u >> 16);
+}
+
+// The bf16 block scales of a PerChannelGroupQuant weight: scale_bf16, else the fp32 `scale`
+// list or a scale buffer (bf16 or fp32 by its size) converted into the method allocator.
+Error read_block_scales(const fb_xnnpack::PerChannelGroupQuant* p, uint32_t id,
+                        const ConstantSource& src, GraphModel* m,
+                        runtime::MemoryAllocator* allocator, ValueInfo* v) {
+  const size_t channels = v->dims[v->channel_dim];
+  const size_t n = channels * (v->dims[v->rank - 1] / v->block_size);
+  const float* f32 = nullptr;
+  if (p->scale_bf16() != nullptr && p->scale_bf16()->size() > 0) {
+    if (p->scale_bf16()->size() != n) {
+      return fail(Error::InvalidProgram, "XNNPACK value %u: %u bf16 block scales, expected %zu", id,
+                  p->scale_bf16()->size(), n);
+    }
+    v->block_scales = p->scale_bf16()->data();
+    return Error::Ok;
+  }
+  if (p->scale_buffer_idx() != 0) {
+    runtime::FreeableBuffer* held = &m->held[m->num_held];
+    new (held) runtime::FreeableBuffer();
+    ++m->num_held;
+    const void* data = nullptr;
+    size_t size = 0;
+    EMBER_TRY(lookup_constant(src, p->scale_buffer_idx(), id, held, &data, &size));
+    if (p->num_scales() != n || (size != n * 2 && size != n * 4) ||
+        reinterpret_cast<uintptr_t>(data) % (size == n * 2 ? 2 : 4) != 0) {
+      return fail(Error::InvalidProgram,
+                  "XNNPACK value %u: block scale buffer of %zu bytes for num_scales %u, expected "
+                  "%zu aligned bf16 or fp32 scales",
+                  id, size, p->num_scales(), n);
+    }
+    if (size == n * 2) {
+      v->block_scales = static_cast<const uint16_t*>(data);
+      return Error::Ok;
+    }
+    f32 = static_cast<const float*>(data);
+  } else {
+    if (p->scale() == nullptr || p->scale()->size() != n) {
+      return fail(Error::InvalidProgram, "XNNPACK value %u: %u block scales, expected %zu", id,
+                  p->scale() == nullptr ? 0u : p->scale()->size(), n);
+    }
+    f32 = p->scale()->data();
+  }
+  uint16_t* out = allocator->allocate_list<uint16_t>(n == 0 ? 1 : n);
+  if (out == nullptr) {
+    return fail(Error::MemoryAllocationFailed, "XNNPACK value %u: no memory for %zu bf16 scales",
+                id, n);
+  }
+  for (size_t i = 0; i < n; ++i) out[i] = to_bf16(f32[i]);
+  v->block_scales = out;
+  return Error::Ok;
+}
+
 Error read_quant(const fb_xnnpack::XNNQuantizedTensorValue* q, uint32_t id,
-                 const ConstantSource& src, GraphModel* m, ValueInfo* v) {
+                 const ConstantSource& src, GraphModel* m, runtime::MemoryAllocator* allocator,
+                 ValueInfo* v) {
   // The verifier accepts a union whose type is set but whose table is absent.
   if (q->quant_params_type() != fb_xnnpack::XNNQuantParams::NONE && q->quant_params() == nullptr) {
     return fail(Error::InvalidProgram, "XNNPACK value %u: %s quant_params without their table", id,
@@ -77,6 +138,37 @@ Error read_quant(const fb_xnnpack::XNNQuantizedTensorValue* q, uint32_t id,
       v->channel_dim = uint32_t(p->channel_dim());
       return resolve_scales(src, p->scale(), p->scale_buffer_idx(), p->num_scales(), id, m, v);
     }
+    case fb_xnnpack::XNNQuantParams::PerTokenDynamicQuant: {
+      const int32_t n = q->quant_params_as_PerTokenDynamicQuant()->num_nonbatch_dims();
+      if (v->datatype != XNNDatatype::xnn_datatype_qdint8 || n < 1 || uint32_t(n) > v->rank) {
+        return fail(Error::InvalidProgram,
+                    "XNNPACK value %u: PerTokenDynamicQuant needs a qdint8 tensor with 1..rank "
+                    "non-batch dims (got %s, num_nonbatch_dims %d, rank %u)",
+                    id, datatype_name(v->datatype), n, v->rank);
+      }
+      v->quant = QuantKind::PerTokenDynamic;
+      v->num_nonbatch_dims = uint32_t(n);
+      return Error::Ok;
+    }
+    case fb_xnnpack::XNNQuantParams::PerChannelGroupQuant: {
+      const auto* p = q->quant_params_as_PerChannelGroupQuant();
+      // XNNPACK's blockwise weights: fully-connected filters [output channels, input
+      // channels], blocks along the input channels.
+      if (v->datatype != XNNDatatype::xnn_datatype_qbint4 || v->rank != 2 ||
+          p->channel_dim() != 0 || p->group_size() <= 0 ||
+          v->dims[1] % uint32_t(p->group_size()) != 0) {
+        return fail(Error::InvalidProgram,
+                    "XNNPACK value %u: PerChannelGroupQuant needs a 2-D qbint4 tensor with "
+                    "channel_dim 0 and a group size dividing its %zu input channels (got %s, "
+                    "rank %u, channel_dim %d, group_size %d)",
+                    id, v->rank == 2 ? v->dims[1] : 0, datatype_name(v->datatype), v->rank,
+                    p->channel_dim(), p->group_size());
+      }
+      v->quant = QuantKind::Blockwise;
+      v->channel_dim = 0;
+      v->block_size = uint32_t(p->group_size());
+      return read_block_scales(p, id, src, m, allocator, v);
+    }
     default:
       v->quant = QuantKind::Unsupported;
       v->quant_name = fb_xnnpack::EnumNameXNNQuantParams(q->quant_params_type());
@@ -85,7 +177,7 @@ Error read_quant(const fb_xnnpack::XNNQuantizedTensorValue* q, uint32_t id,
 }
 
 Error read_value(const fb_xnnpack::XValue* xv, uint32_t index, const ConstantSource& src,
-                 GraphModel* m) {
+                 GraphModel* m, runtime::MemoryAllocator* allocator) {
   const fb_xnnpack::XNNTensorValue* t = nullptr;
   const fb_xnnpack::XNNQuantizedTensorValue* q = nullptr;
   if (xv != nullptr && xv->xvalue_union_type() == fb_xnnpack::XValueUnion::XNNTensorValue) {
@@ -128,7 +220,7 @@ Error read_value(const fb_xnnpack::XValue* xv, uint32_t index, const ConstantSou
                 v->external_id, m->num_externs);
   }
   v->defined = true;
-  if (q != nullptr) EMBER_TRY(read_quant(q, id, src, m, v));
+  if (q != nullptr) EMBER_TRY(read_quant(q, id, src, m, allocator, v));
   if (t->constant_buffer_idx() != 0) {
     if (v->flags != 0) {
       return fail(Error::InvalidProgram, "XNNPACK value %u: constant with external flags", id);
@@ -200,7 +292,7 @@ Error read_graph(const void* blob, size_t size, const runtime::NamedDataMap* nam
   }
   for (uint32_t i = 0; i < m->num_values; ++i) new (&m->values[i]) ValueInfo();
   for (uint32_t i = 0; i < m->num_values; ++i) {
-    const Error e = read_value(xvalues->Get(i), i, src, m);
+    const Error e = read_value(xvalues->Get(i), i, src, m, allocator);
     if (e != Error::Ok) {
       release_graph(m);
       return e;
@@ -224,6 +316,10 @@ const char* node_type_name(fb_xnnpack::XNodeUnion type) {
 const char* datatype_name(XNNDatatype type) {
   const char* n = fb_xnnpack::EnumNameXNNDatatype(type);
   return (n == nullptr || *n == '\0') ? "unknown" : n;
+}
+
+bool is_int4(XNNDatatype type) {
+  return type == XNNDatatype::xnn_datatype_qcint4 || type == XNNDatatype::xnn_datatype_qbint4;
 }
 
 size_t datatype_size(XNNDatatype type) {

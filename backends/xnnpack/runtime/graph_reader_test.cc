@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -106,10 +107,17 @@ TEST(GraphReader, BadBlobsGetNamedErrors) {
        [] { return with([](GraphBuilder& g) { value(g, 1)->external_id = 0; }); },
        Error::InvalidProgram, "external_id 0 already used"},
       {"constant index out of range",
-       [] { return with([](GraphBuilder& g) { value(g, 1)->flags = 0, value(g, 1)->constant_buffer_idx = 4; }); },
+       [] {
+         return with(
+             [](GraphBuilder& g) { value(g, 1)->flags = 0, value(g, 1)->constant_buffer_idx = 4; });
+       },
        Error::InvalidProgram, "constant_data index 4 out of range"},
       {"legacy constant index out of range",
-       [] { return with([](GraphBuilder& g) { value(g, 1)->flags = 0, value(g, 1)->constant_buffer_idx = 2; }, false); },
+       [] {
+         return with(
+             [](GraphBuilder& g) { value(g, 1)->flags = 0, value(g, 1)->constant_buffer_idx = 2; },
+             false);
+       },
        Error::InvalidProgram, "constant_buffer index 2 out of range"},
       {"missing named constant",
        [] {
@@ -143,31 +151,53 @@ TEST(GraphReader, BadBlobsGetNamedErrors) {
       {"unsupported node",
        [] { return with([](GraphBuilder& g) { g.sdpa(0, 1, 0, g.tensor({2})); }); },
        Error::NotSupported, "node 1 (XNNScaledDotProductAttention): not supported"},
-      {"fp16 add",
+      {"fp16 plus fp32",
        [] {
          GraphBuilder g;
          const auto h = XNNDatatype::xnn_datatype_fp16;
-         const uint32_t x = g.tensor({2}, kIn, 0, h), y = g.tensor({2}, kIn, 1, h);
+         const uint32_t x = g.tensor({2}, kIn, 0, h), y = g.tensor({2}, kIn, 1);
          g.node_2x1(XNodeUnion::XNNAdd, x, y, g.tensor({2}, kOut, 2, h));
          return g.blob();
        },
-       Error::NotSupported, "node 0 (XNNAdd): xnn_define_add2 failed"},
-      {"int4 value",
+       Error::NotSupported, "node 0 (XNNAdd): xnn_define_binary failed"},
+      {"int4 activation",
        [] {
          GraphBuilder g;
          const uint32_t x = g.tensor({2}, kIn, 0, XNNDatatype::xnn_datatype_qcint4);
          g.node_1x1(XNodeUnion::XNNAbs, x, g.tensor({2}, kOut, 1));
          return g.blob();
        },
-       Error::NotSupported, "datatype xnn_datatype_qcint4 is not supported"},
-      {"tanh on int8",
+       Error::NotSupported, "value 0: defining a xnn_datatype_qcint4 tensor of rank 1 failed"},
+      {"int8 without quantization parameters",
        [] {
          GraphBuilder g;
          const auto q = XNNDatatype::xnn_datatype_qint8;
          g.node_1x1(XNodeUnion::XNNTanh, g.tensor({2}, kIn, 0, q), g.tensor({2}, kOut, 1, q));
          return g.blob();
        },
-       Error::NotSupported, "node 0 (XNNTanh): runs in the delegate's own kernels"},
+       Error::NotSupported, "defining a xnn_datatype_qint8 tensor of rank 1 failed"},
+      {"per-token dynamic quantization of fp32",
+       [] {
+         GraphBuilder g;
+         const uint32_t x = g.tensor({2, 4}, kIn, 0);
+         const uint32_t q = g.tensor({2, 4});
+         g.graph.xvalues[q]->xvalue_union.Reset();
+         fb_xnnpack::XNNQuantizedTensorValueT qv;
+         qv.tensor_value = std::make_unique<fb_xnnpack::XNNTensorValueT>();
+         qv.tensor_value->datatype = XNNDatatype::xnn_datatype_fp32;
+         qv.tensor_value->num_dims = 2;
+         qv.tensor_value->dims = {2, 4};
+         qv.tensor_value->id_out = q;
+         qv.tensor_value->external_id = kInternal;
+         fb_xnnpack::PerTokenDynamicQuantT p;
+         p.num_nonbatch_dims = 1;
+         qv.quant_params.Set(std::move(p));
+         g.graph.xvalues[q]->xvalue_union.Set(std::move(qv));
+         g.node_1x1(XNodeUnion::XNNConvert, x, q);
+         g.node_1x1(XNodeUnion::XNNConvert, q, g.tensor({2, 4}, kOut, 1));
+         return g.blob();
+       },
+       Error::InvalidProgram, "PerTokenDynamicQuant needs a qdint8 tensor"},
       {"transpose perm too short",
        [] {
          GraphBuilder g;

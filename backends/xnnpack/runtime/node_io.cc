@@ -52,22 +52,6 @@ bool io_conv(const fb_xnnpack::_XNNNodeConv* t, NodeDesc* d) {
 
 NodeRunner runner_of(XNodeUnion type) {
   switch (type) {
-    case XNodeUnion::XNNStaticTranspose:
-    case XNodeUnion::XNNConcatenate2:
-    case XNodeUnion::XNNConcatenate3:
-    case XNodeUnion::XNNConcatenate4:
-    case XNodeUnion::XNNConcatenate5:
-    case XNodeUnion::XNNStaticSlice:
-    case XNodeUnion::XNNBatchMatrixMultiply:
-    case XNodeUnion::XNNCopy:
-    case XNodeUnion::XNNTanh:
-    case XNodeUnion::XNNExp:
-    case XNodeUnion::XNNLog:
-    case XNodeUnion::XNNSin:
-    case XNodeUnion::XNNCos:
-    case XNodeUnion::XNNGelu:
-    case XNodeUnion::XNNReciprocalSquareRoot:
-      return NodeRunner::Internal;
     case XNodeUnion::XNNScaledDotProductAttention:
     case XNodeUnion::NONE:
       return NodeRunner::Unsupported;

@@ -1,7 +1,6 @@
 // Stage partitioning and dataflow validation; see partition.h.
 #include "backends/xnnpack/runtime/partition.h"
 
-#include "backends/xnnpack/runtime/internal_kernels.h"
 #include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack {
@@ -76,10 +75,10 @@ Error assign_stages(const GraphModel& m, uint32_t* stage_of, uint32_t* num_stage
     const NodeDesc& d = m.nodes[i];
     if (d.runner == NodeRunner::Unsupported) {
       return fail(Error::NotSupported,
-                  "XNNPACK node %u (%s): not supported by this XNNPACK version (Debian "
-                  "0.0~git20220216) nor by the delegate's own kernels", i, node_type_name(d.type));
+                  "XNNPACK node %u (%s): not supported by the XNNPACK delegate (XNNPACK "
+                  "0.0~git20241108)",
+                  i, node_type_name(d.type));
     }
-    if (d.runner == NodeRunner::Internal) EMBER_TRY(check_internal_node(m, i));
     const bool joins = i > 0 && d.runner == NodeRunner::Subgraph &&
                        m.nodes[i - 1].runner == NodeRunner::Subgraph;
     stage_of[i] = joins ? n - 1 : n++;
@@ -135,8 +134,8 @@ Error build_partition(const GraphModel& m, runtime::MemoryAllocator* a, Partitio
       const bool is_in = k < d.num_inputs;
       const uint32_t v = is_in ? d.inputs[k] : d.outputs[k - d.num_inputs];
       if (v == kInvalidId || m.values[v].data != nullptr || m.values[v].flags != 0) continue;
-      // Internal nodes always need real buffers; other values when they cross stages.
-      if (d.runner == NodeRunner::Internal || (is_in && producer[v] != stage_of[i])) {
+      // Values that cross stages need real buffers.
+      if (is_in && producer[v] != stage_of[i]) {
         p->boundary[v] = true;
       }
     }

@@ -1,7 +1,7 @@
 // Partition: how the nodes of one XNNGraph are split into stages, computed once
 // at init. Consecutive nodes XNNPACK can run form one subgraph stage (one
-// xnn_runtime); each node the delegate runs itself (internal_kernels.h) is a
-// stage of its own. Values that cross a stage boundary become external values of
+// xnn_runtime); since every node the delegate accepts is an XNNPACK node, a valid graph is
+// one stage. Values that cross a stage boundary become external values of
 // the subgraphs on both sides and get a delegate-owned buffer. Also validates the
 // dataflow: every input is a constant, a graph input or an earlier node's output.
 #pragma once

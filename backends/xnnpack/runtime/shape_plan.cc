@@ -5,7 +5,6 @@
 #include <cstdlib>
 
 #include "backends/xnnpack/runtime/define_node.h"
-#include "backends/xnnpack/runtime/internal_kernels.h"
 #include "backends/xnnpack/runtime/stage_work.h"
 #include "runtime/core/diagnostics.h"
 
@@ -204,12 +203,19 @@ Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s
     if (err == Error::Ok) err = define_node(DefineContext{sg, &m, xnn_ids, shapes_}, i);
   }
   if (err == Error::Ok) {
+    // The plan's shapes are fixed: the runtime is reshaped once, here; execute() only
+    // rebinds pointers (xnn_setup_runtime_v2).
     status = xnn_create_runtime_v2(sg, pool, 0, &runtimes_[s]);
+    const char* fn = "xnn_create_runtime_v2";
+    if (status == xnn_status_success) {
+      fn = "xnn_reshape_runtime";
+      status = xnn_reshape_runtime(runtimes_[s]);
+    }
     if (status != xnn_status_success) {
+      if (runtimes_[s] != nullptr) xnn_delete_runtime(runtimes_[s]);
       runtimes_[s] = nullptr;
-      err = fail(Error::NotSupported,
-                 "XNNPACK: xnn_create_runtime_v2 for nodes %u..%u failed with %s", st.first_node,
-                 st.end_node - 1, xnn_status_name(status));
+      err = fail(Error::NotSupported, "XNNPACK: %s for nodes %u..%u failed with %s", fn,
+                 st.first_node, st.end_node - 1, xnn_status_name(status));
     }
   }
   xnn_delete_subgraph(sg);
@@ -220,10 +226,6 @@ Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
                      xnn_external_value* ext) const {
   for (uint32_t s = 0; s < p.num_stages; ++s) {
     const Stage& st = p.stages[s];
-    if (st.runner == NodeRunner::Internal) {
-      run_internal_node(m, st.first_node, shapes_, data);
-      continue;
-    }
     void** bound = bound_ + bound_offset_[s];
     bool same_pointers = true;
     for (uint32_t k = 0; k < st.num_externals; ++k) {
@@ -232,7 +234,7 @@ Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
     }
     xnn_status status = xnn_status_success;
     if (!same_pointers) {
-      status = xnn_setup_runtime(runtimes_[s], st.num_externals, ext);
+      status = xnn_setup_runtime_v2(runtimes_[s], st.num_externals, ext);
       for (uint32_t k = 0; k < st.num_externals; ++k) {
         bound[k] = status == xnn_status_success ? ext[k].data : nullptr;
       }

@@ -82,9 +82,9 @@ struct HeapTensor {
   const float* f() const { return data.data(); }
 };
 
-// x (external 0, f32[2,3]) -> a = x + x (XNNPACK) -> t = transpose(a) -> cat(t, t) on
-// axis 1 -> s = slice [1:3, 1:4] -> u = tanh(s) (the delegate's internal kernels) ->
-// out (external 1) = u * u (XNNPACK).
+// x (external 0, f32[2,3]) -> a = x + x -> t = transpose(a) -> cat(t, t) on axis 1 ->
+// s = slice [1:3, 1:4] -> u = tanh(s) -> out (external 1) = u * u. (Named for the
+// delegate-internal kernels these nodes once ran in; all XNNPACK nodes since XNNPACK 2024.)
 GraphBuilder internal_chain_graph();
 
 }  // namespace ember::backends::xnnpack::testing

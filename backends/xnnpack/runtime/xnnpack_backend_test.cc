@@ -1,7 +1,7 @@
 // XnnpackBackend on hand-written graphs with hand-computed results: constants
-// from the blob and from named data, the delegate's own kernels between two
-// XNNPACK stages, bounded dynamic shapes (a runtime per shape, bounded cache),
-// channels-last dim_order, thread options, registration and execute errors.
+// from the blob and from named data, layout and math nodes new in XNNPACK 2024 (transpose,
+// concatenate, slice, tanh, batch matmul), bounded dynamic shapes (a runtime per shape, bounded
+// cache), channels-last dim_order, thread options, registration and execute errors.
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 
 #include <gtest/gtest.h>
@@ -83,9 +83,9 @@ TEST(XnnpackBackend, FullyConnectedFromNamedData) {
   EXPECT_FLOAT_EQ(out.f()[1], 0 - 1 + 2 - 2.f);
 }
 
-TEST(XnnpackBackend, InternalKernelsBetweenStages) {
-  // a = x + x (XNNPACK) -> t = transpose(a) (delegate) -> cat(t, t) axis 1 ->
-  // s = slice(cat) -> u = tanh(s) -> out = u * u (XNNPACK).
+TEST(XnnpackBackend, TransposeConcatSliceTanhAreXnnpackNodes) {
+  // a = x + x -> t = transpose(a) -> cat(t, t) axis 1 -> s = slice(cat) -> u = tanh(s) ->
+  // out = u * u, all XNNPACK nodes of one runtime.
   GraphBuilder g = internal_chain_graph();
   Delegate d(g);
   ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
@@ -106,7 +106,7 @@ TEST(XnnpackBackend, InternalKernelsBetweenStages) {
   }
 }
 
-TEST(XnnpackBackend, BatchMatmulInDelegate) {
+TEST(XnnpackBackend, BatchMatmul) {
   GraphBuilder g;
   const uint32_t a = g.tensor({2, 1, 2}, kIn, 0), b = g.tensor({2, 2, 1}, kIn, 1);
   g.node_2x1(XNodeUnion::XNNBatchMatrixMultiply, a, b, g.tensor({2, 1, 1}, kOut, 2));
@@ -121,7 +121,7 @@ TEST(XnnpackBackend, BatchMatmulInDelegate) {
 // Wide enough for the kernel's 8-column blocks and a tail: x[b][i][p] = b + i + p + 1,
 // w[b][p][j] = j - p (batch 2, M 2, K 3, N 11), so y[b][i][j] = sum_p (b+i+p+1) * (j-p),
 // integers well inside float's exact range.
-TEST(XnnpackBackend, BatchMatmulBlocksAndTailInDelegate) {
+TEST(XnnpackBackend, BatchMatmulBlocksAndTail) {
   const int B = 2, M = 2, K = 3, N = 11;
   GraphBuilder g;
   const uint32_t a = g.tensor({B, M, K}, kIn, 0), b = g.tensor({B, K, N}, kIn, 1);
@@ -150,7 +150,7 @@ TEST(XnnpackBackend, BatchMatmulBlocksAndTailInDelegate) {
 
 // Large enough per batch (32x32x32 multiply-adds) for the GEMM path: x all 1, w[p][j] = j,
 // so y[i][j] = 32 j.
-TEST(XnnpackBackend, BatchMatmulLargeProductsInDelegate) {
+TEST(XnnpackBackend, BatchMatmulLargeProducts) {
   GraphBuilder g;
   const uint32_t a = g.tensor({2, 32, 32}, kIn, 0), b = g.tensor({32, 32}, kIn, 1);
   g.node_2x1(XNodeUnion::XNNBatchMatrixMultiply, a, b, g.tensor({2, 32, 32}, kOut, 2));

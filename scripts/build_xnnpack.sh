@@ -38,7 +38,7 @@ esac
 
 # XNNPACK's and cpuinfo's archives hold two members of one name (src/operators/pack-lh.c and
 # src/subgraph/pack-lh.c; init.c and x86/init.c): `ar x` would keep only one of them, so a
-# tool that merges archives (runtime/c's static_library, libember.a) would lose symbols. Each
+# tool that merges archives (bindings/c's static_library, libember.a) would lose symbols. Each
 # archive is rewritten with unique member names (N-name); cheap, and a no-op once done.
 AR="ar"
 [ "$ARCH" = aarch64 ] && AR=aarch64-linux-gnu-ar

@@ -4,10 +4,12 @@
 // stream; a seeded sampled run repeats after ember_llm_reset; bad calls are named errors.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "aot/recipe/export_session.h"
@@ -122,6 +124,42 @@ TEST(LlmCapiTest, GreedyStreamsPyTorchsTokensAndCancelStops) {
   Stream from_text;
   ASSERT_EQ(ember_llm_generate(llm, "", nullptr, 0, &config, on_text, &from_text, nullptr),
             EMBER_INVALID_ARGUMENT);  // an empty prompt: the context policy's named error
+  ember_llm_destroy(llm);
+}
+
+// Another thread sets the cancel flag while the callback waits for it after the second piece:
+// the third piece is never delivered, and generation returns.
+struct Handshake {
+  std::atomic<int> pieces{0};
+  volatile int32_t cancel = 0;
+};
+
+int32_t wait_for_cancel(const char*, size_t, void* user_data) {
+  auto* h = static_cast<Handshake*>(user_data);
+  if (h->pieces.fetch_add(1) + 1 == 2) {
+    while (h->cancel == 0) std::this_thread::yield();
+  }
+  return 1;
+}
+
+TEST(LlmCapiTest, CancelFromAnotherThread) {
+  const Lowered fixture = lower_fixture();
+  ASSERT_FALSE(fixture.pte.empty());
+  ember_llm* llm = nullptr;
+  ASSERT_EQ(ember_llm_load(fixture.pte.c_str(), nullptr, &llm), EMBER_OK);
+  ember_llm_config config;
+  ember_llm_config_init(&config);
+  config.max_new_tokens = 16;
+  Handshake h;
+  std::thread canceller([&h] {
+    while (h.pieces.load() < 2) std::this_thread::yield();
+    h.cancel = 1;
+  });
+  EXPECT_EQ(ember_llm_generate(llm, nullptr, fixture.prompt.data(), fixture.prompt.size(), &config,
+                               wait_for_cancel, &h, &h.cancel),
+            EMBER_OK);
+  canceller.join();
+  EXPECT_EQ(h.pieces.load(), 2);
   ember_llm_destroy(llm);
 }
 

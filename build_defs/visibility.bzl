@@ -67,7 +67,8 @@ _USERS = {
         "//runtime/executor:__subpackages__",
         "//runtime/module:__pkg__",
     ] + _APPS + _C_API + _AOT,
-    "module": _APPS + _C_API + _AOT,
+    # llm/runner runs a lowered decoder through Module (the program registers kernels).
+    "module": _APPS + _C_API + _AOT + _LLM,
     "threadpool": _APPS + _BACKEND_RUNTIMES + _C_API + _AOT,
     "prim_ops": ["//runtime/executor:__subpackages__"] + _APPS + _C_API + _AOT,
     "schema": ["//runtime/executor:__subpackages__", "//runtime/bundled:__pkg__"] + _APPS + _AOT,

@@ -14,7 +14,7 @@
 # aarch64-linux-gnu-gcc (g++-aarch64-linux-gnu), KleidiAI off.
 #
 # A second run is a no-op: PREFIX/ARCH/STAMP records the digests and this script's build flags,
-# and nothing is done while it matches. docs/decisions_pending/xnn.md says why CMake into /opt.
+# and nothing is done while it matches. docs/decisions.md 148 says why CMake into /opt.
 set -eu
 cd "$(dirname "$0")/.."
 ARCH=${1:-x86_64}

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "backends/xnnpack/aot/dynamic_quant.h"
-#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
+#include "backends/xnnpack/aot/dq_linear_blob.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/core/memory_allocator.h"
 
@@ -20,52 +20,19 @@ namespace {
 
 namespace fb = fb_xnnpack;
 
-std::vector<float> pseudo_random(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  uint32_t x = seed;
-  for (float& f : v) {
-    x = x * 1664525u + 1013904223u;
-    f = float(x >> 8) / float(1u << 23) - 1.f;
-  }
-  return v;
-}
-
-std::vector<uint8_t> bytes_of(const std::vector<float>& f) {
-  std::vector<uint8_t> b(f.size() * 4);
-  std::memcpy(b.data(), f.data(), b.size());
-  return b;
-}
-
-// scheme < 0: fp32 weights; else a WeightScheme with `block`.
+// scheme < 0: fp32 weights; else a WeightScheme with `block`. Empty when the weights cannot be
+// quantized with that scheme (e.g. a block size that does not divide the input channels).
 std::vector<uint8_t> linear_blob(uint32_t m, uint32_t k, uint32_t n, int scheme, uint32_t block) {
   const std::vector<float> w = pseudo_random(size_t(n) * k, 7);
-  XnnpackGraphBuilder g;
-  uint32_t x = g.add_value({m, k});
-  g.set_external(x, 0, kFlagExternalInput);
-  uint32_t wid;
+  const std::vector<float> bias(n, 0.f);
   if (scheme < 0) {
-    wid = g.add_constant({n, k}, bytes_of(w));
-  } else {
-    auto q = quantize_weight(w.data(), n, k, WeightScheme(scheme), block);
-    if (!q.ok()) return {};  // e.g. a block size that does not divide the input channels
-    const ValueType t = q->block_size == 0 ? ValueType::per_channel(q->datatype, q->scales, 0)
-                                           : ValueType::per_channel_group(q->datatype, q->scales, 0,
-                                                                          int32_t(q->block_size));
-    wid = g.add_constant({n, k}, q->bytes, t);
-    const uint32_t xq = g.add_value({m, k}, ValueType::per_token_dynamic(1));
-    g.unary(fb::XNodeUnion::XNNConvert, x, xq);
-    x = xq;
+    auto blob = dq_linear_blob(m, k, n, nullptr, w, bias);
+    return blob.ok() ? blob.get() : std::vector<uint8_t>{};
   }
-  const uint32_t b = g.add_constant({n}, bytes_of(std::vector<float>(n, 0.f)));
-  const uint32_t y = g.add_value({m, n});
-  g.set_external(y, 1, kFlagExternalOutput);
-  auto* fc = new fb::XNNFullyConnectedT();
-  fc->input1_id = x;
-  fc->filter_id = wid;
-  fc->bias_id = b;
-  fc->output_id = y;
-  g.set_output_min_max(g.add_node(fb::XNodeUnion::XNNFullyConnected, fc), -INFINITY, INFINITY);
-  return g.serialize(ConstantPlacement::Inline)->bytes;
+  auto q = quantize_weight(w.data(), n, k, WeightScheme(scheme), block);
+  if (!q.ok()) return {};
+  auto blob = dq_linear_blob(m, k, n, &q.get(), w, bias);
+  return blob.ok() ? blob.get() : std::vector<uint8_t>{};
 }
 
 void BM_Linear(benchmark::State& state) {

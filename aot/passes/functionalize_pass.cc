@@ -57,15 +57,37 @@ int find_producer(const Graph& graph, ValueId v, size_t before) {
   return -1;
 }
 
-bool is_view_node(const Node& n) {
-  const OpSchema* s = n.kind == NodeKind::Op ? builtin_op_schemas().find(n.op) : nullptr;
-  return s != nullptr && s->is_view;
+// aten::to.* (and type_as) may alias (PyTorch's schema says so): it returns its input when
+// nothing converts, and a new tensor when the element type changes. On a CPU-only runtime
+// only the element type can change, so the node is an alias exactly when its dtype is kept
+// (a KV cache's cumulative_length.to(device).add_(n) writes through one).
+bool is_conversion(const Node& n) {
+  const std::string q = n.op.qualified();
+  return q.rfind("aten::to.", 0) == 0 || q == "aten::type_as.default";
 }
 
-// Views whose write-back is a scatter (or, for alias, the value itself).
+bool keeps_dtype(const Graph& graph, const Node& n) {
+  const NamedArgument* self = n.find_input("self");
+  const ValueId in = self == nullptr ? kNoValue : tensor_of(self->arg);
+  const ValueId out = n.outputs.empty() ? kNoValue : tensor_of(n.outputs[0]);
+  return in != kNoValue && out != kNoValue &&
+         graph.value(in).tensor.dtype == graph.value(out).tensor.dtype;
+}
+
+bool is_view_node(const Graph& graph, const Node& n) {
+  const OpSchema* s = n.kind == NodeKind::Op ? builtin_op_schemas().find(n.op) : nullptr;
+  if (s == nullptr || !s->is_view) return false;
+  return !is_conversion(n) || keeps_dtype(graph, n);
+}
+
+// Views whose write-back is a scatter (or, for an alias, the value itself).
+bool is_alias_view(const Node& n) {
+  return n.op.qualified() == "aten::alias.default" || is_conversion(n);
+}
+
 bool is_scatterable_view(const Node& n) {
   const std::string q = n.op.qualified();
-  return q == "aten::slice.Tensor" || q == "aten::select.int" || q == "aten::alias.default";
+  return q == "aten::slice.Tensor" || q == "aten::select.int" || is_alias_view(n);
 }
 
 bool used_from(const Graph& graph, ValueId v, size_t first) {
@@ -97,7 +119,7 @@ Result<std::vector<ViewStep>> view_chain(const Graph& graph, ValueId mutated, si
   ValueId v = mutated;
   while (true) {
     const int p = find_producer(graph, v, at);
-    if (p < 0 || !is_view_node(graph.nodes()[static_cast<size_t>(p)])) return chain;
+    if (p < 0 || !is_view_node(graph, graph.nodes()[static_cast<size_t>(p)])) return chain;
     const Node& view = graph.nodes()[static_cast<size_t>(p)];
     const NamedArgument* self = view.find_input("self");
     const ValueId base = self == nullptr ? kNoValue : tensor_of(self->arg);
@@ -124,7 +146,7 @@ Result<ValueId> write_back(Graph& graph, const std::vector<ViewStep>& chain, Val
   for (const ViewStep& step : chain) {
     const Node view = graph.nodes()[step.node];
     ValueId next = value;
-    if (view.op.name != "alias") {
+    if (!is_alias_view(view)) {
       const TensorSpec& bs = graph.value(step.base).tensor;
       EMBER_ASSIGN_OR_RETURN(next, add_tensor_value(graph, view.name + "_scatter",
                                                     contiguous_spec(bs.dtype, bs.sizes)));

@@ -16,7 +16,7 @@
 #include "runtime/bundled/bundled_program.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/module/module.h"
-#include "apps/diagnostics/printable.h"
+#include "apps/common/printable.h"
 
 DEFINE_string(bundled, "",
               "Run every test case of this bundled program (.bpte) and check its outputs.");
@@ -87,7 +87,7 @@ Error run_suite(Module& module, const BundledProgram& bundled, size_t suite,
   const char* name = bundled.method_name(suite);
   Result<Method*> method = module.load_method(name);
   if (!method.ok()) return annotate(method.error(), "bundled test suite for method '%s'", name);
-  const std::string shown = printable(name);
+  const std::string shown = apps::printable(name);
   printf("method %s: %zu case(s)\n", shown.c_str(), bundled.num_cases(suite));
   static BundledInputStorage storage;  // 40 KB: off the stack
   for (size_t c = 0; c < bundled.num_cases(suite); ++c) {

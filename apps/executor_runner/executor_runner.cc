@@ -37,7 +37,7 @@
 #include "runtime/platform/log.h"
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
 #include "apps/executor_runner/bundled_runner.h"
-#include "apps/diagnostics/printable.h"
+#include "apps/common/printable.h"
 #include "apps/diagnostics/debug_info.h"
 #include "apps/diagnostics/dump.h"
 #include "apps/executor_runner/output_check.h"
@@ -153,7 +153,7 @@ void warn_if_stale(const DebugInfo& debug, const Method& method) {
   const MethodDebug* m = debug.method(method.name());
   if (m != nullptr && m->instructions.size() != method.num_instructions()) {
     fprintf(stderr, "executor_runner: warning: --debug '%s' lists %zu instructions for '%s', the method has %zu\n",
-            FLAGS_debug.c_str(), m->instructions.size(), printable(method.name()).c_str(), method.num_instructions());
+            FLAGS_debug.c_str(), m->instructions.size(), apps::printable(method.name()).c_str(), method.num_instructions());
   }
 }
 
@@ -335,7 +335,7 @@ int run(KernelRegistration extra_kernels) {
     warn_if_stale(*debug, **loaded);
   }
   Method& method = **loaded;
-  EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), printable(method.name()).c_str(),
+  EMBER_LOG(Info, "Model %s, method %s loaded in %.3f ms", FLAGS_model_path.c_str(), apps::printable(method.name()).c_str(),
             timings.load_us / 1e3);  // the name comes from the file: escaped
   std::vector<std::string> set_flags = input_set_flags();
   if (set_flags.empty()) set_flags.push_back(FLAGS_inputs);

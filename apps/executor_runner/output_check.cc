@@ -8,7 +8,7 @@
 #include "runtime/core/tensor.h"
 #include "runtime/loader/file_data_loader.h"
 #include "apps/diagnostics/npy.h"
-#include "apps/diagnostics/printable.h"
+#include "apps/common/printable.h"
 
 namespace ember::runtime {
 namespace {
@@ -60,7 +60,7 @@ Result<OutputCheck> check_outputs(const Method& method, const std::vector<std::s
                                   double rtol) {
   if (files.size() > method.outputs_size()) {
     return fail(Error::InvalidArgument, "--expected gives %zu files, method '%s' has %zu outputs", files.size(),
-                printable(method.name()).c_str(), method.outputs_size());
+                apps::printable(method.name()).c_str(), method.outputs_size());
   }
   OutputCheck check;
   char line[512];

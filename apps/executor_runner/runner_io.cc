@@ -10,7 +10,7 @@
 #include "runtime/core/half.h"
 #include "runtime/loader/file_data_loader.h"
 #include "apps/diagnostics/npy.h"
-#include "apps/diagnostics/printable.h"
+#include "apps/common/printable.h"
 
 namespace ember::runtime {
 
@@ -35,12 +35,12 @@ Error parse_shapes(const std::string& text, std::vector<std::vector<int32_t>>* o
         const long long v = std::strtoll(dim.c_str(), &end, 10);
         if (dim.empty() || *end != '\0') {
           return fail(Error::InvalidArgument, "--input_shapes '%s' is malformed: shape %zu dim %zu is '%s', not a number",
-                      printable(text).c_str(), out->size(), shape.size(), printable(dim).c_str());
+                      apps::printable(text).c_str(), out->size(), shape.size(), apps::printable(dim).c_str());
         }
         if (v < 0 || v > INT32_MAX || errno == ERANGE) {
           return fail(Error::InvalidArgument,
                       "--input_shapes: shape %zu dim %zu is %s, outside [0, %d] (the largest size a dim can have)",
-                      out->size(), shape.size(), printable(dim).c_str(), INT32_MAX);
+                      out->size(), shape.size(), apps::printable(dim).c_str(), INT32_MAX);
         }
         shape.push_back(int32_t(v));
       }

@@ -5,12 +5,12 @@
 
 #include "apps/inspect/pte_summary.h"
 #include "runtime/bundled/bundled_program.h"
-#include "apps/diagnostics/printable.h"
+#include "apps/common/printable.h"
 
 namespace ember::aot {
 namespace {
 
-using runtime::printable;
+using apps::printable;
 
 // A test case is printed in full up to this many per suite; the rest are counted.
 constexpr size_t kCasesShown = 20;

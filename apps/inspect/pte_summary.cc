@@ -9,7 +9,7 @@
 #include "aot/ir/scalar_type.h"
 #include "aot/planning/memory_planner.h"
 #include "runtime/executor/pte_container.h"
-#include "apps/diagnostics/printable.h"
+#include "apps/common/printable.h"
 #include "schema/flatbuffer_elements.h"
 #include "schema/program_generated.h"
 
@@ -17,7 +17,7 @@ namespace ember::aot {
 namespace {
 
 namespace fb = executorch_flatbuffer;
-using runtime::printable;
+using apps::printable;
 
 const char* tag_name(fb::KernelTypes t) {
   switch (t) {

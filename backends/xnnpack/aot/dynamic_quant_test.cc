@@ -15,7 +15,7 @@
 #include <cstring>
 #include <vector>
 
-#include "backends/xnnpack/aot/xnnpack_graph_builder.h"
+#include "backends/xnnpack/aot/dq_linear_blob.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/core/memory_allocator.h"
@@ -65,47 +65,12 @@ TEST(DynamicQuantTest, BlockScalesAreBf16AndBlockSizesAreChecked) {
   EXPECT_FALSE(parse_weight_scheme("int3", &s, &b));
 }
 
-// Deterministic values in [-1, 1).
-std::vector<float> pseudo_random(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  uint32_t x = seed;
-  for (float& f : v) {
-    x = x * 1664525u + 1013904223u;
-    f = float(x >> 8) / float(1u << 23) - 1.f;
-  }
-  return v;
-}
-
-std::vector<uint8_t> bytes_of(const std::vector<float>& f) {
-  std::vector<uint8_t> b(f.size() * 4);
-  std::memcpy(b.data(), f.data(), b.size());
-  return b;
-}
-
 // x [m, k] fp32 -> XNNConvert -> qdint8 -> XNNFullyConnected(w, bias) -> y [m, n] fp32.
 std::vector<uint8_t> dq_linear_blob(uint32_t m, uint32_t k, uint32_t n, const QuantizedWeight& q,
                                     const std::vector<float>& bias) {
-  XnnpackGraphBuilder g;
-  const uint32_t x = g.add_value({m, k});
-  g.set_external(x, 0, kFlagExternalInput);
-  const uint32_t xq = g.add_value({m, k}, ValueType::per_token_dynamic(1));
-  g.unary(fb::XNodeUnion::XNNConvert, x, xq);
-  const ValueType wt = q.block_size == 0 ? ValueType::per_channel(q.datatype, q.scales, 0)
-                                         : ValueType::per_channel_group(q.datatype, q.scales, 0,
-                                                                        int32_t(q.block_size));
-  const uint32_t w = g.add_constant({n, k}, q.bytes, wt);
-  const uint32_t b = g.add_constant({n}, bytes_of(bias));
-  const uint32_t y = g.add_value({m, n});
-  g.set_external(y, 1, kFlagExternalOutput);
-  auto* fc = new fb::XNNFullyConnectedT();
-  fc->input1_id = xq;
-  fc->filter_id = w;
-  fc->bias_id = b;
-  fc->output_id = y;
-  g.set_output_min_max(g.add_node(fb::XNodeUnion::XNNFullyConnected, fc), -INFINITY, INFINITY);
-  auto blob = g.serialize(ConstantPlacement::Inline);
+  auto blob = xnnpack::dq_linear_blob(m, k, n, &q, {}, bias);
   EXPECT_TRUE(blob.ok()) << aot::format_error(blob.error());
-  return blob.ok() ? blob->bytes : std::vector<uint8_t>{};
+  return blob.ok() ? blob.get() : std::vector<uint8_t>{};
 }
 
 std::vector<float> run(const std::vector<uint8_t>& blob, uint32_t m, uint32_t k, uint32_t n,

@@ -92,6 +92,9 @@ std::string check_tensor(const aot::Graph& g, ValueId v, const std::string& what
     return what + " has a dynamic shape " + t.to_string() + " (static shapes only for this op)";
   }
   for (const aot::SymInt& d : t.sizes) {
+    // A static 0 beside dynamic dims (a zero-width slice concatenated with a growing one):
+    // the 2024 XNNPACK refuses empty tensors at init, whatever the other dims are.
+    if (d.is_static && d.value == 0) return what + " " + t.to_string() + " is empty (XNNPACK cannot run empty tensors)";
     if (!d.is_static && !d.range.max) return what + " has a dynamic dim without an upper bound " + t.to_string();
     if (may_be_empty_data_dependent(d)) {
       return what + " " + t.to_string() + " can be empty (data-dependent size " + d.text + " in " +

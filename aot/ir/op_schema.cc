@@ -320,9 +320,12 @@ struct Builtin {
   Error status = Error::Ok;
   std::string text;  // the generated aten lines, then the hand-written ones
   Builtin() {
-    for (size_t i = 0; i < kAtenOpSchemaLineCount; ++i) {
-      text += kAtenOpSchemaLines[i];
-      text += '\n';
+    for (const OpSchemaLines* table : {&kAtenOutVariantOpSchemas, &kAtenCompositeOpSchemas,
+                                       &kAtenInplaceOpSchemas, &kAtenViewOpSchemas}) {
+      for (size_t i = 0; i < table->count; ++i) {
+        text += table->lines[i];
+        text += '\n';
+      }
     }
     text += handwritten_op_schema_table();
     status = registry.add_table(text);

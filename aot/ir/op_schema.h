@@ -7,7 +7,7 @@
 // the .pte emitter writes into a KernelCall.
 //
 // The built-in table: the aten lines generated from PyTorch's own schemas
-// (op_schema_table_aten.cc, refgen/schemas/generate.sh) plus hand-written lines for other
+// (op_schema_table_aten_*.cc, refgen/schemas/generate.sh) plus hand-written lines for other
 // namespaces (op_schema_table.cc); see op_schema_table.h.
 //
 // Table line format (columns separated by '|'):

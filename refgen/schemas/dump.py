@@ -11,7 +11,7 @@ torchgen (shipped in Debian's python3-torch) and writes for each aten overload:
 The table line format is aot/ir/op_schema.h's. The out variant column is the out overload
 torchgen groups with the functional one (same signature, TensorOptions dropped); for a view
 op it is the out overload of its `<name>_copy` functional form. write_table.py merges the
-dumps of both torch versions into aot/ir/op_schema_table_aten.cc.
+dumps of both torch versions into aot/ir/op_schema_table_aten_*.cc.
 """
 import json
 import sys

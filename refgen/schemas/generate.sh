@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# generate.sh: regenerates aot/ir/op_schema_table_aten.cc (the aten operator schema table) and
+# generate.sh: regenerates aot/ir/op_schema_table_aten_*.cc (the aten operator schema table, one file per kind) and
 # tests/ops/core_aten_ops.txt (torch 2.14's torch.Tag.core list) from PyTorch's own schemas.
 #
 # Usage: refgen/schemas/generate.sh        (from the repository root; needs both chroots,

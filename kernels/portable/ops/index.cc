@@ -78,19 +78,28 @@ bool check_gather_shape(KernelRuntimeContext& ctx, const Tensor& in, const Tenso
   return ok;
 }
 
-template <typename Combine>
-Tensor& scatter_impl(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, const Tensor& index,
-                     const Tensor& src, Tensor& out, const char* op, Combine combine) {
-  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op))
-    return out;
-  if (!check_gather_shape(ctx, in, index, &src, dim, op)) return out;
+// The checks every scatter shares: dim in range (normalized into *dim), an int64 index that
+// fits self and src, out typed and sized like self, src of self's dtype.
+bool check_scatter_args(KernelRuntimeContext& ctx, const Tensor& in, int64_t* dim,
+                        const Tensor& index, const Tensor& src, Tensor& out, const char* op) {
+  if (!normalize_dim(ctx, *dim, in.dim(), op, dim) || !check_index_dtype(ctx, index, op)) {
+    return false;
+  }
+  if (!check_gather_shape(ctx, in, index, &src, *dim, op)) return false;
   if (!check_dtype(ctx, out, in.scalar_type(), op, "out") || !resize_like(ctx, out, in, op)) {
-    return out;
+    return false;
   }
   if (src.scalar_type() != in.scalar_type()) {
     fail_dtype(ctx, src, op, "src (must match self)");
-    return out;
+    return false;
   }
+  return true;
+}
+
+template <typename Combine>
+Tensor& scatter_impl(KernelRuntimeContext& ctx, const Tensor& in, int64_t dim, const Tensor& index,
+                     const Tensor& src, Tensor& out, const char* op, Combine combine) {
+  if (!check_scatter_args(ctx, in, &dim, index, src, out, op)) return out;
   copy_into(in, out);
   int64_t ss[kMaxTensorDims];
   tensor_strides(src, ss);
@@ -157,16 +166,7 @@ Tensor& scatter_reduce_two_out(KernelRuntimeContext& ctx, const Tensor& in, int6
   const char* op = "scatter_reduce.two_out";
   Reduce r;
   if (!parse_reduce(ctx, reduce, &r, op)) return out;
-  if (!normalize_dim(ctx, dim, in.dim(), op, &dim) || !check_index_dtype(ctx, index, op))
-    return out;
-  if (!check_gather_shape(ctx, in, index, &src, dim, op)) return out;
-  if (!check_dtype(ctx, out, in.scalar_type(), op, "out") || !resize_like(ctx, out, in, op)) {
-    return out;
-  }
-  if (src.scalar_type() != in.scalar_type()) {
-    fail_dtype(ctx, src, op, "src (must match self)");
-    return out;
-  }
+  if (!check_scatter_args(ctx, in, &dim, index, src, out, op)) return out;
   const int64_t numel = int64_t(out.numel());
   runtime::Result<void*> scratch =
       ctx.allocate_temp(sizeof(int64_t) * size_t(numel > 0 ? numel : 1), alignof(int64_t));

@@ -6,13 +6,13 @@
 // `bazel test`; inspect_run_fuzz.sh runs libFuzzer.
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "aot/frontend/pt2_reader.h"
 #include "apps/inspect/graph_dot.h"
 #include "apps/inspect/pt2_summary.h"
 #include "apps/inspect/pte_summary.h"
+#include "runtime/executor/pte_container.h"
 #include "runtime/platform/log.h"
 #include "tests/fuzz/inspect_fuzz.h"
 #include "tests/fuzz/pt2_entries.h"
@@ -21,7 +21,7 @@ namespace ember::fuzz {
 
 aot::Error inspect_fuzz_input(const uint8_t* data, size_t size) {
   using namespace aot;
-  if (size >= 8 && std::memcmp(data + 4, "ET12", 4) == 0) {
+  if (runtime::PteContainer::has_program_identifier(data, size)) {
     EMBER_ASSIGN_OR_RETURN(PteSummary summary, summarize_pte(std::vector<uint8_t>(data, data + size)));
     (void)pte_summary_text(summary);
     (void)pte_summary_json(summary);

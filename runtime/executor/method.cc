@@ -101,6 +101,16 @@ size_t Method::inputs_size() const { return state_->num_inputs; }
 size_t Method::outputs_size() const { return state_->num_outputs; }
 size_t Method::num_values() const { return state_->num_values; }
 const EValue& Method::get_value(size_t i) const { return state_->values[i]; }
+Result<Span<uint8_t>> Method::mutable_buffer(size_t value_index) const {
+  if (value_index >= state_->num_values || !method_meta().is_mutable_buffer(value_index) ||
+      !state_->values[value_index].is_tensor()) {
+    return fail(Error::InvalidArgument, "method '%s': value %zu is not a mutable buffer",
+                state_->name, value_index);
+  }
+  const Tensor& t = state_->values[value_index].to_tensor();
+  return Span<uint8_t>(static_cast<uint8_t*>(t.mutable_data_ptr()), t.nbytes());
+}
+
 size_t Method::num_instructions() const { return state_->num_instructions; }
 const char* Method::instruction_name(size_t i) const {
   return i < state_->num_instructions ? state_->instructions[i].name : "";

@@ -15,6 +15,8 @@
 
 #include "runtime/core/error.h"
 #include "runtime/core/evalue.h"
+#include "runtime/core/result.h"
+#include "runtime/core/span.h"
 #include "runtime/executor/input_guards.h"
 #include "runtime/executor/method_meta.h"
 
@@ -85,6 +87,12 @@ class Method final {
   // The value table (for tools and tests).
   size_t num_values() const;
   const EValue& get_value(size_t i) const;
+
+  // The bytes of value `value_index` when it is a mutable buffer (MethodMeta::is_mutable_buffer:
+  // state kept between execute() calls, e.g. a KV cache), at its declared size; the caller may
+  // read them or overwrite them between execute() calls (saving and restoring a conversation).
+  // InvalidArgument for any other value.
+  Result<Span<uint8_t>> mutable_buffer(size_t value_index) const;
 
   // The input guards read from __ember_guards__<name> (empty without one).
   Span<const InputGuard> input_guards() const;

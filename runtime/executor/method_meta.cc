@@ -115,6 +115,38 @@ Result<int64_t> MethodMeta::memory_planned_buffer_size(size_t i) const {
   return size;
 }
 
+size_t MethodMeta::num_values() const { return size_of(as_plan(plan_)->values()); }
+
+bool MethodMeta::is_mutable_buffer(size_t value_index) const {
+  const auto* values = as_plan(plan_)->values();
+  if (value_index >= size_of(values)) return false;
+  const fb::Tensor* t = values->Get(flatbuffers::uoffset_t(value_index))->val_as_Tensor();
+  if (t == nullptr || t->allocation_info() == nullptr) return false;
+  const bool named = t->extra_tensor_info() != nullptr &&
+                     t->extra_tensor_info()->fully_qualified_name() != nullptr &&
+                     t->extra_tensor_info()->fully_qualified_name()->size() > 0;
+  return t->data_buffer_idx() > 0 || named;
+}
+
+Result<uint64_t> MethodMeta::mutable_buffer_bytes() const {
+  const auto* values = as_plan(plan_)->values();
+  uint64_t total = 0;
+  for (size_t i = 0; i < size_of(values); ++i) {
+    if (!is_mutable_buffer(i)) continue;
+    const fb::Tensor* t = values->Get(flatbuffers::uoffset_t(i))->val_as_Tensor();
+    uint64_t bytes = element_size(static_cast<ScalarType>(t->scalar_type()));
+    for (size_t d = 0; t->sizes() != nullptr && d < t->sizes()->size(); ++d) {
+      const int32_t size = t->sizes()->Get(flatbuffers::uoffset_t(d));
+      if (size < 0 || (size > 0 && bytes > (uint64_t(1) << 48) / uint64_t(size))) {
+        return fail(Error::InvalidProgram, "value %zu: mutable buffer size overflows", i);
+      }
+      bytes *= uint64_t(size);
+    }
+    total += bytes;
+  }
+  return total;
+}
+
 size_t MethodMeta::num_backends() const { return size_of(as_plan(plan_)->delegates()); }
 
 Result<const char*> MethodMeta::get_backend_name(size_t i) const {

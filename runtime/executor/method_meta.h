@@ -69,6 +69,17 @@ class MethodMeta final {
   bool uses_backend(const char* name) const;
   size_t num_instructions() const;
 
+  // Mutable buffers: planned tensors whose contents outlive an execute() (a KV cache, a step
+  // counter). A program marks them by giving a planned tensor initial contents (data_buffer_idx
+  // with allocation_info, from mutable_data_segments) or a name (extra_tensor_info's
+  // fully_qualified_name, upstream's emit_mutable_buffer_names); a program that marks none has
+  // none here (its state is then only known as the planned buffers whole).
+  size_t num_values() const;
+  bool is_mutable_buffer(size_t value_index) const;
+  // Bytes of every mutable buffer at its declared (upper-bound) size; InvalidProgram when a
+  // size overflows.
+  Result<uint64_t> mutable_buffer_bytes() const;
+
  private:
   Result<Tag> value_tag(const void* indices, size_t i, const char* what) const;
   Result<TensorInfo> value_tensor_meta(const void* indices, size_t i, const char* what) const;

@@ -55,7 +55,8 @@ Module::Module(const void* data, size_t size) : bytes_(aligned_bytes(size), free
 }
 
 Module::~Module() {
-  methods_.clear();  // Methods before the Program, the Program before the loader
+  instances_.clear();  // Methods before the Program, the Program before the loader
+  methods_.clear();
   program_.reset();
   data_map_.reset();
 }
@@ -117,6 +118,30 @@ Result<Method*> Module::load_method(const std::string& name) {
   EMBER_TRY(load());
   auto it = methods_.find(name);
   if (it != methods_.end()) return it->second->method.get();
+  EMBER_ASSIGN_OR_RETURN(std::unique_ptr<LoadedMethod> m, new_method(name));
+  Method* loaded = m->method.get();
+  methods_[name] = std::move(m);
+  return loaded;
+}
+
+Result<Method*> Module::load_method_instance(const std::string& name) {
+  EMBER_TRY(load());
+  EMBER_ASSIGN_OR_RETURN(std::unique_ptr<LoadedMethod> m, new_method(name));
+  Method* loaded = m->method.get();
+  instances_.push_back(std::move(m));
+  return loaded;
+}
+
+void Module::unload_method_instance(const Method* method) {
+  for (auto it = instances_.begin(); it != instances_.end(); ++it) {
+    if ((*it)->method.get() == method) {
+      instances_.erase(it);
+      return;
+    }
+  }
+}
+
+Result<std::unique_ptr<Module::LoadedMethod>> Module::new_method(const std::string& name) {
   Result<MethodMeta> meta = program_->method_meta(name.c_str());
   if (!meta.ok()) return meta.error();
   auto m = std::make_unique<LoadedMethod>(options_.max_method_allocator_bytes);
@@ -143,9 +168,36 @@ Result<Method*> Module::load_method(const std::string& name) {
   Result<Method> method = program_->load_method(name.c_str(), m->memory.get(), options);
   if (!method.ok()) return method.error();
   m->method = std::make_unique<Method>(std::move(*method));
-  Method* loaded = m->method.get();
-  methods_[name] = std::move(m);
-  return loaded;
+  return m;
+}
+
+const Module::LoadedMethod* Module::find_loaded(const Method& method) const {
+  for (const auto& [name, m] : methods_) {
+    if (m->method.get() == &method) return m.get();
+  }
+  for (const auto& m : instances_) {
+    if (m->method.get() == &method) return m.get();
+  }
+  return nullptr;
+}
+
+Result<std::vector<Module::StateRange>> Module::method_state(const Method& method) const {
+  const LoadedMethod* loaded = find_loaded(method);
+  if (loaded == nullptr) {
+    return fail(Error::InvalidArgument, "method_state: the method is not one this Module holds");
+  }
+  std::vector<StateRange> ranges;
+  const MethodMeta meta = method.method_meta();
+  for (size_t i = 0; i < method.num_values(); ++i) {
+    if (!meta.is_mutable_buffer(i)) continue;
+    EMBER_ASSIGN_OR_RETURN(Span<uint8_t> bytes, method.mutable_buffer(i));
+    ranges.push_back({StateRange::Kind::MutableBuffer, static_cast<uint32_t>(i), bytes});
+  }
+  if (!ranges.empty()) return ranges;
+  for (size_t i = 0; i < loaded->spans.size(); ++i) {
+    ranges.push_back({StateRange::Kind::PlannedBuffer, static_cast<uint32_t>(i), loaded->spans[i]});
+  }
+  return ranges;
 }
 
 void Module::unload_method(const std::string& name) { methods_.erase(name); }

@@ -76,8 +76,31 @@ class Module final {
   // Bytes of the method allocator the loaded method used (for tools).
   size_t method_allocator_used(const std::string& name) const;
 
+  // Loads a further instance of method `name` over the same program, with its own planned
+  // buffers (so its own mutable buffers: a second conversation's KV cache), method allocator
+  // and temp allocator; the constants and the file are shared. The Module owns it until
+  // unload_method_instance() or its destruction. Loading and unloading instances are not
+  // thread-safe, but different instances may execute on different threads at once.
+  Result<Method*> load_method_instance(const std::string& name);
+  void unload_method_instance(const Method* method);
+
+  // A method's state between execute() calls as byte ranges the caller may read or overwrite
+  // (saving and restoring a conversation): each mutable buffer (MethodMeta::is_mutable_buffer),
+  // in value order, or, when the program marks none (upstream programs without buffer names),
+  // each planned buffer whole. `method` is one this Module loaded (load_method or an instance).
+  struct StateRange {
+    enum class Kind : uint8_t { MutableBuffer = 1, PlannedBuffer = 2 };
+    Kind kind;
+    uint32_t index;  // the value index, or the planned buffer's 0-based index
+    Span<uint8_t> bytes;
+  };
+  Result<std::vector<StateRange>> method_state(const Method& method) const;
+
  private:
   struct LoadedMethod;
+
+  Result<std::unique_ptr<LoadedMethod>> new_method(const std::string& name);
+  const LoadedMethod* find_loaded(const Method& method) const;
 
   Error load_data_map();
 
@@ -92,6 +115,7 @@ class Module final {
   std::unique_ptr<Program> program_;
   Options options_;
   std::map<std::string, std::unique_ptr<LoadedMethod>> methods_;
+  std::vector<std::unique_ptr<LoadedMethod>> instances_;
 };
 
 }  // namespace ember::runtime

@@ -179,5 +179,79 @@ TEST(ModuleTest, MissingFileIsNotFound) {
   EXPECT_EQ(module.load(), Error::NotFound);
 }
 
+// b (value 1) is a mutable buffer: planned, with initial contents {1.5, 2.5} from the mutable
+// segment. method_state() exposes its 8 bytes (a write is seen by the next execute), and a
+// second instance of the method has its own copy, untouched by the first's write. A program
+// that marks no mutable buffer exposes its planned buffers whole.
+TEST(ModuleTest, MethodStateAndInstances) {
+  FixedKernelRegistry<8> kernels;
+  ASSERT_EQ(testing::register_test_kernels(kernels), Error::Ok);
+  BackendRegistry backends;
+  Module::Options options;
+  options.method.kernels = &kernels;
+  options.method.backends = &backends;
+  auto program = testing::make_add_program();
+  program->execution_plan[0]->values[1]->val.AsTensor()->data_buffer_idx = 1;
+  program->execution_plan[0]->inputs = {0};
+  auto segment = std::make_unique<testing::fbs::SubsegmentOffsetsT>();
+  segment->segment_index = 1;
+  segment->offsets = {0, 8};
+  program->mutable_data_segments.push_back(std::move(segment));
+  const float initial[4] = {0, 0, 1.5f, 2.5f};
+  std::vector<uint8_t> mutable_bytes(sizeof(initial));
+  std::memcpy(mutable_bytes.data(), initial, sizeof(initial));
+  const std::vector<uint8_t> bytes = testing::serialize(*program, {{0, 0, 0, 0}, mutable_bytes});
+  Module module(bytes.data(), bytes.size());
+  module.set_options(options);
+  auto meta = module.method_meta("forward");
+  ASSERT_TRUE(meta.ok());
+  EXPECT_TRUE(meta->is_mutable_buffer(1));
+  EXPECT_FALSE(meta->is_mutable_buffer(0));
+  EXPECT_EQ(*meta->mutable_buffer_bytes(), 8u);
+
+  auto first = module.load_method("forward");
+  ASSERT_TRUE(first.ok()) << last_error_message();
+  auto state = module.method_state(**first);
+  ASSERT_TRUE(state.ok()) << last_error_message();
+  ASSERT_EQ(state->size(), 1u);
+  EXPECT_EQ((*state)[0].kind, Module::StateRange::Kind::MutableBuffer);
+  EXPECT_EQ((*state)[0].index, 1u);
+  ASSERT_EQ((*state)[0].bytes.size(), 8u);
+  float b[2];
+  std::memcpy(b, (*state)[0].bytes.data(), 8);
+  EXPECT_EQ(b[0], 1.5f);
+  const float written[2] = {100, 200};
+  std::memcpy((*state)[0].bytes.data(), written, 8);
+  EXPECT_EQ((*first)->mutable_buffer(0).error(), Error::InvalidArgument);
+
+  auto second = module.load_method_instance("forward");
+  ASSERT_TRUE(second.ok()) << last_error_message();
+  ASSERT_NE(*second, *first);
+  float a_data[2] = {10, 20};
+  int32_t sizes[1] = {2};
+  uint8_t order[1] = {0};
+  int32_t strides[1];
+  Tensor a(ScalarType::Float, 1, sizes, order, strides, a_data);
+  for (Method* m : {*first, *second}) {
+    ASSERT_EQ(m->set_input(EValue(&a), 0), Error::Ok);
+    ASSERT_EQ(m->execute(), Error::Ok) << last_error_message();
+  }
+  EXPECT_EQ((*first)->get_output(0).to_tensor().const_data_ptr<float>()[1], 220.0f);
+  EXPECT_EQ((*second)->get_output(0).to_tensor().const_data_ptr<float>()[1], 22.5f);
+  module.unload_method_instance(*second);
+  EXPECT_EQ(module.method_state(**second).error(), Error::InvalidArgument);
+
+  const std::vector<uint8_t> plain = testing::serialize(*testing::make_add_program());
+  Module other(plain.data(), plain.size());
+  other.set_options(options);
+  auto method = other.load_method("forward");
+  ASSERT_TRUE(method.ok());
+  auto whole = other.method_state(**method);
+  ASSERT_TRUE(whole.ok());
+  ASSERT_EQ(whole->size(), 1u);
+  EXPECT_EQ((*whole)[0].kind, Module::StateRange::Kind::PlannedBuffer);
+  EXPECT_EQ((*whole)[0].bytes.size(), 48u);
+}
+
 }  // namespace
 }  // namespace ember::runtime

@@ -16,6 +16,7 @@ class TimedModel final : public LogitsModel {
 
   Result<std::vector<float>> forward(const std::vector<int32_t>& tokens,
                                      int32_t start_pos) override;
+  int32_t reused_tokens() const override { return inner_.reused_tokens(); }
 
   uint64_t prefill_ns() const { return prefill_ns_; }
   uint64_t decode_ns() const { return decode_ns_; }

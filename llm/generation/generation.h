@@ -24,6 +24,9 @@ class LogitsModel {
   // vocabulary id) after the last of them.
   virtual Result<std::vector<float>> forward(const std::vector<int32_t>& tokens,
                                              int32_t start_pos) = 0;
+  // How many of the last forward()'s tokens were already in the cache and not run again
+  // (prefix reuse, llm/runner/session.h); 0 for a model without one.
+  virtual int32_t reused_tokens() const { return 0; }
 };
 
 enum class StopReason { StopToken, StopString, MaxNewTokens, ContextFull, Cancelled };
@@ -35,6 +38,14 @@ struct GenerationConfig {
   ContextPolicy context;
   std::vector<int32_t> stop_tokens;       // e.g. EOS, <|eot_id|>; not part of the output
   std::vector<std::string> stop_strings;  // the text stops before the first of them
+  // When set, sampling draws from this generator and leaves it where the stream stopped,
+  // instead of a fresh one seeded with sampling.seed: a conversation continued later (or saved
+  // and restored) continues its stream, so the tokens equal an uninterrupted run's.
+  Rng* rng = nullptr;
+  // Also runs the last generated token through the model, so its cache slot is filled and the
+  // logits after it are known: the conversation can then be continued or saved. One more
+  // decode step; off by default (nobody samples after the last token of a one-shot run).
+  bool evaluate_last_token = false;
 };
 
 struct GenerationResult {
@@ -43,6 +54,15 @@ struct GenerationResult {
   StopReason reason = StopReason::MaxNewTokens;
   int32_t prompt_tokens = 0;   // prefilled (after the context policy)
   int32_t dropped_tokens = 0;  // dropped by the context policy
+  // Figures: prompt tokens run through the model and those already in its cache (prefix
+  // reuse; prompt_tokens = prefill_evaluated + prefill_reused), decode steps run, and the
+  // wall time of the prefill, of the decode steps, and from the start to the first token.
+  int32_t prefill_evaluated = 0;
+  int32_t prefill_reused = 0;
+  int32_t decode_steps = 0;
+  uint64_t prefill_ns = 0;
+  uint64_t decode_ns = 0;
+  uint64_t first_token_ns = 0;
 };
 
 // Called with each piece of settled text; return false to cancel.

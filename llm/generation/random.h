@@ -19,6 +19,15 @@ class Rng {
   // A double in [0, 1) from the top 53 bits of next().
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
+  // The generator's whole state (saved with a session, so a restored conversation continues
+  // the same stream) and its restoration.
+  void state(uint64_t out[4]) const {
+    for (int i = 0; i < 4; ++i) out[i] = s_[i];
+  }
+  void set_state(const uint64_t in[4]) {
+    for (int i = 0; i < 4; ++i) s_[i] = in[i];
+  }
+
  private:
   uint64_t s_[4];
 };

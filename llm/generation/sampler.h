@@ -40,6 +40,10 @@ class Sampler {
   // Restarts the random stream (same seed: the same draws again).
   void reset() { rng_.reseed(config_.seed); }
 
+  // The random stream's position, to continue it elsewhere (a saved session).
+  const Rng& rng() const { return rng_; }
+  void set_rng(const Rng& rng) { rng_ = rng; }
+
  private:
   explicit Sampler(const SamplingConfig& config) : config_(config), rng_(config.seed) {}
   SamplingConfig config_;

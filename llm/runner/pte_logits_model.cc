@@ -1,11 +1,23 @@
 #include "llm/runner/pte_logits_model.h"
 
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 
+#include "llm/runner/content_hash.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/core/tensor.h"
 
 namespace ember::llm {
+
+struct PteLogitsModel::Shared {
+  std::string path;
+  std::unique_ptr<runtime::Module> module;
+  std::mutex mu;  // guards module's method instances and the hash below
+  bool hashed = false;
+  uint64_t file_size = 0;
+  uint64_t content_hash = 0;
+};
 
 using runtime::EValue;
 using runtime::ScalarType;
@@ -48,17 +60,95 @@ Error read_shapes(runtime::Module& module, int32_t* max_seq, int32_t* vocab) {
 
 Result<std::unique_ptr<PteLogitsModel>> PteLogitsModel::load(
     const std::string& path, const runtime::Module::Options& options) {
-  auto module = std::make_unique<runtime::Module>(path);
-  module->set_options(options);
-  EMBER_TRY_CONTEXT(module->load(), "loading %s", path.c_str());
-  std::unique_ptr<PteLogitsModel> model(new PteLogitsModel(std::move(module)));
-  EMBER_TRY(read_shapes(*model->module_, &model->max_seq_len_, &model->vocab_size_));
+  auto shared = std::make_shared<Shared>();
+  shared->path = path;
+  shared->module = std::make_unique<runtime::Module>(path);
+  shared->module->set_options(options);
+  EMBER_TRY_CONTEXT(shared->module->load(), "loading %s", path.c_str());
+  std::unique_ptr<PteLogitsModel> model(new PteLogitsModel(shared));
+  EMBER_TRY(read_shapes(*shared->module, &model->max_seq_len_, &model->vocab_size_));
   // The cache holds as many positions as the longest prefill may fill: the exports size their
   // sequence bound to the cache (max_cache_len), so a position past it has no cache slot.
   model->context_length_ = model->max_seq_len_;
-  auto method = model->module_->load_method("forward");
-  if (!method.ok()) return method.error();
+  EMBER_ASSIGN_OR_RETURN(model->method_, shared->module->load_method("forward"));
   return model;
+}
+
+PteLogitsModel::~PteLogitsModel() {
+  if (instance_ && method_ != nullptr) {
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    shared_->module->unload_method_instance(method_);
+  }
+}
+
+Result<std::unique_ptr<PteLogitsModel>> PteLogitsModel::new_context() {
+  std::unique_ptr<PteLogitsModel> model(new PteLogitsModel(shared_));
+  model->max_seq_len_ = max_seq_len_;
+  model->context_length_ = context_length_;
+  model->vocab_size_ = vocab_size_;
+  std::lock_guard<std::mutex> lock(shared_->mu);
+  EMBER_ASSIGN_OR_RETURN(model->method_, shared_->module->load_method_instance("forward"));
+  model->instance_ = true;
+  return model;
+}
+
+Result<std::vector<runtime::Module::StateRange>> PteLogitsModel::state() {
+  std::lock_guard<std::mutex> lock(shared_->mu);
+  return shared_->module->method_state(*method_);
+}
+
+Error PteLogitsModel::copy_state_from(PteLogitsModel& other) {
+  if (other.shared_ != shared_) {
+    return runtime::fail(Error::InvalidArgument,
+                         "copy_state_from: the contexts belong to different loaded programs");
+  }
+  if (&other == this) return Error::Ok;
+  EMBER_ASSIGN_OR_RETURN(std::vector<runtime::Module::StateRange> from, other.state());
+  EMBER_ASSIGN_OR_RETURN(std::vector<runtime::Module::StateRange> to, state());
+  if (from.size() != to.size()) {
+    return runtime::fail(Error::Internal, "copy_state_from: %zu state ranges, %zu expected",
+                         from.size(), to.size());
+  }
+  for (size_t i = 0; i < from.size(); ++i) {
+    if (from[i].bytes.size() != to[i].bytes.size()) {
+      return runtime::fail(Error::Internal, "copy_state_from: state range %zu sizes differ", i);
+    }
+    std::memcpy(to[i].bytes.data(), from[i].bytes.data(), from[i].bytes.size());
+  }
+  return Error::Ok;
+}
+
+Result<ModelIdentity> PteLogitsModel::identity() {
+  std::lock_guard<std::mutex> lock(shared_->mu);
+  if (!shared_->hashed) {
+    EMBER_ASSIGN_OR_RETURN(shared_->content_hash, hash_file(shared_->path, &shared_->file_size));
+    shared_->hashed = true;
+  }
+  ModelIdentity id;
+  id.file_size = shared_->file_size;
+  id.content_hash = shared_->content_hash;
+  id.vocab_size = vocab_size_;
+  id.context_length = context_length_;
+  return id;
+}
+
+Result<uint64_t> hash_file(const std::string& path, uint64_t* size) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return runtime::fail(Error::NotFound, "cannot open '%s'", path.c_str());
+  ContentHash hash;
+  uint64_t total = 0;
+  std::vector<uint8_t> chunk(size_t(1) << 20);
+  for (;;) {
+    const size_t got = std::fread(chunk.data(), 1, chunk.size(), f);
+    hash.update(chunk.data(), got);
+    total += got;
+    if (got < chunk.size()) break;
+  }
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return runtime::fail(Error::AccessFailed, "cannot read '%s'", path.c_str());
+  *size = total;
+  return hash.finish();
 }
 
 Result<std::vector<float>> PteLogitsModel::forward(const std::vector<int32_t>& tokens,
@@ -85,12 +175,13 @@ Result<std::vector<float>> PteLogitsModel::forward(const std::vector<int32_t>& t
   int32_t pos_strides[1];
   Tensor ids_t(ScalarType::Long, 2, ids_sizes, ids_order, ids_strides, ids.data());
   Tensor pos_t(ScalarType::Long, 1, pos_sizes, pos_order, pos_strides, positions.data());
-  EMBER_ASSIGN_OR_RETURN(std::vector<EValue> outputs,
-                         module_->forward({EValue(&ids_t), EValue(&pos_t)}));
-  if (outputs.empty() || !outputs[0].is_tensor()) {
+  EMBER_TRY(method_->set_input(EValue(&ids_t), 0));
+  EMBER_TRY(method_->set_input(EValue(&pos_t), 1));
+  EMBER_TRY(method_->execute());
+  if (method_->outputs_size() < 1 || !method_->get_output(0).is_tensor()) {
     return runtime::fail(Error::InvalidProgram, "forward returned no logits tensor");
   }
-  const Tensor& logits = outputs[0].to_tensor();
+  const Tensor& logits = method_->get_output(0).to_tensor();
   if (logits.scalar_type() != ScalarType::Float || logits.dim() != 3 || logits.size(1) != n ||
       logits.size(2) != vocab_size_) {
     return runtime::fail(Error::InvalidProgram, "forward's logits are not [1, %lld, %d] float",

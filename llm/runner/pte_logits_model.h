@@ -2,8 +2,9 @@
 // runtime::Module. The program's "forward" takes the token ids [1, n] (int64) and their
 // positions [n] (int64) -- transformers' exports call them input_ids / cache_position,
 // export_llama's tokens / input_pos -- and returns logits [1, n, vocab] (float). The KV cache is a
-// mutable buffer inside the program, so one loaded program is one conversation: the prefill
-// runs the prompt with its dynamic length, then each decode step runs one token.
+// mutable buffer inside the program's planned memory: one PteLogitsModel is one conversation's
+// cache. new_context() makes another over the same loaded program (its own planned memory, the
+// weights shared), and state() exposes the cache for saving, restoring and forking.
 //
 // The kernels and backends the program calls must be registered in the process-wide registries
 // (or in Module::Options) before load(); the program that links this library does that.
@@ -19,6 +20,19 @@
 
 namespace ember::llm {
 
+// What a saved session is checked against: the program file's size and a 64-bit hash of its
+// bytes (weights included), with the interface read from it.
+struct ModelIdentity {
+  uint64_t file_size = 0;
+  uint64_t content_hash = 0;
+  int32_t vocab_size = 0;
+  int32_t context_length = 0;
+  bool operator==(const ModelIdentity& o) const {
+    return file_size == o.file_size && content_hash == o.content_hash &&
+           vocab_size == o.vocab_size && context_length == o.context_length;
+  }
+};
+
 class PteLogitsModel final : public LogitsModel {
  public:
   // Loads `path` (mmap) and its "forward" method, and reads the method's input bounds.
@@ -26,12 +40,27 @@ class PteLogitsModel final : public LogitsModel {
   // a float output).
   static Result<std::unique_ptr<PteLogitsModel>> load(const std::string& path,
                                                       const runtime::Module::Options& options = {});
+  ~PteLogitsModel() override;
+
+  // Another context on the same loaded program: its own planned memory (an empty cache), the
+  // program, weights and delegates' files shared. Contexts may run on different threads at
+  // once; making and destroying them is serialised internally.
+  Result<std::unique_ptr<PteLogitsModel>> new_context();
 
   // Runs `tokens` at start_pos, start_pos + 1, ...; the logits after the last one.
   // InvalidArgument when there are no tokens, more than the program's sequence bound, or
   // positions past the context length.
   Result<std::vector<float>> forward(const std::vector<int32_t>& tokens,
                                      int32_t start_pos) override;
+
+  // The cache and other state between forward() calls (runtime::Module::method_state): the
+  // program's mutable buffers, or its planned buffers whole when it marks none.
+  Result<std::vector<runtime::Module::StateRange>> state();
+  // Copies another context's state (same program) into this one: a forked conversation.
+  Error copy_state_from(PteLogitsModel& other);
+
+  // The file's identity; the hash is computed once per loaded program, on first use.
+  Result<ModelIdentity> identity();
 
   // The longest run one forward() accepts (the sequence length's upper bound).
   int32_t max_seq_len() const { return max_seq_len_; }
@@ -41,12 +70,19 @@ class PteLogitsModel final : public LogitsModel {
   int32_t vocab_size() const { return vocab_size_; }
 
  private:
-  explicit PteLogitsModel(std::unique_ptr<runtime::Module> module) : module_(std::move(module)) {}
+  struct Shared;
+  explicit PteLogitsModel(std::shared_ptr<Shared> shared) : shared_(std::move(shared)) {}
 
-  std::unique_ptr<runtime::Module> module_;
+  std::shared_ptr<Shared> shared_;
+  runtime::Method* method_ = nullptr;
+  bool instance_ = false;  // from new_context(): unloaded by the destructor
   int32_t max_seq_len_ = 0;
   int32_t context_length_ = 0;
   int32_t vocab_size_ = 0;
 };
+
+// The ContentHash (content_hash.h) of a file's bytes, and its size: the identity a saved
+// session checks. NotFound / AccessFailed name the file.
+Result<uint64_t> hash_file(const std::string& path, uint64_t* size);
 
 }  // namespace ember::llm

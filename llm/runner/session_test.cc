@@ -69,5 +69,50 @@ TEST(SessionTest, AModelErrorKeepsTheChunksThatRan) {
   EXPECT_EQ(session.tokens(), (std::vector<int32_t>{1, 2}));
 }
 
+TEST(SessionTest, PrefixReuseRunsOnlyTheNewTokens) {
+  RecordingModel model;
+  Session session(model, 8, 16);
+  ASSERT_TRUE(session.append({1, 2, 3, 4}).ok());
+  // The conversation re-sent whole with two new tokens: only those run.
+  auto logits = session.forward({1, 2, 3, 4, 5, 6}, 0);
+  ASSERT_TRUE(logits.ok());
+  EXPECT_EQ(logits.get(), std::vector<float>{6});
+  EXPECT_EQ(model.calls.back(), (Call{{5, 6}, 4}));
+  EXPECT_EQ(session.reused_tokens(), 4);
+  // A prompt that leaves the history after two tokens: the rest is rewritten.
+  ASSERT_TRUE(session.forward({1, 2, 7}, 0).ok());
+  EXPECT_EQ(model.calls.back(), (Call{{7}, 2}));
+  EXPECT_EQ(session.tokens(), (std::vector<int32_t>{1, 2, 7}));
+  // All of it cached with its logits: no model call at all.
+  const size_t calls = model.calls.size();
+  auto same = session.forward({1, 2, 7}, 0);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(same.get(), std::vector<float>{7});
+  EXPECT_EQ(model.calls.size(), calls);
+  EXPECT_EQ(session.reused_tokens(), 3);
+  // Cached without logits (after a rewind): the last token runs again.
+  ASSERT_EQ(session.truncate(2), Error::Ok);
+  EXPECT_TRUE(session.last_logits().empty());
+  ASSERT_TRUE(session.forward({1, 2}, 0).ok());
+  EXPECT_EQ(model.calls.back(), (Call{{2}, 1}));
+  EXPECT_EQ(session.reused_tokens(), 1);
+  EXPECT_EQ(session.stats().evaluated_tokens, 4 + 2 + 1 + 1);
+  EXPECT_EQ(session.stats().reused_tokens, 4 + 2 + 3 + 1);
+  EXPECT_EQ(session.stats().model_calls, 4);
+  EXPECT_EQ(session.truncate(3), Error::InvalidArgument);
+}
+
+TEST(SessionTest, RestoreSetsHistoryAndLogits) {
+  RecordingModel model;
+  Session session(model, 8, 4);
+  ASSERT_EQ(session.restore({5, 6}, {0.5f}), Error::Ok);
+  auto logits = session.forward({5, 6}, 0);
+  ASSERT_TRUE(logits.ok());
+  EXPECT_EQ(logits.get(), std::vector<float>{0.5f});
+  EXPECT_TRUE(model.calls.empty());
+  EXPECT_EQ(session.restore({1, 2, 3, 4, 5}, {}), Error::InvalidArgument);
+  EXPECT_EQ(session.position(), 2);
+}
+
 }  // namespace
 }  // namespace ember::llm

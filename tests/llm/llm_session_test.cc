@@ -111,7 +111,9 @@ void check_fixture(const std::string& id) {
   // Interrupted on the same program: 8 tokens, 3 unrelated ones, back to after the 8th.
   const int32_t kept = 8;
   const int32_t resume_at = static_cast<int32_t>(prompt.size()) + kept - 1;
-  // Back to position 0 (the cache keeps the first run's values until they are rewritten).
+  // Back to position 0 (the cache keeps the first run's values until they are rewritten);
+  // truncating first makes the whole prompt run again as one prefill, not a reused prefix.
+  ASSERT_EQ(session.truncate(0), runtime::Error::Ok);
   ASSERT_TRUE(session.forward(prompt, 0).ok());
   std::vector<int32_t> first(tokens.begin(), tokens.begin() + kept);
   for (int32_t i = 0; i + 1 < kept; ++i) ASSERT_TRUE(session.append({first[i]}).ok());

@@ -10,6 +10,12 @@
 // decode tokens/s and the peak RSS (stderr), or with --json one JSON object on stdout with the
 // tokens, the text and those figures. Bad flags exit 2, a failed load or run exits 1, each with
 // "ember_llm: ErrorName (0xNN): message".
+//
+// Sessions: --save_session FILE writes the conversation after the run (KV cache, tokens, the
+// sampler's generator; llm/runner/session_file.h, atomically); --load_session FILE restores one
+// saved with the same model before the run: the prompt, if any, is appended to it, and the
+// sampler continues the saved random stream (--seed is not used), so a run split across
+// processes gives an uninterrupted run's tokens.
 #include <gflags/gflags.h>
 #include <unistd.h>
 
@@ -25,6 +31,7 @@
 #include "llm/generation/generation.h"
 #include "llm/runner/pte_logits_model.h"
 #include "llm/runner/session.h"
+#include "llm/runner/session_file.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/kernel/kernel_registry.h"
 #include "runtime/platform/log.h"
@@ -42,6 +49,8 @@ DEFINE_double(min_p, 0.0, "Drop tokens below min_p times the best one's probabil
 DEFINE_double(repetition_penalty, 1.0, "CTRL repetition penalty (1: off).");
 DEFINE_uint64(seed, 0, "The sampler's seed.");
 DEFINE_int32(threads, 1, "Threads for kernels and delegates (1: none; -1: one per core).");
+DEFINE_string(save_session, "", "Save the conversation (cache, tokens, generator) here after the run.");
+DEFINE_string(load_session, "", "Restore a conversation saved with this model; the prompt is appended.");
 DEFINE_bool(json, false, "Print one JSON object with tokens, text and figures on stdout.");
 
 namespace ember::llm {
@@ -59,8 +68,12 @@ double ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 Error check_flags() {
   if (FLAGS_model.empty()) return runtime::fail(Error::InvalidArgument, "--model is required");
-  if (FLAGS_prompt.empty() == FLAGS_prompt_ids.empty()) {
+  if (!FLAGS_prompt.empty() && !FLAGS_prompt_ids.empty()) {
     return runtime::fail(Error::InvalidArgument, "give exactly one of --prompt and --prompt_ids");
+  }
+  if (FLAGS_prompt.empty() && FLAGS_prompt_ids.empty() && FLAGS_load_session.empty()) {
+    return runtime::fail(Error::InvalidArgument,
+                         "give exactly one of --prompt and --prompt_ids (or --load_session)");
   }
   if (!FLAGS_prompt.empty() && FLAGS_tokenizer.empty()) {
     return runtime::fail(Error::InvalidArgument,
@@ -103,6 +116,8 @@ void report(const GenerationResult& result, const TimedModel& timed, double load
   j["load_ms"] = load_ms;
   j["time_to_first_token_ms"] = ms(first_token_ns);
   j["prompt_tokens"] = result.prompt_tokens;
+  j["prefill_evaluated"] = result.prefill_evaluated;
+  j["prefill_reused"] = result.prefill_reused;
   j["prefill_tokens_per_s"] = prefill_s > 0 ? result.prompt_tokens / prefill_s : 0.0;
   j["decode_steps"] = timed.decode_calls();
   j["decode_tokens_per_s"] = decode_s > 0 ? timed.decode_calls() / decode_s : 0.0;
@@ -151,21 +166,41 @@ int run() {
   }
   const double load_ms = ms(ember_pal_now_ns() - load_start);
 
-  auto prompt = FLAGS_prompt_ids.empty()
-                    ? tokenizer->encode(FLAGS_prompt, /*add_special_tokens=*/true)
+  // A continued conversation gets no second BOS.
+  auto prompt = !FLAGS_prompt.empty()
+                    ? tokenizer->encode(FLAGS_prompt, FLAGS_load_session.empty())
                     : IdTokenizer(model.get()->vocab_size()).encode(FLAGS_prompt_ids, false);
   if (!prompt.ok()) return die(prompt.error(), FLAGS_prompt_ids.empty() ? 1 : 2);
   Session session(*model.get(), model.get()->max_seq_len(), model.get()->context_length());
+  GenerationConfig config = generation_config(session.context_length());
+  Rng rng(FLAGS_seed);
+  config.rng = &rng;
+  config.evaluate_last_token = !FLAGS_save_session.empty();
+  std::vector<int32_t> ids = std::move(prompt.get());
+  if (!FLAGS_load_session.empty()) {
+    bool has_rng = false;
+    if (Error err = load_session(FLAGS_load_session, *model.get(), session, &rng, &has_rng);
+        err != Error::Ok) {
+      return die(err);
+    }
+    // The restored conversation is the start of the prompt: prefix reuse skips all of it.
+    ids.insert(ids.begin(), session.tokens().begin(), session.tokens().end());
+  }
   TimedModel timed(session);
-  auto result = generate(timed, *tokenizer, prompt.get(),
-                         generation_config(session.context_length()), [](std::string_view text) {
-                           if (!FLAGS_json) {
-                             std::fwrite(text.data(), 1, text.size(), stdout);
-                             std::fflush(stdout);
-                           }
-                           return true;
-                         });
+  auto result = generate(timed, *tokenizer, ids, config, [](std::string_view text) {
+    if (!FLAGS_json) {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      std::fflush(stdout);
+    }
+    return true;
+  });
   if (!result.ok()) return die(result.error());
+  if (!FLAGS_save_session.empty()) {
+    if (Error err = save_session(FLAGS_save_session, *model.get(), session, &rng);
+        err != Error::Ok) {
+      return die(err);
+    }
+  }
   report(result.get(), timed, load_ms);
   return 0;
 }

@@ -132,6 +132,29 @@ Result<ModelIdentity> PteLogitsModel::identity() {
   return id;
 }
 
+Result<DecoderMemory> estimate_memory(const std::string& path,
+                                      const runtime::Module::Options& options) {
+  runtime::Module module(path);
+  module.set_options(options);
+  EMBER_TRY_CONTEXT(module.load(), "loading %s", path.c_str());
+  DecoderMemory m;
+  EMBER_TRY(read_shapes(module, &m.max_seq_len, &m.vocab_size));
+  m.context_length = m.max_seq_len;  // as PteLogitsModel::load
+  EMBER_ASSIGN_OR_RETURN(runtime::MethodMeta meta, module.method_meta("forward"));
+  for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
+    EMBER_ASSIGN_OR_RETURN(int64_t size, meta.memory_planned_buffer_size(i));
+    m.planned_bytes += static_cast<uint64_t>(size);
+  }
+  EMBER_ASSIGN_OR_RETURN(m.state_bytes, meta.mutable_buffer_bytes());
+  m.temp_bytes = options.temp_allocator_bytes;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return runtime::fail(Error::NotFound, "cannot open '%s'", path.c_str());
+  std::fseek(f, 0, SEEK_END);
+  m.file_bytes = static_cast<uint64_t>(std::ftell(f));
+  std::fclose(f);
+  return m;
+}
+
 Result<uint64_t> hash_file(const std::string& path, uint64_t* size) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return runtime::fail(Error::NotFound, "cannot open '%s'", path.c_str());

@@ -81,6 +81,27 @@ class PteLogitsModel final : public LogitsModel {
   int32_t vocab_size_ = 0;
 };
 
+// What a decoder program needs in memory, read from the file without loading its method or
+// touching its weights: the file (weights and program, mapped and shared by every context),
+// per context the planned memory (activations and the KV cache) of which the KV cache and
+// other mutable buffers (0 when the program marks none: a saved session then holds the planned
+// memory whole), and the temp allocator Module gives each context.
+struct DecoderMemory {
+  uint64_t file_bytes = 0;
+  uint64_t planned_bytes = 0;
+  uint64_t state_bytes = 0;
+  uint64_t temp_bytes = 0;
+  int32_t max_seq_len = 0;
+  int32_t context_length = 0;
+  int32_t vocab_size = 0;
+  // One context: file + planned + temp.
+  uint64_t total_bytes() const { return file_bytes + planned_bytes + temp_bytes; }
+};
+
+// InvalidProgram when "forward" is not a decoder (as load()); NotFound for a missing file.
+Result<DecoderMemory> estimate_memory(const std::string& path,
+                                      const runtime::Module::Options& options = {});
+
 // The ContentHash (content_hash.h) of a file's bytes, and its size: the identity a saved
 // session checks. NotFound / AccessFailed name the file.
 Result<uint64_t> hash_file(const std::string& path, uint64_t* size);

@@ -163,6 +163,183 @@ TEST(LlmCapiTest, CancelFromAnotherThread) {
   ember_llm_destroy(llm);
 }
 
+std::vector<int32_t> session_tokens(const ember_llm* llm) {
+  std::vector<int32_t> tokens(ember_llm_session_tokens(llm, nullptr, 0));
+  ember_llm_session_tokens(llm, tokens.data(), tokens.size());
+  return tokens;
+}
+
+ember_llm_stats stats_of(const ember_llm* llm) {
+  ember_llm_stats stats;
+  EXPECT_EQ(ember_llm_get_stats(llm, &stats), EMBER_OK);
+  return stats;
+}
+
+// A sampled generation of 12 tokens equals 6 generated and saved by one handle and 6 more
+// continued by another handle (another load of the program) that restored the file; the
+// restored prompt is not run again (stats). A damaged file is refused and changes nothing.
+TEST(LlmCapiTest, SaveRestoreContinueAndStats) {
+  const Lowered fixture = lower_fixture();
+  ASSERT_FALSE(fixture.pte.empty());
+  ember_llm_config config;
+  ember_llm_config_init(&config);
+  config.temperature = 0.8f;
+  config.top_k = 30;
+  config.seed = 9;
+  config.max_new_tokens = 12;
+  ember_llm* whole = nullptr;
+  ASSERT_EQ(ember_llm_load(fixture.pte.c_str(), nullptr, &whole), EMBER_OK);
+  ASSERT_EQ(ember_llm_generate(whole, nullptr, fixture.prompt.data(), fixture.prompt.size(),
+                               &config, nullptr, nullptr, nullptr),
+            EMBER_OK);
+  const std::vector<int32_t> uninterrupted = generated(whole);
+  ASSERT_EQ(uninterrupted.size(), 12u);
+  ember_llm_stats stats = stats_of(whole);
+  EXPECT_EQ(stats.prompt_tokens, static_cast<int32_t>(fixture.prompt.size()));
+  EXPECT_EQ(stats.prefill_evaluated, stats.prompt_tokens);
+  EXPECT_EQ(stats.prefill_reused, 0);
+  EXPECT_EQ(stats.generated_tokens, 12);
+  EXPECT_EQ(stats.decode_steps, 12);  // the last token runs too: the conversation goes on
+  EXPECT_EQ(stats.position, stats.prompt_tokens + 12);
+  EXPECT_GT(stats.prefill_ms, 0.0);
+  EXPECT_GT(stats.decode_ms, 0.0);
+  EXPECT_GT(stats.time_to_first_token_ms, 0.0);
+  ember_llm_destroy(whole);
+
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string file = std::string(tmp ? tmp : "/tmp") + "/capi.session";
+  ember_llm* first = nullptr;
+  ASSERT_EQ(ember_llm_load(fixture.pte.c_str(), nullptr, &first), EMBER_OK);
+  config.max_new_tokens = 6;
+  ASSERT_EQ(ember_llm_generate(first, nullptr, fixture.prompt.data(), fixture.prompt.size(),
+                               &config, nullptr, nullptr, nullptr),
+            EMBER_OK);
+  std::vector<int32_t> joined = generated(first);
+  ASSERT_EQ(ember_llm_save_session(first, file.c_str()), EMBER_OK) << ember_last_error_message();
+  ember_llm_destroy(first);
+
+  ember_llm* second = nullptr;
+  ASSERT_EQ(ember_llm_load(fixture.pte.c_str(), nullptr, &second), EMBER_OK);
+  ASSERT_EQ(ember_llm_load_session(second, file.c_str()), EMBER_OK) << ember_last_error_message();
+  EXPECT_EQ(ember_llm_session_tokens(second, nullptr, 0), fixture.prompt.size() + 6);
+  ASSERT_EQ(ember_llm_continue(second, nullptr, nullptr, 0, &config, nullptr, nullptr, nullptr),
+            EMBER_OK)
+      << ember_last_error_message();
+  const std::vector<int32_t> rest = generated(second);
+  joined.insert(joined.end(), rest.begin(), rest.end());
+  EXPECT_EQ(joined, uninterrupted);
+  stats = stats_of(second);
+  EXPECT_EQ(stats.prefill_evaluated, 0);
+  EXPECT_EQ(stats.prefill_reused, static_cast<int32_t>(fixture.prompt.size() + 6));
+
+  // Continuing with two more ids runs only those two.
+  const int32_t more[2] = {3, 4};
+  const std::vector<int32_t> before = session_tokens(second);
+  ASSERT_EQ(ember_llm_continue(second, nullptr, more, 2, &config, nullptr, nullptr, nullptr),
+            EMBER_OK);
+  stats = stats_of(second);
+  EXPECT_EQ(stats.prefill_evaluated, 2);
+  EXPECT_EQ(stats.prefill_reused, static_cast<int32_t>(before.size()));
+
+  // A damaged file: a named error, the conversation unchanged.
+  const std::vector<int32_t> now = session_tokens(second);
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100);
+    f.put('\x7f');
+  }
+  EXPECT_EQ(ember_llm_load_session(second, file.c_str()), EMBER_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ember_last_error_message()).find("checksum"), std::string::npos)
+      << ember_last_error_message();
+  EXPECT_EQ(session_tokens(second), now);
+  ember_llm_destroy(second);
+}
+
+// Rewind: back to 4 tokens after the prompt, continuing gives the rest of the greedy run.
+// Fork: a copy continues like the original. Two conversations of one loaded program generate
+// on two threads at once, each its own tokens; the first handle may go before the second.
+TEST(LlmCapiTest, RewindForkAndTwoSessionsAtOnce) {
+  const Lowered fixture = lower_fixture();
+  ASSERT_FALSE(fixture.pte.empty());
+  ember_llm_config config;
+  ember_llm_config_init(&config);
+  config.max_new_tokens = 8;
+  ember_llm* llm = nullptr;
+  ASSERT_EQ(ember_llm_load(fixture.pte.c_str(), nullptr, &llm), EMBER_OK);
+  ASSERT_EQ(ember_llm_generate(llm, nullptr, fixture.prompt.data(), fixture.prompt.size(), &config,
+                               nullptr, nullptr, nullptr),
+            EMBER_OK);
+  ASSERT_EQ(ember_llm_rewind(llm, static_cast<int32_t>(fixture.prompt.size()) + 4), EMBER_OK);
+  EXPECT_EQ(ember_llm_rewind(llm, 1000), EMBER_INVALID_ARGUMENT);
+  config.max_new_tokens = 4;
+  ember_llm* fork = nullptr;
+  ASSERT_EQ(ember_llm_fork(llm, &fork), EMBER_OK) << ember_last_error_message();
+  ASSERT_EQ(ember_llm_continue(llm, nullptr, nullptr, 0, &config, nullptr, nullptr, nullptr),
+            EMBER_OK);
+  const std::vector<int32_t> want(fixture.greedy.begin() + 4, fixture.greedy.begin() + 8);
+  EXPECT_EQ(generated(llm), want);
+  ASSERT_EQ(ember_llm_continue(fork, nullptr, nullptr, 0, &config, nullptr, nullptr, nullptr),
+            EMBER_OK);
+  EXPECT_EQ(generated(fork), want);
+  ember_llm_destroy(fork);
+
+  ember_llm* other = nullptr;
+  ASSERT_EQ(ember_llm_new_session(llm, &other), EMBER_OK) << ember_last_error_message();
+  EXPECT_EQ(ember_llm_session_tokens(other, nullptr, 0), 0u);
+  const int32_t other_prompt[5] = {5, 4, 3, 2, 1};
+  config.max_new_tokens = static_cast<int32_t>(fixture.greedy.size());
+  ASSERT_EQ(ember_llm_generate(other, nullptr, other_prompt, 5, &config, nullptr, nullptr, nullptr),
+            EMBER_OK);
+  const std::vector<int32_t> other_alone = generated(other);
+  ASSERT_EQ(ember_llm_reset(other), EMBER_OK);
+  ASSERT_EQ(ember_llm_reset(llm), EMBER_OK);
+  ember_status status_a = EMBER_OK, status_b = EMBER_OK;
+  std::thread ta([&] {
+    status_a = ember_llm_generate(llm, nullptr, fixture.prompt.data(), fixture.prompt.size(),
+                                  &config, nullptr, nullptr, nullptr);
+  });
+  std::thread tb([&] {
+    status_b = ember_llm_generate(other, nullptr, other_prompt, 5, &config, nullptr, nullptr,
+                                  nullptr);
+  });
+  ta.join();
+  tb.join();
+  ASSERT_EQ(status_a, EMBER_OK);
+  ASSERT_EQ(status_b, EMBER_OK);
+  EXPECT_EQ(generated(llm), fixture.greedy);
+  EXPECT_EQ(generated(other), other_alone);
+  ember_llm_destroy(llm);  // the first handle first: the second keeps the program
+  ASSERT_EQ(ember_llm_generate(other, nullptr, other_prompt, 5, &config, nullptr, nullptr, nullptr),
+            EMBER_OK);
+  EXPECT_EQ(generated(other), other_alone);
+  ember_llm_destroy(other);
+}
+
+TEST(LlmCapiTest, EstimateMemoryBeforeLoading) {
+  const Lowered fixture = lower_fixture();
+  ASSERT_FALSE(fixture.pte.empty());
+  ember_llm_memory memory;
+  ASSERT_EQ(ember_llm_estimate_memory(fixture.pte.c_str(), &memory), EMBER_OK)
+      << ember_last_error_message();
+  std::ifstream file(fixture.pte, std::ios::binary | std::ios::ate);
+  EXPECT_EQ(memory.file_bytes, static_cast<uint64_t>(file.tellg()));
+  EXPECT_GT(memory.kv_cache_bytes, 0u);
+  EXPECT_GE(memory.planned_bytes, memory.kv_cache_bytes);
+  EXPECT_EQ(memory.total_bytes, memory.file_bytes + memory.planned_bytes + memory.temp_bytes);
+  ember_llm* llm = nullptr;
+  ASSERT_EQ(ember_llm_load(fixture.pte.c_str(), nullptr, &llm), EMBER_OK);
+  EXPECT_EQ(memory.context_length, stats_of(llm).context_length);
+  EXPECT_EQ(memory.vocab_size, 128);
+  ember_llm_destroy(llm);
+  std::printf("estimate: file %llu, planned %llu (KV cache %llu), temp %llu bytes\n",
+              static_cast<unsigned long long>(memory.file_bytes),
+              static_cast<unsigned long long>(memory.planned_bytes),
+              static_cast<unsigned long long>(memory.kv_cache_bytes),
+              static_cast<unsigned long long>(memory.temp_bytes));
+  EXPECT_EQ(ember_llm_estimate_memory("/nonexistent.pte", &memory), EMBER_NOT_FOUND);
+  EXPECT_EQ(ember_llm_estimate_memory(nullptr, &memory), EMBER_INVALID_ARGUMENT);
+}
+
 TEST(LlmCapiTest, BadCallsAreNamedErrors) {
   ember_llm* llm = nullptr;
   EXPECT_EQ(ember_llm_load(nullptr, nullptr, &llm), EMBER_INVALID_ARGUMENT);
@@ -174,6 +351,15 @@ TEST(LlmCapiTest, BadCallsAreNamedErrors) {
   EXPECT_EQ(ember_llm_generate(nullptr, "x", nullptr, 0, &config, nullptr, nullptr, nullptr),
             EMBER_INVALID_ARGUMENT);
   EXPECT_EQ(ember_llm_reset(nullptr), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_llm_rewind(nullptr, 0), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_llm_new_session(nullptr, &llm), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_llm_fork(nullptr, &llm), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_llm_save_session(nullptr, "x"), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_llm_load_session(nullptr, "x"), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_llm_get_stats(nullptr, nullptr), EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_llm_continue(nullptr, nullptr, nullptr, 0, &config, nullptr, nullptr, nullptr),
+            EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_llm_session_tokens(nullptr, nullptr, 0), 0u);
   ember_llm_destroy(nullptr);
 }
 

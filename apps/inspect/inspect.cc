@@ -7,7 +7,10 @@
 //
 // For a .pte (recognized by its "ET12" identifier): methods, inputs/outputs with dtypes
 // and shapes, an operator histogram, delegates, constants size, and the memory plan with
-// the arena against a lower bound recomputed from the program (pte_summary.h). With
+// the arena against a lower bound recomputed from the program (pte_summary.h). When its
+// forward is a decoder LLM (token ids and positions in, logits out; llm/runner), an "llm"
+// section adds the context length, vocabulary and the memory one conversation needs (the
+// file, planned memory with the KV cache, temp), as ember_llm_estimate_memory reports it. With
 // --debug FILE.ptdbg (lower --debug_out) it then lists every instruction's node, ATen op,
 // source line and module, the nodes inside each delegate call, and whether the sidecar's
 // SHA-256 matches the .pte (docs/profiling.md). For a bundled program (.bpte, "BP08"): its
@@ -33,7 +36,9 @@
 #include "apps/inspect/pt2_summary.h"
 #include "apps/inspect/pte_summary.h"
 #include "apps/diagnostics/debug_info.h"
+#include "llm/runner/pte_logits_model.h"
 #include "runtime/executor/pte_container.h"
+#include <nlohmann/json.hpp>
 
 DEFINE_bool(json, false, "print the summary as JSON");
 DEFINE_bool(graph, true, "include the graph, one node per line");
@@ -89,11 +94,40 @@ int list_provenance(const std::vector<uint8_t>& pte) {
   return 0;
 }
 
+// The decoder view, or "" when forward is not a decoder.
+std::string llm_section(const std::string& path, std::string summary) {
+  auto m = ember::llm::estimate_memory(path);
+  if (!m.ok()) return summary;
+  if (FLAGS_json) {
+    nlohmann::json j = nlohmann::json::parse(summary, nullptr, false);
+    if (j.is_discarded()) return summary;
+    j["llm"] = {{"context_length", m->context_length}, {"max_seq_len", m->max_seq_len},
+                {"vocab_size", m->vocab_size},         {"file_bytes", m->file_bytes},
+                {"planned_bytes", m->planned_bytes},   {"kv_cache_bytes", m->state_bytes},
+                {"temp_bytes", m->temp_bytes},         {"total_bytes", m->total_bytes()}};
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  }
+  char text[512];
+  std::snprintf(text, sizeof(text),
+                "llm: decoder, context %d positions, prefill up to %d tokens, vocab %d\n"
+                "  memory for one conversation: %llu bytes = file %llu (weights, mapped) + "
+                "planned %llu (KV cache %llu) + temp %llu; each further conversation: %llu\n",
+                m->context_length, m->max_seq_len, m->vocab_size,
+                static_cast<unsigned long long>(m->total_bytes()),
+                static_cast<unsigned long long>(m->file_bytes),
+                static_cast<unsigned long long>(m->planned_bytes),
+                static_cast<unsigned long long>(m->state_bytes),
+                static_cast<unsigned long long>(m->temp_bytes),
+                static_cast<unsigned long long>(m->planned_bytes + m->temp_bytes));
+  return summary + text;
+}
+
 int inspect_pte(const std::string& path, const std::vector<uint8_t>& bytes) {
   auto summary = ember::aot::summarize_pte(bytes);
   if (!summary.ok()) return report(ember::aot::annotate(summary.error(), path));
   std::string out = FLAGS_json ? ember::aot::pte_summary_json(summary.get())
                                : ember::aot::pte_summary_text(summary.get());
+  out = llm_section(path, std::move(out));
   std::fwrite(out.data(), 1, out.size(), stdout);
   return FLAGS_debug.empty() ? 0 : list_provenance(bytes);
 }

@@ -11,6 +11,7 @@
 set -u
 LLM="$1"
 LOWER="$2"
+INSPECT="$3"
 FIX=tests/fixtures/llm
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -68,6 +69,15 @@ joined=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tokens
   fail "the restored run prefilled again: $(cat "$TEST_TMPDIR/b.json")"
 [ "$(field "$TEST_TMPDIR/b.json" prefill_evaluated)" = "0" ] || fail "restored prefill evaluated tokens"
 echo "save/restore across processes: $joined = uninterrupted"
+
+# inspect's decoder view: context, vocabulary and the memory estimate with the KV cache.
+"$INSPECT" "$pte" > "$TEST_TMPDIR/inspect.txt" || fail "inspect failed"
+grep -qE '^llm: decoder, context [0-9]+ positions, prefill up to [0-9]+ tokens, vocab 128$' "$TEST_TMPDIR/inspect.txt" ||
+  fail "inspect's llm line: $(grep llm "$TEST_TMPDIR/inspect.txt")"
+grep -qE 'planned [0-9]+ \(KV cache [1-9][0-9]* *\)' "$TEST_TMPDIR/inspect.txt" || grep -qE 'KV cache [1-9]' "$TEST_TMPDIR/inspect.txt" ||
+  fail "inspect's memory line: $(grep memory "$TEST_TMPDIR/inspect.txt")"
+"$INSPECT" "$pte" --json | python3 -c 'import json,sys; m=json.load(sys.stdin)["llm"]; assert m["kv_cache_bytes"] > 0 and m["total_bytes"] > m["file_bytes"], m' ||
+  fail "inspect --json has no llm section"
 
 # The streamed text (no --json): the ids as text on stdout, the figures on stderr.
 "$LLM" --model "$pte" --prompt_ids "$prompt" --max_new_tokens 3 > "$TEST_TMPDIR/out.txt" 2> "$TEST_TMPDIR/err.txt" ||

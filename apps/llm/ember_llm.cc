@@ -16,6 +16,11 @@
 // saved with the same model before the run: the prompt, if any, is appended to it, and the
 // sampler continues the saved random stream (--seed is not used), so a run split across
 // processes gives an uninterrupted run's tokens.
+//
+// Chat: --chat reads user messages from stdin, one a line, and answers each (apps/llm/chat.h),
+// rendering the conversation with --chat_template (a built-in row's name or a .json row; by
+// default the family of the chat_template in the tokenizer_config.json beside --tokenizer) and
+// --system; each turn prefills only its new tokens.
 #include <gflags/gflags.h>
 #include <unistd.h>
 
@@ -26,6 +31,7 @@
 
 #include "apps/executor_runner/registration.h"
 #include "apps/executor_runner/stats.h"
+#include "apps/llm/chat.h"
 #include "apps/llm/id_tokenizer.h"
 #include "apps/llm/timed_model.h"
 #include "llm/generation/generation.h"
@@ -51,6 +57,9 @@ DEFINE_uint64(seed, 0, "The sampler's seed.");
 DEFINE_int32(threads, 1, "Threads for kernels and delegates (1: none; -1: one per core).");
 DEFINE_string(save_session, "", "Save the conversation (cache, tokens, generator) here after the run.");
 DEFINE_string(load_session, "", "Restore a conversation saved with this model; the prompt is appended.");
+DEFINE_bool(chat, false, "Interactive chat: each stdin line is a user message.");
+DEFINE_string(chat_template, "", "Chat template: a built-in name (llama3, chatml, qwen2, smollm2, gemma, phi3) or a .json row.");
+DEFINE_string(system, "", "The system message of --chat.");
 DEFINE_bool(json, false, "Print one JSON object with tokens, text and figures on stdout.");
 
 namespace ember::llm {
@@ -71,7 +80,10 @@ Error check_flags() {
   if (!FLAGS_prompt.empty() && !FLAGS_prompt_ids.empty()) {
     return runtime::fail(Error::InvalidArgument, "give exactly one of --prompt and --prompt_ids");
   }
-  if (FLAGS_prompt.empty() && FLAGS_prompt_ids.empty() && FLAGS_load_session.empty()) {
+  if (FLAGS_chat && (!FLAGS_prompt.empty() || !FLAGS_prompt_ids.empty())) {
+    return runtime::fail(Error::InvalidArgument, "--chat reads the messages from stdin; no --prompt");
+  }
+  if (FLAGS_prompt.empty() && FLAGS_prompt_ids.empty() && FLAGS_load_session.empty() && !FLAGS_chat) {
     return runtime::fail(Error::InvalidArgument,
                          "give exactly one of --prompt and --prompt_ids (or --load_session)");
   }
@@ -165,6 +177,17 @@ int run() {
     tokenizer = std::make_unique<IdTokenizer>(model.get()->vocab_size());
   }
   const double load_ms = ms(ember_pal_now_ns() - load_start);
+  if (FLAGS_chat) {
+    auto tmpl = resolve_chat_template(FLAGS_chat_template, FLAGS_tokenizer);
+    if (!tmpl.ok()) return die(tmpl.error());
+    Session session(*model.get(), model.get()->max_seq_len(), model.get()->context_length());
+    ChatOptions chat;
+    chat.system = FLAGS_system;
+    chat.json = FLAGS_json;
+    Error err = run_chat(session, *tokenizer, tmpl.get(),
+                         generation_config(session.context_length()), chat, stdin);
+    return err == Error::Ok ? 0 : die(err);
+  }
 
   // A continued conversation gets no second BOS.
   auto prompt = !FLAGS_prompt.empty()

@@ -79,6 +79,23 @@ grep -qE 'planned [0-9]+ \(KV cache [1-9][0-9]* *\)' "$TEST_TMPDIR/inspect.txt" 
 "$INSPECT" "$pte" --json | python3 -c 'import json,sys; m=json.load(sys.stdin)["llm"]; assert m["kv_cache_bytes"] > 0 and m["total_bytes"] > m["file_bytes"], m' ||
   fail "inspect --json has no llm section"
 
+# Chat: two turns through a template row whose markers are ids (the fixtures have no trained
+# vocabulary); the second turn prefills only its new tokens, the first turn's are reused.
+printf '{"name": "ids", "bos": "1 ", "turn_begin": "2 ", "turn_end": " 3 ", "system_role": "s", "user_role": "u", "assistant_role": "a", "system_in_first_user": false, "default_system": "", "stop_strings": []}' > "$TEST_TMPDIR/ids.json"
+printf '5 6 7\n9 8\n' | "$LLM" --model "$pte" --chat --chat_template "$TEST_TMPDIR/ids.json" --max_new_tokens 4 --json > "$TEST_TMPDIR/chat.jsonl" ||
+  fail "chat failed"
+python3 - "$TEST_TMPDIR/chat.jsonl" <<'PY' || fail "chat turns: $(cat "$TEST_TMPDIR/chat.jsonl")"
+import json, sys
+turns = [json.loads(l) for l in open(sys.argv[1])]
+assert len(turns) == 2, turns
+assert turns[0]["prefill_reused"] == 0 and len(turns[0]["tokens"]) == 4, turns[0]
+# Turn 2's prompt repeats turn 1's (its reply re-encoded from text), then adds the new message.
+assert turns[1]["prefill_reused"] >= turns[0]["prompt_tokens"], turns[1]
+assert turns[1]["prefill_evaluated"] < turns[1]["prompt_tokens"] // 2, turns[1]
+PY
+echo "chat: 2 turns, turn 2 reused $(sed -n 2p "$TEST_TMPDIR/chat.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["prefill_reused"])') prompt tokens"
+expect_error 1 "NotFound .*'nope'" --model "$pte" --chat --chat_template nope < /dev/null
+
 # The streamed text (no --json): the ids as text on stdout, the figures on stderr.
 "$LLM" --model "$pte" --prompt_ids "$prompt" --max_new_tokens 3 > "$TEST_TMPDIR/out.txt" 2> "$TEST_TMPDIR/err.txt" ||
   fail "streaming run failed"

@@ -117,4 +117,26 @@ runtime::Result<std::string> render_chat(const ChatTemplate& t,
   return out;
 }
 
+runtime::Result<ChatTemplate> chat_template_from_jinja(const std::string& jinja) {
+  auto has = [&](const char* marker) { return jinja.find(marker) != std::string::npos; };
+  const char* name = nullptr;
+  if (has("<|start_header_id|>")) {
+    name = "llama3";
+  } else if (has("<start_of_turn>")) {
+    name = "gemma";
+  } else if (has("<|user|>") && has("<|end|>")) {
+    name = "phi3";
+  } else if (has("<|im_start|>")) {
+    name = has("SmolLM") ? "smollm2" : has("You are a helpful assistant.") ? "qwen2" : "chatml";
+  }
+  if (name == nullptr) {
+    return runtime::fail(runtime::Error::NotSupported,
+                         "the tokenizer's chat_template (%zu characters) is none of the known "
+                         "families (llama3, chatml, qwen2, smollm2, gemma, phi3); give one by "
+                         "name or as a JSON row",
+                         jinja.size());
+  }
+  return find_chat_template(name);
+}
+
 }  // namespace ember::llm

@@ -39,6 +39,13 @@ runtime::Result<ChatTemplate> find_chat_template(const std::string& name);
 // A row from JSON with the field names above; InvalidArgument names a missing or mistyped field.
 runtime::Result<ChatTemplate> chat_template_from_json(const nlohmann::json& value);
 
+// The built-in row a Hugging Face tokenizer_config.json's Jinja `chat_template` writes, found by
+// the family's markers (the Jinja itself is not run): <|start_header_id|> -> llama3,
+// <start_of_turn> -> gemma, <|user|> with <|end|> -> phi3, <|im_start|> -> smollm2 when it names
+// SmolLM, qwen2 when it defaults to "You are a helpful assistant.", else chatml. NotSupported
+// when none matches (give the template by name or as a JSON row instead).
+runtime::Result<ChatTemplate> chat_template_from_jinja(const std::string& jinja);
+
 // The prompt text for `messages`, ending with the generation prompt when `add_generation_prompt`.
 // InvalidArgument for an unknown role.
 runtime::Result<std::string> render_chat(const ChatTemplate& tmpl,

@@ -72,5 +72,24 @@ TEST(ChatTemplateTest, ErrorsAreNamed) {
             runtime::Error::InvalidArgument);
 }
 
+// Excerpts of the families' published Jinja templates: the row is found by their markers.
+TEST(ChatTemplateTest, FamilyFromTokenizerConfigJinja) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"{{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\\n\\n' }}", "llama3"},
+      {"{{ '<start_of_turn>' + role + '\\n' }}", "gemma"},
+      {"{{'<|user|>' + '\\n' + message['content'] + '<|end|>'}}", "phi3"},
+      {"{{ '<|im_start|>system\\nYou are a helpful AI assistant named SmolLM' }}", "smollm2"},
+      {"{{ '<|im_start|>system\\nYou are a helpful assistant.<|im_end|>' }}", "qwen2"},
+      {"{{ '<|im_start|>' + message['role'] }}", "chatml"},
+  };
+  for (const auto& [jinja, name] : cases) {
+    auto t = chat_template_from_jinja(jinja);
+    ASSERT_TRUE(t.ok()) << jinja;
+    EXPECT_EQ(t->name, name) << jinja;
+  }
+  EXPECT_EQ(chat_template_from_jinja("{{ message['content'] }}").error(),
+            runtime::Error::NotSupported);
+}
+
 }  // namespace
 }  // namespace ember::llm

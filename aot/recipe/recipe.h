@@ -42,6 +42,10 @@ struct Recipe {
   std::vector<std::shared_ptr<const Pass>> transform_passes;
   // Stages run between load and to_edge (e.g. quantize); built fresh per session.
   std::function<std::vector<std::unique_ptr<Stage>>()> pre_edge_stages;
+  // Quantizes without calibration (weights while lowering, activations at run time, e.g.
+  // XNNPACK's qd8 recipes): the lower tool reports the outputs against the float program's
+  // on the .pt2's example inputs (accuracy_report.h).
+  bool dynamically_quantized = false;
 };
 
 using RecipeFactory = std::function<Result<Recipe>(const RecipeOptions&)>;

@@ -9,7 +9,8 @@
 // Recipes (all_recipes.h): portable, demo (delegates to DemoBackend), xnnpack, and the
 // quantizing portable-int8 / xnnpack-int8, calibrated on --calibrate a.bin[,b.bin] (one
 // sample per flag, repeatable) and/or --calibration_list FILE, then reporting the output SQNR
-// against the float program (docs/quantization.md). --pass applies registered user passes
+// against the float program (docs/quantization.md); the dynamically quantized xnnpack-dq-*
+// recipes report it on the .pt2's example inputs. --pass applies registered user passes
 // in the transform stage (aot/passes/pass_registry.h); repeated --method NAME=FILE.pt2 writes
 // one program with a method per file (aot/recipe/multi_method.h); --compile_spec KEY=VALUE
 // goes to the recipe's partitioners (backends/xnnpack/aot/xnnpack_partitioner.h);
@@ -66,5 +67,5 @@ int main(int argc, char** argv) {
     if (Error d = write_debug_sidecar(*session, o.debug_out); d != Error::Ok) return report(d);
   }
   if (Error b = write_bundle(o, *session->pte()); b != Error::Ok) return report(b, 2);
-  return o.int8 ? report(report_accuracy(*session, o.verbose)) : 0;
+  return o.int8 || o.dynamic_quant ? report(report_accuracy(*session, o)) : 0;
 }

@@ -29,7 +29,8 @@ DEFINE_string(custom_ops, "",
               "YAML file declaring the custom operators the model calls "
               "(- func: ns::op.out(...) -> Tensor(a!); docs/custom_ops.md)");
 DEFINE_string(calibration_list, "",
-              "-int8 recipes: file with one calibration sample per line "
+              "-int8 recipes: file with one calibration sample per line (dynamically "
+              "quantized recipes: the accuracy report's samples) "
               "(comma-separated raw input files; also --calibration-list)");
 
 namespace ember::aot {
@@ -187,19 +188,30 @@ LowerUsage parse_lower_options(int argc, char** argv, const RecipeRegistry& reci
       read_recipe_options(pass_flags, spec_flags, max_dim_flags, &o->recipe_options);
   if (!read.ok()) return read;
   o->int8 = o->recipe.size() > 5 && o->recipe.compare(o->recipe.size() - 5, 5, "-int8") == 0;
+  if (auto recipe = recipes.create(o->recipe, o->recipe_options); recipe.ok()) {
+    o->dynamic_quant = recipe->dynamically_quantized && method_flags.empty();
+  }
   if (o->int8 && !method_flags.empty()) {
     return bad_usage(invalid_argument("--method with a quantizing recipe ('" + o->recipe +
                                       "'): calibration samples belong to one method; lower each "
                                       "method's .pt2 on its own"));
   }
-  if (!o->int8 && (!calibrate_flags.empty() || !FLAGS_calibration_list.empty())) {
+  if (!o->int8 && !o->dynamic_quant &&
+      (!calibrate_flags.empty() || !FLAGS_calibration_list.empty())) {
     return bad_usage(
         invalid_argument("--calibrate / --calibration-list need a quantizing recipe "
-                         "(--recipe portable-int8 or xnnpack-int8), not '" +
+                         "(--recipe portable-int8 or xnnpack-int8, or a dynamically quantized "
+                         "one such as xnnpack-dq-w8), not '" +
                          o->recipe + "'"));
   }
   if (o->int8) {
     if (Error e = read_samples(calibrate_flags, o); e != Error::Ok) return bad_usage(e);
+  } else if (o->dynamic_quant) {  // the accuracy report's samples (none: the example inputs)
+    if (Error e = read_calibration_samples(calibrate_flags, FLAGS_calibration_list, resolve_path,
+                                           &o->recipe_options.quantize);
+        e != Error::Ok) {
+      return bad_usage(e);
+    }
   }
   for (const std::string& m : method_flags) {  // NAME=FILE with FILE resolved like MODEL.pt2
     const size_t eq = m.find('=');

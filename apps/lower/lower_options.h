@@ -31,6 +31,9 @@ struct LowerOptions {
   std::string dump_dir;              // --dump_dir, resolved ("" = none)
   std::string debug_out;             // --debug_out, resolved ("" = none)
   bool int8 = false;                 // a quantizing ("-int8") recipe: the accuracy report runs
+  // Recipe::dynamically_quantized (and no --method): the accuracy report runs on
+  // recipe_options.quantize.samples (--calibrate files) or else the .pt2's example inputs.
+  bool dynamic_quant = false;
   std::vector<std::string> methods;  // --method NAME=FILE, FILE resolved
   RecipeOptions recipe_options;      // memory planner, user passes, specs, custom ops, samples
   // Bundled test cases (bundle_cases.h): the flags as given, and the .bpte to write.
@@ -52,9 +55,10 @@ struct LowerUsage {
 
 // Parses argv (gflags and the repeatable flags) and checks every usage rule: a model or
 // --method, -o naming no input, --compile_spec only for a recipe with a partitioner,
-// --calibrate only for "-int8" recipes and not with --method, --debug_out not with --method
+// --calibrate only for "-int8" recipes (not with --method) and dynamically quantized ones, --debug_out not with --method
 // and not -o, the .bpte not -o. For "-int8" recipes it reads the calibration samples (or the
-// .pt2's example input, with a warning on stderr) and sets the runner.
+// .pt2's example input, with a warning on stderr) and sets the runner; for dynamically
+// quantized ones it reads the --calibrate samples, if any, for the accuracy report.
 LowerUsage parse_lower_options(int argc, char** argv, const RecipeRegistry& recipes,
                                LowerOptions* options);
 

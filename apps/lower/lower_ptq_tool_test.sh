@@ -1,7 +1,7 @@
 #!/bin/bash
 # lower with the post-training quantization recipes: --calibrate / --calibration-list, the
 # example-input fallback and its warning, the accuracy report, --dump-dir artifacts, and the
-# named errors for bad calibration input.
+# named errors for bad calibration input; the dynamically quantized recipes' report.
 set -u
 LOWER="$1"
 MODEL="$2"       # tests/fixtures/ptq/ptq_mlp.pt2 (one input, f32[4, 16] = 256 bytes)
@@ -34,6 +34,22 @@ grep -q "xnnpack: .* in 1 partition" "$T/out.txt" || fail "not delegated: $(cat 
 grep -q "one sample is a weak calibration" "$T/err.txt" || fail "no weak-calibration warning: $(cat $T/err.txt)"
 grep -q "quantized vs float on 1 calibration sample(s):" "$T/out.txt" || fail "fallback report"
 
+# Dynamically quantized recipes: the same report against the float program, on the .pt2's
+# example input or on --calibrate files; 4-bit weights lose more than 8-bit ones.
+sqnr() { sed -nE 's/.*output 0: +SQNR +([0-9.]+) dB.*/\1/p' "$1"; }
+"$LOWER" "$MODEL" -o "$T/w8.pte" --recipe xnnpack-dq-w8 > "$T/w8.txt" 2>&1 || fail "dq-w8 failed: $(cat $T/w8.txt)"
+grep -q "quantized vs float on 1 input sample(s):" "$T/w8.txt" || fail "no dq report: $(cat $T/w8.txt)"
+"$LOWER" "$MODEL" -o "$T/w4.pte" --recipe xnnpack-dq-w4-b32 --calibrate "$CAL0" --calibrate "$CAL1" \
+  > "$T/w4.txt" 2>&1 || fail "dq-w4 failed: $(cat $T/w4.txt)"
+grep -q "quantized vs float on 2 input sample(s):" "$T/w4.txt" || fail "no dq report on files: $(cat $T/w4.txt)"
+W8=$(sqnr "$T/w8.txt"); W4=$(sqnr "$T/w4.txt")
+[ -n "$W8" ] && [ -n "$W4" ] || fail "no SQNR: $(cat $T/w8.txt $T/w4.txt)"
+awk -v a="$W8" -v b="$W4" 'BEGIN { exit !(a > 30 && a < 80 && b > 5 && b < a - 10) }' \
+  || fail "dq SQNR w8 $W8 dB, w4 $W4 dB: expected 30 < w8 < 80 and w4 more than 10 dB lower"
+"$LOWER" "$DYNAMIC" -o "$T/dyn.pte" --recipe xnnpack-dq-w8 > "$T/dyn.txt" 2>&1 \
+  || fail "dq with a dynamic batch failed: $(cat $T/dyn.txt)"
+grep -qE "output 0: +SQNR +[0-9.]+ dB" "$T/dyn.txt" || fail "no report for a dynamic input: $(cat $T/dyn.txt)"
+
 expect_error() {
   local want=$1 pattern=$2; shift 2
   "$LOWER" "$@" > /dev/null 2> "$T/err.txt"
@@ -51,6 +67,8 @@ expect_error 2 "NotFound \(0x..\): .*calibration file '.*missing.bin'" \
 printf '# nothing\n\n' > "$T/empty.txt"
 expect_error 2 "InvalidArgument \(0x12\): --calibration-list '.*empty.txt' lists no sample \(0 samples\)" \
   "$MODEL" -o "$T/d.pte" --recipe portable-int8 --calibration-list "$T/empty.txt"
+expect_error 1 "InvalidArgument \(0x12\): .*calibration sample 1 input 0 \('x', file .*short.bin\): 60 bytes, expected 256" \
+  "$MODEL" -o "$T/d.pte" --recipe xnnpack-dq-w8 --calibrate "$CAL0" --calibrate "$T/short.bin"
 expect_error 2 "InvalidArgument \(0x12\): --calibrate / --calibration-list need a quantizing recipe" \
   "$MODEL" -o "$T/d.pte" --recipe portable --calibrate "$CAL0"
 expect_error 1 "NotSupported \(0x10\): .*nothing to quantize.*core ATen .*node 'convolution' \(aten::convolution.default, pt2_models.py:[0-9]+\).*export_for_training" \

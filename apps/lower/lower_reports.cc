@@ -7,6 +7,8 @@
 
 #include "aot/emit/bundled_program_writer.h"
 #include "aot/emit/debug_sidecar.h"
+#include "aot/quantize/example_inputs.h"
+#include "aot/recipe/accuracy_report.h"
 #include "aot/recipe/quant_report.h"
 #include "aot/recipe/quantize_stage.h"
 #include "aot/recipe/run_method.h"
@@ -66,36 +68,44 @@ Error write_bundle(const LowerOptions& options, const std::vector<uint8_t>& pte)
   return Error::Ok;
 }
 
-Error report_accuracy(const ExportSession& session, bool verbose) {
-  const Stage* qs = session.find_stage("quantize");
-  if (qs == nullptr || !qs->done()) return Error::Ok;
+Error report_accuracy(const ExportSession& session, const LowerOptions& options) {
   // XNNPACK delegate calls in the final program are run too.
   static runtime::BackendRegistry backends;
   static const runtime::Error registered = ::ember::backends::xnnpack::register_backend(backends);
   if (registered != runtime::Error::Ok) {
     return fail(Error::Internal, "cannot register the XNNPACK runtime backend");
   }
-  const QuantizeResults& q = static_cast<const QuantizeStage*>(qs)->results();
-  std::vector<std::vector<HostTensor>> got;
   RunOptions run_options;
   run_options.backends = &backends;
-  for (const auto& sample : q.samples) {
-    auto outs = run_pte_method(*session.pte(), "forward", sample, run_options);
-    if (!outs.ok())
-      return fail(outs.error(), "running the quantized program for the accuracy report");
-    got.push_back(std::move(outs.get()));
+  // Dynamically quantized: the --calibrate samples, else the .pt2's example inputs.
+  const QuantizeOptions& given = options.recipe_options.quantize;
+  std::vector<std::vector<HostTensor>> samples = given.samples;
+  std::string missing;
+  if (options.dynamic_quant && samples.empty()) {
+    auto example = read_example_inputs(options.input);
+    if (example.ok()) {
+      samples.push_back(std::move(example.get()));
+    } else {
+      missing = "the .pt2's example inputs cannot be used: " + format_error(example.error());
+    }
   }
-  auto errors = compare_outputs(q.float_outputs, got);
-  if (!errors.ok()) {  // the program is written; the report is a bonus
-    std::fprintf(stderr, "lower: warning: no accuracy report: %s\n",
-                 format_error(errors.error()).c_str());
+  AccuracyReport r;
+  if (missing.empty()) {
+    EMBER_ASSIGN_OR_RETURN(r, accuracy_report(session, samples, run_options, given.sample_names));
+    missing = r.skipped;
+  }
+  if (!missing.empty()) {  // the program is written; the report is a bonus
+    std::fprintf(stderr, "lower: warning: no accuracy report: %s\n", missing.c_str());
     return Error::Ok;
   }
-  std::printf("quantized vs float on %zu calibration sample(s):\n%s", q.samples.size(),
-              format_errors(*errors, "  ").c_str());
-  if (verbose && !q.layers.empty()) {
-    std::printf("per layer (QDQ program on the portable kernels vs float):\n%s",
-                format_errors(q.layers, "  ").c_str());
+  std::printf("%s", format_accuracy_report(r).c_str());
+  const Stage* qs = session.find_stage("quantize");
+  if (options.verbose && qs != nullptr && qs->done()) {
+    const QuantizeResults& q = static_cast<const QuantizeStage*>(qs)->results();
+    if (!q.layers.empty()) {
+      std::printf("per layer (QDQ program on the portable kernels vs float):\n%s",
+                  format_errors(q.layers, "  ").c_str());
+    }
   }
   return Error::Ok;
 }

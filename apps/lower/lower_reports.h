@@ -7,8 +7,9 @@
 //                                        delegation summary and "wrote OUT (N bytes)"
 //   write_debug_sidecar(session, path)   --debug_out: the provenance sidecar (.ptdbg)
 //   write_bundle(options, pte)           the .bpte with the bundled test cases, if any
-//   report_accuracy(session, verbose)    "-int8" recipes: output SQNR and max error of the
-//                                        quantized program against the float one
+//   report_accuracy(session, options)    "-int8" and dynamically quantized recipes: output
+//                                        SQNR and max error of the quantized program against
+//                                        the float one (aot/recipe/accuracy_report.h)
 //   report(error, status)                "lower: ErrorName (0xNN): message" on stderr
 #pragma once
 
@@ -33,10 +34,12 @@ Error write_debug_sidecar(const ExportSession& session, const std::string& path)
 // Writes options.bpte_path for the written .pte `pte`; Ok and nothing written without cases.
 Error write_bundle(const LowerOptions& options, const std::vector<uint8_t>& pte);
 
-// Runs the quantized program on the calibration samples (XNNPACK delegates included) and
-// prints its error against the float program's outputs. Ok when there is nothing to report
-// (no quantize stage) and when the outputs cannot be compared (a warning says why).
-Error report_accuracy(const ExportSession& session, bool verbose);
+// Runs the quantized program on the calibration samples ("-int8") or the .pt2's example
+// inputs (options.dynamic_quant), XNNPACK delegates included, and prints its error against
+// the float program's outputs (accuracy_report()); --verbose adds the int8 per-layer report.
+// Ok when there is nothing to report and when the outputs cannot be compared (a warning
+// says why); the quantized program failing to run is an error.
+Error report_accuracy(const ExportSession& session, const LowerOptions& options);
 
 // Prints `error` as "lower: ErrorName (0xNN): message" unless it is Ok; returns `status`
 // for an error, 0 for Ok.

@@ -138,10 +138,12 @@ def export_one(spec, fixture, out_dir, opset):
 def write_fixture(spec):
     """Writes a peer_models.py model's core-ATen .pt2 and case-0 reference files with
     refgen/fixtures/generate_pt2.py's own code into <large fixtures>/pt2."""
+    import discrimination
     import generate_pt2
     out = os.path.join(peer_common.large_fixtures_dir(REPO), "pt2")
     os.makedirs(out, exist_ok=True)
-    base, _ = generate_pt2.write_model(spec, "core_aten", out, "external")
+    base, _ = generate_pt2.write_model(spec, "core_aten", out, "external",
+                                       discrimination.measure(spec))
     print("wrote %s/%s.pt2" % (out, base))
     return out, base
 
@@ -164,7 +166,12 @@ def main():
         if fixture is None:
             print("skip %-28s (no core_aten .pt2 fixture with references)" % spec["name"])
             continue
-        path = export_one(spec, fixture, args.out, args.opset)
+        try:
+            path = export_one(spec, fixture, args.out, args.opset)
+        except torch.onnx.errors.UnsupportedOperatorError as e:  # e.g. antialiased resampling
+            print("skip %-28s (ONNX opset %d cannot express it: %s)"
+                  % (spec["name"], args.opset, str(e).splitlines()[0]))
+            continue
         print("%-28s %s (%d bytes) from %s" % (spec["name"], path, os.path.getsize(path), fixture[1]))
 
 

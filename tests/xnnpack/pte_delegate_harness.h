@@ -34,6 +34,7 @@ class PteDelegateHarness {
   runtime::Error init_delegates(const std::string& method);
   // True when the method has only DelegateCall instructions (runnable here).
   bool only_delegate_calls() const { return only_delegates_; }
+  size_t num_delegates() const { return handles_.size(); }
 
   size_t num_inputs() const { return inputs_.size(); }
   size_t num_outputs() const { return outputs_.size(); }

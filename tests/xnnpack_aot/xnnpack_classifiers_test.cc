@@ -21,6 +21,9 @@ TEST(XnnpackClassifiersTest, MnasNet05) { check_large_model("mnasnet0_5", 1); }
 TEST(XnnpackClassifiersTest, GoogLeNet) { check_large_model("googlenet", 1); }  // max_pool2d ceil_mode, cat of 4
 // Dense blocks concatenate up to 25 tensors: chained delegate-internal concatenates.
 TEST(XnnpackClassifiersTest, DenseNet121) { check_large_model("densenet121", 1); }
+// ConvNeXt's 7x7 depthwise convolutions (49 taps; XNNPACK 2024-11's depthwise kernels stop at
+// 25) are four quadrant convolutions plus adds each; as_strided stays portable: 2 partitions.
+TEST(XnnpackClassifiersTest, ConvNextTinyCfg) { check_large_model("convnext_tiny_cfg", 2); }
 
 }  // namespace
 }  // namespace ember::testing

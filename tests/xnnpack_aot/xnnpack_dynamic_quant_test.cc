@@ -5,7 +5,9 @@
 // range for int8 weights, 12% for 4-bit on the MLP) is an accuracy requirement, not a bound
 // derived from the arithmetic (backends/xnnpack/aot:dynamic_quant_test checks the arithmetic). The
 // fp32 "xnnpack" recipe is run alongside: the quantized error must be larger than its (the weights
-// did change) and within budget.
+// did change) and within budget. The accuracy report lower prints for these recipes
+// (aot/recipe/accuracy_report.h: against Ember's own float program, on the fixture's inputs)
+// must agree with the SQNR computed here against PyTorch's outputs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "aot/recipe/accuracy_report.h"
 #include "aot/recipe/run_method.h"
 #include "backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "tests/e2e/fixture_corpus.h"
@@ -26,6 +29,8 @@ namespace fb = fb_xnnpack;
 struct Run {
   double max_err = 0;  // max |got - ref|
   double range = 0;    // max |ref|
+  double signal = 0, noise = 0;  // sum ref^2, sum (got - ref)^2 over float outputs
+  double report_sqnr = 0;        // output 0 of accuracy_report()
   int qdint8 = 0, qcint8 = 0, qbint4 = 0;
 };
 
@@ -66,10 +71,12 @@ Run lower_and_run(const Fixture& f, const std::string& recipe) {
     ADD_FAILURE() << recipe << ": " << aot::format_error(runner.error());
     return out;
   }
+  std::vector<std::vector<aot::HostTensor>> samples;
   for (const FixtureCase& c : f.cases) {
     std::vector<aot::HostTensor> inputs(c.inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i)
       EXPECT_TRUE(read_fixture_tensor(c.inputs[i], &inputs[i]));
+    samples.push_back(inputs);
     auto outputs = runner.get()->run("forward", inputs);
     if (!outputs.ok() || outputs->size() != c.outputs.size()) {
       ADD_FAILURE() << recipe << ": run failed";
@@ -83,10 +90,25 @@ Run lower_and_run(const Fixture& f, const std::string& recipe) {
       const float* g = reinterpret_cast<const float*>(got.bytes.data());
       const float* r = reinterpret_cast<const float*>(ref.bytes.data());
       for (int64_t i = 0; i < ref.numel(); ++i) {
-        out.max_err = std::max(out.max_err, double(std::fabs(g[i] - r[i])));
+        const double d = double(g[i]) - double(r[i]);
+        out.max_err = std::max(out.max_err, std::fabs(d));
         out.range = std::max(out.range, double(std::fabs(r[i])));
+        out.signal += double(r[i]) * double(r[i]);
+        out.noise += d * d;
       }
     }
+  }
+  if (recipe != "xnnpack") {
+    auto report = aot::accuracy_report(*session, samples, ro);
+    if (!report.ok() || !report->skipped.empty() || report->outputs.empty()) {
+      ADD_FAILURE() << recipe << ": no accuracy report: "
+                    << (report.ok() ? report->skipped : aot::format_error(report.error()));
+      return out;
+    }
+    EXPECT_EQ(report->samples, f.cases.size());
+    EXPECT_EQ(report->outputs.size(), 1u);  // the fixtures have one output
+    std::printf("  %s", aot::format_accuracy_report(*report, "    ").c_str());
+    out.report_sqnr = report->outputs[0].sqnr_db;
   }
   return out;
 }
@@ -117,6 +139,12 @@ void check(const std::string& id, double int4_budget) {
     EXPECT_GT(q.qdint8, 0);
     EXPECT_GT(b.int4 ? q.qbint4 : q.qcint8, 0);
     EXPECT_GT(q.max_err, fp32.max_err);
+    // The report's float program is Ember's, PyTorch's outputs are the reference here; the
+    // float programs agree to ~1e-6 while the quantization noise is >= 1e-3 of the signal.
+    const double sqnr = 10 * std::log10(q.signal / q.noise);
+    std::printf("  %-20s SQNR against PyTorch %.2f dB, reported %.2f dB\n", b.recipe, sqnr,
+                q.report_sqnr);
+    EXPECT_NEAR(q.report_sqnr, sqnr, 0.05);
     if (b.budget >= 0) {
       EXPECT_LE(q.max_err, b.budget * fp32.range);
     }

@@ -2,9 +2,12 @@
 // the preceding convolution when that is its only use, else a multiply-add in any layout),
 // addmm/mm/linear (fully connected, or batch matmul + add for a non-constant weight), bmm,
 // max/avg pooling (ceil_mode via extra bottom/right padding) and mean over H, W / adaptive
-// average pooling to 1x1 (global average pooling).
+// average pooling to 1x1 (global average pooling). A depthwise convolution past 25 taps is
+// four convolutions over its kernel's quadrants plus adds (XNNPACK 2024-11's limit).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 #include "backends/xnnpack/aot/serialize_context.h"
 
@@ -27,11 +30,102 @@ int64_t pick(const std::vector<int64_t>& v, size_t i, int64_t dflt) {
   return v.size() > i ? v[i] : v[0];
 }
 
+// XNNPACK 2024-11's f32 depthwise kernels take at most 25 taps (3p, 4p, 9p and 25p unipass;
+// its multipass kernels are compiled out by default): a larger depthwise convolution (ConvNeXt's
+// 7x7) falls back to a grouped GEMM with one output channel per group, which used 56% of
+// ConvNeXt's time. Such a convolution is written as four depthwise convolutions over the
+// quadrants of its kernel, rows [0, sh] / [sh, kh) and columns [0, sw] / [sw, kw) (the shared
+// row and column zeroed in the second halves), each with padding that keeps the output size,
+// added up: out(y) = sum_i w[i] x(s y + i - p), and the piece of rows [r0, r1] is a
+// convolution of those rows with top padding p - r0 and bottom padding p_bottom - (kh-1-r1).
+struct Quadrants {
+  uint32_t sh = 0, sw = 0;  // the split row and column
+};
+
+// False when the convolution is not a depthwise one past 25 taps that splits this way.
+bool depthwise_quadrants(const fb::_XNNNodeConvT& c, Quadrants* q) {
+  constexpr uint32_t kMaxTaps = 25;
+  const uint32_t kh = c.kernel_height, kw = c.kernel_width;
+  if (c.groups < 2 || c.group_input_channels != 1 || c.group_output_channels != 1 ||
+      kh * kw <= kMaxTaps || c.dilation_height != 1 || c.dilation_width != 1) {
+    return false;
+  }
+  // rows: kh-1-p_bottom <= sh <= p_top (both pieces keep non-negative padding)
+  q->sh = std::min(c.padding_top, kh - 1);
+  q->sw = std::min(c.padding_left, kw - 1);
+  if (q->sh + c.padding_bottom < kh - 1 || q->sw + c.padding_right < kw - 1) return false;
+  const uint32_t rows[2] = {q->sh + 1, kh - q->sh}, cols[2] = {q->sw + 1, kw - q->sw};
+  for (uint32_t r : rows) {
+    for (uint32_t k : cols) {
+      if (r * k > kMaxTaps) return false;
+    }
+  }
+  return true;
+}
+
+Error serialize_depthwise_quadrants(SerializeContext& ctx, const fb::_XNNNodeConvT& whole,
+                                    const Quadrants& q, uint32_t in, const std::vector<float>& w,
+                                    const std::vector<float>& bias, ValueId out) {
+  const uint32_t ch = whole.groups, kh = whole.kernel_height, kw = whole.kernel_width;
+  const std::vector<uint32_t> out_dims = permute_dims(ctx.sizes(out), nhwc_layout());
+  uint32_t sum = 0;
+  size_t last = 0;
+  for (int piece = 0; piece < 4; ++piece) {
+    const bool lower = piece >= 2, right = piece % 2 == 1;
+    const uint32_t r0 = lower ? q.sh : 0, r1 = lower ? kh - 1 : q.sh;
+    const uint32_t c0 = right ? q.sw : 0, c1 = right ? kw - 1 : q.sw;
+    const uint32_t ph = r1 - r0 + 1, pw = c1 - c0 + 1;
+    std::vector<float> f(size_t(ch) * ph * pw, 0.f);  // OHWI [C, ph, pw, 1]
+    for (uint32_t c = 0; c < ch; ++c) {
+      for (uint32_t i = 0; i < ph; ++i) {
+        for (uint32_t j = 0; j < pw; ++j) {
+          const uint32_t r = r0 + i, k = c0 + j;
+          if ((lower && r == q.sh) || (right && k == q.sw)) continue;  // in the first half
+          f[(size_t(c) * ph + i) * pw + j] = w[(size_t(c) * kh + r) * kw + k];
+        }
+      }
+    }
+    auto* c = new fb::_XNNNodeConvT(whole);
+    c->kernel_height = ph;
+    c->kernel_width = pw;
+    c->padding_top = whole.padding_top - r0;
+    c->padding_bottom = whole.padding_bottom - (kh - 1 - r1);
+    c->padding_left = whole.padding_left - c0;
+    c->padding_right = whole.padding_right - (kw - 1 - c1);
+    c->input1_id = in;
+    c->filter_id = ctx.builder().add_constant({ch, ph, pw, 1}, to_bytes(f));
+    c->bias_id = ctx.builder().add_constant(
+        {ch}, to_bytes(piece == 0 ? bias : std::vector<float>(ch, 0.f)));
+    c->output_id = ctx.builder().add_value(out_dims);
+    const uint32_t piece_out = c->output_id;
+    ctx.builder().add_node(fb::XNodeUnion::XNNConv2d, c);
+    if (piece == 0) {
+      sum = piece_out;
+      continue;
+    }
+    const uint32_t next =
+        piece == 3 ? ctx.define(out, nhwc_layout()) : ctx.builder().add_value(out_dims);
+    last = ctx.builder().binary(fb::XNodeUnion::XNNAdd, sum, piece_out, next);
+    sum = next;
+  }
+  ctx.set_producer(out, last);  // a following ReLU clamps the last add
+  return Error::Ok;
+}
+
 Error serialize_conv(SerializeContext& ctx, const aot::Node& n) {
   ValueId x = input_tensor(n, "input"), w = input_tensor(n, "weight"), b = input_tensor(n, "bias");
   ValueId out = output_tensor(n);
   const std::vector<int64_t> ws = ctx.sizes(w);
   EMBER_ASSIGN_OR_RETURN(uint32_t in, ctx.get(x, nhwc_layout()));
+  {
+    std::unique_ptr<fb::_XNNNodeConvT> whole(conv_node_params(n, ws));
+    Quadrants q;
+    if (depthwise_quadrants(*whole, &q)) {
+      const std::vector<float> bias =
+          b != aot::kNoValue ? ctx.constant(b) : std::vector<float>(size_t(ws[0]), 0.f);
+      return serialize_depthwise_quadrants(ctx, *whole, q, in, ctx.constant(w), bias, out);
+    }
+  }
   uint32_t filter = ctx.builder().add_constant(permute_dims(ws, nhwc_layout()),
                                                to_bytes(permute_floats(ctx.constant(w), ws, nhwc_layout())));
   std::vector<float> bias = b != aot::kNoValue ? ctx.constant(b) : std::vector<float>(size_t(ws[0]), 0.f);

@@ -97,6 +97,7 @@ aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::Reci
   EMBER_TRY(specs_from(specs).error());
   aot::Recipe r;
   r.name = name;
+  r.dynamically_quantized = dq_weights != nullptr;  // lower's accuracy report
   // int64 / f64 0-dim operands of f32 arithmetic (hardswish's 3 and 6) become f32 so that
   // those nodes are delegated (docs/decisions.md).
   r.transform_passes.push_back(std::make_shared<aot::CastScalarConstantsPass>());

@@ -51,7 +51,7 @@ Error define_failed(const DefineContext& ctx, uint32_t index, const char* functi
 Error define_node(const DefineContext& ctx, uint32_t index) {
   using Definer = Error (*)(const DefineContext&, uint32_t, bool*);
   static const Definer kFamilies[] = {define_elementwise, define_conv, define_pooling,
-                                      define_layout};
+                                      define_layout, define_attention};
   for (Definer family : kFamilies) {
     bool handled = false;
     const Error e = family(ctx, index, &handled);

@@ -2,7 +2,7 @@
 // XNNPACK's own src/subgraph/: define_elementwise.cc (binary, unary, clamp,
 // activations, softmax, convert), define_conv.cc (convolution, depthwise,
 // deconvolution, fully connected), define_pooling.cc, define_layout.cc
-// (reshape, pad, resize). A node this XNNPACK rejects fails with an error that
+// (reshape, pad, resize), define_attention.cc (scaled-dot-product attention). A node this XNNPACK rejects fails with an error that
 // names the node (index and type), the xnn_define_* call and the datatypes.
 #pragma once
 
@@ -38,6 +38,7 @@ runtime::Error define_elementwise(const DefineContext& ctx, uint32_t index, bool
 runtime::Error define_conv(const DefineContext& ctx, uint32_t index, bool* handled);
 runtime::Error define_pooling(const DefineContext& ctx, uint32_t index, bool* handled);
 runtime::Error define_layout(const DefineContext& ctx, uint32_t index, bool* handled);
+runtime::Error define_attention(const DefineContext& ctx, uint32_t index, bool* handled);
 
 // Turns a failed xnn_define_* status into a named error.
 runtime::Error define_failed(const DefineContext& ctx, uint32_t index, const char* function,

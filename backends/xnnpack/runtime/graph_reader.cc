@@ -246,6 +246,13 @@ Error read_nodes(GraphModel* m, runtime::MemoryAllocator* allocator) {
       const bool is_in = k < d->num_inputs;
       const uint32_t vid = is_in ? d->inputs[k] : d->outputs[k - d->num_inputs];
       if (vid == kInvalidId && is_in && input_is_optional(d->type, k)) continue;
+      if (vid == kInvalidId && d->type == fb_xnnpack::XNodeUnion::XNNScaledDotProductAttention &&
+          k == 4) {
+        return fail(Error::NotSupported,
+                    "XNNPACK node %u (%s): no mask (input 4); this XNNPACK's attention needs a "
+                    "[query tokens, key tokens] mask (all zeros for none)",
+                    i, name);
+      }
       if (vid >= m->num_values || !m->values[vid].defined) {
         return fail(Error::InvalidProgram,
                     "XNNPACK node %u (%s): %s %u refers to value id %u, the graph has %u values",

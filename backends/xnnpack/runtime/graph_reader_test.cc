@@ -148,9 +148,9 @@ TEST(GraphReader, BadBlobsGetNamedErrors) {
       {"output written twice",
        [] { return with([](GraphBuilder& g) { g.node_2x1(XNodeUnion::XNNAdd, 0, 1, 2); }); },
        Error::InvalidProgram, "node 1 (XNNAdd): output 0 (value 2)"},
-      {"unsupported node",
-       [] { return with([](GraphBuilder& g) { g.sdpa(0, 1, 0, g.tensor({2})); }); },
-       Error::NotSupported, "node 1 (XNNScaledDotProductAttention): not supported"},
+      {"attention without a mask",
+       [] { return with([](GraphBuilder& g) { g.sdpa(0, 1, 0, 0, kInternal, g.tensor({2})); }); },
+       Error::NotSupported, "node 1 (XNNScaledDotProductAttention): no mask (input 4)"},
       {"fp16 plus fp32",
        [] {
          GraphBuilder g;

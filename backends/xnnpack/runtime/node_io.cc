@@ -52,7 +52,6 @@ bool io_conv(const fb_xnnpack::_XNNNodeConv* t, NodeDesc* d) {
 
 NodeRunner runner_of(XNodeUnion type) {
   switch (type) {
-    case XNodeUnion::XNNScaledDotProductAttention:
     case XNodeUnion::NONE:
       return NodeRunner::Unsupported;
     default:
@@ -138,7 +137,8 @@ bool fill_ids(const fb_xnnpack::XNode* n, NodeDesc* d) {
 
 }  // namespace
 
-// Inputs that may be kInvalidId (absent): bias of conv/FC, mask of SDPA.
+// Inputs that may be kInvalidId (absent): bias of conv/FC. (SDPA's mask is in the schema's
+// node like any input and XNNPACK requires it.)
 bool input_is_optional(fb_xnnpack::XNodeUnion type, uint32_t slot) {
   switch (type) {
     case XNodeUnion::XNNFullyConnected:
@@ -146,8 +146,6 @@ bool input_is_optional(fb_xnnpack::XNodeUnion type, uint32_t slot) {
     case XNodeUnion::XNNDepthwiseConv2d:
     case XNodeUnion::XNNConvTranspose2d:
       return slot == 2;
-    case XNodeUnion::XNNScaledDotProductAttention:
-      return slot == 4;
     default:
       return false;
   }

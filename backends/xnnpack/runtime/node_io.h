@@ -12,7 +12,7 @@ namespace ember::backends::xnnpack {
 // node's table is missing or its type code is unknown. Ids are not range-checked.
 runtime::Error describe_node(const fb_xnnpack::XNode* node, uint32_t index, NodeDesc* desc);
 
-// True for input slots that may be kInvalidId (conv/FC bias, SDPA mask).
+// True for input slots that may be kInvalidId (conv/FC bias).
 bool input_is_optional(fb_xnnpack::XNodeUnion type, uint32_t slot);
 
 }  // namespace ember::backends::xnnpack

@@ -235,6 +235,41 @@ Error layout_shape(const NodeDesc& d, const Shape* shapes, Shape* out) {
   }
 }
 
+// XNNPACK's attention: query [*, H, T, C]; key [*, H, U, C] (multi-head) or [*, U, C]
+// (multi-query); value like key with D channels; scale [C]; mask [T, U]; out [*, H, T, D].
+Error attention_shape(uint32_t index, const NodeDesc& d, const Shape* shapes, Shape* out) {
+  const Shape &q = shapes[d.inputs[0]], &k = shapes[d.inputs[1]], &v = shapes[d.inputs[2]];
+  const Shape &scale = shapes[d.inputs[3]], &mask = shapes[d.inputs[4]];
+  if (q.rank < 3) return bad(index, d, "query must be [*, heads, tokens, channels]");
+  if ((k.rank != q.rank && k.rank + 1 != q.rank) || v.rank != k.rank) {
+    return bad(index, d, "key and value must have the query's rank (multi-head) or one less "
+                         "(multi-query)");
+  }
+  const uint32_t batch = q.rank - 3;
+  const bool multi_head = k.rank == q.rank;
+  for (uint32_t i = 0; i < batch; ++i) {
+    if (k.dims[i] != q.dims[i] || v.dims[i] != q.dims[i]) {
+      return bad(index, d, "key/value batch dims differ from the query's");
+    }
+  }
+  if (multi_head && (k.dims[batch] != q.dims[batch] || v.dims[batch] != q.dims[batch])) {
+    return bad(index, d, "key/value heads differ from the query's");
+  }
+  const size_t channels = q.dims[q.rank - 1], tokens = q.dims[q.rank - 2];
+  const size_t key_tokens = k.dims[k.rank - 2];
+  if (k.dims[k.rank - 1] != channels) return bad(index, d, "key channels differ from the query's");
+  if (v.dims[v.rank - 2] != key_tokens) return bad(index, d, "value tokens differ from the key's");
+  if (scale.rank != 1 || scale.dims[0] != channels) {
+    return bad(index, d, "scale must be [query channels]");
+  }
+  if (mask.rank != 2 || mask.dims[0] != tokens || mask.dims[1] != key_tokens) {
+    return bad(index, d, "mask must be [query tokens, key tokens]");
+  }
+  *out = q;
+  out->dims[q.rank - 1] = v.dims[v.rank - 1];
+  return Error::Ok;
+}
+
 }  // namespace
 
 Error infer_node_shapes(const GraphModel& m, uint32_t index, Shape* shapes) {
@@ -303,6 +338,8 @@ Error infer_node_shapes(const GraphModel& m, uint32_t index, Shape* shapes) {
     case XNodeUnion::XNNConcatenate5:
       e = layout_shape(d, shapes, &out);
       break;
+    case XNodeUnion::XNNScaledDotProductAttention:
+      return attention_shape(index, d, shapes, &out);
     case XNodeUnion::XNNPReLU: {
       // XNNPACK copies input-channels slope floats from the slope's static data.
       const uint32_t slope = d.inputs[1];

@@ -158,13 +158,14 @@ void GraphBuilder::fully_connected(uint32_t in, uint32_t filter, uint32_t bias, 
   add_node(graph, XNodeUnion::XNNFullyConnected, std::move(t));
 }
 
-void GraphBuilder::sdpa(uint32_t q, uint32_t k, uint32_t v, uint32_t out) {
+void GraphBuilder::sdpa(uint32_t q, uint32_t k, uint32_t v, uint32_t scale, uint32_t mask,
+                        uint32_t out) {
   fb_xnnpack::XNNScaledDotProductAttentionT t;
   t.query_id = q;
   t.key_id = k;
   t.value_id = v;
-  t.scale_id = q;
-  t.mask_id = kInternal;
+  t.scale_id = scale;
+  t.mask_id = mask;
   t.output_id = out;
   add_node(graph, XNodeUnion::XNNScaledDotProductAttention, std::move(t));
 }

@@ -48,7 +48,8 @@ struct GraphBuilder {
   void concat(uint32_t axis, std::vector<uint32_t> inputs, uint32_t out);
   void slice(std::vector<uint32_t> offsets, std::vector<uint32_t> sizes, uint32_t in, uint32_t out);
   void fully_connected(uint32_t in, uint32_t filter, uint32_t bias, uint32_t out);
-  void sdpa(uint32_t q, uint32_t k, uint32_t v, uint32_t out);
+  // Scaled-dot-product attention; `mask` may be kInternal (absent).
+  void sdpa(uint32_t q, uint32_t k, uint32_t v, uint32_t scale, uint32_t mask, uint32_t out);
   // Square kernel, stride 1, `pad` on every side, groups 1, NHWC/OHWI.
   void conv2d(uint32_t kernel, uint32_t pad, uint32_t in_channels, uint32_t out_channels,
               uint32_t in, uint32_t filter, uint32_t bias, uint32_t out);

@@ -1,13 +1,15 @@
 // XnnpackBackend on hand-written graphs with hand-computed results: constants
 // from the blob and from named data, layout and math nodes new in XNNPACK 2024 (transpose,
 // concatenate, slice, tanh, batch matmul), bounded dynamic shapes (a runtime per shape, bounded
-// cache), channels-last dim_order, thread options, registration and execute errors.
+// cache), channels-last dim_order, thread options, registration and execute errors, and
+// scaled-dot-product attention against a double-precision reference.
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "backends/xnnpack/runtime/test_graphs.h"
@@ -163,6 +165,117 @@ TEST(XnnpackBackend, BatchMatmulLargeProducts) {
   ASSERT_EQ(d.run({&x, &w, &out}), Error::Ok) << runtime::last_error_message();
   for (int i = 0; i < 2 * 32; ++i) {
     for (int j = 0; j < 32; ++j) ASSERT_EQ(out.f()[i * 32 + j], 32.f * j) << i << "," << j;
+  }
+}
+
+// softmax((q * scale) . k^T + mask) . v per head, in double: the reference for XNNPACK's
+// attention. q [H, T, C]; k/v [H or 1 (multi-query), U, C or D]; mask [T, U].
+std::vector<float> attention_reference(const std::vector<float>& q, const std::vector<float>& k,
+                                       const std::vector<float>& v, const std::vector<float>& scale,
+                                       const std::vector<float>& mask, int H, int T, int U, int C,
+                                       int D, bool multi_query) {
+  std::vector<float> out(size_t(H) * T * D);
+  for (int h = 0; h < H; ++h) {
+    const int kh = multi_query ? 0 : h;
+    for (int t = 0; t < T; ++t) {
+      std::vector<double> logit(U);
+      double top = -INFINITY;
+      for (int u = 0; u < U; ++u) {
+        double dot = 0;
+        for (int c = 0; c < C; ++c)
+          dot += double(q[(h * T + t) * C + c]) * scale[c] * k[(kh * U + u) * C + c];
+        logit[u] = dot + mask[t * U + u];
+        top = std::max(top, logit[u]);
+      }
+      double sum = 0;
+      for (double& l : logit) sum += (l = std::exp(l - top));
+      for (int e = 0; e < D; ++e) {
+        double acc = 0;
+        for (int u = 0; u < U; ++u) acc += logit[u] / sum * v[(kh * U + u) * D + e];
+        out[(h * T + t) * D + e] = float(acc);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<float> ramp(size_t n, float step, float offset) {
+  std::vector<float> r(n);
+  for (size_t i = 0; i < n; ++i) r[i] = std::sin(float(i) * step + offset);
+  return r;
+}
+
+// Upstream's XNNPACK payloads may hold XNNScaledDotProductAttention: XNNPACK 2024's own
+// operator runs it. Multi-head, batch 1, a per-channel scale (a constant, as upstream writes
+// it) and a causal mask given as an input (-inf above the diagonal).
+TEST(XnnpackBackend, ScaledDotProductAttentionMultiHead) {
+  const int H = 2, T = 3, U = 5, C = 4, D = 3;
+  const std::vector<float> scale = {0.5f, 0.25f, 1.f, 0.5f};
+  GraphBuilder g;
+  const uint32_t q = g.tensor({1, H, T, C}, kIn, 0), k = g.tensor({1, H, U, C}, kIn, 1);
+  const uint32_t v = g.tensor({1, H, U, D}, kIn, 2), mask = g.tensor({T, U}, kIn, 3);
+  g.sdpa(q, k, v, g.constant({C}, scale), mask, g.tensor({1, H, T, D}, kOut, 4));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  const std::vector<float> qv = ramp(H * T * C, 0.7f, 0.1f), kv = ramp(H * U * C, 1.3f, 0.4f),
+                           vv = ramp(H * U * D, 0.9f, 2.f);
+  std::vector<float> mv(T * U, 0.f);
+  for (int t = 0; t < T; ++t)
+    for (int u = t + 3; u < U; ++u) mv[t * U + u] = -INFINITY;
+  HeapTensor qt({1, H, T, C}, qv), kt({1, H, U, C}, kv), vt({1, H, U, D}, vv), mt({T, U}, mv);
+  HeapTensor out({1, H, T, D});
+  ASSERT_EQ(d.run({&qt, &kt, &vt, &mt, &out}), Error::Ok) << runtime::last_error_message();
+  const std::vector<float> want = attention_reference(qv, kv, vv, scale, mv, H, T, U, C, D, false);
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(out.f()[i], want[i], 1e-5) << i;
+  // The mask matters: row 0 sees 3 of 5 keys. Without it the first output differs.
+  const std::vector<float> open =
+      attention_reference(qv, kv, vv, scale, std::vector<float>(T * U, 0.f), H, T, U, C, D, false);
+  EXPECT_GT(std::fabs(open[0] - want[0]), 1e-3);
+}
+
+// Multi-query: key and value have no heads dim (one head shared by every query head); no
+// batch dims; a constant all-zero mask.
+TEST(XnnpackBackend, ScaledDotProductAttentionMultiQuery) {
+  const int H = 3, T = 2, U = 4, C = 2, D = 5;
+  const std::vector<float> scale(C, 0.7f), mask(T * U, 0.f);
+  GraphBuilder g;
+  const uint32_t q = g.tensor({H, T, C}, kIn, 0), k = g.tensor({U, C}, kIn, 1);
+  const uint32_t v = g.tensor({U, D}, kIn, 2);
+  g.sdpa(q, k, v, g.constant({C}, scale), g.constant({T, U}, mask), g.tensor({H, T, D}, kOut, 3));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  const std::vector<float> qv = ramp(H * T * C, 0.5f, 0.f), kv = ramp(U * C, 1.1f, 1.f),
+                           vv = ramp(U * D, 0.3f, -1.f);
+  HeapTensor qt({H, T, C}, qv), kt({U, C}, kv), vt({U, D}, vv), out({H, T, D});
+  ASSERT_EQ(d.run({&qt, &kt, &vt, &out}), Error::Ok) << runtime::last_error_message();
+  const std::vector<float> want = attention_reference(qv, kv, vv, scale, mask, H, T, U, C, D, true);
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(out.f()[i], want[i], 1e-5) << i;
+}
+
+// Shapes XNNPACK's attention cannot take are named errors at init, before any xnn_define.
+TEST(XnnpackBackend, ScaledDotProductAttentionShapeErrorsAreNamed) {
+  struct Case {
+    std::vector<uint32_t> k, scale, mask;
+    const char* message;
+  } cases[] = {
+      {{1, 2, 5, 4}, {4}, {3, 4}, "mask must be [query tokens, key tokens]"},
+      {{1, 2, 5, 4}, {3}, {3, 5}, "scale must be [query channels]"},
+      {{1, 2, 5, 3}, {4}, {3, 5}, "key channels differ from the query's"},
+      {{1, 1, 5, 4}, {4}, {3, 5}, "key/value heads differ from the query's"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.message);
+    GraphBuilder g;
+    const uint32_t q = g.tensor({1, 2, 3, 4}, kIn, 0), k = g.tensor(c.k, kIn, 1);
+    std::vector<uint32_t> vdims = c.k;
+    vdims.back() = 3;
+    const uint32_t v = g.tensor(vdims, kIn, 2), mask = g.tensor(c.mask, kIn, 3);
+    g.sdpa(q, k, v, g.constant(c.scale, std::vector<float>(c.scale[0], 1.f)), mask,
+           g.tensor({1, 2, 3, 3}, kOut, 4));
+    Delegate d(g);
+    EXPECT_EQ(d.init_error(), Error::InvalidArgument);
+    EXPECT_NE(std::string(runtime::last_error_message()).find(c.message), std::string::npos)
+        << runtime::last_error_message();
   }
 }
 

@@ -1,6 +1,7 @@
 // Graph rewriting helpers (see graph_rewrite.h).
 #include "aot/ir/graph_rewrite.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace ember::aot {
@@ -67,6 +68,19 @@ Node make_op_node(const std::string& ns, const std::string& name, const std::str
   n.stack_trace = origin.stack_trace;
   n.metadata = origin.metadata;
   return n;
+}
+
+void lift_as_parameter(Graph& g, ValueId v) {
+  size_t at = 0;
+  auto& specs = g.signature().inputs;
+  while (at < specs.size() && specs[at].kind != InputKind::UserInput) ++at;
+  InputSpec in;
+  in.kind = InputKind::Parameter;
+  in.name = g.value(v).name;
+  in.target = g.value(v).name;
+  if (specs.size() == g.inputs().size()) specs.insert(specs.begin() + long(at), in);
+  g.inputs().insert(g.inputs().begin() + long(std::min(at, g.inputs().size())),
+                    Argument::tensor(v));
 }
 
 void replace_uses(Graph& graph, ValueId from, ValueId to, size_t first_node) {

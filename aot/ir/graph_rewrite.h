@@ -30,6 +30,10 @@ Node make_op_node(const std::string& ns, const std::string& name, const std::str
                   std::vector<NamedArgument> inputs, std::vector<Argument> outputs,
                   const Node& origin);
 
+// Makes constant value `v` a lifted parameter: a graph input placed before the user inputs
+// (torch.export's placeholder order), with a Parameter input spec named after the value.
+void lift_as_parameter(Graph& graph, ValueId v);
+
 // Replaces every use of `from` by `to` in nodes [first_node, end) and in graph outputs.
 void replace_uses(Graph& graph, ValueId from, ValueId to, size_t first_node = 0);
 

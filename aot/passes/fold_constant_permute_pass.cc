@@ -39,20 +39,6 @@ std::vector<uint8_t> permute_bytes(const std::vector<uint8_t>& in, const std::ve
   return out;
 }
 
-// Makes constant value `v` a lifted parameter: a graph input before the user inputs.
-void lift_as_parameter(Graph& g, ValueId v) {
-  size_t at = 0;
-  auto& specs = g.signature().inputs;
-  while (at < specs.size() && specs[at].kind != InputKind::UserInput) ++at;
-  InputSpec in;
-  in.kind = InputKind::Parameter;
-  in.name = g.value(v).name;
-  in.target = g.value(v).name;
-  if (specs.size() == g.inputs().size()) specs.insert(specs.begin() + long(at), in);
-  g.inputs().insert(g.inputs().begin() + long(std::min(at, g.inputs().size())),
-                    Argument::tensor(v));
-}
-
 // Permuted constants already made, by (source constant, dims): a second permute of the same
 // weight reads the first one's value.
 using Folded = std::map<std::pair<ValueId, std::vector<int64_t>>, ValueId>;

@@ -1,4 +1,5 @@
-// FoldBatchNormPass and FoldConstantPermutePass on hand-made graphs. Expected constants are
+// FoldBatchNormPass, FoldConstantPermutePass, TiedLinearPass, SquareAsMulPass and
+// MeanAsLinearPass on hand-made graphs. Expected constants are
 // worked out by hand: with var + eps chosen as perfect squares, s = gamma / sqrt(var + eps),
 // w' = w * s and b' = (b - mean) * s + beta are exact in float.
 #include <gtest/gtest.h>
@@ -11,6 +12,9 @@
 #include "aot/ir/verifier.h"
 #include "aot/passes/fold_batch_norm_pass.h"
 #include "aot/passes/fold_constant_permute_pass.h"
+#include "aot/passes/mean_as_linear_pass.h"
+#include "aot/passes/square_as_mul_pass.h"
+#include "aot/passes/tied_linear_pass.h"
 
 namespace ember::aot {
 namespace {
@@ -173,6 +177,83 @@ TEST(FoldConstantPermutePassTest, TwoPermutesOfOneConstantShareOneCopy) {
   EXPECT_EQ(tensor_of(g.nodes()[0].inputs[0].arg), t1);
   EXPECT_EQ(tensor_of(g.nodes()[0].inputs[1].arg), t1);
   EXPECT_EQ(floats(g, "permute"), (std::vector<float>{1.f, 4.f, 2.f, 5.f, 3.f, 6.f}));
+  EXPECT_EQ(verify_graph(g), Error::Ok);
+}
+
+TEST(TiedLinearPassTest, ProductWithATiedTransposeReadsTheConstantAsStored) {
+  // w [4, 3] is an embedding table and, transposed, the output projection: mm(x, w^T) becomes
+  // linear(x, w); the permute goes and FoldConstantPermutePass then has nothing to copy.
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {4, 3}, {1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f, 9.f, 10.f, 11.f, 12.f});
+  ValueId x = b.input("x", {2, 3});
+  ValueId ids = b.input("ids", {2}, ScalarType::Long);
+  b.output(b.op("aten::embedding.default", {{"weight", w}, {"indices", ids}}, "embedding", {2, 3}));
+  ValueId t = b.op("aten::permute.default", {{"self", w}}, "permute", {3, 4},
+                   {{"dims", Argument::int_list({1, 0}), false}});
+  b.output(b.op("aten::mm.default", {{"self", x}, {"mat2", t}}, "mm", {2, 4}));
+  Graph g = b.take();
+  ASSERT_EQ(TiedLinearPass().run(g), Error::Ok);
+  ASSERT_EQ(FoldConstantPermutePass().run(g), Error::Ok);
+  ASSERT_EQ(g.nodes().size(), 2u);  // embedding, linear
+  const Node& lin = g.nodes()[1];
+  EXPECT_EQ(lin.op.qualified(), "aten::linear.default");
+  EXPECT_EQ(tensor_of(lin.find_input("input")->arg), x);
+  EXPECT_EQ(tensor_of(lin.find_input("weight")->arg), w);
+  EXPECT_EQ(lin.find_input("bias")->arg.kind, ArgKind::None);
+  EXPECT_EQ(g.value(w).tensor.to_string(), "f32[4, 3]");
+  EXPECT_EQ(floats(g, "w")[1], 2.f);  // untouched, no second copy
+  EXPECT_EQ(verify_graph(g), Error::Ok);
+}
+
+TEST(TiedLinearPassTest, UntiedWeightIsLeftToTheFold) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {4, 3}, std::vector<float>(12, 1.f));
+  ValueId x = b.input("x", {2, 3});
+  ValueId t = b.op("aten::permute.default", {{"self", w}}, "permute", {3, 4},
+                   {{"dims", Argument::int_list({1, 0}), false}});
+  b.output(b.op("aten::mm.default", {{"self", x}, {"mat2", t}}, "mm", {2, 4}));
+  Graph g = b.take();
+  ASSERT_EQ(TiedLinearPass().run(g), Error::Ok);
+  ASSERT_EQ(g.nodes().size(), 2u);
+  EXPECT_EQ(g.nodes()[1].op.qualified(), "aten::mm.default");
+}
+
+TEST(SquareAsMulPassTest, PowTwoBecomesMulOtherExponentsStay) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 3});
+  b.output(b.op("aten::pow.Tensor_Scalar", {{"self", x}}, "sq", {2, 3},
+                {{"exponent", Argument::integer(2), false}}));
+  b.output(b.op("aten::pow.Tensor_Scalar", {{"self", x}}, "cube", {2, 3},
+                {{"exponent", Argument::integer(3), false}}));
+  Graph g = b.take();
+  ASSERT_EQ(SquareAsMulPass().run(g), Error::Ok);
+  EXPECT_EQ(g.nodes()[0].op.qualified(), "aten::mul.Tensor");
+  EXPECT_EQ(tensor_of(g.nodes()[0].find_input("self")->arg), x);
+  EXPECT_EQ(tensor_of(g.nodes()[0].find_input("other")->arg), x);
+  EXPECT_EQ(g.nodes()[1].op.qualified(), "aten::pow.Tensor_Scalar");
+  EXPECT_EQ(verify_graph(g), Error::Ok);
+}
+
+TEST(MeanAsLinearPassTest, LastDimMeanBecomesLinearWithOneSharedRow) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 4});
+  ValueId y = b.input("y", {3, 4});
+  b.output(b.op("aten::mean.dim", {{"self", x}}, "m1", {1, 2, 1},
+                {{"dim", Argument::int_list({-1}), false}, {"keepdim", Argument::boolean(true), false}}));
+  b.output(b.op("aten::mean.dim", {{"self", y}}, "m2", {3, 1},
+                {{"dim", Argument::int_list({1}), false}, {"keepdim", Argument::boolean(true), false}}));
+  b.output(b.op("aten::mean.dim", {{"self", y}}, "m3", {4},
+                {{"dim", Argument::int_list({0}), false}, {"keepdim", Argument::boolean(false), false}}));
+  Graph g = b.take();
+  ASSERT_EQ(MeanAsLinearPass().run(g), Error::Ok);
+  ASSERT_EQ(g.nodes().size(), 3u);
+  EXPECT_EQ(g.nodes()[0].op.qualified(), "aten::linear.default");
+  EXPECT_EQ(g.nodes()[1].op.qualified(), "aten::linear.default");
+  EXPECT_EQ(g.nodes()[2].op.qualified(), "aten::mean.dim");  // not the last dim
+  const ValueId w = tensor_of(g.nodes()[0].find_input("weight")->arg);
+  EXPECT_EQ(tensor_of(g.nodes()[1].find_input("weight")->arg), w);  // K = 4 twice: one row
+  EXPECT_EQ(g.value(w).tensor.to_string(), "f32[1, 4]");
+  EXPECT_EQ(floats(g, g.value(w).name), (std::vector<float>{0.25f, 0.25f, 0.25f, 0.25f}));
   EXPECT_EQ(verify_graph(g), Error::Ok);
 }
 

@@ -4,6 +4,7 @@
 #include "aot/passes/broadcast_bmm_to_mm_pass.h"
 #include "aot/passes/fold_batch_norm_pass.h"
 #include "aot/passes/fold_constant_permute_pass.h"
+#include "aot/passes/tied_linear_pass.h"
 
 namespace ember::aot {
 
@@ -37,6 +38,7 @@ Error register_builtin_recipes(RecipeRegistry* registry) {
     r.name = "portable";
     r.transform_passes.push_back(std::make_shared<FoldBatchNormPass>());
     r.transform_passes.push_back(std::make_shared<BroadcastBmmToMmPass>());  // before the fold
+    r.transform_passes.push_back(std::make_shared<TiedLinearPass>());  // tied matrix: no copy
     r.transform_passes.push_back(std::make_shared<FoldConstantPermutePass>());
     return r;
   });

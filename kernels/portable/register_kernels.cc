@@ -213,6 +213,7 @@ const Kernel kKernels[] = {
     {"aten::mm.out", boxed<&mm_out>},
     {"aten::bmm.out", boxed<&bmm_out>},
     {"aten::addmm.out", boxed<&addmm_out>},
+    {"aten::linear.out", boxed<&linear_out>},
     {"aten::convolution.out", boxed<&convolution_out>},
     // norm.h, pool.h
     {"aten::_native_batch_norm_legit_no_training.out", boxed<&batch_norm_no_training_out>},

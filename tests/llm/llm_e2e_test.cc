@@ -5,10 +5,12 @@
 // length) is lowered with the portable and the xnnpack recipe, checked against the .pte rules
 // and run on ONE loaded program: the prefill (5 tokens) then 16 decode steps (1 token each),
 // the KV cache living in the program's mutable buffers between runs and written in place (no
-// write-back copy of a cache after the last instruction). Each step's logits must
+// write-back copy of a cache after the last instruction) and no weight stored twice (a tied
+// embedding / output matrix once, in both recipes). Each step's logits must
 // match PyTorch's (manifest tolerance) and each step's argmax must be the token PyTorch chose.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -30,6 +32,19 @@ aot::Result<aot::ExportSession> session_for(const std::string& recipe, const std
   aot::RecipeRegistry recipes;
   EMBER_TRY(aot::register_builtin_recipes(&recipes));
   return aot::ExportSession::create(recipes, recipe, pt2, {}, {});
+}
+
+// Bytes of the graph's distinct constants (tied parameters share one ConstantData).
+size_t distinct_weight_bytes(const aot::Graph& g) {
+  std::vector<const aot::ConstantData*> seen;
+  size_t total = 0;
+  for (size_t v = 0; v < g.num_values(); ++v) {
+    const aot::ConstantData* c = g.value(aot::ValueId(v)).tensor.constant.get();
+    if (c == nullptr || std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+    seen.push_back(c);
+    total += c->bytes.size();
+  }
+  return total;
 }
 
 // argmax over the last position's logits [1, seq, vocab].
@@ -65,6 +80,14 @@ std::string run_fixture(const Fixture& f, const std::string& recipe) {
     }
   }
   EXPECT_EQ(cache_writebacks, 0) << "a KV cache is copied back after every call";
+  // Weights once: the program stores no more constant bytes than the export's distinct weights
+  // (a tied embedding / output matrix is one storage in the .pt2 and must stay one), give or
+  // take the few small constants lowering adds (1/K rows of MeanAsLinearPass, scalars): 1 KiB.
+  const size_t weights = distinct_weight_bytes(*session->stage(0).artifact().graph);
+  size_t stored = 0;
+  for (const auto& c : session->last_artifact().program->constants) stored += c.size();
+  for (const auto& d : session->last_artifact().program->named_data) stored += d.data.size();
+  EXPECT_LE(stored, weights + 1024) << "constants stored twice (" << weights << " B of weights)";
   for (const auto& v : aot::check_pte(pte)) ADD_FAILURE() << v.to_string();
   aot::RunOptions options;
   if (recipe == "xnnpack") options.backends = &xnnpack_registry();

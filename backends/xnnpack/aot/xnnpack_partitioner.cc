@@ -9,6 +9,9 @@
 #include "aot/passes/cast_scalar_constants_pass.h"
 #include "aot/passes/distribute_conv_over_cat_pass.h"
 #include "aot/passes/fuse_hardswish_pass.h"
+#include "aot/passes/mean_as_linear_pass.h"
+#include "aot/passes/square_as_mul_pass.h"
+#include "aot/passes/tied_linear_pass.h"
 #include "backends/xnnpack/aot/serialize_context.h"
 #include "backends/xnnpack/aot/xnnpack_support.h"
 
@@ -109,6 +112,13 @@ aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::Reci
   // bmm(a, expand(W)) -> view + mm + view: nn.MultiheadAttention's input projection becomes
   // one fully-connected node instead of a weight copy per batch and a batch matmul.
   r.transform_passes.push_back(std::make_shared<aot::BroadcastBmmToMmPass>());
+  // mm(x, permute(W)) with W also read by an embedding -> linear(x, W): the tied matrix stays
+  // one program constant, read by both portable kernels (check_linear keeps it undelegated).
+  r.transform_passes.push_back(std::make_shared<aot::TiedLinearPass>());
+  // RMSNorm's pow(x, 2) -> x * x and mean over the last dim -> linear with a 1/K row: both
+  // delegated, so a decoder layer's norms no longer split the delegate (4 calls per layer).
+  r.transform_passes.push_back(std::make_shared<aot::SquareAsMulPass>());
+  r.transform_passes.push_back(std::make_shared<aot::MeanAsLinearPass>());
   r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(specs));
   return r;
 }

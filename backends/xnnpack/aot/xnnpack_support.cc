@@ -236,6 +236,31 @@ std::string check_addmm(const aot::Node& n, const aot::Graph&) {
   return "";
 }
 
+// A linear whose weight is a constant also read by a node the delegate does not take (a tied
+// embedding / output matrix, after TiedLinearPass) stays in the program: the delegate would
+// store its own copy (named data) beside the program's constant, twice the bytes on disk and in
+// memory (XNNPACK also packs it). The portable linear.out reads the one constant as stored.
+std::string check_linear(const aot::Node& n, const aot::Graph& g) {
+  const ValueId w = input_tensor(n, "weight");
+  if (w == aot::kNoValue || g.value(w).tensor.constant == nullptr) return "";
+  for (const aot::Node& m : g.nodes()) {
+    if (&m == &n || m.op.name == "linear" || m.op.name == "mm" || m.op.name == "addmm" ||
+        m.op.name == "permute" || m.op.name == "permute_copy" || m.op.name == "t") {
+      continue;
+    }
+    bool reads = false;
+    for (const aot::NamedArgument& in : m.inputs) {
+      aot::for_each_value(in.arg, [&](ValueId v) { reads = reads || v == w; });
+    }
+    if (reads && !xnnpack_support(m, g).supported) {
+      return "its weight '" + g.value(w).name + "' is also read by " + m.op.name +
+             ", which stays outside the delegate (a tied matrix): kept in the program so it is "
+             "stored once";
+    }
+  }
+  return "";
+}
+
 std::string check_pool(const aot::Node& n, const aot::Graph& g) {
   if (g.value(input_tensor(n, "self")).tensor.rank() != 4) return "only 4-D (NCHW) input";
   if (n.op.name == "max_pool2d_with_indices" && used(g, output_tensor(n, 1))) return "indices output is used";
@@ -445,7 +470,7 @@ const std::map<std::string, Check>& checks() {
       {"aten::convolution.default", check_conv},
       {"aten::_native_batch_norm_legit_no_training.default", check_bn},
       {"aten::addmm.default", check_addmm}, {"aten::mm.default", ok}, {"aten::bmm.default", ok},
-      {"aten::linear.default", ok},
+      {"aten::linear.default", check_linear},
       {"aten::add.Tensor", check_alpha}, {"aten::sub.Tensor", check_alpha},
       {"aten::add.Scalar", check_alpha}, {"aten::sub.Scalar", check_alpha},
       {"aten::mul.Tensor", ok}, {"aten::mul.Scalar", ok}, {"aten::div.Tensor", ok}, {"aten::div.Scalar", ok},

@@ -120,7 +120,8 @@ bool ShapePlan::matches(const GraphModel& m, const Partition& p, const Shape* in
 }
 
 Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inputs,
-                       pthreadpool_t pool, uint64_t min_parallel_work) {
+                       pthreadpool_t pool, uint64_t min_parallel_work,
+                       xnn_weights_cache_t weights_cache) {
   num_values_ = m.num_values;
   num_stages_ = p.num_stages;
   const size_t nv = m.num_values == 0 ? 1 : m.num_values;
@@ -166,14 +167,15 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     if (p.stages[s].runner != NodeRunner::Subgraph) continue;
     const bool parallel = pool != nullptr && work_per_node(m, p.stages[s], shapes_) >= min_parallel_work;
     num_parallel_stages_ += parallel;
-    err = build_stage(m, p, s, parallel ? pool : nullptr, xnn_ids);
+    err = build_stage(m, p, s, parallel ? pool : nullptr, weights_cache, xnn_ids);
   }
   std::free(xnn_ids);
   return err;
 }
 
 Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s,
-                             pthreadpool_t pool, uint32_t* xnn_ids) {
+                             pthreadpool_t pool, xnn_weights_cache_t weights_cache,
+                             uint32_t* xnn_ids) {
   const Stage& st = p.stages[s];
   xnn_subgraph_t sg = nullptr;
   xnn_status status = xnn_create_subgraph(m.num_values, 0, &sg);
@@ -205,8 +207,8 @@ Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s
   if (err == Error::Ok) {
     // The plan's shapes are fixed: the runtime is reshaped once, here; execute() only
     // rebinds pointers (xnn_setup_runtime_v2).
-    status = xnn_create_runtime_v2(sg, pool, 0, &runtimes_[s]);
-    const char* fn = "xnn_create_runtime_v2";
+    status = xnn_create_runtime_v3(sg, weights_cache, pool, 0, &runtimes_[s]);
+    const char* fn = "xnn_create_runtime_v3";
     if (status == xnn_status_success) {
       fn = "xnn_reshape_runtime";
       status = xnn_reshape_runtime(runtimes_[s]);

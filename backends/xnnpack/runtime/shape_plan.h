@@ -32,10 +32,12 @@ class ShapePlan {
 
   // Builds the plan for `input_shapes` (indexed by external id; entries of
   // outputs are ignored). A subgraph stage gets `pool` when its work per node
-  // (stage_work.h) is at least `min_parallel_work`. Errors name the node or value that
-  // failed.
+  // (stage_work.h) is at least `min_parallel_work`. Static weights are packed through
+  // `weights_cache` (may be null: each runtime then packs its own copy), so plans of one
+  // executor share them (packed_weights_cache.h). Errors name the node or value that failed.
   runtime::Error build(const GraphModel& model, const Partition& partition,
-                       const Shape* input_shapes, pthreadpool_t pool, uint64_t min_parallel_work);
+                       const Shape* input_shapes, pthreadpool_t pool, uint64_t min_parallel_work,
+                       xnn_weights_cache_t weights_cache);
 
   const Shape& shape(uint32_t value) const { return shapes_[value]; }
   // True when this plan was built for these input shapes.
@@ -57,7 +59,8 @@ class ShapePlan {
 
  private:
   runtime::Error build_stage(const GraphModel& model, const Partition& partition, uint32_t stage,
-                             pthreadpool_t pool, uint32_t* xnn_ids);
+                             pthreadpool_t pool, xnn_weights_cache_t weights_cache,
+                             uint32_t* xnn_ids);
 
   uint32_t num_values_ = 0;
   uint32_t num_stages_ = 0;

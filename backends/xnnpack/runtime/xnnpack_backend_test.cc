@@ -303,6 +303,43 @@ TEST(XnnpackBackend, BoundedDynamicShapesCachePlans) {
             std::string::npos);
 }
 
+TEST(XnnpackBackend, PlansForEveryShapeShareOnePackedWeight) {
+  // y = x W^T + b with a dynamic row count: each new row count builds a plan (a runtime per shape
+  // in this XNNPACK), but W is packed once and every later plan finds it in the cache.
+  GraphBuilder g;
+  const uint32_t x = g.tensor({4, 3}, kIn, 0);
+  const uint32_t w = g.constant({2, 3}, {1, 2, 3, 0, -1, 1}, "weight_key");
+  const uint32_t b = g.constant({2}, {0.5f, -2.f});
+  g.fully_connected(x, w, b, g.tensor({4, 2}, kOut, 1));
+  MapDataMap named;
+  const float wv[] = {1, 2, 3, 0, -1, 1};
+  named.entries["weight_key"].assign(reinterpret_cast<const uint8_t*>(wv),
+                                     reinterpret_cast<const uint8_t*>(wv) + sizeof(wv));
+  Delegate d(g, &named);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  const PackedWeightsCache& cache = d.executor()->packed_weights();
+  EXPECT_EQ(cache.num_entries(), 1u);
+  const size_t packed = cache.packed_bytes();
+  EXPECT_GE(packed, sizeof(wv));
+  for (int rows : {1, 3, 2, 1}) {
+    SCOPED_TRACE(rows);
+    HeapTensor in({4, 3}), out({4, 2});
+    const int32_t in_sizes[] = {rows, 3};
+    ASSERT_EQ(in.tensor.resize(runtime::Span<const int32_t>(in_sizes, 2)), Error::Ok);
+    for (int i = 0; i < rows * 3; ++i) in.data[i] = float(i + 1);
+    ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+    for (int i = 0; i < rows; ++i) {
+      const float* r = in.data.data() + i * 3;
+      EXPECT_FLOAT_EQ(out.f()[i * 2], r[0] + 2 * r[1] + 3 * r[2] + 0.5f);
+      EXPECT_FLOAT_EQ(out.f()[i * 2 + 1], -r[1] + r[2] - 2.f);
+    }
+  }
+  EXPECT_EQ(d.executor()->num_cached_plans(), 4u);  // the bounds plan + rows 1, 3, 2
+  EXPECT_EQ(cache.num_entries(), 1u);
+  EXPECT_EQ(cache.packed_bytes(), packed);
+  EXPECT_GE(cache.hits(), 3u);
+}
+
 TEST(XnnpackBackend, ChannelsLastTensorsArePermutedByDimOrder) {
   // The graph adds a per-channel bias to an NHWC [1,2,2,3] tensor; the caller's
   // tensors are NCHW-sized [1,3,2,2] with dim_order (0,2,3,1), i.e. NHWC memory.

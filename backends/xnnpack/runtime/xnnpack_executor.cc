@@ -1,6 +1,10 @@
 // XnnpackExecutor: load-time validation and per-call binding; see xnnpack_executor.h.
 #include "backends/xnnpack/runtime/xnnpack_executor.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -25,6 +29,35 @@ ScalarType scalar_type_of(fb_xnnpack::XNNDatatype t) {
     case XNNDatatype::xnn_datatype_bf16: return ScalarType::BFloat16;
     default: return ScalarType::Float;
   }
+}
+
+// Once the first plan has packed them, the raw bytes of the weights XNNPACK packs (filters of
+// fully-connected and convolution nodes) are read again only if a later plan misses the
+// packed-weights cache, which a plan of the same graph does not. Their whole pages are handed
+// back to the kernel with MADV_PAGEOUT: a file mapping's clean pages are dropped (a later read
+// faults them back from the file), anonymous memory is swapped or kept; the bytes stay valid
+// either way, so this is advice, never a free. Peak RSS then holds the packed copy, not both.
+void page_out_packed_sources(const GraphModel& m) {
+#ifdef MADV_PAGEOUT
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (page_size <= 0) return;
+  const uintptr_t page = uintptr_t(page_size);
+  for (uint32_t i = 0; i < m.num_nodes; ++i) {
+    const NodeDesc& d = m.nodes[i];
+    using fb_xnnpack::XNodeUnion;
+    const bool packs = d.type == XNodeUnion::XNNFullyConnected || d.type == XNodeUnion::XNNConv2d ||
+                       d.type == XNodeUnion::XNNDepthwiseConv2d ||
+                       d.type == XNodeUnion::XNNConvTranspose2d;
+    if (!packs || d.num_inputs < 2 || d.inputs[1] >= m.num_values) continue;
+    const ValueInfo& v = m.values[d.inputs[1]];
+    if (v.data == nullptr) continue;
+    const uintptr_t begin = (uintptr_t(v.data) + page - 1) / page * page;
+    const uintptr_t end = (uintptr_t(v.data) + v.data_size) / page * page;
+    if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_PAGEOUT);
+  }
+#else
+  (void)m;
+#endif
 }
 
 }  // namespace
@@ -71,7 +104,9 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
   }
   // The plan for the serialized shapes: makes every unsupported node fail now.
   auto plan = plan_for_inputs();
-  return plan.ok() ? Error::Ok : plan.error();
+  if (!plan.ok()) return plan.error();
+  page_out_packed_sources(model_);
+  return Error::Ok;
 }
 
 runtime::Result<ShapePlan*> XnnpackExecutor::plan_for_inputs() {
@@ -89,7 +124,10 @@ runtime::Result<ShapePlan*> XnnpackExecutor::plan_for_inputs() {
   }
   ShapePlan* plan = new (std::nothrow) ShapePlan();
   if (plan == nullptr) return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a plan");
-  const Error e = plan->build(model_, partition_, input_shapes_, pool_, min_parallel_work_);
+  packed_weights_.set_open(true);
+  const Error e = plan->build(model_, partition_, input_shapes_, pool_, min_parallel_work_,
+                              packed_weights_.provider());
+  packed_weights_.set_open(false);
   if (e != Error::Ok) {
     delete plan;
     return e;

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "backends/xnnpack/runtime/graph_model.h"
+#include "backends/xnnpack/runtime/packed_weights_cache.h"
 #include "backends/xnnpack/runtime/partition.h"
 #include "backends/xnnpack/runtime/shape_plan.h"
 #include "runtime/core/evalue.h"
@@ -36,6 +37,8 @@ class XnnpackExecutor {
 
   const GraphModel& model() const { return model_; }
   size_t num_cached_plans() const;
+  // Packed static weights, shared by every plan (one copy whatever the number of shapes).
+  const PackedWeightsCache& packed_weights() const { return packed_weights_; }
   // Subgraph stages of the most recently used plan that run on the pool.
   uint32_t num_parallel_stages() const;
 
@@ -46,6 +49,7 @@ class XnnpackExecutor {
 
   GraphModel model_;
   Partition partition_;
+  PackedWeightsCache packed_weights_;  // outlives plans_ (declared before, destroyed after)
   pthreadpool_t pool_ = nullptr;
   uint64_t min_parallel_work_ = 0;
   ShapePlan* plans_[kMaxCachedPlans] = {};

@@ -225,4 +225,81 @@ Tensor& addmm_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& a
   return mm_impl(ctx, a, b, out, alpha.to_double(), be, op);
 }
 
+Tensor& linear_out(KernelRuntimeContext& ctx, const Tensor& input, const Tensor& weight,
+                   const Tensor* bias, Tensor& out) {
+  const char* op = "linear.out";
+  if (input.dim() < 1) {
+    ctx.fail(Error::InvalidArgument, "%s: input must have at least one dimension", op);
+    return out;
+  }
+  if (!check_rank(ctx, weight, 2, op, "weight")) return out;
+  const int64_t k = input.size(input.dim() - 1);
+  const int64_t n = weight.size(0);
+  if (weight.size(1) != k) {
+    ctx.fail(Error::InvalidArgument, "%s: input's last dim %lld != weight's [%lld, %d]", op,
+             static_cast<long long>(k), static_cast<long long>(n), weight.size(1));
+    return out;
+  }
+  if (!check_mm_types(ctx, input, weight, out, op)) return out;
+  if (input.scalar_type() != runtime::ScalarType::Float) {
+    fail_dtype(ctx, input, op, "input (float32 only)");
+    return out;
+  }
+  if (bias != nullptr && (bias->scalar_type() != runtime::ScalarType::Float ||
+                          bias->dim() != 1 || bias->size(0) != n)) {
+    ctx.fail(Error::InvalidArgument, "%s: bias must be float32 [%lld]", op,
+             static_cast<long long>(n));
+    return out;
+  }
+  if (!is_row_major(input) || !is_row_major(weight)) {
+    ctx.fail(Error::NotSupported, "%s: input and weight must be contiguous", op);
+    return out;
+  }
+  SizesType shape[kMaxTensorDims];
+  for (size_t d = 0; d + 1 < input.dim(); ++d) shape[d] = input.size(d);
+  shape[input.dim() - 1] = SizesType(n);
+  if (!resize_out(ctx, out, {shape, input.dim()}, op)) return out;
+  const int64_t m = k == 0 ? 0 : int64_t(input.numel()) / k;
+  const float* x = input.const_data_ptr<float>();
+  const float* w = weight.const_data_ptr<float>();
+  float* y = out.mutable_data_ptr<float>();
+  if (m == 0 || n == 0) return out;
+  if (k == 0) {
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) y[i * n + j] = bias != nullptr ? bias->const_data_ptr<float>()[j] : 0.f;
+    }
+    return out;
+  }
+  GemmArgs g;
+  g.k = k;
+  g.c = y;
+  if (m == 1) {
+    // out^T [n, 1] = W [n, k] x^T [k, 1]: n dot products over W's rows, read once.
+    g.m = n;
+    g.n = 1;
+    g.a = w;
+    g.a_rs = k;
+    g.a_cs = 1;
+    g.b = x;
+    g.b_rs = 1;
+    g.b_cs = k;
+    g.c_rs = 1;
+    g.bias_m = bias != nullptr ? bias->const_data_ptr<float>() : nullptr;
+  } else {
+    // out [m, n] = x [m, k] W^T: W read in place as B[p][j] = w[j * k + p].
+    g.m = m;
+    g.n = n;
+    g.a = x;
+    g.a_rs = k;
+    g.a_cs = 1;
+    g.b = w;
+    g.b_rs = 1;
+    g.b_cs = k;
+    g.c_rs = n;
+    g.bias_n = bias != nullptr ? bias->const_data_ptr<float>() : nullptr;
+  }
+  sgemm(g, ctx.thread_pool());
+  return out;
+}
+
 }  // namespace ember::kernels::portable

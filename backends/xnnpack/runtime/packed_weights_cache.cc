@@ -1,0 +1,118 @@
+// PackedWeightsCache: see packed_weights_cache.h.
+#include "backends/xnnpack/runtime/packed_weights_cache.h"
+
+#include "backends/xnnpack/runtime/xnn_allocator.h"
+
+namespace ember::backends::xnnpack {
+namespace {
+
+constexpr size_t kAlignment = 64;  // XNN_ALLOCATION_ALIGNMENT on every target we build
+
+bool same_key(const xnn_weights_cache_look_up_key& a, const xnn_weights_cache_look_up_key& b) {
+  return a.seed == b.seed && a.kernel == b.kernel && a.bias == b.bias;
+}
+
+}  // namespace
+
+PackedWeightsCache::PackedWeightsCache() {
+  provider_.context = this;
+  provider_.look_up = &look_up;
+  provider_.reserve_space = &reserve_space;
+  provider_.look_up_or_insert = &look_up_or_insert;
+  provider_.is_finalized = &is_finalized;
+  provider_.offset_to_addr = &offset_to_addr;
+  provider_.delete_cache = &delete_cache;
+}
+
+PackedWeightsCache::~PackedWeightsCache() {
+  const xnn_allocator* a = xnn_allocator_with_huge_pages();
+  release_pending();
+  for (Entry& e : entries_) a->aligned_deallocate(a->context, e.data);
+}
+
+size_t PackedWeightsCache::num_entries() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.size();
+}
+
+size_t PackedWeightsCache::packed_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return packed_bytes_;
+}
+
+size_t PackedWeightsCache::hits() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return hits_;
+}
+
+size_t PackedWeightsCache::find(const xnn_weights_cache_look_up_key& key) const {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (same_key(entries_[i].key, key)) return i;
+  }
+  return SIZE_MAX;
+}
+
+void PackedWeightsCache::release_pending() {
+  if (pending_ == nullptr) return;
+  const xnn_allocator* a = xnn_allocator_with_huge_pages();
+  a->aligned_deallocate(a->context, pending_);
+  pending_ = nullptr;
+}
+
+size_t PackedWeightsCache::look_up(void* self, const xnn_weights_cache_look_up_key* key) {
+  auto* c = static_cast<PackedWeightsCache*>(self);
+  std::lock_guard<std::mutex> lock(c->mu_);
+  const size_t i = c->find(*key);
+  if (i != SIZE_MAX) ++c->hits_;
+  return i;
+}
+
+void* PackedWeightsCache::reserve_space(void* self, size_t n) {
+  auto* c = static_cast<PackedWeightsCache*>(self);
+  std::lock_guard<std::mutex> lock(c->mu_);
+  c->release_pending();  // a reservation XNNPACK abandoned (a failed create)
+  const xnn_allocator* a = xnn_allocator_with_huge_pages();
+  c->pending_ = a->aligned_allocate(a->context, kAlignment, n == 0 ? kAlignment : n);
+  return c->pending_;
+}
+
+size_t PackedWeightsCache::look_up_or_insert(void* self, const xnn_weights_cache_look_up_key* key,
+                                             void* ptr, size_t size) {
+  auto* c = static_cast<PackedWeightsCache*>(self);
+  std::lock_guard<std::mutex> lock(c->mu_);
+  const size_t found = c->find(*key);
+  if (found != SIZE_MAX) {
+    if (ptr == c->pending_) c->release_pending();
+    ++c->hits_;
+    return found;
+  }
+  if (ptr != c->pending_ || ptr == nullptr) return SIZE_MAX;  // not a block we handed out
+  c->entries_.push_back(Entry{*key, ptr, size});
+  c->pending_ = nullptr;
+  c->packed_bytes_ += size;
+  return c->entries_.size() - 1;
+}
+
+bool PackedWeightsCache::is_finalized(void* self) {
+  auto* c = static_cast<PackedWeightsCache*>(self);
+  std::lock_guard<std::mutex> lock(c->mu_);
+  return !c->open_;
+}
+
+void PackedWeightsCache::set_open(bool open) {
+  std::lock_guard<std::mutex> lock(mu_);
+  open_ = open;
+  if (!open) release_pending();
+}
+
+void* PackedWeightsCache::offset_to_addr(void* self, size_t offset) {
+  auto* c = static_cast<PackedWeightsCache*>(self);
+  std::lock_guard<std::mutex> lock(c->mu_);
+  return offset < c->entries_.size() ? c->entries_[offset].data : nullptr;
+}
+
+xnn_status PackedWeightsCache::delete_cache(void*) {
+  return xnn_status_success;  // owned by the executor; freed by the destructor
+}
+
+}  // namespace ember::backends::xnnpack

@@ -1,0 +1,69 @@
+// PackedWeightsCache: one delegate's packed weights, shared by all of its shape plans.
+// XNNPACK 2024 packs a static weight (fully-connected, convolution, ...) into its own layout
+// whenever a runtime is created; this XNNPACK's runtimes have static shapes, so the executor
+// creates one runtime per input shape (shape_plan.h) and, without a cache, a decoder holds one
+// packed copy of every linear layer per cached plan (the serialized bounds, the prefill, the
+// decode step). This class is an xnn_weights_cache_provider (xnnpack.h): XNNPACK looks a weight
+// up by {packing seed, raw weight pointer, raw bias pointer} before packing it, so every later
+// plan reuses the first plan's packed bytes. Entries live in their own aligned blocks (huge
+// pages for large ones, xnn_allocator.h) and never move. XNNPACK refuses to set up an
+// operator whose cache is not finalized and packs into it only while it is open, so the
+// executor opens it around each plan's creation (`set_open`) and closes it for running; being
+// separate blocks, closing moves or trims nothing. The raw pointers are keys only: they belong to the
+// executor's GraphModel and stay valid (and unchanged) for the cache's lifetime, which is the
+// executor's. Not shared between executors: a freed executor's addresses could be reused by
+// another one's different weights.
+#pragma once
+
+#include <xnnpack.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace ember::backends::xnnpack {
+
+class PackedWeightsCache {
+ public:
+  PackedWeightsCache();
+  ~PackedWeightsCache();
+  PackedWeightsCache(const PackedWeightsCache&) = delete;
+  PackedWeightsCache& operator=(const PackedWeightsCache&) = delete;
+
+  // The provider to pass to xnn_create_runtime_v3; valid while this object lives.
+  xnn_weights_cache_t provider() { return &provider_; }
+  // Open: runtimes being created may insert. Closed ("finalized" for XNNPACK): runtimes may run.
+  void set_open(bool open);
+
+  size_t num_entries() const;
+  size_t packed_bytes() const;  // bytes of packed weights held
+  size_t hits() const;          // look-ups answered from the cache
+
+ private:
+  struct Entry {
+    xnn_weights_cache_look_up_key key;
+    void* data;
+    size_t size;
+  };
+  static size_t look_up(void* self, const xnn_weights_cache_look_up_key* key);
+  static void* reserve_space(void* self, size_t n);
+  static size_t look_up_or_insert(void* self, const xnn_weights_cache_look_up_key* key, void* ptr,
+                                  size_t size);
+  static bool is_finalized(void* self);
+  static void* offset_to_addr(void* self, size_t offset);
+  static xnn_status delete_cache(void* self);
+
+  size_t find(const xnn_weights_cache_look_up_key& key) const;  // index or SIZE_MAX
+  void release_pending();
+
+  xnn_weights_cache_provider provider_{};
+  mutable std::mutex mu_;
+  std::vector<Entry> entries_;
+  void* pending_ = nullptr;  // the block handed out by reserve_space, not yet inserted
+  size_t packed_bytes_ = 0;
+  bool open_ = false;
+  size_t hits_ = 0;
+};
+
+}  // namespace ember::backends::xnnpack

@@ -122,6 +122,17 @@ TEST(DecomposeTrainingOpsPassTest, Conv3dAndAdaptiveAvgPool3d) {
             "output_size=[1, 2, 2])\n");
 }
 
+// torch.min(a, b) (T5's relative position buckets) is the elementwise minimum.
+TEST(DecomposeTrainingOpsPassTest, MinOtherIsMinimum) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {3});
+  ValueId y = b.input("y", {3});
+  b.output(b.op("aten::min.other", {{"self", x}, {"other", y}}, "min", {3}));
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  EXPECT_EQ(print_body(g), "%min : f32[3] = aten::minimum.default(self=%x, other=%y)\n");
+}
+
 TEST(DecomposeTrainingOpsPassTest, TrainingBatchNormIsRejectedWithSourceLine) {
   GraphBuilder b;
   ValueId m = b.parameter("m", {2}, {0.f, 0.f}, InputKind::Buffer);

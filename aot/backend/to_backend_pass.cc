@@ -1,7 +1,9 @@
 // ToBackendPass and extract_subgraph (see to_backend_pass.h).
 #include "aot/backend/to_backend_pass.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "aot/backend/delegate_metadata.h"
 #include "aot/ir/graph_rewrite.h"
@@ -104,8 +106,102 @@ Result<Graph> extract_subgraph(const Graph& graph, size_t begin, size_t end,
   return sub;
 }
 
+namespace {
+
+// Nodes that keep their place: markers and calls of Ember's own namespace (control flow,
+// delegate calls), in-place writes (name ending in '_': their order against readers of the
+// written tensor is not a data dependency) and operators of other namespaces (custom ops may
+// have effects). Only aten, quantized_decomposed and symbolic scalar nodes move.
+bool is_barrier(const Node& n) {
+  if (n.kind != NodeKind::Op) return false;
+  if (n.op.ns != "aten" && n.op.ns != "quantized_decomposed") return true;
+  return !n.op.name.empty() && n.op.name.back() == '_';
+}
+
+// A topological order of graph.nodes() that groups supported and unsupported nodes: within
+// each stretch between barriers, Kahn's algorithm keeps taking the earliest ready node of the
+// kind it took last and switches kind only when no node of that kind is ready, starting with
+// the unsupported kind. An unsupported node that depends only on inputs (a Hugging Face
+// attention mask built from the attention_mask input, an embedding gather) then runs before
+// the supported run instead of splitting it where the export happened to place it. Returns
+// the new position -> old index.
+std::vector<size_t> group_by_support(const Graph& graph, const std::vector<bool>& supported) {
+  const std::vector<Node>& nodes = graph.nodes();
+  std::vector<size_t> order;
+  order.reserve(nodes.size());
+  std::vector<size_t> producer(graph.num_values(), SIZE_MAX);
+  size_t begin = 0;
+  while (begin < nodes.size()) {
+    size_t end = begin;
+    while (end < nodes.size() && !is_barrier(nodes[end])) ++end;
+    // nodes[begin, end) may move among themselves.
+    const size_t n = end - begin;
+    std::vector<std::vector<size_t>> users(n);
+    std::vector<size_t> pending(n, 0);
+    for (size_t i = begin; i < end; ++i) {
+      for (const Argument& o : nodes[i].outputs) {
+        for_each_value(o, [&](ValueId v) { producer[static_cast<size_t>(v)] = i; });
+      }
+    }
+    for (size_t i = begin; i < end; ++i) {
+      std::vector<size_t> deps;
+      for (const NamedArgument& in : nodes[i].inputs) {
+        for_each_value(in.arg, [&](ValueId v) {
+          size_t p = producer[static_cast<size_t>(v)];
+          if (p != SIZE_MAX && p >= begin && p < i) deps.push_back(p);
+        });
+      }
+      std::sort(deps.begin(), deps.end());
+      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+      for (size_t p : deps) users[p - begin].push_back(i - begin);
+      pending[i - begin] = deps.size();
+    }
+    std::set<size_t> ready[2];  // [0] unsupported, [1] supported; local indices, earliest first
+    for (size_t k = 0; k < n; ++k) {
+      if (pending[k] == 0) ready[supported[begin + k] ? 1 : 0].insert(k);
+    }
+    int kind = 0;
+    while (!ready[0].empty() || !ready[1].empty()) {
+      if (ready[kind].empty()) kind = 1 - kind;
+      size_t k = *ready[kind].begin();
+      ready[kind].erase(ready[kind].begin());
+      order.push_back(begin + k);
+      for (size_t u : users[k]) {
+        if (--pending[u] == 0) ready[supported[begin + u] ? 1 : 0].insert(u);
+      }
+    }
+    if (end < nodes.size()) order.push_back(end);  // the barrier itself
+    begin = end + 1;
+  }
+  return order;
+}
+
+}  // namespace
+
 Error ToBackendPass::run(Graph& graph) const {
   if (partitioner_ == nullptr) return invalid_argument("to_backend: no partitioner");
+  // What the partitioner takes, asked once per node; then the nodes are put in an order that
+  // keeps the supported ones together (group_by_support).
+  std::vector<Support> support;
+  std::vector<bool> supported;
+  for (const Node& n : graph.nodes()) {
+    support.push_back(n.kind == NodeKind::Op && n.op.ns != "ember"
+                          ? partitioner_->supports(n, graph)
+                          : Support::no("not an operator node"));
+    supported.push_back(support.back().supported);
+  }
+  {
+    std::vector<size_t> order = group_by_support(graph, supported);
+    std::vector<Node> moved;
+    std::vector<Support> moved_support;
+    moved.reserve(order.size());
+    for (size_t i : order) {
+      moved.push_back(std::move(graph.nodes()[i]));
+      moved_support.push_back(std::move(support[i]));
+    }
+    graph.nodes() = std::move(moved);
+    support = std::move(moved_support);
+  }
   std::vector<Node> result;
   size_t run_begin = 0;
   int32_t partitions = report_ != nullptr ? report_->num_partitions : 0;
@@ -146,8 +242,7 @@ Error ToBackendPass::run(Graph& graph) const {
   size_t limit = partitioner_->max_nodes_per_partition();
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
     const Node& n = graph.nodes()[i];
-    Support s = n.kind == NodeKind::Op && n.op.ns != "ember" ? partitioner_->supports(n, graph)
-                                                               : Support::no("not an operator node");
+    const Support& s = support[i];
     if (report_ != nullptr && n.kind == NodeKind::Op && n.op.ns != "ember") {
       entry_of[i] = report_->entries.size();
       report_->entries.push_back({n.name, n.op.qualified(), s.supported ? partitioner_->name() : "",

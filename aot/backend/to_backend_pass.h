@@ -5,7 +5,11 @@
 //         %r = aten::relu(%m)
 // (with a partitioner that supports add and mul). Grouping is by maximal runs of
 // consecutive supported op nodes in execution order, so every group's inputs are defined
-// before it and the order of the rest is kept. See partitioner.h for the contract; the
+// before it. Before grouping, the nodes between barriers (ember:: markers and calls, in-place
+// writes, non-aten operators) are put in a topological order that keeps supported and
+// unsupported nodes together, unsupported first: a mask or gather that depends only on the
+// inputs runs ahead of the delegate instead of splitting it (issue #30: Hugging Face BERT's
+// attention-mask nodes). See partitioner.h for the contract; the
 // report (optional, caller-owned) receives one entry per op node.
 #pragma once
 

@@ -70,6 +70,46 @@ TEST(ToBackendPassTest, GroupsConsecutiveSupportedNodes) {
 }
 
 
+// An unsupported node that depends only on inputs (a Hugging Face attention mask built from
+// the attention_mask input) sits between two supported runs in export order: it is moved
+// ahead of them, so one partition remains; an unsupported node that depends on a supported
+// one still splits (relu here), and a barrier (an in-place write) keeps its place.
+TEST(ToBackendPassTest, UnsupportedNodesThatDependOnInputsMoveAheadOfTheRun) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2});
+  ValueId mask = b.input("mask", {2});
+  ValueId a = b.op("aten::add.Tensor", {{"self", x}, {"other", x}}, "add", {2});
+  ValueId bias = b.op("aten::neg.default", {{"self", mask}}, "bias", {2});
+  ValueId m = b.op("aten::mul.Tensor", {{"self", a}, {"other", bias}}, "mul", {2});
+  b.output(m);
+  Graph g = b.take();
+  AddMulPartitioner part;
+  DelegationReport report;
+  ASSERT_EQ(ToBackendPass(&part, &report).run(g), Error::Ok);
+  ASSERT_EQ(g.nodes().size(), 2u);
+  EXPECT_EQ(g.nodes()[0].name, "bias");
+  EXPECT_EQ(g.nodes()[1].op.qualified(), "ember::delegate_call.AddMulBackend");
+  EXPECT_EQ(report.num_partitions, 1);
+
+  GraphBuilder b2;
+  ValueId y = b2.input("y", {2});
+  ValueId s = b2.input("s", {2});
+  ValueId a2 = b2.op("aten::add.Tensor", {{"self", y}, {"other", y}}, "add", {2});
+  ValueId r = b2.op("aten::relu.default", {{"self", a2}}, "relu", {2});
+  ValueId w = b2.op("aten::copy_.default", {{"self", s}, {"src", y}}, "write", {2});
+  ValueId n = b2.op("aten::neg.default", {{"self", w}}, "neg", {2});
+  ValueId m2 = b2.op("aten::mul.Tensor", {{"self", r}, {"other", n}}, "mul", {2});
+  b2.output(m2);
+  Graph g2 = b2.take();
+  DelegationReport report2;
+  ASSERT_EQ(ToBackendPass(&part, &report2).run(g2), Error::Ok);
+  std::vector<std::string> names;
+  for (const Node& node : g2.nodes()) names.push_back(node.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"delegate_call_0", "relu", "write", "neg",
+                                             "delegate_call_1"}));
+  EXPECT_EQ(report2.num_partitions, 2);
+}
+
 // One node per partition; every blob refers to the same named data "w" and to a
 // per-partition key; the compile specs given at construction go into every delegate.
 TEST(ToBackendPassTest, SameNamedKeyWithDifferentBytesIsAnError) {

@@ -4,8 +4,9 @@
 //   v3 = view(v, [B*H, S, Ev])
 //   s  = mul.Scalar(bmm(q3, k3), scale)          scale = given or 1/sqrt(E)
 //   s  = add.Tensor(s, mask)                     when a float mask is given, or
-//   s  = masked_fill(s, logical_not(mask), -inf) for a boolean one (in q's
-//                                                leading shape when the mask has rank > 2)
+//   s  = add.Tensor(s, where(mask, 0, -inf))     for a boolean one (the bias in q's dtype;
+//                                                in q's leading shape when the mask has
+//                                                rank > 2)
 //   p  = _softmax(s, -1, False); out = view(bmm(p, v3), [B, H, L, Ev])
 // Leading (batch, head) dims must be static; L and S may be symbolic (they are matched to
 // the inputs' dims by append_view).
@@ -129,23 +130,34 @@ Result<Rewrite> decompose_sdpa(Graph& g, const Node& node) {
       EMBER_TRY(append_view(g, s1, scores, node, &rw));
     }
     EMBER_ASSIGN_OR_RETURN(ValueId s2, new_tensor_like(g, q, "sdpa_masked", lead ? full : std::vector<SymInt>{bh, L, S}));
-    if (bool_mask) {  // true = attend: scores where the mask is false become -inf
-      EMBER_ASSIGN_OR_RETURN(ValueId keep,
-                             new_tensor_like(g, m, "sdpa_mask_off", g.value(m).tensor.sizes));
-      rw.nodes.push_back(make_op_node("aten", "logical_not", "default",
-                                      {named("self", Argument::tensor(m))},
-                                      {Argument::tensor(keep)}, node));
-      rw.nodes.push_back(make_op_node(
-          "aten", "masked_fill", "Scalar",
-          {named("self", Argument::tensor(scores)), named("mask", Argument::tensor(keep)),
-           named("value", Argument::floating(-INFINITY))},
-          {Argument::tensor(s2)}, node));
-    } else {
-      rw.nodes.push_back(make_op_node(
-          "aten", "add", "Tensor",
-          {named("self", Argument::tensor(scores)), named("other", Argument::tensor(m))},
-          {Argument::tensor(s2)}, node));
+    ValueId bias = m;
+    if (bool_mask) {
+      // true = attend: the mask becomes an additive bias, where(mask, 0, -inf), in q's dtype.
+      // It depends on the mask alone, so it is computed once ahead of the attention (and of
+      // an XNNPACK delegate, which has no boolean datatype: the add stays inside it); the sum
+      // is what masked_fill(scores, !mask, -inf) gives, -inf where masked.
+      const ScalarType dt = qs.dtype;
+      EMBER_ASSIGN_OR_RETURN(ValueId zero, new_tensor_like(g, q, "sdpa_mask_zero", {}));
+      EMBER_ASSIGN_OR_RETURN(ValueId off, new_tensor_like(g, q, "sdpa_mask_ninf", {}));
+      rw.nodes.push_back(make_op_node("aten", "scalar_tensor", "default",
+                                      {named("s", Argument::floating(0.0)),
+                                       {"dtype", Argument::scalar_type(dt), true}},
+                                      {Argument::tensor(zero)}, node));
+      rw.nodes.push_back(make_op_node("aten", "scalar_tensor", "default",
+                                      {named("s", Argument::floating(-INFINITY)),
+                                       {"dtype", Argument::scalar_type(dt), true}},
+                                      {Argument::tensor(off)}, node));
+      EMBER_ASSIGN_OR_RETURN(bias, new_tensor_like(g, q, "sdpa_mask_bias", g.value(m).tensor.sizes));
+      rw.nodes.push_back(make_op_node("aten", "where", "self",
+                                      {named("condition", Argument::tensor(m)),
+                                       named("self", Argument::tensor(zero)),
+                                       named("other", Argument::tensor(off))},
+                                      {Argument::tensor(bias)}, node));
     }
+    rw.nodes.push_back(make_op_node(
+        "aten", "add", "Tensor",
+        {named("self", Argument::tensor(scores)), named("other", Argument::tensor(bias))},
+        {Argument::tensor(s2)}, node));
     s1 = s2;
     if (lead) {
       EMBER_ASSIGN_OR_RETURN(s1, new_tensor_like(g, q, "sdpa_masked3", {bh, L, S}));

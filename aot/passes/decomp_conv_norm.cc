@@ -1,5 +1,5 @@
 // Decompositions of convolution, normalization, pooling and activation training-IR ops:
-//   conv1d/conv2d(x, W, b, stride, padding, dilation, groups)
+//   conv1d/conv2d/conv3d(x, W, b, stride, padding, dilation, groups)
 //        -> convolution(x, W, b, stride, padding, dilation, False, [0..], groups)
 //   conv2d.padding(..., 'valid'|'same') -> convolution with explicit symmetric padding
 //   batch_norm(x, w, b, rm, rv, training=False, m, eps, _)
@@ -8,6 +8,8 @@
 //   max_pool2d(x, k, s, p, d, ceil) -> max_pool2d_with_indices(x, k, s, p, d, ceil)[0]
 //   adaptive_avg_pool2d(x, [1, 1]) -> mean.dim(x, [-1, -2], keepdim=True)
 //   adaptive_avg_pool2d(x, s)      -> _adaptive_avg_pool2d(x, s)
+//   adaptive_avg_pool3d(x, [1, 1, 1]) -> mean.dim(x, [-1, -2, -3], keepdim=True); else
+//                                     _adaptive_avg_pool3d(x, s)
 //   dropout(x, p, train=False)     -> x (alias)
 //   relu6(x)                       -> hardtanh(x, 0, 6)
 #include "aot/passes/decompositions.h"
@@ -58,6 +60,10 @@ Result<Rewrite> decompose_conv1d(Graph& g, const Node& node) {
 
 Result<Rewrite> decompose_conv2d(Graph& g, const Node& node) {
   return convolution(g, node, 2, arg_or(node, "padding", Argument::int_list({0, 0})));
+}
+
+Result<Rewrite> decompose_conv3d(Graph& g, const Node& node) {
+  return convolution(g, node, 3, arg_or(node, "padding", Argument::int_list({0, 0, 0})));
 }
 
 Result<Rewrite> decompose_conv2d_padding(Graph& g, const Node& node) {
@@ -124,25 +130,40 @@ Result<Rewrite> decompose_layer_norm(Graph& g, const Node& node) {
   return rw;
 }
 
-Result<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
+// adaptive_avg_pool{2,3}d over `spatial` trailing dims: a mean when every output size is 1
+// (the classifier heads' global pooling), else the core op.
+Result<Rewrite> adaptive_avg_pool(const Node& node, size_t spatial, const char* core_name) {
   Rewrite rw;
-  (void)g;
   EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   const Argument* size = input_arg(node, "output_size");
   if (size == nullptr) return invalid_program(node.describe() + ": output_size is missing");
-  Argument full = expand_list(*size, 2);
-  if (full.ints.size() == 2 && full.ints[0] == 1 && full.ints[1] == 1) {
+  Argument full = expand_list(*size, spatial);
+  bool global = full.ints.size() == spatial;
+  for (int64_t s : full.ints) global = global && s == 1;
+  if (global) {
+    std::vector<int64_t> dims;
+    for (size_t d = 0; d < spatial; ++d) dims.push_back(-1 - static_cast<int64_t>(d));
     rw.nodes.push_back(make_op_node(
         "aten", "mean", "dim",
-        {named("self", Argument::tensor(x)), named("dim", Argument::int_list({-1, -2})),
+        {named("self", Argument::tensor(x)), named("dim", Argument::int_list(dims)),
          named("keepdim", Argument::boolean(true))},
         node.outputs, node));
     return rw;
   }
-  rw.nodes.push_back(make_op_node("aten", "_adaptive_avg_pool2d", "default",
+  rw.nodes.push_back(make_op_node("aten", core_name, "default",
                                   {named("self", Argument::tensor(x)), named("output_size", full)},
                                   node.outputs, node));
   return rw;
+}
+
+Result<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
+  (void)g;
+  return adaptive_avg_pool(node, 2, "_adaptive_avg_pool2d");
+}
+
+Result<Rewrite> decompose_adaptive_avg_pool3d(Graph& g, const Node& node) {
+  (void)g;
+  return adaptive_avg_pool(node, 3, "_adaptive_avg_pool3d");
 }
 
 Result<Rewrite> decompose_max_pool2d(Graph& g, const Node& node) {
@@ -191,10 +212,12 @@ void add_conv_norm_decompositions(DecompositionTable* table) {
   (*table)["aten::conv1d.default"] = &decompose_conv1d;
   (*table)["aten::conv2d.default"] = &decompose_conv2d;
   (*table)["aten::conv2d.padding"] = &decompose_conv2d_padding;
+  (*table)["aten::conv3d.default"] = &decompose_conv3d;
   (*table)["aten::batch_norm.default"] = &decompose_batch_norm;
   (*table)["aten::layer_norm.default"] = &decompose_layer_norm;
   (*table)["aten::max_pool2d.default"] = &decompose_max_pool2d;
   (*table)["aten::adaptive_avg_pool2d.default"] = &decompose_adaptive_avg_pool2d;
+  (*table)["aten::adaptive_avg_pool3d.default"] = &decompose_adaptive_avg_pool3d;
   (*table)["aten::dropout.default"] = &decompose_dropout;
   (*table)["aten::relu6.default"] = &decompose_relu6;
 }

@@ -9,6 +9,7 @@
 //   softmax.int / log_softmax.int (no dtype change) -> _softmax / _log_softmax(x, d, False)
 //   zero(x)                   -> fill.Scalar(x, 0)
 //   clamp_min(x, m)           -> clamp(x, m, None)
+//   min.other / max.other(a, b) -> minimum / maximum(a, b)
 //   zeros_like / ones_like(x) -> full_like(x, 0 | 1, dtype of the result)
 //   _upsample_bilinear2d_aa.vec(x, size?, ac, scales?) -> .default(x, [OH, OW], ac, sh?, sw?)
 //   grid_sampler(x, grid, mode, pad, ac) (4-D x) -> grid_sampler_2d(...)
@@ -181,6 +182,21 @@ Result<Rewrite> decompose_dunder(Graph& g, const Node& node) {
                                   node.outputs, node));
   return rw;
 }
+// min.other / max.other (torch.min(a, b), T5's relative position buckets): the elementwise
+// minimum / maximum, same semantics (NaN propagates), which have portable kernels.
+template <const char* kName>
+Result<Rewrite> decompose_binary_default(Graph& g, const Node& node) {
+  (void)g;
+  Rewrite rw;
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  EMBER_ASSIGN_OR_RETURN(ValueId y, tensor_input(node, "other"));
+  rw.nodes.push_back(make_op_node("aten", kName, "default",
+                                  {named("self", Argument::tensor(x)), named("other", Argument::tensor(y))},
+                                  node.outputs, node));
+  return rw;
+}
+constexpr char kMinimum[] = "minimum";
+constexpr char kMaximum[] = "maximum";
 constexpr char kBitwiseAnd[] = "bitwise_and";
 constexpr char kBitwiseOr[] = "bitwise_or";
 constexpr char kBitwiseXor[] = "bitwise_xor";
@@ -357,6 +373,8 @@ void add_tensor_op_decompositions(DecompositionTable* table) {
   (*table)["aten::__or__.Scalar"] = &decompose_dunder<kBitwiseOr>;
   (*table)["aten::__xor__.Tensor"] = &decompose_dunder<kBitwiseXor>;
   (*table)["aten::__xor__.Scalar"] = &decompose_dunder<kBitwiseXor>;
+  (*table)["aten::min.other"] = &decompose_binary_default<kMinimum>;
+  (*table)["aten::max.other"] = &decompose_binary_default<kMaximum>;
   (*table)["aten::where.ScalarOther"] = &decompose_where_scalar;
   (*table)["aten::where.ScalarSelf"] = &decompose_where_scalar;
   (*table)["aten::where.Scalar"] = &decompose_where_scalar;

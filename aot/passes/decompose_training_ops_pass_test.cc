@@ -97,6 +97,42 @@ TEST(DecomposeTrainingOpsPassTest, Conv2dGetsConvolutionDefaults) {
             "groups=1)\n");
 }
 
+// Video nets (issue #30): conv3d gets three spatial dims of defaults; a global
+// adaptive_avg_pool3d is a mean over the last three dims, any other size the core op.
+TEST(DecomposeTrainingOpsPassTest, Conv3dAndAdaptiveAvgPool3d) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {2, 1, 1, 3, 3}, std::vector<float>(18, 1.f));
+  ValueId x = b.input("x", {1, 1, 2, 5, 5});
+  ValueId c = b.op("aten::conv3d.default", {{"input", x}, {"weight", w}}, "conv3d", {1, 2, 2, 3, 3},
+                   {{"padding", Argument::int_list({0, 1, 1}), false},
+                    {"stride", Argument::int_list({2}), false}});
+  ValueId p = b.op("aten::adaptive_avg_pool3d.default", {{"self", c}}, "pool", {1, 2, 1, 1, 1},
+                   {{"output_size", Argument::int_list({1, 1, 1}), false}});
+  b.output(b.op("aten::adaptive_avg_pool3d.default", {{"self", c}}, "pool2", {1, 2, 1, 2, 2},
+                {{"output_size", Argument::int_list({1, 2, 2}), false}}));
+  b.output(p);
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  EXPECT_EQ(print_body(g),
+            "%conv3d : f32[1, 2, 2, 3, 3] = aten::convolution.default(input=%x, weight=%w, bias=None, "
+            "stride=[2, 2, 2], padding=[0, 1, 1], dilation=[1, 1, 1], transposed=False, "
+            "output_padding=[0, 0, 0], groups=1)\n"
+            "%pool : f32[1, 2, 1, 1, 1] = aten::mean.dim(self=%conv3d, dim=[-1, -2, -3], keepdim=True)\n"
+            "%pool2 : f32[1, 2, 1, 2, 2] = aten::_adaptive_avg_pool3d.default(self=%conv3d, "
+            "output_size=[1, 2, 2])\n");
+}
+
+// torch.min(a, b) (T5's relative position buckets) is the elementwise minimum.
+TEST(DecomposeTrainingOpsPassTest, MinOtherIsMinimum) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {3});
+  ValueId y = b.input("y", {3});
+  b.output(b.op("aten::min.other", {{"self", x}, {"other", y}}, "min", {3}));
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  EXPECT_EQ(print_body(g), "%min : f32[3] = aten::minimum.default(self=%x, other=%y)\n");
+}
+
 TEST(DecomposeTrainingOpsPassTest, TrainingBatchNormIsRejectedWithSourceLine) {
   GraphBuilder b;
   ValueId m = b.parameter("m", {2}, {0.f, 0.f}, InputKind::Buffer);

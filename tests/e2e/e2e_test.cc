@@ -34,22 +34,11 @@ using runtime::Error;
 using aot::ExportSession;
 using aot::HostTensor;
 
-// Fixtures the toolchain knowingly cannot lower yet, with the reason. The test fails if
-// one of them starts lowering, so the list is kept honest.
-const std::map<std::string, std::string>& known_unsupported() {
-  static const std::map<std::string, std::string> kList = {};
-
-  return kList;
-}
-
+// Fixtures the toolchain knowingly cannot lower yet, with the reason (fixture_options.h).
+// The test fails if one of them starts lowering, so the list is kept honest.
 bool is_known_unsupported(const std::string& id, std::string* reason) {
-  for (const auto& [prefix, why] : known_unsupported()) {
-    if (id.find(prefix) != std::string::npos) {
-      *reason = why;
-      return true;
-    }
-  }
-  return false;
+  *reason = known_fixture_gap(id);
+  return !reason->empty();
 }
 
 aot::Result<ExportSession> lower(const std::string& pt2) {
@@ -89,7 +78,7 @@ TEST(E2eTest, EveryFixtureLowersRunsAndMatchesPyTorch) {
     bool expect_fail = is_known_unsupported(f.id, &reason);
     auto session = lower(f.pt2);
     if (expect_fail) {
-      EXPECT_FALSE(session.ok()) << f.id << " now lowers; remove it from known_unsupported()";
+      EXPECT_FALSE(session.ok()) << f.id << " now lowers; remove it from known_fixture_gap() (tests/e2e/fixture_options.cc)";
       table += f.id + ": not lowered (" + reason + ")\n";
       continue;
     }

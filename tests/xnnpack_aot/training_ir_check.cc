@@ -76,6 +76,14 @@ double run_cases(const Fixture& f, const std::vector<uint8_t>& pte) {
 std::string check_training_ir_fixture(const Fixture& f, const std::string& recipe) {
   SCOPED_TRACE(f.id + " (" + recipe + ")");
   char line[512];
+  const std::string gap = known_fixture_gap(f.id);
+  if (!gap.empty()) {
+    EXPECT_FALSE(lowered(recipe, f.pt2).ok())
+        << f.id << " now lowers; remove it from known_fixture_gap() (tests/e2e/fixture_options.cc)";
+    std::snprintf(line, sizeof(line), "%-50s %-8s skipped: %.300s\n", f.id.c_str(), recipe.c_str(),
+                  gap.c_str());
+    return line;
+  }
   auto session = lowered(recipe, f.pt2);
   if (!session.ok()) {
     ADD_FAILURE() << ::ember::aot::format_error(session.error());

@@ -9,6 +9,7 @@
 #include "aot/recipe/run_method.h"
 #include "apps/pte_check/pte_check.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/e2e/fixture_options.h"
 #include "tests/xnnpack_aot/xnnpack_test_util.h"
 
 namespace ember::testing {
@@ -43,6 +44,13 @@ int check_fixtures(const std::string& prefix, int partitions) {
     // training-IR exports, issue #13) run in xnnpack_classifiers_test / training_ir_large_test.
     if (prefix.empty() && f.external) continue;
     SCOPED_TRACE(f.id);
+    const std::string gap = known_fixture_gap(f.id);
+    if (!gap.empty()) {
+      EXPECT_FALSE(serialize_xnnpack(f.pt2).ok())
+          << f.id << " now lowers; remove it from known_fixture_gap() (tests/e2e/fixture_options.cc)";
+      std::printf("%s\n  skipped, not lowered yet: %s\n", f.id.c_str(), gap.c_str());
+      continue;
+    }
     auto session = serialize_xnnpack(f.pt2);
     if (!session.ok()) {
       ADD_FAILURE() << ::ember::aot::format_error(session.error());
@@ -53,12 +61,12 @@ int check_fixtures(const std::string& prefix, int partitions) {
     if (prefix.rfind("shared:", 0) != 0) {
       EXPECT_NE(summary.find("xnnpack: "), std::string::npos) << "nothing delegated";
     }
+    const aot::DelegationReport& report = session->last_artifact().delegation;
     if (partitions >= 0) {
-      const aot::DelegationReport& report = session->last_artifact().delegation;
       EXPECT_EQ(report.num_partitions, partitions) << summary;
-      for (const aot::DelegationEntry& e : report.entries) {
-        EXPECT_TRUE(e.delegated || !e.reason.empty()) << e.node << " refused without a reason";
-      }
+    }
+    for (const aot::DelegationEntry& e : report.entries) {
+      EXPECT_TRUE(e.delegated || !e.reason.empty()) << e.node << " refused without a reason";
     }
     for (const auto& v : aot::check_pte(*session->pte())) ADD_FAILURE() << v.to_string();
     std::vector<std::string> missing = aot::missing_kernels(*session->pte());

@@ -2,6 +2,7 @@
 // implementation (conv_fast.cc for float32, reference loops otherwise).
 #include "kernels/portable/ops/conv.h"
 
+#include "kernels/portable/ops/conv3d.h"
 #include "kernels/portable/ops/conv_geometry.h"
 #include "kernels/portable/util/cast.h"
 #include "kernels/portable/util/dispatch.h"
@@ -163,6 +164,10 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& in, const Tenso
   if (weight.scalar_type() != in.scalar_type() || out.scalar_type() != in.scalar_type() ||
       (bias != nullptr && bias->scalar_type() != in.scalar_type())) {
     ctx.fail(Error::InvalidType, "%s: input, weight, bias and out must share a dtype", op);
+    return out;
+  }
+  if (in.dim() == 5) {  // video nets (issue #30): a direct loop, conv3d.h
+    conv3d_f32(ctx, in, weight, bias, stride, padding, dilation, transposed, groups, out);
     return out;
   }
   ConvGeometry g;

@@ -37,6 +37,7 @@
 #include "runtime/platform/log.h"
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
 #include "apps/executor_runner/bundled_runner.h"
+#include "apps/common/path_collision.h"
 #include "apps/common/printable.h"
 #include "apps/diagnostics/debug_info.h"
 #include "apps/diagnostics/dump.h"
@@ -285,6 +286,31 @@ Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& b
   return module.load_method(name);
 }
 
+// Every file this run writes (--output_file's, --trace, --dump_intermediates' index.json)
+// against every file it reads and each other, before anything runs (issue #33: --output_file x
+// overwrote the input x-0.bin, --trace named the model). Bad usage (status 2) on a collision.
+Error check_run_paths(const Method& method, const std::vector<std::string>& set_flags) {
+  std::vector<apps::PathUse> inputs = {{"--model_path", FLAGS_model_path}};
+  if (!FLAGS_data_path.empty()) inputs.push_back({"--data_path", FLAGS_data_path});
+  if (!FLAGS_debug.empty()) inputs.push_back({"--debug", FLAGS_debug});
+  for (const std::string& set : set_flags) {
+    if (set.empty()) continue;
+    for (const std::string& file : split(set, ',')) inputs.push_back({"--inputs", file});
+  }
+  if (!FLAGS_expected.empty()) {
+    for (const std::string& file : split(FLAGS_expected, ',')) inputs.push_back({"--expected", file});
+  }
+  std::vector<apps::PathUse> outputs;
+  if (!FLAGS_output_file.empty()) {
+    for (const std::string& path : output_paths(method, FLAGS_output_file)) outputs.push_back({"--output_file", path});
+  }
+  if (!FLAGS_trace.empty()) outputs.push_back({"--trace", FLAGS_trace});
+  if (!FLAGS_dump_intermediates.empty()) {
+    outputs.push_back({"--dump_intermediates", FLAGS_dump_intermediates + "/index.json"});
+  }
+  return apps::check_path_collisions(inputs, outputs);
+}
+
 Result<PrintMode> print_mode() {
   if (FLAGS_print_output == "none") return PrintMode::None;
   if (FLAGS_print_output == "all") return PrintMode::All;
@@ -344,6 +370,7 @@ int run(KernelRegistration extra_kernels) {
             "their exported values (%zu input(s))\n", FLAGS_random_inputs ? "seeded random values" : "ones",
             method.inputs_size());
   }
+  if (Error err = check_run_paths(method, set_flags); err != Error::Ok) return die(err, 2);
   std::vector<RunnerInputs> sets(set_flags.size());
   InputFill fill;
   fill.random = FLAGS_random_inputs;

@@ -119,6 +119,34 @@ BPTE="$F/pytorch__executorch__bundled_program.bpte"
 expect_error 1 "InvalidProgram \(0x23\): '$BPTE': this is a bundled program \(.bpte\): use --bundled $BPTE" --model_path "$BPTE"
 expect_error 1 "InvalidProgram \(0x23\): .*this is a program \(.pte, identifier 'ET12'\), not a bundled program" --bundled "$F/pytorch__executorch__add.pte"
 
+# Issue #33: outputs are written atomically and never over an input. The exact reproductions:
+# --output_file x with the input x-0.bin, --trace naming the model; then a full disk
+# (EMBER_WRITE_FAULT) for --output_file and --trace leaves the previous files intact, no
+# temporary behind, exit 1.
+ADD="$F/pytorch__executorch__add.pte"
+C="$F/reference/pytorch__executorch__add/forward/case1"
+W="$TEST_TMPDIR/w33" && mkdir -p "$W"
+cp "$C/input0.bin" "$W/x-0.bin" && cp "$ADD" "$W/m.pte"
+expect_error 2 "${BADFLAG}--output_file '$W/x-0.bin' is the input --inputs '$W/x-0.bin'" \
+  --model_path "$W/m.pte" --inputs "$W/x-0.bin,$C/input1.bin" --output_file "$W/x"
+cmp -s "$W/x-0.bin" "$C/input0.bin" || fail "--output_file overwrote its input x-0.bin"
+expect_error 2 "${BADFLAG}--trace '$W/./m.pte' is the input --model_path '$W/m.pte'" --model_path "$W/m.pte" --trace "$W/./m.pte"
+cmp -s "$W/m.pte" "$ADD" || fail "--trace overwrote the model"
+echo previous > "$W/out-0.bin" && echo previous > "$W/trace.json"
+for step in open write fsync close rename; do
+  EMBER_WRITE_FAULT=$step:ENOSPC expect_error 1 "AccessFailed \(0x22\): .*out-0.bin" \
+    --model_path "$ADD" --print_output none --output_file "$W/out"
+  EMBER_WRITE_FAULT=$step:ENOSPC expect_error 1 "AccessFailed \(0x22\): .*trace.json" \
+    --model_path "$ADD" --print_output none --trace "$W/trace.json"
+  [ "$(cat "$W/out-0.bin")" = previous ] || fail "$step fault: --output_file lost the previous output"
+  [ "$(cat "$W/trace.json")" = previous ] || fail "$step fault: --trace lost the previous trace"
+  ls -a "$W" | grep -q 'tmp-' && fail "$step fault left a temporary: $(ls -a "$W")"
+done
+"$RUNNER" --model_path "$ADD" --print_output none --output_file "$W/out" --trace "$W/trace.json" >/dev/null 2>&1 ||
+  fail "the run without a fault failed"
+cmp -s "$W/out-0.bin" "$C/../case0/output0.bin" 2>/dev/null || [ "$(stat -c %s "$W/out-0.bin")" -eq 4 ] || fail "--output_file not replaced"
+grep -q traceEvents "$W/trace.json" || fail "--trace not replaced"
+
 err=$("$RUNNER" --model_path /nonexistent.pte 2>&1)
 [ $? -ne 0 ] || fail "missing file must exit non-zero"
 echo "$err" | grep -q "NotFound" || fail "missing file error: $err"

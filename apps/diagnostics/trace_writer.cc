@@ -12,6 +12,10 @@ namespace ember::runtime {
 
 void TraceWriter::complete(const std::string& name, const std::string& category, uint64_t start_ns,
                            uint64_t end_ns, Args args, uint32_t tid) {
+  if (events_.size() >= max_events_) {
+    ++dropped_;
+    return;
+  }
   if (!has_origin_ || start_ns < origin_ns_) {
     // Events arrive outer-last (an execution after its instructions), so keep the earliest.
     origin_ns_ = start_ns;

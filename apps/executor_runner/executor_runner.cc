@@ -76,6 +76,10 @@ DEFINE_uint64(random_seed, 0, "Seed of --random_inputs.");
 DEFINE_string(expected, "", "Comma-separated expected output files (raw or .npy), checked after the last execution.");
 DEFINE_double(atol, 1e-5, "Absolute tolerance of --expected.");
 DEFINE_double(rtol, 1e-5, "Relative tolerance of --expected.");
+DEFINE_uint64(max_planned_memory_mb, 8192, "Refuse a method whose planned buffers add up to more than this many MiB "
+              "(checked before they are reserved; raise it for a trusted program that plans more).");
+DEFINE_uint64(max_trace_events, 1000000, "--trace keeps at most this many events (about 200 bytes each); later "
+              "executions are not traced and a warning says so.");
 
 namespace ember::runtime {
 namespace {
@@ -117,6 +121,11 @@ Error check_flags() {
   if (FLAGS_random_inputs && !FLAGS_inputs.empty()) {
     return fail(Error::InvalidArgument, "--random_inputs and --inputs exclude each other");
   }
+  if (FLAGS_max_planned_memory_mb == 0 || FLAGS_max_planned_memory_mb > (uint64_t{1} << 40)) {
+    return fail(Error::InvalidArgument, "--max_planned_memory_mb must be between 1 and 2^40, got %llu",
+                static_cast<unsigned long long>(FLAGS_max_planned_memory_mb));
+  }
+  if (FLAGS_max_trace_events == 0) return fail(Error::InvalidArgument, "--max_trace_events must be at least 1");
   if (FLAGS_cpu_threads == 0 || FLAGS_cpu_threads < -1) {
     return fail(Error::InvalidArgument, "--cpu_threads must be -1 (one per core) or at least 1, got %d",
                 FLAGS_cpu_threads);
@@ -264,6 +273,7 @@ Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& b
   options.method.kernels = &kernels;
   options.method.backends = &backends;
   options.method.thread_pool = pool;
+  options.max_planned_memory_bytes = FLAGS_max_planned_memory_mb << 20;
   module.set_options(options);
   if (Error err = module.load(); err != Error::Ok) {
     if (looks_like_bundled(FLAGS_model_path)) {
@@ -283,7 +293,13 @@ Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& b
     if (!first.ok()) return first.error();
     name = *first;
   }
-  return module.load_method(name);
+  Result<Method*> method = module.load_method(name);
+  if (!method.ok() && method.error() == Error::MemoryAllocationFailed &&
+      std::strstr(last_error_message(), "planned-memory budget") != nullptr) {
+    return annotate(method.error(), "--max_planned_memory_mb %llu",
+                    static_cast<unsigned long long>(FLAGS_max_planned_memory_mb));
+  }
+  return method;
 }
 
 // Every file this run writes (--output_file's, --trace, --dump_intermediates' index.json)
@@ -349,7 +365,7 @@ int run(KernelRegistration extra_kernels) {
   timings.load_us = us_since(load_start);
   std::unique_ptr<TraceWriter> trace;
   if (!FLAGS_trace.empty()) {
-    trace = std::make_unique<TraceWriter>();
+    trace = std::make_unique<TraceWriter>(size_t(FLAGS_max_trace_events));
     trace->complete("load program", "load", load_start, program_loaded, {{"path", FLAGS_model_path}});
     trace->complete("init method", "load", program_loaded, load_end, {{"method", (*loaded)->name()}});
   }
@@ -406,6 +422,10 @@ int run(KernelRegistration extra_kernels) {
   if (FLAGS_profile) print_profile(method, profile, debug.get(), &ops);
   if (FLAGS_summary) print_summary(method, profile, debug.get());
   if (trace != nullptr) {
+    if (trace->dropped() > 0) {
+      fprintf(stderr, "executor_runner: warning: --trace kept the first %zu events and dropped %llu (--max_trace_events)\n",
+              trace->size(), static_cast<unsigned long long>(trace->dropped()));
+    }
     if (Error err = trace->write(FLAGS_trace); err != Error::Ok) return die(err);
   }
   EMBER_LOG(Info, "Model executed successfully %zu time(s)", timings.runs_us.size());

@@ -147,6 +147,29 @@ done
 cmp -s "$W/out-0.bin" "$C/../case0/output0.bin" 2>/dev/null || [ "$(stat -c %s "$W/out-0.bin")" -eq 4 ] || fail "--output_file not replaced"
 grep -q traceEvents "$W/trace.json" || fail "--trace not replaced"
 
+# Issue #33's 728-byte .pte planning 15 GB (upstream's add.pte with its 48-byte buffer set to
+# 15,000,000,000): refused before anything is reserved, the flag named; a raised budget runs it
+# (the pages are never touched); a senseless budget is bad usage.
+python3 - "$ADD" "$W/big15.pte" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+old = (2).to_bytes(4, 'little') + bytes(8) + (48).to_bytes(8, 'little')
+assert d.count(old) == 1 and len(d) == 728
+open(sys.argv[2], 'wb').write(d.replace(old, (2).to_bytes(4, 'little') + bytes(8) + (15000000000).to_bytes(8, 'little')))
+PY
+expect_error 1 "MemoryAllocationFailed \(0x21\): --max_planned_memory_mb 8192: method 'forward' plans 15000000000 bytes" \
+  --model_path "$W/big15.pte" --print_output none
+"$RUNNER" --model_path "$W/big15.pte" --print_output none --max_planned_memory_mb 16000 > /dev/null 2>&1 ||
+  fail "--max_planned_memory_mb 16000 did not let the trusted program run"
+expect_error 2 "${BADFLAG}--max_planned_memory_mb must be between 1 and 2\^40, got 0" --max_planned_memory_mb 0
+
+# --trace is bounded: 50 executions of add.pte with --max_trace_events 10 keep 10 and warn.
+"$RUNNER" --model_path "$ADD" --print_output none --num_executions 50 --trace "$W/capped.json" --max_trace_events 10 \
+  > /dev/null 2> "$W/err.txt" || fail "capped trace run failed: $(cat "$W/err.txt")"
+grep -q "^executor_runner: warning: --trace kept the first 10 events and dropped [0-9]* (--max_trace_events)" "$W/err.txt" ||
+  fail "no trace cap warning: $(cat "$W/err.txt")"
+python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))['traceEvents']) == 12" "$W/capped.json" || fail "capped trace size"
+
 err=$("$RUNNER" --model_path /nonexistent.pte 2>&1)
 [ $? -ne 0 ] || fail "missing file must exit non-zero"
 echo "$err" | grep -q "NotFound" || fail "missing file error: $err"

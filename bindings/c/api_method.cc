@@ -8,6 +8,7 @@
 #include <new>
 
 #include "bindings/c/handles.h"
+#include "runtime/executor/memory_budget.h"
 #include "runtime/kernel/kernel_registry.h"
 
 namespace ember::capi {
@@ -104,6 +105,9 @@ Error build(ember_method* m, const char* name, const ember_method_options& o) {
   if (m->in_caller_memory) {
     m->method_allocator = &m->arena_allocator;
   } else {
+    // From the heap: the plan is checked against the planned-memory budget first (issue #33:
+    // a program under 1 KiB planned 15 GB); the caller's arena bounds the other mode itself.
+    EMBER_TRY(runtime::check_planned_memory(meta).error());
     m->growing.emplace(kFirstChunkBytes, kMaxMethodBytes);
     m->method_allocator = &*m->growing;
     m->heap_blocks = m->method_allocator->allocate_list<uint8_t*>(nb + 1);

@@ -119,6 +119,8 @@ Result<Method*> Module::load_method(const std::string& name) {
   if (it != methods_.end()) return it->second->method.get();
   Result<MethodMeta> meta = program_->method_meta(name.c_str());
   if (!meta.ok()) return meta.error();
+  Result<PlannedMemory> plan = check_planned_memory(*meta, options_.max_planned_memory_bytes);
+  if (!plan.ok()) return plan.error();
   auto m = std::make_unique<LoadedMethod>(options_.max_method_allocator_bytes);
   for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
     Result<int64_t> size = meta->memory_planned_buffer_size(i);

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/common/unknown_flags.h"
 #include "apps/compare/dump_compare.h"
 
 DEFINE_double(max_db, 60, "A layer can only jump when its SQNR is below this.");
@@ -33,6 +34,9 @@ nlohmann::json number(double v) {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage("compare REFERENCE_DUMP_DIR OTHER_DUMP_DIR [--max_db 60] [--drop_db 10] [--json]");
+  if (ember::runtime::Error err = ember::apps::check_unknown_flags(argc, argv); err != ember::runtime::Error::Ok) {
+    return die(err, 2);
+  }
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc != 3) {
     return die(ember::aot::invalid_argument("expected two dump directories (executor_runner --dump_intermediates)"), 2);

@@ -38,6 +38,7 @@
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
 #include "apps/executor_runner/bundled_runner.h"
 #include "apps/common/path_collision.h"
+#include "apps/common/unknown_flags.h"
 #include "apps/common/printable.h"
 #include "apps/diagnostics/debug_info.h"
 #include "apps/diagnostics/dump.h"
@@ -265,6 +266,39 @@ void print_json(const Method& method, const Timings& t, const RunStats& s, uint6
          outputs_json(method).c_str());
 }
 
+// The message of `err` followed by "; " and `hint` (the next step for the user).
+Error with_hint(Error err, const std::string& hint) {
+  const std::string message = last_error_message();
+  return fail(err, "%s; %s", message.c_str(), hint.c_str());
+}
+
+// Issue #33: a failed method load says what to do next: the flag that raises the plan budget,
+// --data_path for a program whose weights are in a .ptd, the methods the program has, where
+// to find the kernels a build has.
+Error with_next_step(Error err, Module& module) {
+  const char* message = last_error_message();
+  if (err == Error::MemoryAllocationFailed && std::strstr(message, "planned-memory budget") != nullptr) {
+    return annotate(err, "--max_planned_memory_mb %llu", static_cast<unsigned long long>(FLAGS_max_planned_memory_mb));
+  }
+  if (std::strstr(message, "no data map (.ptd) was given") != nullptr && FLAGS_data_path.empty()) {
+    return with_hint(err, "pass the .ptd written with the program: --data_path FILE.ptd");
+  }
+  if (err == Error::NotFound && std::strstr(message, "program has no method") != nullptr) {
+    Result<std::vector<std::string>> names = module.method_names();
+    if (names.ok()) {
+      std::string list;
+      for (const std::string& n : *names) list += (list.empty() ? "'" : ", '") + apps::printable(n) + "'";
+      return with_hint(err, "its methods: " + (list.empty() ? std::string("none") : list) + " (--method_name)");
+    }
+  }
+  if (err == Error::OperatorMissing) {
+    return with_hint(err, "'executor_runner --list_kernels' lists this build's kernels; link the kernel library "
+                          "that provides it (a custom runner: docs/custom_ops.md) or lower with a recipe that "
+                          "avoids it");
+  }
+  return err;
+}
+
 // Loads the program and the method named by --method_name (default: the first).
 // Sets *program_loaded_ns when the program is loaded (the method's init follows).
 Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& backends, ThreadPool* pool,
@@ -294,12 +328,8 @@ Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& b
     name = *first;
   }
   Result<Method*> method = module.load_method(name);
-  if (!method.ok() && method.error() == Error::MemoryAllocationFailed &&
-      std::strstr(last_error_message(), "planned-memory budget") != nullptr) {
-    return annotate(method.error(), "--max_planned_memory_mb %llu",
-                    static_cast<unsigned long long>(FLAGS_max_planned_memory_mb));
-  }
-  return method;
+  if (method.ok()) return method;
+  return with_next_step(method.error(), module);
 }
 
 // Every file this run writes (--output_file's, --trace, --dump_intermediates' index.json)
@@ -465,6 +495,9 @@ int executor_runner_main(int argc, char** argv, KernelRegistration extra_kernels
     } else if (a.rfind("--inputs=", 0) == 0 || a.rfind("-inputs=", 0) == 0) {
       ember::runtime::input_set_flags().push_back(a.substr(a.find('=') + 1));
     }
+  }
+  if (ember::runtime::Error err = ember::apps::check_unknown_flags(argc, argv); err != ember::runtime::Error::Ok) {
+    return ember::runtime::die(err, 2);
   }
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {

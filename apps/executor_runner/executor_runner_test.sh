@@ -170,6 +170,16 @@ grep -q "^executor_runner: warning: --trace kept the first 10 events and dropped
   fail "no trace cap warning: $(cat "$W/err.txt")"
 python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))['traceEvents']) == 12" "$W/capped.json" || fail "capped trace size"
 
+# Issue #33's messages: a program whose weights are in a .ptd, run without it, says to pass
+# --data_path; a wrong --method_name lists the methods (with the .ptd it runs).
+expect_error 1 "InvalidState \(0x02\): .*no data map \(.ptd\) was given; pass the .ptd written with the program: --data_path FILE.ptd" \
+  --model_path "$F/pytorch__executorch__xor.pte" --print_output none
+"$RUNNER" --model_path "$F/pytorch__executorch__xor.pte" --data_path "$F/pytorch__executorch__xor.ptd" --print_output none \
+  > /dev/null 2>&1 || fail "xor.pte with its .ptd failed"
+expect_error 1 "NotFound \(0x20\): program has no method 'backward'; its methods: 'forward' \(--method_name\)" \
+  --model_path "$ADD" --method_name backward
+expect_error 2 "${BADFLAG}unknown flag '--modle_path'; did you mean '--model_path'\?" --modle_path "$ADD"
+
 err=$("$RUNNER" --model_path /nonexistent.pte 2>&1)
 [ $? -ne 0 ] || fail "missing file must exit non-zero"
 echo "$err" | grep -q "NotFound" || fail "missing file error: $err"

@@ -38,6 +38,7 @@
 #include "apps/common/atomic_file.h"
 #include "apps/common/path_collision.h"
 #include "apps/common/printable.h"
+#include "apps/common/unknown_flags.h"
 #include "apps/diagnostics/debug_info.h"
 #include "apps/inspect/printable_graph.h"
 #include "runtime/executor/pte_container.h"
@@ -161,6 +162,7 @@ int inspect_bpte(const std::string& path, const std::vector<uint8_t>& bytes) {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage("inspect FILE.pt2 [--json] [--graph=false] [--weights=false]");
+  if (auto err = ember::apps::check_unknown_flags(argc, argv); err != ember::aot::Error::Ok) return report(err, 2);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s FILE.pt2 [--json] [--graph=false]\n", argv[0]);

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "apps/common/unknown_flags.h"
 #include "apps/executor_runner/registration.h"
 #include "apps/executor_runner/stats.h"
 #include "apps/llm/id_tokenizer.h"
@@ -176,6 +177,9 @@ int run() {
 int main(int argc, char** argv) {
   gflags::SetUsageMessage(
       "ember_llm --model m.pte (--tokenizer t.json --prompt TEXT | --prompt_ids IDS)");
+  if (ember::runtime::Error err = ember::apps::check_unknown_flags(argc, argv); err != ember::runtime::Error::Ok) {
+    return ember::llm::die(err, 2);
+  }
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   return ember::llm::run();
 }

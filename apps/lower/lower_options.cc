@@ -13,6 +13,7 @@
 #include "aot/quantize/example_inputs.h"
 #include "aot/recipe/run_method.h"
 #include "apps/common/path_collision.h"
+#include "apps/common/unknown_flags.h"
 #include "apps/lower/bundle_cases.h"
 #include "apps/lower/lower_flags.h"
 
@@ -185,6 +186,7 @@ LowerUsage parse_lower_options(int argc, char** argv, const RecipeRegistry& reci
   o->bundle_inputs = take_repeated_flag(&argc, argv, "bundle_inputs");
   o->bundle_outputs = take_repeated_flag(&argc, argv, "bundle_outputs");
   const std::vector<std::string> max_dim_flags = take_repeated_flag(&argc, argv, "max_dim");
+  if (Error e = apps::check_unknown_flags(argc, argv); e != Error::Ok) return bad_usage(e);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc != (method_flags.empty() ? 2 : 1) || FLAGS_o.empty()) return {Error::Ok, 2, true};
   o->input = method_flags.empty() ? resolve_path(argv[1]) : "";

@@ -63,6 +63,19 @@ expect_error 2 "InvalidArgument \(0x12\): -o '.*in.bin' is the input --bundle_in
 cmp -s cal.bin in.bin && [ "$(cat list.txt)" = cal.bin ] && cmp -s m.pt2 "$FIXTURE" || fail "an input changed"
 cd - > /dev/null
 
+# Issue #33: a .pt2 naming its program twice (Ember read the first copy, torch.export.load the
+# last) is a named error, not a silent choice.
+python3 - "$FIXTURE" "${TEST_TMPDIR}/twice.pt2" <<'PY'
+import sys, warnings, zipfile
+warnings.simplefilter("ignore")  # zipfile warns about the duplicate name it is asked to write
+with zipfile.ZipFile(sys.argv[1]) as zin, zipfile.ZipFile(sys.argv[2], "w") as zout:
+    for info in zin.infolist():
+        zout.writestr(info, zin.read(info.filename))
+    zout.writestr("serialized_exported_program.json", b"{}")
+PY
+expect_error 1 "InvalidProgram \(0x23\): .*serialized_exported_program.json.*" "${TEST_TMPDIR}/twice.pt2" -o "${TEST_TMPDIR}/twice.pte"
+[ -e "${TEST_TMPDIR}/twice.pte" ] && fail "an ambiguous .pt2 was lowered"
+
 # --compile_spec that no partitioner of the portable recipe would read.
 expect_error 2 "InvalidArgument \(0x12\): --compile_spec xnnpack.constants: recipe 'portable' has no partitioner" "$FIXTURE" -o "${TEST_TMPDIR}/y.pte" --compile_spec xnnpack.constants=inline
 "$LOWER" "$FIXTURE" -o "${TEST_TMPDIR}/y.pte" --recipe xnnpack --compile_spec xnnpack.constants=inline > /dev/null 2>&1 || fail "--compile_spec with the xnnpack recipe refused"

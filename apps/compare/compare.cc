@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/common/printable.h"
 #include "apps/common/unknown_flags.h"
 #include "apps/compare/dump_compare.h"
 
@@ -21,7 +22,7 @@ DEFINE_bool(json, false, "Print the report as one JSON object.");
 namespace {
 
 int die(ember::aot::Error err, int status) {
-  fprintf(stderr, "compare: %s\n", ember::aot::format_error(err).c_str());
+  fprintf(stderr, "compare: %s\n", ember::apps::printable_message(ember::aot::format_error(err)).c_str());
   return status;
 }
 

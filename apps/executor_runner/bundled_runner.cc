@@ -58,7 +58,7 @@ Result<AlignedBytes> read_aligned(const std::string& path, size_t* size) {
 // become \xNN.
 int die(Error err) {
   char buffer[kMaxErrorMessageLength + 64];
-  fprintf(stderr, "executor_runner: %s\n", format_error(err, buffer, sizeof(buffer)));
+  fprintf(stderr, "executor_runner: %s\n", apps::printable_message(format_error(err, buffer, sizeof(buffer))).c_str());
   return 1;
 }
 

@@ -101,7 +101,8 @@ namespace {
 // run failed, 2: bad usage).
 int die(Error err, int status = 1) {
   char buffer[kMaxErrorMessageLength + 64];
-  fprintf(stderr, "executor_runner: %s\n", format_error(err, buffer, sizeof(buffer)));
+  // Messages quote names from the file (operators, backends): escaped (issue #33).
+  fprintf(stderr, "executor_runner: %s\n", apps::printable_message(format_error(err, buffer, sizeof(buffer))).c_str());
   return status;
 }
 

@@ -67,7 +67,7 @@ bool looks_like_ptd(const std::vector<uint8_t>& bytes) {
 }
 
 int report(ember::aot::Error err, int status = 1) {
-  std::fprintf(stderr, "inspect: %s\n", ember::aot::format_error(err).c_str());
+  std::fprintf(stderr, "inspect: %s\n", ember::apps::printable_message(ember::aot::format_error(err)).c_str());
   return status;
 }
 
@@ -108,7 +108,7 @@ int list_provenance(const std::vector<uint8_t>& pte) {
   if (!path.empty() && path[0] != '/' && cwd != nullptr) path = std::string(cwd) + "/" + path;
   auto info = ember::runtime::DebugInfo::load(path);
   if (!info.ok()) {
-    std::fprintf(stderr, "inspect: %s\n", ember::aot::format_error(info.error()).c_str());
+    std::fprintf(stderr, "inspect: %s\n", ember::apps::printable_message(ember::aot::format_error(info.error())).c_str());
     return 1;
   }
   const bool matches = info->pte_sha256() == ember::aot::sha256_hex(pte);

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "apps/common/printable.h"
 #include "apps/common/unknown_flags.h"
 #include "apps/executor_runner/registration.h"
 #include "apps/executor_runner/stats.h"
@@ -52,7 +53,7 @@ using runtime::Error;
 
 int die(Error err, int status = 1) {
   char buffer[runtime::kMaxErrorMessageLength + 64];
-  std::fprintf(stderr, "ember_llm: %s\n", runtime::format_error(err, buffer, sizeof(buffer)));
+  std::fprintf(stderr, "ember_llm: %s\n", apps::printable_message(runtime::format_error(err, buffer, sizeof(buffer))).c_str());
   return status;
 }
 

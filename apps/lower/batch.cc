@@ -359,7 +359,7 @@ int run_batch(int argc, char** argv) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (finished != nullptr && !o->ok) {
       std::fprintf(stderr, "%slower --batch: entry %zu (%s): %s\n", tty ? "\r\033[K" : "", finished->index,
-                   apps::printable(finished->input).c_str(), apps::printable(o->error).c_str());
+                   apps::printable(finished->input).c_str(), apps::printable_message(o->error).c_str());
     }
     std::fprintf(stderr, "%s[batch] %zu/%zu done, %zu failed, %zu jobs, %.1f s%s", tty ? "\r\033[K" : "", done,
                  jobs.size(), failed, workers, secs, tty ? "" : "\n");
@@ -391,7 +391,7 @@ int run_batch(int argc, char** argv) {
     if (was_ok && !outcomes[i].ok) {
       ++failed;
       std::fprintf(stderr, "lower --batch: entry %zu (%s): %s\n", jobs[i].index, apps::printable(jobs[i].input).c_str(),
-                   apps::printable(outcomes[i].error).c_str());
+                   apps::printable_message(outcomes[i].error).c_str());
     }
   }
   if (!summary_file.empty()) {  // atomically: a full disk leaves the previous summary, exit 1

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
     if (!read.ok()) {
       char buffer[ember::runtime::kMaxErrorMessageLength + 64];
       std::fprintf(stderr, "pte_check: %s\n",
-                   ember::apps::printable(ember::runtime::format_error(read.error(), buffer, sizeof(buffer))).c_str());
+                   ember::apps::printable_message(ember::runtime::format_error(read.error(), buffer, sizeof(buffer))).c_str());
       status = status == 0 ? 1 : status;
       continue;
     }
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
       auto bundled = ember::runtime::BundledProgram::open(bytes.data(), bytes.size());
       if (!bundled.ok()) {
         std::printf("%s: error bundled: %s\n%s: 1 error(s), 0 warning(s)\n", argv[i],
-                    ember::apps::printable(ember::runtime::last_error_message()).c_str(), argv[i]);
+                    ember::apps::printable_message(ember::runtime::last_error_message()).c_str(), argv[i]);
         status = status == 0 ? 1 : status;
         continue;
       }
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     }
     std::vector<ember::aot::PteViolation> violations = ember::aot::check_pte(bytes);
     for (const ember::aot::PteViolation& v : violations) {
-      std::printf("%s: %s\n", argv[i], ember::apps::printable(v.to_string()).c_str());
+      std::printf("%s: %s\n", argv[i], ember::apps::printable_message(v.to_string()).c_str());
     }
     size_t errors = ember::aot::count_errors(violations);
     std::printf("%s: %zu error(s), %zu warning(s)\n", argv[i], errors, violations.size() - errors);

@@ -110,7 +110,7 @@ TEST(DebugInfo, ReadsTheSidecarAndRefusesOthers) {
   EXPECT_FALSE(DebugInfo::parse(R"({"format":"ember.ptdbg","version":2,"methods":[]})", "test").ok());
   EXPECT_FALSE(DebugInfo::parse(R"({"format":"ember.ptdbg","version":1,"methods":[{"name":"f","instructions":[{"node":3}]}]})",
                                 "test").ok());
-  EXPECT_EQ(DebugInfo::load("/nonexistent.ptdbg").error(), Error::AccessFailed);
+  EXPECT_EQ(DebugInfo::load("/nonexistent.ptdbg").error(), Error::NotFound);
 }
 
 }  // namespace

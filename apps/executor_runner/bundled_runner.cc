@@ -129,6 +129,8 @@ Error check_bundled_flags() {
 }
 
 bool looks_like_bundled(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // a FIFO would block fopen
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return false;
   uint8_t head[8] = {};

@@ -143,6 +143,8 @@ Error check_flags() {
 
 // A torch.export .pt2 is a zip archive: say so instead of "bad identifier".
 bool looks_like_pt2(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // a FIFO would block fopen
   FILE* f = fopen(path.c_str(), "rb");
   if (f == nullptr) return false;
   char head[4] = {};

@@ -170,6 +170,13 @@ grep -q "^executor_runner: warning: --trace kept the first 10 events and dropped
   fail "no trace cap warning: $(cat "$W/err.txt")"
 python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))['traceEvents']) == 12" "$W/capped.json" || fail "capped trace size"
 
+# Issue #33: a FIFO as the model or the --debug sidecar is refused at once (open() used to block).
+mkfifo "$W/fifo"
+timeout 10 "$RUNNER" --model_path "$W/fifo" > /dev/null 2> "$W/err.txt"
+[ $? -eq 1 ] && grep -q "^executor_runner: AccessFailed (0x22): .*fifo" "$W/err.txt" || fail "FIFO model: $(cat "$W/err.txt")"
+timeout 10 "$RUNNER" --model_path "$ADD" --debug "$W/fifo" --print_output none > /dev/null 2> "$W/err.txt"
+[ $? -eq 1 ] && grep -q "^executor_runner: AccessFailed (0x22): debug file: .*fifo" "$W/err.txt" || fail "FIFO --debug: $(cat "$W/err.txt")"
+
 # Issue #33's messages: a program whose weights are in a .ptd, run without it, says to pass
 # --data_path; a wrong --method_name lists the methods (with the .ptd it runs).
 expect_error 1 "InvalidState \(0x02\): .*no data map \(.ptd\) was given; pass the .ptd written with the program: --data_path FILE.ptd" \

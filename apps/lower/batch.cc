@@ -300,6 +300,12 @@ int run_batch(int argc, char** argv) {
     return (cwd == nullptr || p.empty() || p[0] == '/') ? p : std::string(cwd) + "/" + p;
   };
   const std::string path = resolve(batch_file);
+  struct stat batch_stat;
+  if (stat(path.c_str(), &batch_stat) == 0 && !S_ISREG(batch_stat.st_mode)) {  // a FIFO would block
+    std::fprintf(stderr, "lower: %s\n",
+                 format_error(fail(Error::AccessFailed, "batch file '" + path + "' is not a regular file")).c_str());
+    return 2;
+  }
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "lower: %s\n", format_error(fail(Error::AccessFailed, "cannot read batch file '" + path + "'")).c_str());

@@ -94,6 +94,13 @@ echo '[{"input": "models/mlp.pt2", "output": "out/o.pte", "o=x": "y"}]' > key.js
 expect_batch "InvalidArgument \(0x12\): batch file: entry 0: unknown key 'o=x'" key.json
 [[ -e out/o.pte || -e out/x || -e x ]] && fail "a refused key lowered something"
 
+# A FIFO as the batch file is refused at once (an ifstream would block in open()).
+mkfifo fifo.json
+timeout 10 "$lower" --batch fifo.json > /dev/null 2> fifo_stderr.txt
+rc=$?
+[[ $rc == 2 ]] && grep -q "^lower: AccessFailed (0x22): batch file '.*fifo.json' is not a regular file" fifo_stderr.txt ||
+  fail "FIFO batch file: status $rc: $(cat fifo_stderr.txt)"
+
 # --summary on a full disk (the summary alone fails): exit 1, the previous summary intact.
 echo '[{"input": "models/mlp.pt2", "output": "out/full.pte"}]' > full.json
 echo previous > full_summary.json

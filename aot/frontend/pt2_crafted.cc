@@ -35,11 +35,21 @@ bool replace_in(ZipEntries& entries, const std::string& entry, const std::string
   return true;
 }
 
-std::vector<uint8_t> with_deep_stack_trace(const std::vector<uint8_t>& archive, size_t depth) {
+std::vector<uint8_t> with_deep_stack_trace(const std::vector<uint8_t>& archive, size_t depth,
+                                           bool deflate) {
   ZipEntries entries = unzip_all(archive);
   const std::string key = "\"metadata\": {\"stack_trace\": ";
   const std::string nested = std::string(depth, '[') + std::string(depth, ']');
   if (!replace_in(entries, "models/model.json", key, key + nested + ", \"was\": ")) return {};
+  return zip_all(entries, deflate);
+}
+
+std::vector<uint8_t> with_control_bytes_stack_trace(const std::vector<uint8_t>& archive) {
+  ZipEntries entries = unzip_all(archive);
+  const std::string key = "\"stack_trace\": \"";
+  const std::string forged =
+      "\\u001b[8m\\u001b]0;x\\u0007\\nexecutor_runner: OK: all outputs match --expected\\n";
+  if (!replace_in(entries, "models/model.json", key, key + forged)) return {};
   return zip_all(entries);
 }
 

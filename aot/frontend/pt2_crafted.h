@@ -18,8 +18,14 @@ bool replace_in(ZipEntries& entries, const std::string& entry, const std::string
                 const std::string& to);
 
 // The first node's "stack_trace" becomes `depth` nested lists (the string that was there is
-// kept under an extra key, so the JSON stays valid).
-std::vector<uint8_t> with_deep_stack_trace(const std::vector<uint8_t>& archive, size_t depth);
+// kept under an extra key, so the JSON stays valid); `deflate` re-packs it compressed (1M
+// levels: about 21 KB, issue #33's file).
+std::vector<uint8_t> with_deep_stack_trace(const std::vector<uint8_t>& archive, size_t depth,
+                                           bool deflate = false);
+
+// The first node's "stack_trace" starts with terminal control bytes and a forged tool line
+// (issue #33's injection: ESC[8m hides what follows, "\n<tool>: OK ..." fakes a result).
+std::vector<uint8_t> with_control_bytes_stack_trace(const std::vector<uint8_t>& archive);
 
 // `count` weight-config entries for FQNs the graph does not have ("unused.<i>"), each a
 // float32 tensor of `elements`. Zero-length records: all on one empty record. Otherwise each

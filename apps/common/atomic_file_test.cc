@@ -124,6 +124,12 @@ TEST_F(AtomicFileTest, EnvironmentVariableInjectsFaultsForToolTests) {
   EXPECT_EQ(read_all(target_), "old");
   setenv("EMBER_WRITE_FAULT", "rename:ENOSPC", 1);  // another step: still refused
   EXPECT_EQ(write_file_atomically(target_, std::string("new")), Error::AccessFailed);
+  // With a target suffix only the matching paths fail.
+  setenv("EMBER_WRITE_FAULT", "write:ENOSPC:other.json", 1);
+  EXPECT_EQ(write_file_atomically(target_, std::string("new")), Error::Ok);
+  EXPECT_EQ(write_file_atomically(dir_ + "/other.json", std::string("x")), Error::AccessFailed);
+  EXPECT_NE(message().find("No space left on device"), std::string::npos) << message();
+  write_plain(target_, "old");
   unsetenv("EMBER_WRITE_FAULT");
   EXPECT_EQ(write_file_atomically(target_, std::string("new")), Error::Ok);
   EXPECT_EQ(read_all(target_), "new");

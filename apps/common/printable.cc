@@ -53,8 +53,8 @@ void append_hex(std::string* out, const char* format, unsigned value) {
   *out += buf;
 }
 
-// Shared walk: `json` selects json_quoted's escapes.
-std::string escape(std::string_view text, bool json) {
+// Shared walk: `json` selects json_quoted's escapes; `quotes` whether '"' and '\' are escaped.
+std::string escape(std::string_view text, bool json, bool quotes = true) {
   std::string out;
   out.reserve(text.size() + 2);
   for (size_t i = 0; i < text.size();) {
@@ -65,7 +65,7 @@ std::string escape(std::string_view text, bool json) {
       ++i;
       continue;
     }
-    if (cp == '"' || cp == '\\') {
+    if (quotes && (cp == '"' || cp == '\\')) {
       out += '\\';
       out += static_cast<char>(cp);
     } else if (cp < 0x20 || cp == 0x7f) {
@@ -83,6 +83,8 @@ std::string escape(std::string_view text, bool json) {
 }  // namespace
 
 std::string printable(std::string_view text) { return escape(text, false); }
+
+std::string printable_message(std::string_view text) { return escape(text, false, false); }
 
 std::string json_quoted(std::string_view text) { return "\"" + escape(text, true) + "\""; }
 

@@ -23,6 +23,10 @@
 namespace ember::apps {
 
 std::string printable(std::string_view text);
+// For a whole message line that already quotes the file strings it carries (a tool's
+// "tool: ErrorName (0xNN): message" line): printable()'s escapes except for '"' and '\',
+// which stay as they are (they cannot move the cursor; the message's own quotes stay legible).
+std::string printable_message(std::string_view text);
 std::string json_quoted(std::string_view text);
 
 }  // namespace ember::apps

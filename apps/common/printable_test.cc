@@ -39,6 +39,14 @@ TEST(PrintableTest, HandWrittenCases) {
   EXPECT_EQ(printable(std::string("a\0b", 3)), "a\\x00b");
 }
 
+// A tool's whole error line: control bytes escaped as printable() does, its quotes kept.
+TEST(PrintableTest, MessageKeepsQuotesAndEscapesControls) {
+  EXPECT_EQ(printable_message("needs a \"cases\" list in 'a\\b.json'"), "needs a \"cases\" list in 'a\\b.json'");
+  EXPECT_EQ(printable_message("operator 'x\x1b[8m\nexecutor_runner: OK' has no kernel"),
+            "operator 'x\\x1b[8m\\x0aexecutor_runner: OK' has no kernel");
+  EXPECT_EQ(printable_message("\xff\xc2\x9b"), "\\xff\\u009b");
+}
+
 TEST(PrintableTest, JsonQuotedHandWrittenCases) {
   EXPECT_EQ(json_quoted("relu"), "\"relu\"");
   EXPECT_EQ(json_quoted("\x1b[8m"), "\"\\u001b[8m\"");

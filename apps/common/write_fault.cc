@@ -54,7 +54,14 @@ int injected_write_fault(WriteStep step, const std::string& path) {
   const char* colon = std::strchr(spec, ':');
   if (colon == nullptr) return 0;
   const std::string name(spec, static_cast<size_t>(colon - spec));
-  return name == to_string(step) ? errno_named(colon + 1) : 0;
+  if (name != to_string(step)) return 0;
+  const std::string rest = colon + 1;  // "<errno>" or "<errno>:<target suffix>"
+  const size_t second = rest.find(':');
+  if (second != std::string::npos) {
+    const std::string suffix = rest.substr(second + 1);
+    if (path.size() < suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0) return 0;
+  }
+  return errno_named(rest.substr(0, second).c_str());
 }
 
 }  // namespace ember::apps

@@ -3,7 +3,8 @@
 //
 // In-process tests install a hook; tools' shell tests set EMBER_WRITE_FAULT=<step>:<errno>
 // (steps: open, write, fsync, close, rename; errnos: ENOSPC, EIO, EDQUOT, EACCES), read on
-// every step. A hook, if installed, takes precedence over the variable.
+// every step, or <step>:<errno>:<suffix> to fail only targets whose path ends with <suffix>
+// (lower --batch's summary while its children write their .pte files). A hook, if installed, takes precedence over the variable.
 #pragma once
 
 #include <functional>

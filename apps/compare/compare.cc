@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/common/printable.h"
+#include "apps/common/unknown_flags.h"
 #include "apps/compare/dump_compare.h"
 
 DEFINE_double(max_db, 60, "A layer can only jump when its SQNR is below this.");
@@ -20,7 +22,7 @@ DEFINE_bool(json, false, "Print the report as one JSON object.");
 namespace {
 
 int die(ember::aot::Error err, int status) {
-  fprintf(stderr, "compare: %s\n", ember::aot::format_error(err).c_str());
+  fprintf(stderr, "compare: %s\n", ember::apps::printable_message(ember::aot::format_error(err)).c_str());
   return status;
 }
 
@@ -33,6 +35,9 @@ nlohmann::json number(double v) {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage("compare REFERENCE_DUMP_DIR OTHER_DUMP_DIR [--max_db 60] [--drop_db 10] [--json]");
+  if (ember::runtime::Error err = ember::apps::check_unknown_flags(argc, argv); err != ember::runtime::Error::Ok) {
+    return die(err, 2);
+  }
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc != 3) {
     return die(ember::aot::invalid_argument("expected two dump directories (executor_runner --dump_intermediates)"), 2);

@@ -9,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/common/printable.h"
 #include "apps/diagnostics/npy.h"
+#include "runtime/loader/file_data_loader.h"
 
 namespace ember::aot {
 namespace {
@@ -49,11 +51,18 @@ std::string shape_text(const std::vector<int64_t>& shape) {
 
 Result<Dump> load_dump(const std::string& dir) {
   const std::string path = dir + "/index.json";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::AccessFailed, "cannot read dump index '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  const Json doc = Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  // Through the runtime's file loader: a FIFO, device or directory is refused before open()
+  // can block or a read can run forever (issue #33: index.json as /dev/zero aborted compare).
+  Result<runtime::FileDataLoader> file = runtime::FileDataLoader::from(path.c_str());
+  if (!file.ok()) return annotate(file.error(), "dump index");
+  constexpr size_t kMaxIndexBytes = size_t(1) << 30;  // an index lists values: far below 1 GiB
+  if (*file->size() > kMaxIndexBytes) {
+    return fail(Error::InvalidArgument, "dump index '" + path + "' has " + std::to_string(*file->size()) +
+                                            " bytes, more than the 1 GiB an index can have");
+  }
+  std::string text(*file->size(), '\0');
+  if (!text.empty()) EMBER_TRY(file->load_into(0, text.size(), runtime::SegmentInfo{}, text.data()));
+  const Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   auto bad = [&](const std::string& why) { return fail(Error::InvalidArgument, "dump index '" + path + "': " + why); };
   if (doc.is_discarded() || !doc.is_object()) return bad("not a JSON object");
   if (!doc.contains("format") || doc["format"] != "ember.dump") return bad("format is not \"ember.dump\"");
@@ -153,18 +162,24 @@ Result<CompareReport> compare_dumps(const Dump& a, const Dump& b, const JumpRule
   return r;
 }
 
+// The layer's strings (from the dumps' index.json) escaped for the text report.
+static LayerDiff printable_layer(LayerDiff L) {
+  for (std::string* s : {&L.name, &L.op, &L.source, &L.shape, &L.note}) *s = apps::printable(*s);
+  return L;
+}
+
 std::string format_report(const Dump& a, const Dump& b, const CompareReport& r, const JumpRule& rule) {
   std::string out;
   char line[512];
   snprintf(line, sizeof(line), "reference %s (%zu entries) vs %s (%zu entries): %zu lined up by name, %zu only in "
-           "the reference, %zu only in the other\n", a.dir.c_str(), a.entries.size(), b.dir.c_str(),
+           "the reference, %zu only in the other\n", apps::printable(a.dir).c_str(), a.entries.size(), apps::printable(b.dir).c_str(),
            b.entries.size(), r.layers.size(), r.only_in_a, r.only_in_b);
   out += line;
   snprintf(line, sizeof(line), "%-4s %-28s %-26s %-22s %-16s %12s %10s\n", "#", "name", "op", "source", "shape",
            "max_abs", "sqnr_db");
   out += line;
   for (size_t i = 0; i < r.layers.size(); ++i) {
-    const LayerDiff& L = r.layers[i];
+    const LayerDiff L = printable_layer(r.layers[i]);
     if (!L.compared) {
       snprintf(line, sizeof(line), "%-4zu %-28s %-26s %-22s %-16s (%s)\n", i, L.name.c_str(), L.op.c_str(),
                L.source.empty() ? "-" : L.source.c_str(), L.shape.c_str(), L.note.c_str());
@@ -176,7 +191,7 @@ std::string format_report(const Dump& a, const Dump& b, const CompareReport& r, 
     out += line;
   }
   if (r.first_jump >= 0) {
-    const LayerDiff& L = r.layers[size_t(r.first_jump)];
+    const LayerDiff L = printable_layer(r.layers[size_t(r.first_jump)]);
     snprintf(line, sizeof(line), "first jump: %s  %s  %s  (SQNR %.2f dB, max_abs %.4g)\n", L.name.c_str(),
              L.op.c_str(), L.source.empty() ? "-" : L.source.c_str(), L.sqnr_db, L.max_abs);
   } else {

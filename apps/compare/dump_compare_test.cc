@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "apps/diagnostics/npy.h"
+#include "runtime/core/diagnostics.h"
 
 namespace ember::aot {
 namespace {
@@ -107,7 +109,7 @@ TEST(DumpCompare, MalformedIndexesAreNamedErrors) {
     fclose(f);
     return load_dump(dir).error();
   };
-  EXPECT_EQ(load_dump(tmp("empty_dir")).error(), Error::AccessFailed);
+  EXPECT_EQ(load_dump(tmp("empty_dir")).error(), Error::NotFound);
   EXPECT_EQ(with_index("m1", "not json"), Error::InvalidArgument);
   EXPECT_EQ(with_index("m2", R"({"format":"other","version":1,"entries":[]})"), Error::InvalidArgument);
   EXPECT_EQ(with_index("m3", R"({"format":"ember.dump","version":2,"entries":[]})"), Error::InvalidArgument);
@@ -124,6 +126,39 @@ TEST(DumpCompare, MalformedIndexesAreNamedErrors) {
   Result<Dump> d = load_dump(dir);
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(compare_dumps(*d, *d).error(), Error::InvalidArgument);
+}
+
+// Issue #33: a dump whose index.json is /dev/zero aborted compare (an endless read); a FIFO
+// would block in open(). Both are AccessFailed naming the file, at once.
+TEST(DumpCompare, NonRegularIndexIsRefusedBeforeReading) {
+  const std::string zero = tmp("dev_zero");
+  ASSERT_EQ(symlink("/dev/zero", (zero + "/index.json").c_str()), 0);
+  EXPECT_EQ(load_dump(zero).error(), Error::AccessFailed);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("index.json"), std::string::npos)
+      << runtime::last_error_message();
+  const std::string fifo = tmp("fifo");
+  ASSERT_EQ(mkfifo((fifo + "/index.json").c_str(), 0644), 0);
+  EXPECT_EQ(load_dump(fifo).error(), Error::AccessFailed);
+  const std::string dir = tmp("dir_index");
+  mkdir((dir + "/index.json").c_str(), 0755);
+  EXPECT_EQ(load_dump(dir).error(), Error::AccessFailed);
+}
+
+// Issue #33: names, ops and sources from a dump reach the terminal escaped (a forged line or
+// ESC[8m would hide the rest of the report).
+TEST(DumpCompare, ReportEscapesStringsFromTheDump) {
+  const std::string evil = R"(a\u001b[8m\ncompare: OK)";  // JSON escapes: ESC and a newline
+  const std::string a = write_dump("esc_a", {{evil, {1, 2, 3}}});
+  const std::string b = write_dump("esc_b", {{evil, {1, 2, 3}}});
+  Result<Dump> da = load_dump(a), db = load_dump(b);
+  ASSERT_TRUE(da.ok() && db.ok());
+  ASSERT_EQ(da->entries[0].name, "a\x1b[8m\ncompare: OK");
+  Result<CompareReport> r = compare_dumps(*da, *db);
+  ASSERT_TRUE(r.ok());
+  const std::string text = format_report(*da, *db, *r, JumpRule());
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find("\ncompare: OK"), std::string::npos) << text;
+  EXPECT_NE(text.find("a\\x1b[8m\\x0acompare: OK"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/core/diagnostics.h"
+#include "runtime/loader/file_data_loader.h"
 
 namespace ember::runtime {
 namespace {
@@ -30,11 +31,13 @@ bool get_node(const Json& j, NodeDebug* n) {
 }  // namespace
 
 Result<DebugInfo> DebugInfo::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::AccessFailed, "cannot read debug file '%s'", path.c_str());
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), "debug file '" + path + "'");
+  // The runtime's file loader: a FIFO, device or directory is refused before open() can block
+  // or a read run forever (issue #33).
+  Result<FileDataLoader> file = FileDataLoader::from(path.c_str());
+  if (!file.ok()) return annotate(file.error(), "debug file");
+  std::string text(*file->size(), '\0');
+  if (!text.empty()) EMBER_TRY(file->load_into(0, text.size(), SegmentInfo{}, text.data()));
+  return parse(text, "debug file '" + path + "'");
 }
 
 Result<DebugInfo> DebugInfo::parse(const std::string& text, const std::string& what) {

@@ -1,6 +1,8 @@
 // IntermediateDumper (see dump.h).
 #include "apps/diagnostics/dump.h"
 
+#include "apps/common/atomic_file.h"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -9,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/common/atomic_file.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/core/tensor.h"
 #include "apps/diagnostics/npy.h"
@@ -197,11 +200,8 @@ Error IntermediateDumper::finish(const Method& method, const std::string& model_
   Json doc{{"format", "ember.dump"}, {"version", kDumpFormatVersion}, {"model", model_path},
            {"method", method.name()}, {"provenance", method_debug_ != nullptr}, {"entries", std::move(list)}};
   const std::string path = dir_ + "/index.json";
-  FILE* f = fopen(path.c_str(), "wb");
-  if (f == nullptr) return fail(Error::AccessFailed, "cannot write '%s'", path.c_str());
   const std::string text = doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  const bool ok = fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (fclose(f) != 0 || !ok) return fail(Error::AccessFailed, "short write to '%s'", path.c_str());
+  EMBER_TRY(apps::write_file_atomically(path, text));
   return error_;
 }
 

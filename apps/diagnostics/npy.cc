@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "apps/common/atomic_file.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/core/half.h"
 #include "runtime/core/tensor.h"
@@ -276,13 +277,10 @@ Error write_npy(const std::string& path, ScalarType dtype, Span<const int32_t> s
     return fail(Error::NotSupported, "cannot write '%s': .npy has no dtype for %s", path.c_str(),
                 scalar_type_name(dtype));
   }
-  FILE* f = fopen(path.c_str(), "wb");
-  if (f == nullptr) return fail(Error::AccessFailed, "cannot write '%s'", path.c_str());
-  bool ok = fwrite(header.data(), 1, header.size(), f) == header.size();
-  if (ok && nbytes > 0) ok = fwrite(data, 1, nbytes, f) == nbytes;
-  ok = fclose(f) == 0 && ok;
-  if (!ok) return fail(Error::AccessFailed, "short write to '%s'", path.c_str());
-  return Error::Ok;
+  EMBER_ASSIGN_OR_RETURN(apps::AtomicFile out, apps::AtomicFile::create(path));
+  EMBER_TRY(out.write(header));
+  if (nbytes > 0) EMBER_TRY(out.write(data, nbytes));
+  return out.commit();
 }
 
 double element_value(ScalarType dtype, const void* data, size_t i) {

@@ -5,12 +5,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/common/atomic_file.h"
 #include "runtime/core/diagnostics.h"
 
 namespace ember::runtime {
 
 void TraceWriter::complete(const std::string& name, const std::string& category, uint64_t start_ns,
                            uint64_t end_ns, Args args, uint32_t tid) {
+  if (events_.size() >= max_events_) {
+    ++dropped_;
+    return;
+  }
   if (!has_origin_ || start_ns < origin_ns_) {
     // Events arrive outer-last (an execution after its instructions), so keep the earliest.
     origin_ns_ = start_ns;
@@ -44,12 +49,7 @@ std::string TraceWriter::json() const {
 }
 
 Error TraceWriter::write(const std::string& path) const {
-  const std::string text = json();
-  FILE* f = fopen(path.c_str(), "wb");
-  if (f == nullptr) return fail(Error::AccessFailed, "cannot open trace file '%s' for writing", path.c_str());
-  const bool written = fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (fclose(f) != 0 || !written) return fail(Error::AccessFailed, "cannot write trace file '%s'", path.c_str());
-  return Error::Ok;
+  return apps::write_file_atomically(path, json());  // AccessFailed naming the file and step
 }
 
 }  // namespace ember::runtime

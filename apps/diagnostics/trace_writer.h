@@ -22,6 +22,11 @@ class TraceWriter {
  public:
   using Args = std::vector<std::pair<std::string, std::string>>;  // string-valued "args"
 
+  // At most `max_events` complete events are kept (issue #33: --trace grew by ~200 MB/s on a
+  // long run); later ones are counted in dropped() and not stored.
+  static constexpr size_t kDefaultMaxEvents = 1000000;
+  explicit TraceWriter(size_t max_events = kDefaultMaxEvents) : max_events_(max_events) {}
+
   // Timestamps are ember_pal_now_ns() values; the first event's start becomes ts 0.
   // An end before its start is clamped to a zero duration.
   void complete(const std::string& name, const std::string& category, uint64_t start_ns, uint64_t end_ns,
@@ -30,6 +35,7 @@ class TraceWriter {
   void name_process(const std::string& name) { process_name_ = name; }
 
   size_t size() const { return events_.size(); }
+  uint64_t dropped() const { return dropped_; }
   std::string json() const;
   // AccessFailed naming the file when it cannot be written.
   Error write(const std::string& path) const;
@@ -42,6 +48,8 @@ class TraceWriter {
     Args args;
   };
   std::vector<Event> events_;
+  size_t max_events_;
+  uint64_t dropped_ = 0;
   uint64_t origin_ns_ = 0;
   bool has_origin_ = false;
   std::string process_name_ = "executor_runner";

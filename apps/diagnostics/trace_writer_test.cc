@@ -39,6 +39,18 @@ TEST(TraceWriter, EndBeforeStartIsAZeroDuration) {
   EXPECT_DOUBLE_EQ(j["traceEvents"][2]["dur"].get<double>(), 0.0);
 }
 
+// Issue #33: --trace grew without bound on a long run; events past the cap are counted, not
+// kept, and the written file holds the first ones.
+TEST(TraceWriter, EventsPastTheCapAreCountedNotKept) {
+  TraceWriter t(3);
+  for (uint64_t i = 0; i < 1000; ++i) t.complete("e" + std::to_string(i), "kernel", i * 10, i * 10 + 5);
+  EXPECT_EQ(t.size(), 3u);
+  EXPECT_EQ(t.dropped(), 997u);
+  auto j = nlohmann::json::parse(t.json());
+  ASSERT_EQ(j["traceEvents"].size(), 5u);  // two metadata events + the first three
+  EXPECT_EQ(j["traceEvents"][4]["name"], "e2");
+}
+
 TEST(TraceWriter, UnwritablePathIsAccessFailed) {
   TraceWriter t;
   EXPECT_EQ(t.write("/nonexistent-dir/trace.json"), Error::AccessFailed);
@@ -98,7 +110,7 @@ TEST(DebugInfo, ReadsTheSidecarAndRefusesOthers) {
   EXPECT_FALSE(DebugInfo::parse(R"({"format":"ember.ptdbg","version":2,"methods":[]})", "test").ok());
   EXPECT_FALSE(DebugInfo::parse(R"({"format":"ember.ptdbg","version":1,"methods":[{"name":"f","instructions":[{"node":3}]}]})",
                                 "test").ok());
-  EXPECT_EQ(DebugInfo::load("/nonexistent.ptdbg").error(), Error::AccessFailed);
+  EXPECT_EQ(DebugInfo::load("/nonexistent.ptdbg").error(), Error::NotFound);
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ Result<AlignedBytes> read_aligned(const std::string& path, size_t* size) {
 // become \xNN.
 int die(Error err) {
   char buffer[kMaxErrorMessageLength + 64];
-  fprintf(stderr, "executor_runner: %s\n", format_error(err, buffer, sizeof(buffer)));
+  fprintf(stderr, "executor_runner: %s\n", apps::printable_message(format_error(err, buffer, sizeof(buffer))).c_str());
   return 1;
 }
 
@@ -129,6 +129,8 @@ Error check_bundled_flags() {
 }
 
 bool looks_like_bundled(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // a FIFO would block fopen
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return false;
   uint8_t head[8] = {};

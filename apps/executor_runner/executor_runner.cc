@@ -37,6 +37,8 @@
 #include "runtime/platform/log.h"
 #include "runtime/threadpool/pthreadpool_thread_pool.h"
 #include "apps/executor_runner/bundled_runner.h"
+#include "apps/common/path_collision.h"
+#include "apps/common/unknown_flags.h"
 #include "apps/common/printable.h"
 #include "apps/diagnostics/debug_info.h"
 #include "apps/diagnostics/dump.h"
@@ -75,6 +77,10 @@ DEFINE_uint64(random_seed, 0, "Seed of --random_inputs.");
 DEFINE_string(expected, "", "Comma-separated expected output files (raw or .npy), checked after the last execution.");
 DEFINE_double(atol, 1e-5, "Absolute tolerance of --expected.");
 DEFINE_double(rtol, 1e-5, "Relative tolerance of --expected.");
+DEFINE_uint64(max_planned_memory_mb, 8192, "Refuse a method whose planned buffers add up to more than this many MiB "
+              "(checked before they are reserved; raise it for a trusted program that plans more).");
+DEFINE_uint64(max_trace_events, 1000000, "--trace keeps at most this many events (about 200 bytes each); later "
+              "executions are not traced and a warning says so.");
 
 namespace ember::runtime {
 namespace {
@@ -95,7 +101,8 @@ namespace {
 // run failed, 2: bad usage).
 int die(Error err, int status = 1) {
   char buffer[kMaxErrorMessageLength + 64];
-  fprintf(stderr, "executor_runner: %s\n", format_error(err, buffer, sizeof(buffer)));
+  // Messages quote names from the file (operators, backends): escaped (issue #33).
+  fprintf(stderr, "executor_runner: %s\n", apps::printable_message(format_error(err, buffer, sizeof(buffer))).c_str());
   return status;
 }
 
@@ -116,6 +123,11 @@ Error check_flags() {
   if (FLAGS_random_inputs && !FLAGS_inputs.empty()) {
     return fail(Error::InvalidArgument, "--random_inputs and --inputs exclude each other");
   }
+  if (FLAGS_max_planned_memory_mb == 0 || FLAGS_max_planned_memory_mb > (uint64_t{1} << 40)) {
+    return fail(Error::InvalidArgument, "--max_planned_memory_mb must be between 1 and 2^40, got %llu",
+                static_cast<unsigned long long>(FLAGS_max_planned_memory_mb));
+  }
+  if (FLAGS_max_trace_events == 0) return fail(Error::InvalidArgument, "--max_trace_events must be at least 1");
   if (FLAGS_cpu_threads == 0 || FLAGS_cpu_threads < -1) {
     return fail(Error::InvalidArgument, "--cpu_threads must be -1 (one per core) or at least 1, got %d",
                 FLAGS_cpu_threads);
@@ -131,6 +143,8 @@ Error check_flags() {
 
 // A torch.export .pt2 is a zip archive: say so instead of "bad identifier".
 bool looks_like_pt2(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // a FIFO would block fopen
   FILE* f = fopen(path.c_str(), "rb");
   if (f == nullptr) return false;
   char head[4] = {};
@@ -255,6 +269,39 @@ void print_json(const Method& method, const Timings& t, const RunStats& s, uint6
          outputs_json(method).c_str());
 }
 
+// The message of `err` followed by "; " and `hint` (the next step for the user).
+Error with_hint(Error err, const std::string& hint) {
+  const std::string message = last_error_message();
+  return fail(err, "%s; %s", message.c_str(), hint.c_str());
+}
+
+// Issue #33: a failed method load says what to do next: the flag that raises the plan budget,
+// --data_path for a program whose weights are in a .ptd, the methods the program has, where
+// to find the kernels a build has.
+Error with_next_step(Error err, Module& module) {
+  const char* message = last_error_message();
+  if (err == Error::MemoryAllocationFailed && std::strstr(message, "planned-memory budget") != nullptr) {
+    return annotate(err, "--max_planned_memory_mb %llu", static_cast<unsigned long long>(FLAGS_max_planned_memory_mb));
+  }
+  if (std::strstr(message, "no data map (.ptd) was given") != nullptr && FLAGS_data_path.empty()) {
+    return with_hint(err, "pass the .ptd written with the program: --data_path FILE.ptd");
+  }
+  if (err == Error::NotFound && std::strstr(message, "program has no method") != nullptr) {
+    Result<std::vector<std::string>> names = module.method_names();
+    if (names.ok()) {
+      std::string list;
+      for (const std::string& n : *names) list += (list.empty() ? "'" : ", '") + apps::printable(n) + "'";
+      return with_hint(err, "its methods: " + (list.empty() ? std::string("none") : list) + " (--method_name)");
+    }
+  }
+  if (err == Error::OperatorMissing) {
+    return with_hint(err, "'executor_runner --list_kernels' lists this build's kernels; link the kernel library "
+                          "that provides it (a custom runner: docs/custom_ops.md) or lower with a recipe that "
+                          "avoids it");
+  }
+  return err;
+}
+
 // Loads the program and the method named by --method_name (default: the first).
 // Sets *program_loaded_ns when the program is loaded (the method's init follows).
 Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& backends, ThreadPool* pool,
@@ -263,6 +310,7 @@ Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& b
   options.method.kernels = &kernels;
   options.method.backends = &backends;
   options.method.thread_pool = pool;
+  options.max_planned_memory_bytes = FLAGS_max_planned_memory_mb << 20;
   module.set_options(options);
   if (Error err = module.load(); err != Error::Ok) {
     if (looks_like_bundled(FLAGS_model_path)) {
@@ -282,7 +330,34 @@ Result<Method*> load(Module& module, KernelRegistry& kernels, BackendRegistry& b
     if (!first.ok()) return first.error();
     name = *first;
   }
-  return module.load_method(name);
+  Result<Method*> method = module.load_method(name);
+  if (method.ok()) return method;
+  return with_next_step(method.error(), module);
+}
+
+// Every file this run writes (--output_file's, --trace, --dump_intermediates' index.json)
+// against every file it reads and each other, before anything runs (issue #33: --output_file x
+// overwrote the input x-0.bin, --trace named the model). Bad usage (status 2) on a collision.
+Error check_run_paths(const Method& method, const std::vector<std::string>& set_flags) {
+  std::vector<apps::PathUse> inputs = {{"--model_path", FLAGS_model_path}};
+  if (!FLAGS_data_path.empty()) inputs.push_back({"--data_path", FLAGS_data_path});
+  if (!FLAGS_debug.empty()) inputs.push_back({"--debug", FLAGS_debug});
+  for (const std::string& set : set_flags) {
+    if (set.empty()) continue;
+    for (const std::string& file : split(set, ',')) inputs.push_back({"--inputs", file});
+  }
+  if (!FLAGS_expected.empty()) {
+    for (const std::string& file : split(FLAGS_expected, ',')) inputs.push_back({"--expected", file});
+  }
+  std::vector<apps::PathUse> outputs;
+  if (!FLAGS_output_file.empty()) {
+    for (const std::string& path : output_paths(method, FLAGS_output_file)) outputs.push_back({"--output_file", path});
+  }
+  if (!FLAGS_trace.empty()) outputs.push_back({"--trace", FLAGS_trace});
+  if (!FLAGS_dump_intermediates.empty()) {
+    outputs.push_back({"--dump_intermediates", FLAGS_dump_intermediates + "/index.json"});
+  }
+  return apps::check_path_collisions(inputs, outputs);
 }
 
 Result<PrintMode> print_mode() {
@@ -323,7 +398,7 @@ int run(KernelRegistration extra_kernels) {
   timings.load_us = us_since(load_start);
   std::unique_ptr<TraceWriter> trace;
   if (!FLAGS_trace.empty()) {
-    trace = std::make_unique<TraceWriter>();
+    trace = std::make_unique<TraceWriter>(size_t(FLAGS_max_trace_events));
     trace->complete("load program", "load", load_start, program_loaded, {{"path", FLAGS_model_path}});
     trace->complete("init method", "load", program_loaded, load_end, {{"method", (*loaded)->name()}});
   }
@@ -344,6 +419,7 @@ int run(KernelRegistration extra_kernels) {
             "their exported values (%zu input(s))\n", FLAGS_random_inputs ? "seeded random values" : "ones",
             method.inputs_size());
   }
+  if (Error err = check_run_paths(method, set_flags); err != Error::Ok) return die(err, 2);
   std::vector<RunnerInputs> sets(set_flags.size());
   InputFill fill;
   fill.random = FLAGS_random_inputs;
@@ -379,6 +455,10 @@ int run(KernelRegistration extra_kernels) {
   if (FLAGS_profile) print_profile(method, profile, debug.get(), &ops);
   if (FLAGS_summary) print_summary(method, profile, debug.get());
   if (trace != nullptr) {
+    if (trace->dropped() > 0) {
+      fprintf(stderr, "executor_runner: warning: --trace kept the first %zu events and dropped %llu (--max_trace_events)\n",
+              trace->size(), static_cast<unsigned long long>(trace->dropped()));
+    }
     if (Error err = trace->write(FLAGS_trace); err != Error::Ok) return die(err);
   }
   EMBER_LOG(Info, "Model executed successfully %zu time(s)", timings.runs_us.size());
@@ -418,6 +498,9 @@ int executor_runner_main(int argc, char** argv, KernelRegistration extra_kernels
     } else if (a.rfind("--inputs=", 0) == 0 || a.rfind("-inputs=", 0) == 0) {
       ember::runtime::input_set_flags().push_back(a.substr(a.find('=') + 1));
     }
+  }
+  if (ember::runtime::Error err = ember::apps::check_unknown_flags(argc, argv); err != ember::runtime::Error::Ok) {
+    return ember::runtime::die(err, 2);
   }
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {

@@ -119,6 +119,74 @@ BPTE="$F/pytorch__executorch__bundled_program.bpte"
 expect_error 1 "InvalidProgram \(0x23\): '$BPTE': this is a bundled program \(.bpte\): use --bundled $BPTE" --model_path "$BPTE"
 expect_error 1 "InvalidProgram \(0x23\): .*this is a program \(.pte, identifier 'ET12'\), not a bundled program" --bundled "$F/pytorch__executorch__add.pte"
 
+# Issue #33: outputs are written atomically and never over an input. The exact reproductions:
+# --output_file x with the input x-0.bin, --trace naming the model; then a full disk
+# (EMBER_WRITE_FAULT) for --output_file and --trace leaves the previous files intact, no
+# temporary behind, exit 1.
+ADD="$F/pytorch__executorch__add.pte"
+C="$F/reference/pytorch__executorch__add/forward/case1"
+W="$TEST_TMPDIR/w33" && mkdir -p "$W"
+cp "$C/input0.bin" "$W/x-0.bin" && cp "$ADD" "$W/m.pte"
+expect_error 2 "${BADFLAG}--output_file '$W/x-0.bin' is the input --inputs '$W/x-0.bin'" \
+  --model_path "$W/m.pte" --inputs "$W/x-0.bin,$C/input1.bin" --output_file "$W/x"
+cmp -s "$W/x-0.bin" "$C/input0.bin" || fail "--output_file overwrote its input x-0.bin"
+expect_error 2 "${BADFLAG}--trace '$W/./m.pte' is the input --model_path '$W/m.pte'" --model_path "$W/m.pte" --trace "$W/./m.pte"
+cmp -s "$W/m.pte" "$ADD" || fail "--trace overwrote the model"
+echo previous > "$W/out-0.bin" && echo previous > "$W/trace.json"
+for step in open write fsync close rename; do
+  EMBER_WRITE_FAULT=$step:ENOSPC expect_error 1 "AccessFailed \(0x22\): .*out-0.bin" \
+    --model_path "$ADD" --print_output none --output_file "$W/out"
+  EMBER_WRITE_FAULT=$step:ENOSPC expect_error 1 "AccessFailed \(0x22\): .*trace.json" \
+    --model_path "$ADD" --print_output none --trace "$W/trace.json"
+  [ "$(cat "$W/out-0.bin")" = previous ] || fail "$step fault: --output_file lost the previous output"
+  [ "$(cat "$W/trace.json")" = previous ] || fail "$step fault: --trace lost the previous trace"
+  ls -a "$W" | grep -q 'tmp-' && fail "$step fault left a temporary: $(ls -a "$W")"
+done
+"$RUNNER" --model_path "$ADD" --print_output none --output_file "$W/out" --trace "$W/trace.json" >/dev/null 2>&1 ||
+  fail "the run without a fault failed"
+cmp -s "$W/out-0.bin" "$C/../case0/output0.bin" 2>/dev/null || [ "$(stat -c %s "$W/out-0.bin")" -eq 4 ] || fail "--output_file not replaced"
+grep -q traceEvents "$W/trace.json" || fail "--trace not replaced"
+
+# Issue #33's 728-byte .pte planning 15 GB (upstream's add.pte with its 48-byte buffer set to
+# 15,000,000,000): refused before anything is reserved, the flag named; a raised budget runs it
+# (the pages are never touched); a senseless budget is bad usage.
+python3 - "$ADD" "$W/big15.pte" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+old = (2).to_bytes(4, 'little') + bytes(8) + (48).to_bytes(8, 'little')
+assert d.count(old) == 1 and len(d) == 728
+open(sys.argv[2], 'wb').write(d.replace(old, (2).to_bytes(4, 'little') + bytes(8) + (15000000000).to_bytes(8, 'little')))
+PY
+expect_error 1 "MemoryAllocationFailed \(0x21\): --max_planned_memory_mb 8192: method 'forward' plans 15000000000 bytes" \
+  --model_path "$W/big15.pte" --print_output none
+"$RUNNER" --model_path "$W/big15.pte" --print_output none --max_planned_memory_mb 16000 > /dev/null 2>&1 ||
+  fail "--max_planned_memory_mb 16000 did not let the trusted program run"
+expect_error 2 "${BADFLAG}--max_planned_memory_mb must be between 1 and 2\^40, got 0" --max_planned_memory_mb 0
+
+# --trace is bounded: 50 executions of add.pte with --max_trace_events 10 keep 10 and warn.
+"$RUNNER" --model_path "$ADD" --print_output none --num_executions 50 --trace "$W/capped.json" --max_trace_events 10 \
+  > /dev/null 2> "$W/err.txt" || fail "capped trace run failed: $(cat "$W/err.txt")"
+grep -q "^executor_runner: warning: --trace kept the first 10 events and dropped [0-9]* (--max_trace_events)" "$W/err.txt" ||
+  fail "no trace cap warning: $(cat "$W/err.txt")"
+python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))['traceEvents']) == 12" "$W/capped.json" || fail "capped trace size"
+
+# Issue #33: a FIFO as the model or the --debug sidecar is refused at once (open() used to block).
+mkfifo "$W/fifo"
+timeout 10 "$RUNNER" --model_path "$W/fifo" > /dev/null 2> "$W/err.txt"
+[ $? -eq 1 ] && grep -q "^executor_runner: AccessFailed (0x22): .*fifo" "$W/err.txt" || fail "FIFO model: $(cat "$W/err.txt")"
+timeout 10 "$RUNNER" --model_path "$ADD" --debug "$W/fifo" --print_output none > /dev/null 2> "$W/err.txt"
+[ $? -eq 1 ] && grep -q "^executor_runner: AccessFailed (0x22): debug file: .*fifo" "$W/err.txt" || fail "FIFO --debug: $(cat "$W/err.txt")"
+
+# Issue #33's messages: a program whose weights are in a .ptd, run without it, says to pass
+# --data_path; a wrong --method_name lists the methods (with the .ptd it runs).
+expect_error 1 "InvalidState \(0x02\): .*no data map \(.ptd\) was given; pass the .ptd written with the program: --data_path FILE.ptd" \
+  --model_path "$F/pytorch__executorch__xor.pte" --print_output none
+"$RUNNER" --model_path "$F/pytorch__executorch__xor.pte" --data_path "$F/pytorch__executorch__xor.ptd" --print_output none \
+  > /dev/null 2>&1 || fail "xor.pte with its .ptd failed"
+expect_error 1 "NotFound \(0x20\): program has no method 'backward'; its methods: 'forward' \(--method_name\)" \
+  --model_path "$ADD" --method_name backward
+expect_error 2 "${BADFLAG}unknown flag '--modle_path'; did you mean '--model_path'\?" --modle_path "$ADD"
+
 err=$("$RUNNER" --model_path /nonexistent.pte 2>&1)
 [ $? -ne 0 ] || fail "missing file must exit non-zero"
 echo "$err" | grep -q "NotFound" || fail "missing file error: $err"

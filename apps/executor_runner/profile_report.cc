@@ -7,8 +7,14 @@
 #include <string>
 #include <utility>
 
+#include "apps/common/printable.h"
+
 namespace ember::runtime {
 namespace {
+
+// Names from the .pte and the sidecar (operators, nodes, sources, backend ids) reach the
+// terminal escaped (issue #33: a crafted operator name forged an "OK" line).
+std::string esc(const std::string& s) { return apps::printable(s); }
 
 const InstructionDebug* lookup(const DebugInfo* debug, const Method& method, size_t i) {
   return debug == nullptr ? nullptr : debug->find(method.name(), i);
@@ -64,9 +70,10 @@ void print_inner_rows(size_t i, const InstructionDebug* d, const DelegateOpRecor
     for (const auto& [op, total] : timed) {
       if (op == k) t = &total;
     }
-    const std::string node = k < nodes ? d->delegated[k].node : std::string(t != nullptr ? t->name : "?");
-    const std::string op = k < nodes ? d->delegated[k].op : "(backend op " + std::string(t != nullptr ? t->name : "?") + ")";
-    const std::string src = k < nodes ? where(d->delegated[k]) : "-";
+    const std::string node = esc(k < nodes ? d->delegated[k].node : std::string(t != nullptr ? t->name : "?"));
+    const std::string op =
+        esc(k < nodes ? d->delegated[k].op : "(backend op " + std::string(t != nullptr ? t->name : "?") + ")");
+    const std::string src = esc(k < nodes ? where(d->delegated[k]) : "-");
     if (t == nullptr) {
       printf("      %-26s %-30s %-26s %8s %12s %10s %7s\n", ("> " + node).c_str(), op.c_str(), src.c_str(), "", "-",
              "-", "");
@@ -79,7 +86,7 @@ void print_inner_rows(size_t i, const InstructionDebug* d, const DelegateOpRecor
   }
   if (timed.empty() && d != nullptr && !(*noted)[d->backend]) {
     (*noted)[d->backend] = true;
-    printf("      (%s: %s)\n", d->backend.c_str(), opaque_reason(d->backend));
+    printf("      (%s: %s)\n", esc(d->backend).c_str(), opaque_reason(d->backend));
   }
 }
 
@@ -102,13 +109,13 @@ void print_profile(const Method& method, const std::vector<InstructionProfile>& 
     const double share = all_us > 0 ? 100.0 * total_us / all_us : 0.0;
     const InstructionDebug* d = lookup(debug, method, i);
     if (debug == nullptr) {
-      printf("%-5zu %-48s %8llu %12.3f %10.3f %6.1f%%\n", i, method.instruction_name(i),
+      printf("%-5zu %-48s %8llu %12.3f %10.3f %6.1f%%\n", i, esc(method.instruction_name(i)).c_str(),
              static_cast<unsigned long long>(p.calls), total_us, mean_us, share);
     } else {
       const NodeDebug unknown{method.instruction_name(i), "?", "", ""};
       const NodeDebug& n = d != nullptr ? d->origin : unknown;
-      printf("%-5zu %-28s %-30s %-26s %8llu %12.3f %10.3f %6.1f%%\n", i, n.node.c_str(), n.op.c_str(),
-             where(n).c_str(), static_cast<unsigned long long>(p.calls), total_us, mean_us, share);
+      printf("%-5zu %-28s %-30s %-26s %8llu %12.3f %10.3f %6.1f%%\n", i, esc(n.node).c_str(), esc(n.op).c_str(),
+             esc(where(n)).c_str(), static_cast<unsigned long long>(p.calls), total_us, mean_us, share);
     }
     const bool delegate_call = d != nullptr ? d->kind == "delegate"
                                             : ops != nullptr && ops->totals().lower_bound({i, 0}) != ops->totals().end() &&
@@ -120,7 +127,7 @@ void print_profile(const Method& method, const std::vector<InstructionProfile>& 
             static_cast<unsigned long long>(ops->dropped()));
   }
   if (debug != nullptr && debug->method(method.name()) == nullptr) {
-    fprintf(stderr, "executor_runner: warning: the debug file has no method '%s'\n", method.name());
+    fprintf(stderr, "executor_runner: warning: the debug file has no method '%s'\n", esc(method.name()).c_str());
   }
 }
 
@@ -148,7 +155,7 @@ void print_summary(const Method& method, const std::vector<InstructionProfile>& 
     const double total_us = double(r.total_ns) / 1e3;
     const double share = all_us > 0 ? 100.0 * total_us / all_us : 0.0;
     cumulative += share;
-    printf("%-40s %8llu %8llu %12.3f %10.3f %6.1f%% %6.1f%%\n", op.c_str(), static_cast<unsigned long long>(r.count),
+    printf("%-40s %8llu %8llu %12.3f %10.3f %6.1f%% %6.1f%%\n", esc(op).c_str(), static_cast<unsigned long long>(r.count),
            static_cast<unsigned long long>(r.calls), total_us, r.calls ? total_us / double(r.calls) : 0.0, share,
            cumulative);
   }

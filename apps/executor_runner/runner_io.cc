@@ -10,6 +10,7 @@
 #include "runtime/core/half.h"
 #include "runtime/loader/file_data_loader.h"
 #include "apps/diagnostics/npy.h"
+#include "apps/common/atomic_file.h"
 #include "apps/common/printable.h"
 
 namespace ember::runtime {
@@ -378,18 +379,27 @@ void print_outputs(const Method& method, PrintMode mode) {
   }
 }
 
+std::vector<std::string> output_paths(const Method& method, const std::string& base) {
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    if (method.get_output(i).is_tensor()) paths.push_back(base + "-" + std::to_string(i) + ".bin");
+  }
+  return paths;
+}
+
 Error write_outputs(const Method& method, const std::string& base) {
+  // Every file is written to its temporary before any is renamed, so a full disk or a bad
+  // folder leaves all previous outputs as they were (apps/common/atomic_file.h).
+  std::vector<apps::AtomicFile> files;
   for (size_t i = 0; i < method.outputs_size(); ++i) {
     const EValue& v = method.get_output(i);
     if (!v.is_tensor()) continue;
-    const std::string path = base + "-" + std::to_string(i) + ".bin";
-    FILE* f = fopen(path.c_str(), "wb");
-    if (f == nullptr) return fail(Error::AccessFailed, "cannot write '%s'", path.c_str());
+    EMBER_ASSIGN_OR_RETURN(apps::AtomicFile f, apps::AtomicFile::create(base + "-" + std::to_string(i) + ".bin"));
     const Tensor& t = v.to_tensor();
-    const size_t written = t.nbytes() == 0 ? 0 : fwrite(t.const_data_ptr(), 1, t.nbytes(), f);
-    fclose(f);
-    if (written != t.nbytes()) return fail(Error::AccessFailed, "short write to '%s'", path.c_str());
+    if (t.nbytes() > 0) EMBER_TRY(f.write(t.const_data_ptr(), t.nbytes()));
+    files.push_back(std::move(f));
   }
+  for (apps::AtomicFile& f : files) EMBER_TRY(f.commit());
   return Error::Ok;
 }
 

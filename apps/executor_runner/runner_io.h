@@ -53,7 +53,12 @@ enum class PrintMode { None, Summary, All };
 // Prints "OutputX <i>: <value>" lines on stdout.
 void print_outputs(const Method& method, PrintMode mode);
 
-// Writes tensor output i to "<base>-<i>.bin".
+// The files write_outputs() writes: "<base>-<i>.bin" for each tensor output i.
+std::vector<std::string> output_paths(const Method& method, const std::string& base);
+
+// Writes tensor output i to "<base>-<i>.bin", atomically (apps/common/atomic_file.h): all
+// files reach their temporaries before the first rename, so a failure leaves every previous
+// output intact; AccessFailed naming the file and the step.
 Error write_outputs(const Method& method, const std::string& base);
 
 // [{"kind":"Tensor","dtype":"float32","shape":[1,2]}, {"kind":"Int","value":3}, ...]

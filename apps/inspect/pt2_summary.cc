@@ -144,7 +144,7 @@ std::string summarize_pt2_json(const Graph& g, bool with_graph) {
   }
   j["mutations"] = s.mutations;
   if (with_graph) j["graph"] = print_graph(g, PrintOptions{false, true});
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace ember::aot

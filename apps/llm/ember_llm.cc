@@ -29,6 +29,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "apps/common/printable.h"
+#include "apps/common/unknown_flags.h"
 #include "apps/executor_runner/registration.h"
 #include "apps/executor_runner/stats.h"
 #include "apps/llm/chat.h"
@@ -69,7 +71,7 @@ using runtime::Error;
 
 int die(Error err, int status = 1) {
   char buffer[runtime::kMaxErrorMessageLength + 64];
-  std::fprintf(stderr, "ember_llm: %s\n", runtime::format_error(err, buffer, sizeof(buffer)));
+  std::fprintf(stderr, "ember_llm: %s\n", apps::printable_message(runtime::format_error(err, buffer, sizeof(buffer))).c_str());
   return status;
 }
 
@@ -234,6 +236,9 @@ int run() {
 int main(int argc, char** argv) {
   gflags::SetUsageMessage(
       "ember_llm --model m.pte (--tokenizer t.json --prompt TEXT | --prompt_ids IDS)");
+  if (ember::runtime::Error err = ember::apps::check_unknown_flags(argc, argv); err != ember::runtime::Error::Ok) {
+    return ember::llm::die(err, 2);
+  }
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   return ember::llm::run();
 }

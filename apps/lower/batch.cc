@@ -21,6 +21,9 @@
 #include <sstream>
 #include <thread>
 
+#include "apps/common/atomic_file.h"
+#include "apps/common/path_collision.h"
+#include "apps/common/printable.h"
 #include "apps/inspect/pte_summary.h"
 
 extern char** environ;
@@ -38,6 +41,17 @@ std::string scalar_text(const json& v) {
 
 Error bad_entry(size_t i, const std::string& what) {
   return invalid_argument("batch file: entry " + std::to_string(i) + ": " + what);
+}
+
+// The lower flags an entry may set (issue #33: an unknown key such as "o=x" became
+// "--o=x=..." and silently redirected the output). input/output are the entry's own keys;
+// batch, o, jobs, summary and method are refused with their own message.
+const std::set<std::string>& entry_flags() {
+  static const std::set<std::string> flags = {
+      "recipe", "memory_planner", "dump_dir", "verbose", "debug_out", "bundle_cases", "bundle_out",
+      "custom_ops", "calibration_list", "pass", "compile_spec", "calibrate", "bundle_inputs",
+      "bundle_outputs", "max_dim"};
+  return flags;
 }
 
 }  // namespace
@@ -71,6 +85,12 @@ Result<std::vector<BatchJob>> parse_batch_jobs(const std::string& json_text) {
       if (key == "batch" || key == "o" || key == "jobs" || key == "summary" || key == "method") {
         return bad_entry(i, "'" + key + "' cannot be set per entry");
       }
+      if (entry_flags().count(key) == 0) {
+        std::string known;
+        for (const std::string& f : entry_flags()) known += (known.empty() ? "" : ", ") + f;
+        return bad_entry(i, "unknown key '" + apps::printable(key) + "' (an entry takes input, output and the lower flags " +
+                                known + ")");
+      }
       const json& v = it.value();
       if (v.is_array()) {
         for (const json& item : v) {
@@ -95,6 +115,17 @@ Result<std::vector<BatchJob>> parse_batch_jobs(const std::string& json_text) {
     jobs.push_back(std::move(job));
   }
   return jobs;
+}
+
+Error check_batch_output(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    return fail(Error::NotFound, "lower exited 0 but its output '" + path + "' does not exist");
+  }
+  if (!S_ISREG(st.st_mode) || access(path.c_str(), R_OK) != 0) {
+    return fail(Error::AccessFailed, "lower exited 0 but its output '" + path + "' is not a readable file");
+  }
+  return Error::Ok;
 }
 
 bool is_batch_invocation(int argc, char** argv) {
@@ -185,18 +216,29 @@ Outcome run_lower(const std::string& exe, const std::string& dir, const BatchJob
   return o;
 }
 
-json summary_entry(const BatchJob& job, const Outcome& o, const std::string& output_path) {
+// The summary entry; an entry whose process succeeded but whose output is not a readable
+// regular file is turned into a failure (issue #33: the summary reported a file that did not
+// exist), so `*o` may change.
+json summary_entry(const BatchJob& job, Outcome* o, const std::string& output_path) {
   json e;
   e["index"] = job.index;
   e["input"] = job.input;
   e["output"] = job.output;
-  e["ok"] = o.ok;
-  e["seconds"] = o.seconds;
-  if (!o.ok) {
-    e["error"] = o.error;
+  e["seconds"] = o->seconds;
+  std::ifstream f;
+  if (o->ok) {
+    if (Error err = check_batch_output(output_path); err != Error::Ok) {
+      o->ok = false;
+      o->error = format_error(err);
+    } else {
+      f.open(output_path, std::ios::binary);
+    }
+  }
+  e["ok"] = o->ok;
+  if (!o->ok) {
+    e["error"] = o->error;
     return e;
   }
-  std::ifstream f(output_path, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   e["bytes"] = bytes.size();
   auto s = summarize_pte(bytes);
@@ -258,6 +300,12 @@ int run_batch(int argc, char** argv) {
     return (cwd == nullptr || p.empty() || p[0] == '/') ? p : std::string(cwd) + "/" + p;
   };
   const std::string path = resolve(batch_file);
+  struct stat batch_stat;
+  if (stat(path.c_str(), &batch_stat) == 0 && !S_ISREG(batch_stat.st_mode)) {  // a FIFO would block
+    std::fprintf(stderr, "lower: %s\n",
+                 format_error(fail(Error::AccessFailed, "batch file '" + path + "' is not a regular file")).c_str());
+    return 2;
+  }
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "lower: %s\n", format_error(fail(Error::AccessFailed, "cannot read batch file '" + path + "'")).c_str());
@@ -276,6 +324,21 @@ int run_batch(int argc, char** argv) {
   if (dir[0] != '/') {
     char buf[4096];
     if (getcwd(buf, sizeof(buf)) != nullptr) dir = std::string(buf) + "/" + dir;
+  }
+  // Issue #33: `same.pte` and `./same.pte` lowered into one file ("2 of 2 lowered"), and one
+  // entry's output overwrote another's input. Every output against every input, the batch
+  // file, the summary and each other, before anything runs.
+  std::vector<apps::PathUse> inputs = {{"--batch", path}};
+  std::vector<apps::PathUse> outputs;
+  for (const BatchJob& job : jobs) {
+    const std::string at = "batch entry " + std::to_string(job.index);
+    inputs.push_back({at + " input", resolve_from(dir, job.input)});
+    outputs.push_back({at + " output", resolve_from(dir, job.output)});
+  }
+  if (!summary_file.empty()) outputs.push_back({"--summary", resolve(summary_file)});
+  if (Error err = apps::check_path_collisions(inputs, outputs); err != Error::Ok) {
+    std::fprintf(stderr, "lower: %s\n", format_error(err).c_str());
+    return 2;
   }
   char exe_buf[4096];
   const ssize_t n = readlink("/proc/self/exe", exe_buf, sizeof(exe_buf) - 1);
@@ -302,7 +365,7 @@ int run_batch(int argc, char** argv) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (finished != nullptr && !o->ok) {
       std::fprintf(stderr, "%slower --batch: entry %zu (%s): %s\n", tty ? "\r\033[K" : "", finished->index,
-                   finished->input.c_str(), o->error.c_str());
+                   apps::printable(finished->input).c_str(), apps::printable_message(o->error).c_str());
     }
     std::fprintf(stderr, "%s[batch] %zu/%zu done, %zu failed, %zu jobs, %.1f s%s", tty ? "\r\033[K" : "", done,
                  jobs.size(), failed, workers, secs, tty ? "" : "\n");
@@ -329,14 +392,19 @@ int run_batch(int argc, char** argv) {
 
   json summary = json::array();
   for (size_t i = 0; i < jobs.size(); ++i) {
-    summary.push_back(summary_entry(jobs[i], outcomes[i], resolve_from(dir, jobs[i].output)));
+    const bool was_ok = outcomes[i].ok;
+    summary.push_back(summary_entry(jobs[i], &outcomes[i], resolve_from(dir, jobs[i].output)));
+    if (was_ok && !outcomes[i].ok) {
+      ++failed;
+      std::fprintf(stderr, "lower --batch: entry %zu (%s): %s\n", jobs[i].index, apps::printable(jobs[i].input).c_str(),
+                   apps::printable_message(outcomes[i].error).c_str());
+    }
   }
-  if (!summary_file.empty()) {
-    std::ofstream out(resolve(summary_file));
-    out << summary.dump(2) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "lower: %s\n",
-                   format_error(fail(Error::AccessFailed, "cannot write summary '" + resolve(summary_file) + "'")).c_str());
+  if (!summary_file.empty()) {  // atomically: a full disk leaves the previous summary, exit 1
+    if (Error err = apps::write_file_atomically(resolve(summary_file),
+                                                summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+        err != Error::Ok) {
+      std::fprintf(stderr, "lower: %s\n", format_error(err).c_str());
       return 1;
     }
   }

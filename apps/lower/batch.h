@@ -17,7 +17,9 @@
 // alone; up to --jobs (default: the number of cores) run at once, one thread each. stderr shows
 // one progress line. A failing model is reported as "lower --batch: entry I (INPUT): ERROR" and
 // the others still run; the exit status is 1 when any model failed, 2 when the batch file
-// itself is bad (nothing is lowered then). --summary writes a JSON list, one object per
+// itself is bad (nothing is lowered then): not JSON, a key that is not a lower flag, or an
+// output that is an input or another output (same file or same normalised path). An entry
+// whose process succeeded but whose output does not exist is a failure. --summary writes a JSON list, one object per
 // entry: index, input, output, ok, error, seconds, bytes, and from the written .pte the
 // operator counts, delegates (partitions: backend and blob bytes) and arena bytes per method.
 #pragma once
@@ -40,6 +42,10 @@ struct BatchJob {
 
 // Parses the batch file's text. Errors (InvalidArgument) name the entry index and key.
 Result<std::vector<BatchJob>> parse_batch_jobs(const std::string& json_text);
+
+// Ok when `path`, an entry's output whose lower exited 0, is a readable regular file; else
+// NotFound / AccessFailed (the summary then lists the entry as failed, issue #33).
+Error check_batch_output(const std::string& path);
 
 // True when argv holds --batch (then lower's main calls run_batch and returns its status).
 bool is_batch_invocation(int argc, char** argv);

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace ember::aot {
 namespace {
 
@@ -40,6 +43,9 @@ TEST(BatchTest, BadFilesNameTheEntry) {
       {R"([{"input": "a.pt2", "output": "a.pte", "o": "b.pte"}])", "entry 0: 'o' cannot"},
       {R"([{"input": "a.pt2", "output": "a.pte", "pass": [["x"]]}])", "entry 0: 'pass'"},
       {R"([{"input": "a.pt2", "output": "a.pte", "recipe": null}])", "entry 0: 'recipe' is null"},
+      // Issue #33: the key "o=x" became --o=x=... and redirected the output.
+      {R"([{"input": "a.pt2", "output": "a.pte", "o=x": "y"}])", "entry 0: unknown key 'o=x'"},
+      {R"([{"input": "a.pt2", "output": "a.pte", "recipie": "xnnpack"}])", "entry 0: unknown key 'recipie'"},
   };
   for (const Case& c : cases) {
     auto jobs = parse_batch_jobs(c.json);
@@ -48,6 +54,22 @@ TEST(BatchTest, BadFilesNameTheEntry) {
     EXPECT_NE(format_error(jobs.error()).find(c.says), std::string::npos)
         << c.json << " -> " << format_error(jobs.error());
   }
+}
+
+// Issue #33: the summary reported success for a file that did not exist.
+TEST(BatchTest, AMissingOrNonRegularOutputIsNotSuccess) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  ASSERT_NE(tmp, nullptr);
+  const std::string missing = std::string(tmp) + "/never_written.pte";
+  EXPECT_EQ(check_batch_output(missing), Error::NotFound);
+  EXPECT_NE(format_error(Error::NotFound).find("does not exist"), std::string::npos);
+  EXPECT_EQ(check_batch_output(tmp), Error::AccessFailed);  // a directory
+  const std::string file = std::string(tmp) + "/written.pte";
+  std::FILE* f = std::fopen(file.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fputs("x", f);
+  std::fclose(f);
+  EXPECT_EQ(check_batch_output(file), Error::Ok);
 }
 
 TEST(BatchTest, EmptyListIsNoJobs) {

@@ -71,4 +71,43 @@ cat broken_stderr.txt
 [[ $rc == 2 ]] || fail "broken file: exit status $rc, expected 2"
 grep -q "InvalidArgument (0x[0-9a-f]*): batch file: entry 0: 'output'" broken_stderr.txt || fail "broken file not named"
 "$lower" --batch nope.json 2> /dev/null; [[ $? == 2 ]] || fail "missing batch file: expected 2"
+
+# Issue #33, exactly as reported: same.pte and ./same.pte in one batch ("2 of 2 lowered"),
+# one entry's output over another's input, and a key "o=x" that redirected the output: all
+# status 2 before anything is lowered, inputs untouched.
+# expect_batch PATTERN FILE: lower --batch FILE exits 2 and prints "lower: PATTERN".
+expect_batch() {
+  "$lower" --batch "$2" > /dev/null 2> c33_stderr.txt
+  local rc=$?
+  [[ $rc == 2 ]] || fail "$2: exit status $rc, expected 2: $(cat c33_stderr.txt)"
+  grep -qE "^lower: $1" c33_stderr.txt || fail "$2: got '$(cat c33_stderr.txt)', expected '$1'"
+}
+rm -f out/same.pte out/x
+echo '[{"input": "models/mlp.pt2", "output": "out/same.pte"}, {"input": "models/conv.pt2", "output": "./out/same.pte"}]' > same.json
+expect_batch "InvalidArgument \(0x12\): batch entry 0 output '.*/out/same.pte' and batch entry 1 output '.*/\./out/same.pte' are the same file" same.json
+[[ -e out/same.pte ]] && fail "a refused batch wrote out/same.pte"
+cp models/mlp.pt2 victim.pt2
+echo '[{"input": "victim.pt2", "output": "a.pte"}, {"input": "models/conv.pt2", "output": "victim.pt2"}]' > overwrite.json
+expect_batch "InvalidArgument \(0x12\): batch entry 1 output '.*/victim.pt2' is the input batch entry 0 input" overwrite.json
+cmp -s victim.pt2 models/mlp.pt2 || fail "an entry's output overwrote another entry's input"
+echo '[{"input": "models/mlp.pt2", "output": "out/o.pte", "o=x": "y"}]' > key.json
+expect_batch "InvalidArgument \(0x12\): batch file: entry 0: unknown key 'o=x'" key.json
+[[ -e out/o.pte || -e out/x || -e x ]] && fail "a refused key lowered something"
+
+# A FIFO as the batch file is refused at once (an ifstream would block in open()).
+mkfifo fifo.json
+timeout 10 "$lower" --batch fifo.json > /dev/null 2> fifo_stderr.txt
+rc=$?
+[[ $rc == 2 ]] && grep -q "^lower: AccessFailed (0x22): batch file '.*fifo.json' is not a regular file" fifo_stderr.txt ||
+  fail "FIFO batch file: status $rc: $(cat fifo_stderr.txt)"
+
+# --summary on a full disk (the summary alone fails): exit 1, the previous summary intact.
+echo '[{"input": "models/mlp.pt2", "output": "out/full.pte"}]' > full.json
+echo previous > full_summary.json
+EMBER_WRITE_FAULT=write:ENOSPC:full_summary.json "$lower" --batch full.json --summary full_summary.json > /dev/null 2> full_stderr.txt
+rc=$?
+[[ $rc == 1 ]] || fail "--summary on a full disk: exit status $rc, expected 1: $(cat full_stderr.txt)"
+grep -q "^lower: AccessFailed (0x22): .*full_summary.json.*No space left on device" full_stderr.txt || fail "--summary error: $(cat full_stderr.txt)"
+[[ "$(cat full_summary.json)" == previous ]] || fail "--summary lost the previous summary"
+ls -a | grep -q 'tmp-' && fail "a temporary was left behind: $(ls -a)"
 echo PASS

@@ -7,10 +7,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "aot/frontend/custom_ops_yaml.h"
 #include "aot/quantize/example_inputs.h"
 #include "aot/recipe/run_method.h"
+#include "apps/common/path_collision.h"
+#include "apps/common/unknown_flags.h"
 #include "apps/lower/bundle_cases.h"
 #include "apps/lower/lower_flags.h"
 
@@ -42,23 +45,18 @@ constexpr char kUsage[] =
 
 LowerUsage bad_usage(Error error) { return {error, 2, false}; }
 
-// True if `a` and `b` name one existing file (same device and inode).
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa, sb;
-  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
+// Every comma-separated file of `text` as an input named by `flag`, resolved.
+void add_files(const std::string& flag, const std::string& text, std::vector<apps::PathUse>* inputs) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) inputs->push_back({flag, resolve_path(text.substr(start, comma - start))});
+    start = comma + 1;
+  }
 }
 
-// -o (or another output) naming an input, --compile_spec that no partitioner of the recipe
-// would read.
-Error check_output(const RecipeRegistry& recipes, const LowerOptions& o,
-                   const std::vector<std::string>& inputs, const std::string& out) {
-  for (const std::string& in : inputs) {
-    if (same_file(in, out)) {
-      return invalid_argument("-o '" + out + "' names the input '" + in +
-                              "'; refusing to overwrite it");
-    }
-  }
+// --compile_spec that no partitioner of the recipe would read.
+Error check_compile_specs(const RecipeRegistry& recipes, const LowerOptions& o) {
   const RecipeOptions& ro = o.recipe_options;
   if (ro.compile_specs.empty()) return Error::Ok;
   EMBER_ASSIGN_OR_RETURN(Recipe recipe, recipes.create(o.recipe, ro));
@@ -124,38 +122,51 @@ LowerUsage read_recipe_options(const std::vector<std::string>& pass_flags,
   return {};
 }
 
-// Every output (-o, --debug_out, the .bpte) against the inputs and each other.
-Error check_outputs(const RecipeRegistry& recipes, const LowerOptions& o) {
-  std::vector<std::string> inputs;  // every input file, resolved
-  if (o.methods.empty()) inputs.push_back(o.input);
+// Every output (-o, --debug_out, the .bpte) against every input (the .pt2 files,
+// calibration and bundle files, lists, --custom_ops) and each other (apps/common/
+// path_collision.h: same inode, or the same normalised path for files not yet written).
+// Issue #33: `-o m.pte --debug_out ./m.pte`, `-o cal.bin --calibrate cal.bin`.
+Error check_outputs(const RecipeRegistry& recipes, const LowerOptions& o,
+                    const std::vector<std::string>& calibrate_flags) {
+  std::vector<apps::PathUse> inputs;
+  if (o.methods.empty()) inputs.push_back({"MODEL.pt2", o.input});
   for (const std::string& m : o.methods) {
     const size_t eq = m.find('=');
-    if (eq != std::string::npos) inputs.push_back(m.substr(eq + 1));
+    if (eq != std::string::npos) inputs.push_back({"--method", m.substr(eq + 1)});
   }
-  EMBER_TRY(check_output(recipes, o, inputs, o.out));
+  for (const std::string& c : calibrate_flags) add_files("--calibrate", c, &inputs);
+  if (!FLAGS_calibration_list.empty()) {
+    const std::string list = resolve_path(FLAGS_calibration_list);
+    inputs.push_back({"--calibration_list", list});
+    std::ifstream in(list);
+    for (std::string line; std::getline(in, line);) {
+      const size_t hash = line.find('#');
+      if (hash != std::string::npos) line.resize(hash);
+      line.erase(0, line.find_first_not_of(" \t\r"));
+      line.erase(line.find_last_not_of(" \t\r") + 1);
+      add_files("--calibration_list entry", line, &inputs);
+    }
+  }
+  for (const std::string& b : o.bundle_inputs) add_files("--bundle_inputs", b, &inputs);
+  for (const std::string& b : o.bundle_outputs) add_files("--bundle_outputs", b, &inputs);
+  if (!o.bundle_cases.empty()) inputs.push_back({"--bundle_cases", resolve_path(o.bundle_cases)});
+  if (!FLAGS_custom_ops.empty()) inputs.push_back({"--custom_ops", resolve_path(FLAGS_custom_ops)});
+  std::vector<apps::PathUse> outputs = {{"-o", o.out}};
   if (!o.debug_out.empty() && !o.methods.empty()) {
     return invalid_argument(
         "--debug_out with --method is not supported yet: lower each method's "
         ".pt2 on its own to get its sidecar");
   }
-  if (!o.debug_out.empty()) {
-    EMBER_TRY(check_output(recipes, o, inputs, o.debug_out));
-    if (o.debug_out == o.out) {
-      return invalid_argument("--debug_out and -o name the same file '" + FLAGS_o + "'");
-    }
-  }
+  if (!o.debug_out.empty()) outputs.push_back({"--debug_out", o.debug_out});
   if (o.bundling) {
-    if (o.bpte_path == o.out) {
-      return invalid_argument("-o '" + FLAGS_o +
-                              "' would be overwritten by the bundled program: -o names "
-                              "the .pte, the .bpte goes to --bundle_out or beside it");
-    }
-    EMBER_TRY(check_output(recipes, o, inputs, o.bpte_path));
+    outputs.push_back({FLAGS_bundle_out.empty() ? "the bundled program (-o with .bpte)" : "--bundle_out",
+                       o.bpte_path});
   } else if (!FLAGS_bundle_out.empty()) {
     return invalid_argument(
         "--bundle_out needs --bundle_inputs/--bundle_outputs or --bundle_cases");
   }
-  return Error::Ok;
+  EMBER_TRY(apps::check_path_collisions(inputs, outputs));
+  return check_compile_specs(recipes, o);
 }
 
 }  // namespace
@@ -176,6 +187,7 @@ LowerUsage parse_lower_options(int argc, char** argv, const RecipeRegistry& reci
   o->bundle_inputs = take_repeated_flag(&argc, argv, "bundle_inputs");
   o->bundle_outputs = take_repeated_flag(&argc, argv, "bundle_outputs");
   const std::vector<std::string> max_dim_flags = take_repeated_flag(&argc, argv, "max_dim");
+  if (Error e = apps::check_unknown_flags(argc, argv); e != Error::Ok) return bad_usage(e);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc != (method_flags.empty() ? 2 : 1) || FLAGS_o.empty()) return {Error::Ok, 2, true};
   o->input = method_flags.empty() ? resolve_path(argv[1]) : "";
@@ -221,7 +233,7 @@ LowerUsage parse_lower_options(int argc, char** argv, const RecipeRegistry& reci
   o->bundle_cases = FLAGS_bundle_cases;
   o->bundling = !o->bundle_inputs.empty() || !o->bundle_outputs.empty() || !o->bundle_cases.empty();
   if (o->bundling) o->bpte_path = bundled_output_path(o->out, resolve_path(FLAGS_bundle_out));
-  if (Error e = check_outputs(recipes, *o); e != Error::Ok) return bad_usage(e);
+  if (Error e = check_outputs(recipes, *o, calibrate_flags); e != Error::Ok) return bad_usage(e);
   return {};
 }
 

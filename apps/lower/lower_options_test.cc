@@ -72,7 +72,7 @@ TEST_F(LowerOptionsTest, OutputNamingTheInputIsBadUsage) {
   const LowerUsage u = parse({model_, "-o", model_}, &o);
   EXPECT_EQ(u.status, 2);
   EXPECT_EQ(u.error, Error::InvalidArgument);
-  EXPECT_NE(std::string(last_error_message()).find("names the input"), std::string::npos);
+  EXPECT_NE(std::string(last_error_message()).find("is the input MODEL.pt2"), std::string::npos);
 }
 
 TEST_F(LowerOptionsTest, MalformedCompileSpecIsBadUsage) {

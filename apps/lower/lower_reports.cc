@@ -1,6 +1,8 @@
 // lower's reports and side outputs (see lower_reports.h).
 #include "apps/lower/lower_reports.h"
 
+#include "apps/common/printable.h"
+
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -112,7 +114,7 @@ Error report_accuracy(const ExportSession& session, const LowerOptions& options)
 
 int report(Error error, int status) {
   if (error == Error::Ok) return 0;
-  std::fprintf(stderr, "lower: %s\n", format_error(error).c_str());
+  std::fprintf(stderr, "lower: %s\n", apps::printable_message(format_error(error)).c_str());
   return status;
 }
 

@@ -3,8 +3,8 @@
 # malformed .pt2 "lower: ErrorName (0xNN): message" on stderr, once, and exit status 1; bad
 # usage exits 2. Reproductions of issue #16 each give a named error.
 set -u
-LOWER="$1"
-FIXTURE="$2"
+LOWER="$(readlink -f "$1")"
+FIXTURE="$(readlink -f "$2")"
 OUT="${TEST_TMPDIR}/model.pte"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -41,9 +41,40 @@ expect_error 1 "AccessFailed \(0x22\): .*'${TEST_TMPDIR}/dir.pt2' is a directory
 # -o naming the input: refused, the input untouched.
 cp "$FIXTURE" "${TEST_TMPDIR}/self.pt2"
 before=$(cksum < "${TEST_TMPDIR}/self.pt2")
-expect_error 2 "InvalidArgument \(0x12\): -o .*self.pt2' names the input" "${TEST_TMPDIR}/self.pt2" -o "${TEST_TMPDIR}/self.pt2"
-expect_error 2 "InvalidArgument \(0x12\): -o .*self.pt2' names the input" --method forward="${TEST_TMPDIR}/self.pt2" -o "${TEST_TMPDIR}/self.pt2"
+expect_error 2 "InvalidArgument \(0x12\): -o .*self.pt2' is the input MODEL.pt2" "${TEST_TMPDIR}/self.pt2" -o "${TEST_TMPDIR}/self.pt2"
+expect_error 2 "InvalidArgument \(0x12\): -o .*self.pt2' is the input --method" --method forward="${TEST_TMPDIR}/self.pt2" -o "${TEST_TMPDIR}/self.pt2"
 [ "$(cksum < "${TEST_TMPDIR}/self.pt2")" = "$before" ] || fail "the input was overwritten"
+
+# Issue #33's collisions, exactly as reported: --debug_out ./m.pte beside -o m.pte (the .pte
+# became JSON), -o naming a --calibrate file, a --calibration_list (or a file it lists) or a
+# --bundle_inputs file. All bad usage (status 2) before any work; nothing is written.
+C="${TEST_TMPDIR}/c33" && mkdir -p "$C" && cd "$C"
+cp "$FIXTURE" m.pt2 && echo previous > m.pte
+expect_error 2 "InvalidArgument \(0x12\): -o 'm.pte' and --debug_out './m.pte' are the same file" m.pt2 -o m.pte --debug_out ./m.pte
+[ "$(cat m.pte)" = previous ] || fail "--debug_out ./m.pte changed m.pte"
+rm m.pte
+expect_error 2 "InvalidArgument \(0x12\): -o 'm.pte' and --debug_out './m.pte' are the same file" m.pt2 -o m.pte --debug_out ./m.pte
+[ -e m.pte ] && fail "a refused run wrote m.pte"
+head -c 256 /dev/zero > cal.bin && printf 'cal.bin\n' > list.txt && cp cal.bin in.bin
+expect_error 2 "InvalidArgument \(0x12\): -o '.*cal.bin' is the input --calibrate 'cal.bin'" m.pt2 --recipe portable-int8 --calibrate cal.bin -o cal.bin
+expect_error 2 "InvalidArgument \(0x12\): -o '.*list.txt' is the input --calibration_list" m.pt2 --recipe portable-int8 --calibration_list list.txt -o list.txt
+expect_error 2 "InvalidArgument \(0x12\): -o '.*cal.bin' is the input --calibration_list entry 'cal.bin'" m.pt2 --recipe portable-int8 --calibration_list list.txt -o ./cal.bin
+expect_error 2 "InvalidArgument \(0x12\): -o '.*in.bin' is the input --bundle_inputs 'in.bin'" m.pt2 -o in.bin --bundle_inputs in.bin --bundle_outputs cal.bin
+cmp -s cal.bin in.bin && [ "$(cat list.txt)" = cal.bin ] && cmp -s m.pt2 "$FIXTURE" || fail "an input changed"
+cd - > /dev/null
+
+# Issue #33: a .pt2 naming its program twice (Ember read the first copy, torch.export.load the
+# last) is a named error, not a silent choice.
+python3 - "$FIXTURE" "${TEST_TMPDIR}/twice.pt2" <<'PY'
+import sys, warnings, zipfile
+warnings.simplefilter("ignore")  # zipfile warns about the duplicate name it is asked to write
+with zipfile.ZipFile(sys.argv[1]) as zin, zipfile.ZipFile(sys.argv[2], "w") as zout:
+    for info in zin.infolist():
+        zout.writestr(info, zin.read(info.filename))
+    zout.writestr("serialized_exported_program.json", b"{}")
+PY
+expect_error 1 "InvalidProgram \(0x23\): .*serialized_exported_program.json.*" "${TEST_TMPDIR}/twice.pt2" -o "${TEST_TMPDIR}/twice.pte"
+[ -e "${TEST_TMPDIR}/twice.pte" ] && fail "an ambiguous .pt2 was lowered"
 
 # --compile_spec that no partitioner of the portable recipe would read.
 expect_error 2 "InvalidArgument \(0x12\): --compile_spec xnnpack.constants: recipe 'portable' has no partitioner" "$FIXTURE" -o "${TEST_TMPDIR}/y.pte" --compile_spec xnnpack.constants=inline

@@ -2,6 +2,10 @@
 // planned buffer sizes, inputs/outputs, operators, delegates and instructions.
 #include "apps/pte_check/check_context.h"
 
+#include <algorithm>
+
+#include "runtime/executor/memory_budget.h"
+
 namespace ember::aot::pte_check_internal {
 namespace {
 
@@ -160,12 +164,29 @@ void check_plan(CheckContext* ctx, const fb::ExecutionPlan* plan, size_t plan_in
     ctx->warn("plan.buffer_placeholder", where,
               "non_const_buffer_sizes[0] should be the placeholder 0");
   }
+  uint64_t total = 0, largest = 0;
+  bool overflow = false;
   for (size_t b = 0; b < buffers->size(); ++b) {
     const int64_t size = schema::load_element(buffers, b);
     if (size < 0) {
       ctx->error("plan.buffer_size", where + " buffer " + str(b),
                  "size " + std::to_string(size) + " is negative");
+      continue;
     }
+    overflow = overflow || total + uint64_t(size) < total;
+    total += uint64_t(size);
+    largest = std::max(largest, uint64_t(size));
+  }
+  // Issue #33: a 728-byte program planning 15 GB (or 64 GB) got 0 warnings. The runtime's
+  // hosts refuse a plan over runtime::kDefaultPlannedMemoryBudget unless raised.
+  if (overflow || total > runtime::kDefaultPlannedMemoryBudget) {
+    ctx->warn("plan.memory_budget", where,
+              overflow ? std::string("planned buffers overflow 64 bits")
+                       : "plans " + str(total) + " bytes (largest buffer " + str(largest) + ") in a " + str(ctx->size) +
+                             "-byte file, over the runtime's default planned-memory budget of " +
+                             str(runtime::kDefaultPlannedMemoryBudget) +
+                             " bytes: executor_runner and Module refuse it unless the budget is raised "
+                             "(--max_planned_memory_mb)");
   }
   for (size_t i = 0; i < plan->values()->size(); ++i) {
     check_value(ctx, plan, i, where + " value " + str(i));

@@ -5,7 +5,10 @@
 //       [--op aten::add.out]... [--provided_op mylib::foo.out]... --namespace app::kernels --header pkg/name.h
 //       --out_cc name.cc --out_h name.h
 //
-// Exit status 1 with a named error (an operator no kernel provides, an unreadable file).
+// Exit status (docs/error_handling.md) 1 with a named error (an operator no kernel provides,
+// an unreadable file, an output that cannot be written: both outputs are written atomically,
+// apps/common/atomic_file.h), 2 on bad usage (an unknown or incomplete flag, with the nearest
+// known flag; an output naming an input).
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -13,6 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/atomic_file.h"
+#include "apps/common/path_collision.h"
+#include "apps/common/printable.h"
+#include "apps/common/unknown_flags.h"
 #include "apps/selective_kernels/selective_kernels.h"
 
 namespace {
@@ -27,11 +34,8 @@ bool read_file(const std::string& path, std::string* out) {
   return true;
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  return static_cast<bool>(f);
-}
+constexpr const char* kFlags[] = {"--table", "--provided", "--pte", "--op_list", "--op",
+                                   "--provided_op", "--namespace", "--header", "--out_cc", "--out_h"};
 
 // "bazel-out/k8-fastbuild/bin/pkg/a.pte" -> "pkg/a.pte": the comment does not depend on the
 // configuration.
@@ -41,9 +45,13 @@ std::string shown(const std::string& path) {
   return cut == std::string::npos ? path : path.substr(cut + 1);
 }
 
-int die(const std::string& message) {
-  std::fprintf(stderr, "selective_kernels: %s\n", message.c_str());
-  return 1;
+int die(const std::string& message, int status = 1) {
+  std::fprintf(stderr, "selective_kernels: %s\n", ember::apps::printable(message).c_str());
+  return status;
+}
+
+int usage(const std::string& message) {
+  return die(format_error(ember::aot::fail(Error::InvalidArgument, message)), 2);
 }
 
 }  // namespace
@@ -53,7 +61,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> provided_paths, provided_ops, ptes, op_lists, ops_flag;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (i + 1 >= argc) return die("flag " + a + " needs a value");
+    if (i + 1 >= argc) return usage("flag " + a + " needs a value");
     const std::string v = argv[++i];
     if (a == "--table") table_path = v;
     else if (a == "--provided") provided_paths.push_back(v);
@@ -65,10 +73,21 @@ int main(int argc, char** argv) {
     else if (a == "--header") header = v;
     else if (a == "--out_cc") out_cc = v;
     else if (a == "--out_h") out_h = v;
-    else return die("unknown flag " + a);
+    else {
+      std::vector<std::string> known(std::begin(kFlags), std::end(kFlags));
+      const std::string near = ember::apps::closest_flag(a, known);
+      return usage("unknown flag '" + a + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
   }
   if (table_path.empty() || ns.empty() || header.empty() || out_cc.empty() || out_h.empty()) {
-    return die("--table, --namespace, --header, --out_cc and --out_h are required");
+    return usage("--table, --namespace, --header, --out_cc and --out_h are required");
+  }
+  std::vector<ember::apps::PathUse> inputs = {{"--table", table_path}};
+  for (const std::string& p : provided_paths) inputs.push_back({"--provided", p});
+  for (const std::string& p : ptes) inputs.push_back({"--pte", p});
+  for (const std::string& p : op_lists) inputs.push_back({"--op_list", p});
+  if (ember::apps::check_path_collisions(inputs, {{"--out_cc", out_cc}, {"--out_h", out_h}}) != Error::Ok) {
+    return die(format_error(Error::InvalidArgument), 2);
   }
   std::string text;
   if (!read_file(table_path, &text)) return die("cannot read " + table_path);
@@ -100,8 +119,15 @@ int main(int argc, char** argv) {
   for (const std::string& op : ops_flag) options.sources.push_back("op " + op);
   auto source = ember::aot::selective_source(*table, ops, provided, options);
   if (!source.ok()) return die(format_error(source.error()));
-  if (!write_file(out_cc, *source) || !write_file(out_h, ember::aot::selective_header(options))) {
-    return die("cannot write " + out_cc + " / " + out_h);
-  }
-  return 0;
+  // Both files reach their temporaries before either is renamed (a build never sees a new
+  // .cc with an old .h after a full disk).
+  auto cc = ember::apps::AtomicFile::create(out_cc);
+  if (!cc.ok()) return die(format_error(cc.error()));
+  auto h = ember::apps::AtomicFile::create(out_h);
+  if (!h.ok()) return die(format_error(h.error()));
+  Error e = cc->write(*source);
+  if (e == Error::Ok) e = h->write(ember::aot::selective_header(options));
+  if (e == Error::Ok) e = cc->commit();
+  if (e == Error::Ok) e = h->commit();
+  return e == Error::Ok ? 0 : die(format_error(e));
 }

@@ -307,29 +307,40 @@ using ember::runtime::fail;
 
 // Every entry point on a method: a NULL handle is InvalidArgument, the message goes to
 // the handle and the thread.
-#define EMBER_METHOD_CALL(m, expr)                                                        \
-  do {                                                                                    \
-    ember::runtime::clear_error_message();                                                \
-    if ((m) == nullptr) return to_status(fail(Error::InvalidArgument, "method is NULL")); \
-    return finish(const_cast<ember_method*>(m)->error, (expr));                           \
+// A destroyed handle or one another thread is using is refused before it is touched
+// (MethodClaim, handle_registry.h).
+#define EMBER_METHOD_CALL(m, expr)                                \
+  do {                                                            \
+    ember::runtime::clear_error_message();                        \
+    const ember::capi::MethodClaim claim(m);                      \
+    if (!claim.ok()) return to_status(claim.error());             \
+    return finish(const_cast<ember_method*>(m)->error, (expr));   \
+  } while (false)
+
+// The getters that return a count or a name: 0 or "" for a handle that cannot be claimed.
+#define EMBER_METHOD_GET(m, fallback, expr)     \
+  do {                                          \
+    const ember::capi::MethodClaim claim(m);    \
+    return claim.ok() ? (expr) : (fallback);    \
   } while (false)
 
 extern "C" {
 
 const char* ember_method_last_error(const ember_method* method) {
-  return method == nullptr ? "" : method->error;
+  if (ember::capi::check_handle(method, ember::capi::HandleKind::Method, "method") != Error::Ok) return "";
+  return method->error;
 }
 
 const char* ember_method_name(const ember_method* method) {
-  return method == nullptr ? "" : method->method->name();
+  EMBER_METHOD_GET(method, "", method->method->name());
 }
 
 size_t ember_method_input_count(const ember_method* method) {
-  return method == nullptr ? 0 : method->method->inputs_size();
+  EMBER_METHOD_GET(method, size_t{0}, method->method->inputs_size());
 }
 
 size_t ember_method_output_count(const ember_method* method) {
-  return method == nullptr ? 0 : method->method->outputs_size();
+  EMBER_METHOD_GET(method, size_t{0}, method->method->outputs_size());
 }
 
 ember_status ember_method_input_info(const ember_method* method, size_t index,
@@ -380,7 +391,7 @@ ember_status ember_method_set_profiling(ember_method* method, int32_t enabled) {
 }
 
 size_t ember_method_profile_count(const ember_method* method) {
-  return method == nullptr ? 0 : method->method->num_instructions();
+  EMBER_METHOD_GET(method, size_t{0}, method->method->num_instructions());
 }
 
 ember_status ember_method_profile_entry(const ember_method* method, size_t index,

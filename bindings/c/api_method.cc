@@ -8,6 +8,7 @@
 #include <new>
 
 #include "bindings/c/handles.h"
+#include "runtime/executor/memory_budget.h"
 #include "runtime/kernel/kernel_registry.h"
 
 namespace ember::capi {
@@ -104,6 +105,9 @@ Error build(ember_method* m, const char* name, const ember_method_options& o) {
   if (m->in_caller_memory) {
     m->method_allocator = &m->arena_allocator;
   } else {
+    // From the heap: the plan is checked against the planned-memory budget first (issue #33:
+    // a program under 1 KiB planned 15 GB); the caller's arena bounds the other mode itself.
+    EMBER_TRY(runtime::check_planned_memory(meta).error());
     m->growing.emplace(kFirstChunkBytes, kMaxMethodBytes);
     m->method_allocator = &*m->growing;
     m->heap_blocks = m->method_allocator->allocate_list<uint8_t*>(nb + 1);
@@ -183,12 +187,27 @@ Error new_method(ember_program* program, const ember_method_options& o, ember_me
   return Error::Ok;
 }
 
-Error create(ember_program* program, const char* name, const ember_method_options* in,
-             ember_method** out) {
-  if (out == nullptr) return fail(Error::InvalidArgument, "method (the output pointer) is NULL");
-  *out = nullptr;
-  if (program == nullptr) return fail(Error::InvalidArgument, "program is NULL");
-  if (name == nullptr) return fail(Error::InvalidArgument, "method name is NULL");
+// Counts a method against a live `program`, so that destroying the program meanwhile defers
+// its free to the last method (handle_registry.h).
+Error claim_program(ember_program* program) {
+  RegistryLock lock;
+  EMBER_TRY(check_handle_locked(program, HandleKind::Program, "program"));
+  ++program->live_methods;
+  return Error::Ok;
+}
+
+// Undoes claim_program; frees the program when it was destroyed and this was its last method.
+void release_program(ember_program* program) {
+  bool free_it = false;
+  {
+    RegistryLock lock;
+    free_it = --program->live_methods == 0 && program->destroy_pending;
+  }
+  if (free_it) delete_program(program);
+}
+
+Error create_claimed(ember_program* program, const char* name, const ember_method_options* in,
+                     ember_method** out) {
   ember_method_options o;
   ember_method_options_init(&o);
   EMBER_TRY(read_options(in, &o, "ember_method_options"));
@@ -204,8 +223,31 @@ Error create(ember_program* program, const char* name, const ember_method_option
     destroy(m);
     return e;
   }
+  if (e = register_handle(m, HandleKind::Method); e != Error::Ok) {
+    destroy(m);
+    return e;
+  }
   *out = m;
   return Error::Ok;
+}
+
+Error create(ember_program* program, const char* name, const ember_method_options* in,
+             ember_method** out) {
+  if (out == nullptr) return fail(Error::InvalidArgument, "method (the output pointer) is NULL");
+  *out = nullptr;
+  if (name == nullptr) return fail(Error::InvalidArgument, "method name is NULL");
+  EMBER_TRY(claim_program(program));
+  const Error e = create_claimed(program, name, in, out);
+  if (e != Error::Ok) release_program(program);
+  return e;
+}
+
+// Destroys a live, registered method that no other thread is using: unregistered first.
+void destroy_created(ember_method* m) {
+  unregister_handle(m, HandleKind::Method);
+  ember_program* program = m->program;
+  destroy(m);
+  release_program(program);
 }
 
 // What a caller arena must hold for the method `m` built with runtime-owned memory.
@@ -230,19 +272,43 @@ using ember::runtime::fail;
 
 extern "C" {
 
+// The program's message buffer when it is a live handle (never written through a stale one).
+char* program_error(ember_program* program) {
+  const bool live = ember::capi::check_handle(program, ember::capi::HandleKind::Program, "program") == Error::Ok;
+  ember::runtime::clear_error_message();
+  return live ? program->error : nullptr;
+}
+
 ember_status ember_method_create(ember_program* program, const char* name,
                                  const ember_method_options* options, ember_method** method) {
   ember::runtime::clear_error_message();
+  char* error = program_error(program);
   const Error e = ember::capi::create(program, name, options, method);
-  return finish(program != nullptr ? program->error : nullptr, e);
+  return finish(error, e);
 }
 
-void ember_method_destroy(ember_method* method) { ember::capi::destroy(method); }
+// Issue #33: a second destroy, a destroy of something that is not a live method, or a destroy
+// while another thread is inside a call on the method is a no-op with a message
+// (ember_last_error_message), never a crash.
+void ember_method_destroy(ember_method* method) {
+  ember::runtime::clear_error_message();
+  if (method == nullptr) return;
+  {
+    ember::capi::RegistryLock lock;
+    if (ember::capi::check_handle_locked(method, ember::capi::HandleKind::Method, "method") != Error::Ok) return;
+    if (method->busy.exchange(true)) {
+      fail(Error::InvalidState, "ember_method_destroy: method %p is in use by another thread; not destroyed",
+           static_cast<void*>(method));
+      return;
+    }
+  }
+  ember::capi::destroy_created(method);
+}
 
 ember_status ember_method_memory_size(ember_program* program, const char* name,
                                       const ember_method_options* options, size_t* bytes) {
   ember::runtime::clear_error_message();
-  char* error = program != nullptr ? program->error : nullptr;
+  char* error = program_error(program);
   if (bytes == nullptr) return finish(error, fail(Error::InvalidArgument, "bytes is NULL"));
   *bytes = 0;
   ember_method_options o;
@@ -255,7 +321,7 @@ ember_status ember_method_memory_size(ember_program* program, const char* name,
   ember_method* m = nullptr;
   if (Error e = ember::capi::create(program, name, &o, &m); e != Error::Ok) return finish(error, e);
   *bytes = ember::capi::arena_bytes(m);
-  ember::capi::destroy(m);
+  ember::capi::destroy_created(m);
   return EMBER_OK;
 }
 

@@ -34,14 +34,6 @@ Error new_program(const ember_program_options& options, ember_program** out) {
   return Error::Ok;
 }
 
-void delete_program(ember_program* p) {
-  if (p == nullptr) return;
-  if (p->in_caller_storage) {
-    p->~ember_program();
-  } else {
-    destroy_heap(p);
-  }
-}
 
 // Loads the .ptd (if any) and the program through `loader`.
 Error load_into(ember_program* p, runtime::DataLoader* loader,
@@ -91,6 +83,7 @@ ember_status load(const void* data, size_t size, const char* path, const ember_p
     p->bytes.emplace(data, size);
     e = load_into(p, &*p->bytes, options);
   }
+  if (e == Error::Ok) e = register_handle(p, HandleKind::Program);
   if (e != Error::Ok) {
     delete_program(p);
     return to_status(e);
@@ -100,6 +93,16 @@ ember_status load(const void* data, size_t size, const char* path, const ember_p
 }
 
 }  // namespace
+
+void delete_program(ember_program* p) {
+  if (p == nullptr) return;
+  if (p->in_caller_storage) {
+    p->~ember_program();
+  } else {
+    destroy_heap(p);
+  }
+}
+
 }  // namespace ember::capi
 
 using ember::capi::finish;
@@ -130,14 +133,33 @@ ember_status ember_program_load_buffer(const void* data, size_t size,
   return ember::capi::load(data, size, nullptr, options, program);
 }
 
-void ember_program_destroy(ember_program* program) { ember::capi::delete_program(program); }
+// Issue #33: a second destroy, or a destroy of something that is not a live program, is a
+// no-op with a message (ember_last_error_message); a program destroyed before its methods
+// is refused to every later call at once and freed with its last method.
+void ember_program_destroy(ember_program* program) {
+  ember::runtime::clear_error_message();
+  if (program == nullptr) return;
+  {
+    ember::capi::RegistryLock lock;
+    if (ember::capi::check_handle_locked(program, ember::capi::HandleKind::Program, "program") != Error::Ok) {
+      return;
+    }
+    ember::capi::unregister_handle_locked(program, ember::capi::HandleKind::Program);
+    if (program->live_methods > 0) {
+      program->destroy_pending = true;
+      return;
+    }
+  }
+  ember::capi::delete_program(program);
+}
 
 const char* ember_program_last_error(const ember_program* program) {
-  return program == nullptr ? "" : program->error;
+  if (ember::capi::check_handle(program, ember::capi::HandleKind::Program, "program") != Error::Ok) return "";
+  return program->error;
 }
 
 size_t ember_program_method_count(const ember_program* program) {
-  if (program == nullptr) return 0;
+  if (ember::capi::check_handle(program, ember::capi::HandleKind::Program, "program") != Error::Ok) return 0;
   size_t n = 0;
   for (size_t i = 0; i < program->program->num_methods(); ++i) {
     ember::runtime::Result<const char*> name = program->program->get_method_name(i);
@@ -149,7 +171,9 @@ size_t ember_program_method_count(const ember_program* program) {
 ember_status ember_program_method_name(const ember_program* program, size_t index,
                                        const char** name) {
   ember::runtime::clear_error_message();
-  if (program == nullptr) return to_status(fail(Error::InvalidArgument, "program is NULL"));
+  if (Error e = ember::capi::check_handle(program, ember::capi::HandleKind::Program, "program"); e != Error::Ok) {
+    return to_status(e);
+  }
   char* error = const_cast<ember_program*>(program)->error;  // the message is mutable state
   if (name == nullptr) return finish(error, fail(Error::InvalidArgument, "name is NULL"));
   size_t seen = 0;

@@ -97,8 +97,28 @@ int main(void) {
     CHECK(missing == NULL && strlen(ember_last_error_message()) > 0);
   }
 
-  ember_method_destroy(method);
+  /* Issue #33's misuse: destroying the program before its method (the method keeps working,
+   * the program handle is refused at once), a double destroy and calls on destroyed handles
+   * are named errors or no-ops with a message, never a crash (also under ASan). */
   ember_program_destroy(program);
+  CHECK(ember_program_method_count(program) == 0);
+  CHECK(strstr(ember_last_error_message(), "is not a live ember_program handle") != NULL);
+  {
+    ember_method* second = NULL;
+    CHECK(ember_method_create(program, "forward", NULL, &second) == EMBER_INVALID_ARGUMENT);
+    CHECK(second == NULL);
+  }
+  CHECK(ember_method_set_input(method, 0, EMBER_DTYPE_FLOAT, input, sizeof(input)) == EMBER_OK);
+  CHECK(ember_method_execute(method) == EMBER_OK);
+  ember_program_destroy(program); /* a second destroy: a no-op */
+  ember_method_destroy(method);   /* frees the program too */
+  ember_method_destroy(method);   /* double destroy: a no-op with a message */
+  CHECK(strstr(ember_last_error_message(), "is not a live ember_method handle") != NULL);
+  CHECK(ember_method_execute(method) == EMBER_INVALID_ARGUMENT);
+  CHECK(ember_method_output(method, 0, &out) == EMBER_INVALID_ARGUMENT);
+  CHECK(ember_method_input_count(method) == 0);
+  CHECK(strcmp(ember_method_last_error(method), "") == 0);
+  CHECK(strcmp(ember_method_name(method), "") == 0);
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

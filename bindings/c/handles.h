@@ -3,12 +3,14 @@
 // copies the thread's last error message onto a handle. Internal to bindings/c.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <optional>
 
+#include "bindings/c/handle_registry.h"
 #include "ember/ember.h"
 #include "runtime/backend/backend_registry.h"
 #include "runtime/core/diagnostics.h"
@@ -30,6 +32,11 @@ struct ember_program {
   std::optional<ember::runtime::FlatTensorDataMap> data_map;
   std::optional<ember::runtime::Program> program;
   char error[ember::runtime::kMaxErrorMessageLength] = {};
+  // Guarded by the handle registry's lock (handle_registry.h): methods created from this
+  // program and not yet destroyed, and whether ember_program_destroy came first (then the
+  // last method's destroy frees the program).
+  size_t live_methods = 0;
+  bool destroy_pending = false;
 };
 
 struct ember_method {
@@ -53,6 +60,7 @@ struct ember_method {
   ember::runtime::InstructionProfile* profile = nullptr;
   bool profiling = false;
   char error[ember::runtime::kMaxErrorMessageLength] = {};
+  std::atomic<bool> busy{false};  // a call is running on it (MethodClaim)
 };
 
 namespace ember::capi {
@@ -80,6 +88,35 @@ inline ember_status to_status(Error e) {
 
 // Copies the thread's last error message into `buffer` (a handle's) when `e` is an error.
 inline ember_status finish(char* buffer, Error e);
+
+// Frees a program handle (no registry work: callers unregister first).
+void delete_program(ember_program* p);
+
+// Holds a live method for one call: InvalidArgument if it is NULL or not live, InvalidState
+// if another thread is inside a call on it; released (not busy) when it goes out of scope.
+class MethodClaim {
+ public:
+  explicit MethodClaim(const ember_method* m) : m_(const_cast<ember_method*>(m)) {
+    RegistryLock lock;
+    error_ = check_handle_locked(m_, HandleKind::Method, "method");
+    if (error_ == Error::Ok && m_->busy.exchange(true)) {
+      error_ = runtime::fail(Error::InvalidState,
+                             "method %p is in use by another thread (a method is used by one "
+                             "thread at a time)", static_cast<void*>(m_));
+    }
+  }
+  ~MethodClaim() {
+    if (error_ == Error::Ok) m_->busy.store(false);
+  }
+  MethodClaim(const MethodClaim&) = delete;
+  MethodClaim& operator=(const MethodClaim&) = delete;
+  bool ok() const { return error_ == Error::Ok; }
+  Error error() const { return error_; }
+
+ private:
+  ember_method* m_;
+  Error error_;
+};
 
 // The process-wide kernel registry (prim ops + portable kernels), registered once.
 Error linked_kernels(const runtime::KernelRegistry** out);

@@ -144,6 +144,8 @@ void Module::unload_method_instance(const Method* method) {
 Result<std::unique_ptr<Module::LoadedMethod>> Module::new_method(const std::string& name) {
   Result<MethodMeta> meta = program_->method_meta(name.c_str());
   if (!meta.ok()) return meta.error();
+  Result<PlannedMemory> plan = check_planned_memory(*meta, options_.max_planned_memory_bytes);
+  if (!plan.ok()) return plan.error();
   auto m = std::make_unique<LoadedMethod>(options_.max_method_allocator_bytes);
   for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
     Result<int64_t> size = meta->memory_planned_buffer_size(i);

@@ -21,6 +21,7 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/result.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/memory_budget.h"
 
 namespace ember::runtime {
 
@@ -35,6 +36,10 @@ class Module final {
     // Cap on a method allocator's heap chunks: a load that needs more fails
     // with MemoryAllocationFailed (it bounds what a hostile file can claim).
     size_t max_method_allocator_bytes = size_t(1) << 30;
+    // Cap on the sum of a method's planned buffers, checked (check_planned_memory) before any
+    // is reserved: a 728-byte .pte asked for 15 GB (issue #33). Over it, load_method is
+    // MemoryAllocationFailed naming the method, the total, the largest buffer and the budget.
+    uint64_t max_planned_memory_bytes = kDefaultPlannedMemoryBudget;
   };
 
   explicit Module(std::string path, LoadMode mode = LoadMode::Mmap);

@@ -174,6 +174,45 @@ TEST_F(ModuleLoadOnceTest, MethodAllocatorCapHolds) {
   expect_fails_once("CountingBackend: no room for 2097152 bytes");
 }
 
+// Issue #33: a program under 1 KiB planning 15 GB ran; Module now checks the plan against
+// max_planned_memory_bytes before reserving anything, and a raised budget lets a trusted
+// program through.
+TEST(ModuleTest, PlanOverTheBudgetIsRefusedBeforeAnythingIsReserved) {
+  FixedKernelRegistry<8> kernels;
+  ASSERT_EQ(testing::register_test_kernels(kernels), Error::Ok);
+  BackendRegistry backends;
+  auto program = testing::make_add_program();
+  const int64_t fifteen_gb = int64_t{15} * 1000 * 1000 * 1000;
+  std::vector<int64_t> planned = program->execution_plan[0]->non_const_buffer_sizes;
+  program->execution_plan[0]->non_const_buffer_sizes.push_back(fifteen_gb);
+  const std::vector<uint8_t> huge = testing::serialize(*program);
+  EXPECT_LT(huge.size(), 1024u);
+  Module module(huge.data(), huge.size());
+  Module::Options options;
+  options.method.kernels = &kernels;
+  options.method.backends = &backends;
+  module.set_options(options);
+  Result<Method*> m = module.load_method("forward");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error(), Error::MemoryAllocationFailed);
+  EXPECT_NE(std::string(last_error_message()).find("over the planned-memory budget of 8589934592 bytes"),
+            std::string::npos)
+      << last_error_message();
+  // The plain program with a budget below its plan is refused; with its plan as budget it loads.
+  program->execution_plan[0]->non_const_buffer_sizes = planned;
+  planned.push_back(4096);
+  program->execution_plan[0]->non_const_buffer_sizes = planned;
+  const std::vector<uint8_t> bytes = testing::serialize(*program);
+  Module small(bytes.data(), bytes.size());
+  options.max_planned_memory_bytes = 4095;
+  small.set_options(options);
+  EXPECT_EQ(small.load_method("forward").error(), Error::MemoryAllocationFailed);
+  Module raised(bytes.data(), bytes.size());
+  options.max_planned_memory_bytes = uint64_t(1) << 20;
+  raised.set_options(options);
+  EXPECT_TRUE(raised.load_method("forward").ok()) << last_error_message();
+}
+
 TEST(ModuleTest, MissingFileIsNotFound) {
   Module module("/nonexistent/model.pte");
   EXPECT_EQ(module.load(), Error::NotFound);

@@ -81,7 +81,7 @@ expect_error lower 2 "InvalidArgument \(0x12\): bundled case 0 of method 'forwar
   "$LOWER" "$MODEL" -o "$T/x.pte" --bundle_inputs "$IN" --bundle_outputs "$IN"
 expect_error lower 2 "InvalidArgument \(0x12\): bundled case 0 of method 'forward': --bundle_inputs '$IN,$IN' / --bundle_outputs '$OUT' names 2 input file\(s\), the method takes 1 input\(s\)" \
   "$LOWER" "$MODEL" -o "$T/x.pte" --bundle_inputs "$IN,$IN" --bundle_outputs "$OUT"
-expect_error lower 2 "InvalidArgument \(0x12\): -o '$T/x.bpte' would be overwritten by the bundled program" \
+expect_error lower 2 "InvalidArgument \(0x12\): -o '$T/x.bpte' and the bundled program \(-o with .bpte\) '$T/x.bpte' are the same file" \
   "$LOWER" "$MODEL" -o "$T/x.bpte" --bundle_inputs "$IN" --bundle_outputs "$OUT"
 
 # Dynamic shapes through a cases file: PyTorch's four reference cases of the dynamic-batch

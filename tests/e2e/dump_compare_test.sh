@@ -59,5 +59,5 @@ grep -qE '^[0-9]+ +output:0 ' "$T/cmp.txt" || fail "the method output is not lin
 mkdir -p "$T/empty"
 "$COMPARE" "$T/ref" "$T/empty" > "$T/cmp.txt" 2>&1
 [ $? -eq 1 ] || fail "a directory without index.json does not fail"
-grep -qE '^compare: AccessFailed \(0x22\)' "$T/cmp.txt" || fail "error: $(cat $T/cmp.txt)"
+grep -qE '^compare: NotFound \(0x20\): dump index: .*empty/index.json' "$T/cmp.txt" || fail "error: $(cat $T/cmp.txt)"
 echo PASS

@@ -13,6 +13,8 @@
 # caps the size of the committed .pt2 fixtures taken as seeds (default 256 KiB).
 # EMBER_FUZZ_COPT adds compiler flags (the long campaigns use "-O2": same sanitizers, several
 # times the executions per second of the default -O0 debug build).
+# EMBER_FUZZ_MODE is Bazel's compilation mode (default dbg; the session 11 campaign used
+# "opt": -O2 with NDEBUG, the README's optional -c opt configuration, in the same output base).
 # EMBER_FUZZ_SANITIZERS replaces the sanitizer list "address,undefined" (the .pt2 campaigns
 # also ran "undefined" alone: about 1.6x the executions per second, docs/fuzzing.md); any
 # other list builds in its own output base (~/.cache/ember-fuzz-<list>).
@@ -37,7 +39,7 @@ run_fuzzer() {
   shift 2
   echo "seed corpus: $(ls "$CORPUS" | wc -l) files"
   # Warnings are GCC's business (the default build is -Werror); clang only builds the fuzzers.
-  local flags=(-c dbg --repo_env=CC=clang --repo_env=CXX=clang++ --copt=-Wno-error --copt=-Wno-unknown-warning-option)
+  local flags=(-c "${EMBER_FUZZ_MODE:-dbg}" --repo_env=CC=clang --repo_env=CXX=clang++ --copt=-Wno-error --copt=-Wno-unknown-warning-option)
   local copt
   for copt in ${EMBER_FUZZ_COPT:-}; do flags+=("--copt=$copt"); done
   local sanitizers="${EMBER_FUZZ_SANITIZERS:-address,undefined}" base="$HOME/.cache/ember-fuzz"

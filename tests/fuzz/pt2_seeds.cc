@@ -31,9 +31,11 @@ std::vector<Seed> pt2_bound_seeds(const std::string& root) {
   using namespace aot::testing;  // the crafted-file helpers (pt2_crafted.h)
   return {
       {"bound_deep_stack_trace.pt2", with_deep_stack_trace(archive, 200000)},
+      {"bound_deep_stack_trace_1m.pt2", with_deep_stack_trace(archive, 1000000, /*deflate=*/true)},
       {"bound_duplicate_model_json.pt2",
        with_duplicate_entry(archive, "mlp.core_aten.torch2_14/models/model.json", "{}")},
       {"bound_unused_zero_records.pt2", with_unused_records(archive, 100, int64_t{64} << 20, true)},
+      {"bound_control_bytes_stack_trace.pt2", with_control_bytes_stack_trace(archive)},
       {"bound_unused_deflated_records.pt2",
        with_unused_records(archive, 4, int64_t{1} << 20, false)},
   };

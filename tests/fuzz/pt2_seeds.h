@@ -19,9 +19,10 @@ std::vector<Seed> pt2_seeds(const std::string& root, size_t max_bytes);
 
 // Issue #33's crafted bound cases, made from the committed mlp fixtures under `root`, raw
 // only (the entries form cannot hold a duplicate name): a node stack_trace nested 200,000
-// levels deep and an archive naming model.json twice (both refused), 100 unused 256 MiB
-// zero-length weight records and 4 unused deflated 4 MiB records (both read, never
-// materialised). Kept apart from pt2_seeds(), whose seeds must all read.
+// and 1,000,000 levels deep and an archive naming model.json twice (all refused), 100 unused
+// 256 MiB zero-length weight records and 4 unused deflated 4 MiB records (both read, never
+// materialised), a stack_trace holding terminal control bytes and a forged tool line (reads;
+// every tool escapes it when printing). Kept apart from pt2_seeds(), whose seeds must all read.
 std::vector<Seed> pt2_bound_seeds(const std::string& root);
 
 // A fixed-seed generator (same sequence on every machine).

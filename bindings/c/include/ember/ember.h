@@ -48,7 +48,19 @@
  * valid until the next execute or destroy.
  *
  * Threads. A program may be shared by threads (create methods from any thread); a method
- * is used by one thread at a time. Strings returned by the API live as long as their handle.
+ * is used by one thread at a time: a call on a method while another thread is inside a call
+ * on it returns EMBER_INVALID_STATE (and ember_method_destroy then does nothing). Strings
+ * returned by the API live as long as their handle.
+ *
+ * Misuse. Every handle is looked up in a table of live handles before it is used, so misuse
+ * is a status, never a crash: a call on a destroyed handle (or on a pointer that is not a
+ * handle) returns EMBER_INVALID_ARGUMENT ("... is not a live ember_method handle"), and the
+ * functions returning a count or a string return 0 or ""; destroying a handle twice, or
+ * something that is not a handle, does nothing and sets ember_last_error_message().
+ * Destroying a program before its methods is allowed: the program handle is refused from
+ * then on, and its memory is freed with its last method. At most 65,535 handles are live at
+ * once (EMBER_OUT_OF_RESOURCES beyond). One limit: a stale pointer whose address a newer
+ * handle now has is that newer handle.
  *
  * ABI. Option and result structs begin with struct_size: initialise them with their
  * *_init() function, which sets struct_size = sizeof(the struct as compiled); the library

@@ -224,6 +224,8 @@ const Kernel kKernels[] = {
     {"aten::avg_pool2d.out", boxed<&avg_pool2d_out>},
     {"aten::_adaptive_avg_pool2d.out", boxed<&adaptive_avg_pool2d_out>},
     {"aten::_adaptive_avg_pool3d.out", boxed<&adaptive_avg_pool3d_out>},
+    {"aten::max_pool3d_with_indices.out", boxed<&max_pool3d_with_indices_out>},
+    {"aten::avg_pool3d.out", boxed<&avg_pool3d_out>},
     {"aten::_softmax.out", boxed<&softmax_out>},
     {"aten::_log_softmax.out", boxed<&log_softmax_out>},
     // join.h, index.h

@@ -42,8 +42,6 @@ const std::map<std::string, std::string>& allowed() {
 // exceptions. Each entry goes when its kernel lands (the test then insists).
 const std::map<std::string, std::string>& kernel_gaps() {
   static const auto* m = new std::map<std::string, std::string>{
-      {"aten::avg_pool3d.default", "3-D pooling kernel not written"},
-      {"aten::max_pool3d_with_indices.default", "3-D pooling kernel not written"},
       {"aten::_embedding_bag.default", "kernel not written"},
       {"aten::_fft_r2c.default", "real FFT kernel not written"},
       {"aten::_fft_c2r.default", "real FFT kernel not written"},

@@ -7,6 +7,7 @@
 #include "kernels/portable/ops/compare.h"
 #include "kernels/portable/ops/conv.h"
 #include "kernels/portable/ops/copy.h"
+#include "kernels/portable/ops/embedding_bag.h"
 #include "kernels/portable/ops/fold.h"
 #include "kernels/portable/ops/index.h"
 #include "kernels/portable/ops/llama.h"
@@ -154,6 +155,7 @@ const Kernel kKernels[] = {
     {"aten::zeros.out", boxed<&zeros_out>},
     {"aten::ones.out", boxed<&ones_out>},
     {"aten::empty.out", boxed<&empty_out>},
+    {"aten::empty_strided.out", boxed<&empty_strided_out>},
     {"aten::scalar_tensor.out", boxed<&scalar_tensor_out>},
     {"aten::arange.out", boxed<&arange_out>},
     {"aten::arange.start_out", boxed<&arange_start_out>},
@@ -234,6 +236,7 @@ const Kernel kKernels[] = {
     {"aten::select_scatter.out", boxed<&select_scatter_out>},
     {"aten::slice_scatter.out", boxed<&slice_scatter_out>},
     {"aten::embedding.out", boxed<&embedding_out>},
+    {"aten::_embedding_bag.out", boxed<&embedding_bag_out>},
     {"aten::index_select.out", boxed<&index_select_out>},
     {"aten::gather.out", boxed<&gather_out>},
     {"aten::scatter.src_out", boxed<&scatter_src_out>},
@@ -266,6 +269,7 @@ const Kernel kKernels[] = {
     {"aten::grid_sampler_2d.out", boxed<&grid_sampler_2d_out>},
     {"aten::rand.out", boxed<&rand_out>},
     {"aten::randn.out", boxed<&randn_out>},
+    {"aten::randperm.out", boxed<&randperm_out>},
     // misc.h
     {"aten::_conj_physical.out", boxed<&conj_physical_out>},
     {"aten::native_dropout.out", boxed<&native_dropout_out>},

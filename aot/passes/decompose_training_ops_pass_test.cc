@@ -262,3 +262,49 @@ TEST(DecomposeTrainingOpsPassTest, SymStrideAndStorageOffsetBecomeConstants) {
 
 }  // namespace
 }  // namespace ember::aot
+
+namespace ember::aot {
+namespace {
+
+// stft (its centring pad is a node of its own) -> unfold, window product, _fft_r2c over the
+// last dim, permute to (freq, frame); hann_window -> 0.5 - 0.5 cos(2 pi n / N).
+TEST(DecomposeTrainingOpsPassTest, StftBecomesFramesWindowRealFftPermute) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 464});
+  ValueId w = b.op("aten::hann_window.default", {}, "window", {64},
+                   {{"window_length", Argument::integer(64), false}});
+  ValueId s = b.op("aten::stft.default", {{"self", x}, {"window", w}}, "stft", {2, 33, 26},
+                   {{"n_fft", Argument::integer(64), false},
+                    {"hop_length", Argument::integer(16), false},
+                    {"return_complex", Argument::boolean(true), false}});
+  b.graph().value(s).tensor.dtype = ScalarType::ComplexFloat;
+  b.output(s);
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  const std::string body = print_body(g);
+  EXPECT_NE(body.find("aten::arange.start_step(start=0, end=64, step=1, dtype=f32)"),
+            std::string::npos) << body;
+  EXPECT_NE(body.find("aten::cos.default"), std::string::npos) << body;
+  EXPECT_NE(body.find("%stft_frames : f32[2, 26, 64] = aten::unfold.default(self=%x, "
+                      "dimension=-1, size=64, step=16)"),
+            std::string::npos) << body;
+  EXPECT_NE(body.find("%stft_spectrum : c64[2, 26, 33] = aten::_fft_r2c.default("
+                      "self=%stft_windowed, dim=[2], normalization=0, onesided=True)"),
+            std::string::npos) << body;
+  EXPECT_NE(body.find("%stft : c64[2, 33, 26] = aten::permute.default(self=%stft_spectrum, "
+                      "dims=[0, 2, 1])"),
+            std::string::npos) << body;
+}
+
+TEST(DecomposeTrainingOpsPassTest, StftWithoutComplexResultIsRefused) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {400});
+  b.output(b.op("aten::stft.default", {{"self", x}}, "stft", {33, 26, 2},
+                {{"n_fft", Argument::integer(64), false},
+                 {"return_complex", Argument::boolean(false), false}}));
+  Graph g = b.take();
+  EXPECT_EQ(DecomposeTrainingOpsPass().run(g), Error::NotSupported);
+}
+
+}  // namespace
+}  // namespace ember::aot

@@ -6,6 +6,7 @@
 #include "kernels/portable/ops/arith.h"
 #include "kernels/portable/ops/compare.h"
 #include "kernels/portable/ops/conv.h"
+#include "kernels/portable/ops/complex.h"
 #include "kernels/portable/ops/copy.h"
 #include "kernels/portable/ops/embedding_bag.h"
 #include "kernels/portable/ops/fold.h"
@@ -184,6 +185,7 @@ const Kernel kKernels[] = {
     {"aten::pixel_shuffle.out", boxed<&pixel_shuffle_out>},
     {"aten::pixel_unshuffle.out", boxed<&pixel_unshuffle_out>},
     {"aten::view_as_real_copy.out", boxed<&view_as_real_copy_out>},
+    {"aten::view_as_complex_copy.out", boxed<&view_as_complex_copy_out>},
     // reduce.h
     {"aten::sum.IntList_out", boxed<&sum_intlist_out>},
     {"aten::mean.out", boxed<&mean_out>},

@@ -21,6 +21,7 @@ apt-get $APT_OPTS update >/dev/null
 cd "$WORK/debs"
 # shellcheck disable=SC2086
 apt-get $APT_OPTS download \
-  libgtest-dev libgmock-dev libbenchmark-dev libbenchmark1debian libgflags2.2 libgflags-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libbenchmark1debian libgflags2.2 libgflags-dev \
+  libkissfft-dev libkissfft-float131
 for f in ./*.deb; do dpkg -x "$f" "$DEST"; done
 echo "arm64 sysroot ready in $DEST"

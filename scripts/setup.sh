@@ -20,6 +20,7 @@ PACKAGES="
   cmake python3 xz-utils libfxdiv-dev libfp16-dev
   nlohmann-json3-dev libzip-dev libyaml-cpp-dev libgflags-dev
   libpcre2-dev libsentencepiece-dev libicu-dev
+  libkissfft-dev
   clang libclang-rt-14-dev
   default-jdk-headless junit4
   nginx

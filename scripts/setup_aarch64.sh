@@ -32,9 +32,11 @@ if [ -n "$missing" ]; then
     --no-install-recommends $missing
 fi
 
-# The sysroot is complete when the first and last libraries the fetch script lists are there.
+# The sysroot is complete when the libraries the fetch script lists are there (gtest first,
+# gflags, and KissFFT, added later: an older sysroot is fetched again).
 if [ -e "$SYSROOT/usr/lib/aarch64-linux-gnu/libgtest.a" ] &&
-   [ -e "$SYSROOT/usr/lib/aarch64-linux-gnu/libgflags.so" ]; then
+   [ -e "$SYSROOT/usr/lib/aarch64-linux-gnu/libgflags.so" ] &&
+   [ -e "$SYSROOT/usr/lib/aarch64-linux-gnu/libkissfft-float.so" ]; then
   echo "setup_aarch64: toolchain, qemu-user and $SYSROOT present"
 else
   $SUDO sh scripts/fetch_arm64_sysroot.sh "$SYSROOT"

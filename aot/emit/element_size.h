@@ -9,9 +9,11 @@
 namespace ember::aot {
 
 // Bytes per element of ScalarType `code`, or 0 if the .pte schema does not define it
-// (8..10 complex and 18..21 bit types are commented out of the schema).
+// (8..10 complex and 18..21 bit types are commented out of the schema). 9, complex64, is the
+// exception: the FFT primitives (_fft_r2c of an STFT) produce it, and the runtime enum, ours
+// and upstream's, reads it (8 bytes: real, imaginary float32).
 inline int pte_element_size(int code) {
-  if (code < 0 || code > 127 || (code >= 8 && code <= 10) || (code >= 18 && code <= 21)) return 0;
+  if (code < 0 || code > 127 || code == 8 || code == 10 || (code >= 18 && code <= 21)) return 0;
   const auto type = static_cast<runtime::ScalarType>(code);
   return runtime::is_valid(type) ? static_cast<int>(runtime::element_size(type)) : 0;
 }

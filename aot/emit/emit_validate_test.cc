@@ -66,8 +66,8 @@ TEST(EmitValidate, TensorRules) {
   p.methods[0].values[0].tensor.dynamism = EmitDynamism::DynamicUnbound;
   expect_error(p, Error::NotSupported, "DYNAMIC_UNBOUND");
   p = add_program();
-  p.methods[0].values[0].tensor.scalar_type = 9;
-  expect_error(p, Error::InvalidProgram, "unknown scalar_type 9");
+  p.methods[0].values[0].tensor.scalar_type = 10;  // complex128 (complex64, 9, is allowed)
+  expect_error(p, Error::InvalidProgram, "unknown scalar_type 10");
   p = add_program();
   p.methods[0].values[0].tensor.constant_index = 0;
   expect_error(p, Error::InvalidProgram, "constant_index 0 out of range");

@@ -1,15 +1,14 @@
 // Decompositions of convolution, normalization, pooling and activation training-IR ops:
 //   conv1d/conv2d/conv3d(x, W, b, stride, padding, dilation, groups)
 //        -> convolution(x, W, b, stride, padding, dilation, False, [0..], groups)
-//   conv2d.padding(..., 'valid'|'same') -> convolution with explicit symmetric padding
+//   conv2d/conv3d.padding(..., 'valid'|'same') -> convolution with explicit symmetric padding
 //   batch_norm(x, w, b, rm, rv, training=False, m, eps, _)
 //        -> _native_batch_norm_legit_no_training(x, w, b, rm, rv, m, eps)[0]
 //   layer_norm(x, shape, w, b, eps, _) -> native_layer_norm(x, shape, w, b, eps)[0]
-//   max_pool2d(x, k, s, p, d, ceil) -> max_pool2d_with_indices(x, k, s, p, d, ceil)[0]
+//   max_pool2d/3d(x, k, s, p, d, ceil) -> max_pool2d/3d_with_indices(x, k, s, p, d, ceil)[0]
 //   adaptive_avg_pool2d(x, [1, 1]) -> mean.dim(x, [-1, -2], keepdim=True)
 //   adaptive_avg_pool2d(x, s)      -> _adaptive_avg_pool2d(x, s)
-//   adaptive_avg_pool3d(x, [1, 1, 1]) -> mean.dim(x, [-1, -2, -3], keepdim=True); else
-//                                     _adaptive_avg_pool3d(x, s)
+//   adaptive_avg_pool3d(x, s)      -> _adaptive_avg_pool3d(x, s)
 //   dropout(x, p, train=False)     -> x (alias)
 //   relu6(x)                       -> hardtanh(x, 0, 6)
 #include "aot/passes/decompositions.h"
@@ -66,24 +65,41 @@ Result<Rewrite> decompose_conv3d(Graph& g, const Node& node) {
   return convolution(g, node, 3, arg_or(node, "padding", Argument::int_list({0, 0, 0})));
 }
 
-Result<Rewrite> decompose_conv2d_padding(Graph& g, const Node& node) {
+Result<Rewrite> conv_padding_mode(Graph& g, const Node& node, size_t spatial) {
   const Argument* pad = input_arg(node, "padding");
   std::string mode = pad == nullptr ? "valid" : pad->s;
-  if (mode == "valid") return convolution(g, node, 2, Argument::int_list({0, 0}));
+  if (mode == "valid") {
+    return convolution(g, node, spatial, Argument::int_list(std::vector<int64_t>(spatial, 0)));
+  }
   EMBER_ASSIGN_OR_RETURN(ValueId w, tensor_input(node, "weight"));
   const TensorSpec& ws = g.value(w).tensor;
+  if (ws.sizes.size() != spatial + 2) {
+    return invalid_program(node.describe() + ": weight rank does not match the conv");
+  }
   EMBER_ASSIGN_OR_RETURN(
       std::vector<int64_t> dil,
-      static_int_list(expand_list(arg_or(node, "dilation", Argument::int_list({1, 1})), 2), node, "dilation"));
+      static_int_list(expand_list(arg_or(node, "dilation",
+                                         Argument::int_list(std::vector<int64_t>(spatial, 1))),
+                                  spatial),
+                      node, "dilation"));
+  if (dil.size() != spatial) return invalid_program(node.describe() + ": bad dilation");
   std::vector<int64_t> padding;
-  for (size_t d = 0; d < 2; ++d) {
+  for (size_t d = 0; d < spatial; ++d) {
     int64_t total = dil[d] * (ws.sizes[2 + d].value - 1);
     if (total % 2 != 0) {
       return not_supported(node.describe() + ": padding='same' needs asymmetric padding here");
     }
     padding.push_back(total / 2);
   }
-  return convolution(g, node, 2, Argument::int_list(padding));
+  return convolution(g, node, spatial, Argument::int_list(padding));
+}
+
+Result<Rewrite> decompose_conv2d_padding(Graph& g, const Node& node) {
+  return conv_padding_mode(g, node, 2);
+}
+
+Result<Rewrite> decompose_conv3d_padding(Graph& g, const Node& node) {
+  return conv_padding_mode(g, node, 3);
 }
 
 Result<Rewrite> decompose_batch_norm(Graph& g, const Node& node) {
@@ -130,56 +146,63 @@ Result<Rewrite> decompose_layer_norm(Graph& g, const Node& node) {
   return rw;
 }
 
-// adaptive_avg_pool{2,3}d over `spatial` trailing dims: a mean when every output size is 1
-// (the classifier heads' global pooling), else the core op.
-Result<Rewrite> adaptive_avg_pool(const Node& node, size_t spatial, const char* core_name) {
+Result<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
   Rewrite rw;
+  (void)g;
   EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   const Argument* size = input_arg(node, "output_size");
   if (size == nullptr) return invalid_program(node.describe() + ": output_size is missing");
-  Argument full = expand_list(*size, spatial);
-  bool global = full.ints.size() == spatial;
-  for (int64_t s : full.ints) global = global && s == 1;
-  if (global) {
-    std::vector<int64_t> dims;
-    for (size_t d = 0; d < spatial; ++d) dims.push_back(-1 - static_cast<int64_t>(d));
+  Argument full = expand_list(*size, 2);
+  if (full.ints.size() == 2 && full.ints[0] == 1 && full.ints[1] == 1) {
     rw.nodes.push_back(make_op_node(
         "aten", "mean", "dim",
-        {named("self", Argument::tensor(x)), named("dim", Argument::int_list(dims)),
+        {named("self", Argument::tensor(x)), named("dim", Argument::int_list({-1, -2})),
          named("keepdim", Argument::boolean(true))},
         node.outputs, node));
     return rw;
   }
-  rw.nodes.push_back(make_op_node("aten", core_name, "default",
+  rw.nodes.push_back(make_op_node("aten", "_adaptive_avg_pool2d", "default",
                                   {named("self", Argument::tensor(x)), named("output_size", full)},
                                   node.outputs, node));
   return rw;
 }
 
-Result<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
-  (void)g;
-  return adaptive_avg_pool(node, 2, "_adaptive_avg_pool2d");
-}
-
-Result<Rewrite> decompose_adaptive_avg_pool3d(Graph& g, const Node& node) {
-  (void)g;
-  return adaptive_avg_pool(node, 3, "_adaptive_avg_pool3d");
-}
-
-Result<Rewrite> decompose_max_pool2d(Graph& g, const Node& node) {
+Result<Rewrite> max_pool_with_indices(Graph& g, const Node& node, const char* with_indices,
+                                      const char* indices_name) {
   Rewrite rw;
   EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   const ValueId out = node_output(node);
   if (out == kNoValue) return invalid_program(node.describe() + ": output is not a tensor");
   EMBER_ASSIGN_OR_RETURN(ValueId indices,
-                         new_tensor_like(g, x, "max_pool2d_indices", g.value(out).tensor.sizes));
+                         new_tensor_like(g, x, indices_name, g.value(out).tensor.sizes));
   g.value(indices).tensor.dtype = ScalarType::Long;
   std::vector<NamedArgument> args = {named("self", Argument::tensor(x))};
   for (const char* name : {"kernel_size", "stride", "padding", "dilation", "ceil_mode"}) {
     if (const Argument* a = input_arg(node, name)) args.push_back(named(name, *a));
   }
-  rw.nodes.push_back(make_op_node("aten", "max_pool2d_with_indices", "default", std::move(args),
+  rw.nodes.push_back(make_op_node("aten", with_indices, "default", std::move(args),
                                   {node.outputs[0], Argument::tensor(indices)}, node));
+  return rw;
+}
+
+Result<Rewrite> decompose_max_pool2d(Graph& g, const Node& node) {
+  return max_pool_with_indices(g, node, "max_pool2d_with_indices", "max_pool2d_indices");
+}
+
+Result<Rewrite> decompose_max_pool3d(Graph& g, const Node& node) {
+  return max_pool_with_indices(g, node, "max_pool3d_with_indices", "max_pool3d_indices");
+}
+
+Result<Rewrite> decompose_adaptive_avg_pool3d(Graph& g, const Node& node) {
+  Rewrite rw;
+  (void)g;
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  const Argument* size = input_arg(node, "output_size");
+  if (size == nullptr) return invalid_program(node.describe() + ": output_size is missing");
+  rw.nodes.push_back(make_op_node("aten", "_adaptive_avg_pool3d", "default",
+                                  {named("self", Argument::tensor(x)),
+                                   named("output_size", expand_list(*size, 3))},
+                                  node.outputs, node));
   return rw;
 }
 
@@ -213,11 +236,13 @@ void add_conv_norm_decompositions(DecompositionTable* table) {
   (*table)["aten::conv2d.default"] = &decompose_conv2d;
   (*table)["aten::conv2d.padding"] = &decompose_conv2d_padding;
   (*table)["aten::conv3d.default"] = &decompose_conv3d;
+  (*table)["aten::conv3d.padding"] = &decompose_conv3d_padding;
   (*table)["aten::batch_norm.default"] = &decompose_batch_norm;
   (*table)["aten::layer_norm.default"] = &decompose_layer_norm;
   (*table)["aten::max_pool2d.default"] = &decompose_max_pool2d;
-  (*table)["aten::adaptive_avg_pool2d.default"] = &decompose_adaptive_avg_pool2d;
+  (*table)["aten::max_pool3d.default"] = &decompose_max_pool3d;
   (*table)["aten::adaptive_avg_pool3d.default"] = &decompose_adaptive_avg_pool3d;
+  (*table)["aten::adaptive_avg_pool2d.default"] = &decompose_adaptive_avg_pool2d;
   (*table)["aten::dropout.default"] = &decompose_dropout;
   (*table)["aten::relu6.default"] = &decompose_relu6;
 }

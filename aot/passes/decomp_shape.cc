@@ -5,6 +5,8 @@
 //   to.dtype_layout / to.device / to.other -> x, or _to_copy to the result's dtype
 //   type_as(x, y) -> _to_copy(x, dtype=y's dtype)
 //   sum.default(x) -> sum.dim_IntList(x, None)
+//   sym_stride.int(x, d) -> the constant stride of dim d in x's dim order (static inner sizes)
+//   sym_storage_offset(x) -> the constant 0
 #include "aot/ir/graph_rewrite.h"
 #include "aot/passes/decompositions.h"
 
@@ -101,6 +103,54 @@ Result<Rewrite> decompose_sum(Graph& g, const Node& node) {
 
 }  // namespace
 
+// Replaces the node with nothing and makes its SymInt output the constant `v` (emitted as an
+// Int value, which is what every reader of the SymInt then sees).
+Result<Rewrite> constant_sym_int(Graph& g, const Node& node, int64_t v) {
+  if (node.outputs.size() != 1 || node.outputs[0].kind != ArgKind::SymInt ||
+      node.outputs[0].values.size() != 1) {
+    return invalid_program(node.describe() + ": expected one SymInt output");
+  }
+  g.value(node.outputs[0].values[0]).sym = SymInt::of(v);
+  return Rewrite{};
+}
+
+// Ember tensors are dense buffers laid out in their dim order (a view torch would keep at an
+// offset with its base's strides is its own buffer here), so a tensor's strides and storage
+// offset are known when its inner sizes are.
+Result<Rewrite> decompose_sym_stride(Graph& g, const Node& node) {
+  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
+  const TensorSpec& spec = g.value(x).tensor;
+  const Argument* dim = input_arg(node, "dim");
+  const int64_t rank = static_cast<int64_t>(spec.sizes.size());
+  if (dim == nullptr || !dim->values.empty()) {
+    return invalid_program(node.describe() + ": dim must be a constant int");
+  }
+  const int64_t d = dim->i < 0 ? dim->i + rank : dim->i;
+  if (d < 0 || d >= rank) {
+    return invalid_program(node.describe() + ": dim " + std::to_string(dim->i) +
+                           " is out of range for " + spec.to_string());
+  }
+  int64_t stride = 1;
+  bool inner = false;
+  for (size_t k = 0; k < spec.sizes.size(); ++k) {  // dim order: outermost first
+    const size_t dk = spec.dim_order.size() == spec.sizes.size() ? spec.dim_order[k] : k;
+    if (inner) {
+      if (!spec.sizes[dk].is_static) {
+        return not_supported(node.describe() + ": the stride of dim " + std::to_string(d) +
+                             " of " + spec.to_string() + " depends on symbolic size " +
+                             spec.sizes[dk].to_string());
+      }
+      stride *= spec.sizes[dk].value;
+    }
+    inner = inner || static_cast<int64_t>(dk) == d;
+  }
+  return constant_sym_int(g, node, stride);
+}
+
+Result<Rewrite> decompose_sym_storage_offset(Graph& g, const Node& node) {
+  return constant_sym_int(g, node, 0);
+}
+
 void add_shape_decompositions(DecompositionTable* table) {
   (*table)["aten::flatten.using_ints"] = &decompose_to_view;
   (*table)["aten::reshape.default"] = &decompose_to_view;
@@ -113,6 +163,8 @@ void add_shape_decompositions(DecompositionTable* table) {
   (*table)["aten::to.device"] = &decompose_to_any;
   (*table)["aten::to.other"] = &decompose_to_any;
   (*table)["aten::sum.default"] = &decompose_sum;
+  (*table)["aten::sym_stride.int"] = &decompose_sym_stride;
+  (*table)["aten::sym_storage_offset.default"] = &decompose_sym_storage_offset;
 }
 
 }  // namespace ember::aot

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "aot/ir/graph_rewrite.h"
 #include "aot/ir/printer.h"
 #include "aot/ir/verifier.h"
 #include "aot/ir/testing/graph_builder.h"
@@ -219,6 +220,126 @@ TEST(DecomposeTrainingOpsPassTest, VectorNorm) {
                   {{"ord", Argument::floating(3.0), false}}));
   Graph g3 = b3.take();
   EXPECT_EQ(DecomposeTrainingOpsPass().run(g3), Error::NotSupported);
+}
+
+}  // namespace
+}  // namespace ember::aot
+
+namespace ember::aot {
+namespace {
+
+TEST(DecomposeTrainingOpsPassTest, VideoOpsBecomeTheir3dCoreForms) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {4, 3, 3, 3, 3}, std::vector<float>(324, 1.f));
+  ValueId x = b.input("x", {1, 3, 4, 6, 6});
+  ValueId c = b.op("aten::conv3d.default", {{"input", x}, {"weight", w}}, "conv3d",
+                   {1, 4, 4, 6, 6}, {{"padding", Argument::int_list({1}), false}});
+  ValueId p = b.op("aten::max_pool3d.default", {{"self", c}}, "max_pool3d", {1, 4, 2, 3, 3},
+                   {{"kernel_size", Argument::int_list({2, 2, 2}), false}});
+  b.output(b.op("aten::adaptive_avg_pool3d.default", {{"self", p}}, "pool", {1, 4, 1, 1, 1},
+                {{"output_size", Argument::int_list({1}), false}}));
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  EXPECT_EQ(print_body(g),
+            "%conv3d : f32[1, 4, 4, 6, 6] = aten::convolution.default(input=%x, weight=%w, "
+            "bias=None, stride=[1, 1, 1], padding=[1, 1, 1], dilation=[1, 1, 1], "
+            "transposed=False, output_padding=[0, 0, 0], groups=1)\n"
+            "%max_pool3d : f32[1, 4, 2, 3, 3], %max_pool3d_indices : i64[1, 4, 2, 3, 3] = "
+            "aten::max_pool3d_with_indices.default(self=%conv3d, kernel_size=[2, 2, 2])\n"
+            "%pool : f32[1, 4, 1, 1, 1] = aten::_adaptive_avg_pool3d.default(self=%max_pool3d, "
+            "output_size=[1, 1, 1])\n");
+  EXPECT_EQ(verify_graph(g), Error::Ok);
+}
+
+// sym_stride / sym_storage_offset leave no node: their SymInt output becomes a constant (the
+// stride in the tensor's dim order), and a stride over a symbolic inner size is refused.
+TEST(DecomposeTrainingOpsPassTest, SymStrideAndStorageOffsetBecomeConstants) {
+  for (const int64_t dim : {0, 1, -1}) {
+    GraphBuilder b;
+    ValueId x = b.input("x", {2, 3, 5});
+    Graph& g = b.graph();
+    Value sym;
+    sym.name = "stride";
+    sym.kind = ValueKind::SymInt;
+    sym.sym.is_static = false;
+    sym.sym.text = "s9";
+    ValueId s = g.add_value(std::move(sym)).get();
+    Argument out;
+    out.kind = ArgKind::SymInt;
+    out.values = {s};
+    g.nodes().push_back(make_op_node("aten", "sym_stride", "int",
+                                     {{"self", Argument::tensor(x), false},
+                                      {"dim", Argument::integer(dim), false}},
+                                     {out}, Node()));
+    ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+    EXPECT_TRUE(g.nodes().empty());
+    EXPECT_TRUE(g.value(s).sym.is_static);
+    EXPECT_EQ(g.value(s).sym.value, dim == 0 ? 15 : dim == 1 ? 5 : 1) << dim;
+  }
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 3});
+  Graph& g = b.graph();
+  g.value(x).tensor.sizes[1] = SymInt();
+  g.value(x).tensor.sizes[1].is_static = false;
+  g.value(x).tensor.sizes[1].text = "s0";
+  Value sym;
+  sym.name = "stride";
+  sym.kind = ValueKind::SymInt;
+  ValueId s = g.add_value(std::move(sym)).get();
+  Argument out;
+  out.kind = ArgKind::SymInt;
+  out.values = {s};
+  g.nodes().push_back(make_op_node("aten", "sym_stride", "int",
+                                   {{"self", Argument::tensor(x), false},
+                                    {"dim", Argument::integer(0), false}},
+                                   {out}, Node()));
+  EXPECT_EQ(DecomposeTrainingOpsPass().run(g), Error::NotSupported);
+}
+
+}  // namespace
+}  // namespace ember::aot
+
+namespace ember::aot {
+namespace {
+
+// stft (its centring pad is a node of its own) -> unfold, window product, _fft_r2c over the
+// last dim, permute to (freq, frame); hann_window -> 0.5 - 0.5 cos(2 pi n / N).
+TEST(DecomposeTrainingOpsPassTest, StftBecomesFramesWindowRealFftPermute) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 464});
+  ValueId w = b.op("aten::hann_window.default", {}, "window", {64},
+                   {{"window_length", Argument::integer(64), false}});
+  ValueId s = b.op("aten::stft.default", {{"self", x}, {"window", w}}, "stft", {2, 33, 26},
+                   {{"n_fft", Argument::integer(64), false},
+                    {"hop_length", Argument::integer(16), false},
+                    {"return_complex", Argument::boolean(true), false}});
+  b.graph().value(s).tensor.dtype = ScalarType::ComplexFloat;
+  b.output(s);
+  Graph g = b.take();
+  ASSERT_EQ(DecomposeTrainingOpsPass().run(g), Error::Ok);
+  const std::string body = print_body(g);
+  EXPECT_NE(body.find("aten::arange.start_step(start=0, end=64, step=1, dtype=f32)"),
+            std::string::npos) << body;
+  EXPECT_NE(body.find("aten::cos.default"), std::string::npos) << body;
+  EXPECT_NE(body.find("%stft_frames : f32[2, 26, 64] = aten::unfold.default(self=%x, "
+                      "dimension=-1, size=64, step=16)"),
+            std::string::npos) << body;
+  EXPECT_NE(body.find("%stft_spectrum : c64[2, 26, 33] = aten::_fft_r2c.default("
+                      "self=%stft_windowed, dim=[2], normalization=0, onesided=True)"),
+            std::string::npos) << body;
+  EXPECT_NE(body.find("%stft : c64[2, 33, 26] = aten::permute.default(self=%stft_spectrum, "
+                      "dims=[0, 2, 1])"),
+            std::string::npos) << body;
+}
+
+TEST(DecomposeTrainingOpsPassTest, StftWithoutComplexResultIsRefused) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {400});
+  b.output(b.op("aten::stft.default", {{"self", x}}, "stft", {33, 26, 2},
+                {{"n_fft", Argument::integer(64), false},
+                 {"return_complex", Argument::boolean(false), false}}));
+  Graph g = b.take();
+  EXPECT_EQ(DecomposeTrainingOpsPass().run(g), Error::NotSupported);
 }
 
 }  // namespace

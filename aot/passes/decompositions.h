@@ -32,6 +32,7 @@ void add_shape_decompositions(DecompositionTable* table);
 void add_attention_decompositions(DecompositionTable* table);
 void add_tensor_op_decompositions(DecompositionTable* table);
 void add_einsum_decompositions(DecompositionTable* table);
+void add_spectral_decompositions(DecompositionTable* table);  // hann_window, stft
 
 // --- helpers shared by the rule files ---
 

@@ -4,6 +4,7 @@
 #include <deque>
 #include <memory>
 
+#include "kernels/fft/register_kernels.h"
 #include "kernels/portable/register_kernels.h"
 #include "runtime/backend/backend_registry.h"
 #include "runtime/core/diagnostics.h"
@@ -23,6 +24,7 @@ Result<RegistryPtr> make_registry() {
   auto reg = std::make_unique<runtime::FixedKernelRegistry<runtime::kDefaultKernelRegistryCapacity>>();
   runtime::Error e = runtime::register_prim_ops(*reg);
   if (e == runtime::Error::Ok) e = kernels::portable::register_kernels(*reg);
+  if (e == runtime::Error::Ok) e = kernels::fft::register_kernels(*reg);
   if (e != runtime::Error::Ok) {
     return fail(Error::Internal, std::string("registering kernels: ") + runtime::error_name(e));
   }

@@ -6,7 +6,9 @@
 #include "kernels/portable/ops/arith.h"
 #include "kernels/portable/ops/compare.h"
 #include "kernels/portable/ops/conv.h"
+#include "kernels/portable/ops/complex.h"
 #include "kernels/portable/ops/copy.h"
+#include "kernels/portable/ops/embedding_bag.h"
 #include "kernels/portable/ops/fold.h"
 #include "kernels/portable/ops/index.h"
 #include "kernels/portable/ops/llama.h"
@@ -154,6 +156,7 @@ const Kernel kKernels[] = {
     {"aten::zeros.out", boxed<&zeros_out>},
     {"aten::ones.out", boxed<&ones_out>},
     {"aten::empty.out", boxed<&empty_out>},
+    {"aten::empty_strided.out", boxed<&empty_strided_out>},
     {"aten::scalar_tensor.out", boxed<&scalar_tensor_out>},
     {"aten::arange.out", boxed<&arange_out>},
     {"aten::arange.start_out", boxed<&arange_start_out>},
@@ -182,6 +185,7 @@ const Kernel kKernels[] = {
     {"aten::pixel_shuffle.out", boxed<&pixel_shuffle_out>},
     {"aten::pixel_unshuffle.out", boxed<&pixel_unshuffle_out>},
     {"aten::view_as_real_copy.out", boxed<&view_as_real_copy_out>},
+    {"aten::view_as_complex_copy.out", boxed<&view_as_complex_copy_out>},
     // reduce.h
     {"aten::sum.IntList_out", boxed<&sum_intlist_out>},
     {"aten::mean.out", boxed<&mean_out>},
@@ -225,6 +229,8 @@ const Kernel kKernels[] = {
     {"aten::avg_pool2d.out", boxed<&avg_pool2d_out>},
     {"aten::_adaptive_avg_pool2d.out", boxed<&adaptive_avg_pool2d_out>},
     {"aten::_adaptive_avg_pool3d.out", boxed<&adaptive_avg_pool3d_out>},
+    {"aten::max_pool3d_with_indices.out", boxed<&max_pool3d_with_indices_out>},
+    {"aten::avg_pool3d.out", boxed<&avg_pool3d_out>},
     {"aten::_softmax.out", boxed<&softmax_out>},
     {"aten::_log_softmax.out", boxed<&log_softmax_out>},
     // join.h, index.h
@@ -233,6 +239,7 @@ const Kernel kKernels[] = {
     {"aten::select_scatter.out", boxed<&select_scatter_out>},
     {"aten::slice_scatter.out", boxed<&slice_scatter_out>},
     {"aten::embedding.out", boxed<&embedding_out>},
+    {"aten::_embedding_bag.out", boxed<&embedding_bag_out>},
     {"aten::index_select.out", boxed<&index_select_out>},
     {"aten::gather.out", boxed<&gather_out>},
     {"aten::scatter.src_out", boxed<&scatter_src_out>},
@@ -265,6 +272,7 @@ const Kernel kKernels[] = {
     {"aten::grid_sampler_2d.out", boxed<&grid_sampler_2d_out>},
     {"aten::rand.out", boxed<&rand_out>},
     {"aten::randn.out", boxed<&randn_out>},
+    {"aten::randperm.out", boxed<&randperm_out>},
     // misc.h
     {"aten::_conj_physical.out", boxed<&conj_physical_out>},
     {"aten::native_dropout.out", boxed<&native_dropout_out>},

@@ -378,7 +378,7 @@ size_t case_dtype_size(uint8_t code) {
     case 0: case 1: case 11: return 1;
     case 2: case 5: case 15: return 2;
     case 3: case 6: return 4;
-    case 4: case 7: return 8;
+    case 4: case 7: case 9: return 8;  // 9: complex64, (real, imaginary) float32
     default: return 0;
   }
 }

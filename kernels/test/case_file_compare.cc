@@ -27,6 +27,15 @@ bool is_floating(ScalarType d) {
          d == ScalarType::BFloat16;
 }
 
+// A complex64 element as its two float32 parts, compared as two floats.
+TensorData complex_parts(const TensorData& t) {
+  TensorData f = t;
+  f.dtype = ScalarType::Float;
+  f.sizes.push_back(2);
+  f.dim_order.push_back(static_cast<uint8_t>(t.sizes.size()));
+  return f;
+}
+
 std::string index_text(const std::vector<int64_t>& idx) {
   std::string s = "[";
   for (size_t i = 0; i < idx.size(); ++i) s += (i ? "," : "") + std::to_string(idx[i]);
@@ -78,6 +87,9 @@ std::string compare_tensors(const TensorData& got, const TensorData& want, doubl
   }
   if (got.sizes != want.sizes) {
     return "sizes " + index_text(got.sizes) + ", expected " + index_text(want.sizes);
+  }
+  if (want.dtype == ScalarType::ComplexFloat) {
+    return compare_tensors(complex_parts(got), complex_parts(want), atol, rtol);
   }
   const size_t elem = case_dtype_size(static_cast<uint8_t>(want.dtype));
   const size_t n = static_cast<size_t>(want.numel());

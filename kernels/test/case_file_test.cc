@@ -196,7 +196,7 @@ TEST(CaseFileTest, RejectsCorruptFields) {
   EXPECT_NE(parse_with(8, 9).find("version 9"), std::string::npos);
   EXPECT_NE(parse_with(off.self_dim_order + 1, 0).find("permutation"), std::string::npos);
   EXPECT_NE(parse_with(off.self_nbytes, 12).find("nbytes 12"), std::string::npos);
-  EXPECT_NE(parse_with(off.out_dtype, 9).find("dtype code 9"), std::string::npos);
+  EXPECT_NE(parse_with(off.out_dtype, 10).find("dtype code 10"), std::string::npos);
   std::vector<uint8_t> trailing = good;
   trailing.push_back(0);
   CaseFile f;

@@ -20,6 +20,7 @@ DTYPE_CODES = {
     torch.float16: 5,
     torch.float32: 6,
     torch.float64: 7,
+    torch.complex64: 9,
     torch.bool: 11,
     torch.bfloat16: 15,
 }

@@ -15,6 +15,7 @@ import torch  # noqa: E402
 
 import casegen  # noqa: E402
 import ops_elementwise  # noqa: E402,F401
+import ops_fft  # noqa: E402,F401
 import ops_index  # noqa: E402,F401
 import ops_more  # noqa: E402,F401
 import ops_quant  # noqa: E402,F401

@@ -308,3 +308,27 @@ def pdist(c):
     c.case("f32_p2", self=c.rnd([4, 3]))
     c.case("f32_p1", self=c.rnd([3, 2]), p=1.0)
 
+
+
+@op("aten::_embedding_bag.out", tol="reduce")
+def embedding_bag(c):
+    # bags [0, 4), [4, 4) (empty), [4, 6), [6, 8); index 2 doubles as padding_idx; repeated rows
+    # and a tie for max (row 4 twice in bag 0 of the "ties" case)
+    idx = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
+    off = torch.tensor([0, 4, 4, 6])
+    for mode, name in ((0, "sum"), (1, "mean"), (2, "max")):
+        for dt in (F32, F64, F16, BF16):
+            c.case("%s_%s" % (short(dt), name), weight=c.rnd([10, 3], dt), indices=idx,
+                   offsets=off, mode=mode, optional=True)
+        c.case("f32_%s_padding_idx" % name, weight=c.rnd([10, 3]), indices=idx, offsets=off,
+               mode=mode, padding_idx=2)
+        c.case("f32_%s_include_last_offset" % name, weight=c.rnd([10, 4]), indices=idx,
+               offsets=torch.tensor([0, 3, 3, 8]), mode=mode, include_last_offset=True)
+        c.case("f32_%s_i32_indices" % name, weight=c.rnd([10, 3]), indices=idx.int(),
+               offsets=off.int(), mode=mode)
+    c.case("f32_sum_per_sample_weights", weight=c.rnd([10, 3]), indices=idx, offsets=off,
+           per_sample_weights=c.rnd([8]))
+    c.case("f32_max_ties", weight=torch.tensor([[1.0, 2.0], [3.0, 3.0], [3.0, 1.0]]),
+           indices=torch.tensor([1, 2, 0, 1]), offsets=torch.tensor([0, 2]), mode=2)
+    c.case("f32_index_out_of_range_error", weight=c.rnd([4, 3]), indices=torch.tensor([1, 4]),
+           offsets=torch.tensor([0]), expect=True)

@@ -1,4 +1,6 @@
 """Case specs for matrix products, convolution, normalisation, pooling and upsampling."""
+import torch
+
 from families import BF16, F16, F32, F64, FLOATS, I32, I64
 from registry import op
 from casegen import short
@@ -98,6 +100,22 @@ def convolution(c):
          padding=(1, 1))
     conv(c, "f32_32ch_depthwise_stride2", c.cl(r([1, 32, 9, 9])), c.cl(r([32, 1, 3, 3])),
          r([32]), stride=(2, 2), padding=(1, 1), groups=32)
+    # 3-D (video): R3D's stem (k 3x7x7-like, stride (1, 2, 2)), R(2+1)D's split (1,k,k)/(k,1,1)
+    # kernels, groups, a transposed 3-D conv, float64 and a channels-last-3d input
+    conv(c, "f32_conv3d_stem", r([1, 3, 4, 9, 9]), r([4, 3, 3, 5, 5], F32, -0.3, 0.3), r([4]),
+         stride=(1, 2, 2), padding=(1, 2, 2), dilation=(1, 1, 1), output_padding=(0, 0, 0))
+    conv(c, "f32_conv3d_2plus1d", r([2, 4, 3, 5, 5]), r([6, 4, 1, 3, 3]), None,
+         stride=(1, 1, 1), padding=(0, 1, 1), dilation=(1, 1, 1), output_padding=(0, 0, 0))
+    conv(c, "f64_conv3d_temporal_groups2", r([1, 4, 5, 3, 3], F64), r([4, 2, 3, 1, 1], F64),
+         r([4], F64), stride=(2, 1, 1), padding=(1, 0, 0), dilation=(1, 1, 1),
+         output_padding=(0, 0, 0), groups=2)
+    conv(c, "f32_conv3d_dilated_channels_last",
+         r([1, 2, 5, 5, 5]).contiguous(memory_format=torch.channels_last_3d), r([3, 2, 2, 2, 2]),
+         r([3]), stride=(1, 1, 1), padding=(1, 1, 1), dilation=(2, 2, 2),
+         output_padding=(0, 0, 0))
+    conv(c, "f32_conv3d_transposed", r([1, 2, 2, 3, 3]), r([2, 3, 2, 3, 3]), r([3]),
+         transposed=True, stride=(2, 2, 2), padding=(0, 1, 1), dilation=(1, 1, 1),
+         output_padding=(1, 1, 0))
     conv(c, "f64_stride2_groups2", r([1, 4, 6, 6], F64), r([4, 2, 3, 3], F64), r([4], F64),
          stride=(2, 2), groups=2)
     # Shape classes of the float32 GEMM paths (kernels/portable/ops/conv_padded.cc, im2col):
@@ -334,3 +352,43 @@ def adaptive_avg_pool3d(c):
     c.case("f32_to_1x1x1", self=c.rnd([2, 3, 4, 4, 4]), output_size=[1, 1, 1])
     c.case("f32_uneven", self=c.rnd([1, 2, 5, 7, 3]), output_size=[2, 3, 2])
     c.case("f64_upsample_4d_input", self=c.rnd([2, 2, 3, 3], F64), output_size=[3, 4, 5])
+
+
+@op("aten::max_pool3d_with_indices.out", tol="exact")
+def max_pool3d(c):
+    # video nets: R3D's stem pool (k 3, s 2, p 1) and the (1, 2, 2) temporal-preserving pool
+    for dt in [F32, F64, F16, BF16, I32, I64]:
+        c.case("%s_k2" % short(dt), self=c.rnd([1, 2, 4, 4, 4], dt), kernel_size=[2, 2, 2],
+               optional=True)
+    c.case("f32_k3_s2_p1", self=c.rnd([2, 2, 5, 7, 7]), kernel_size=[3, 3, 3],
+           stride=[2, 2, 2], padding=[1, 1, 1])
+    c.case("f32_k122_temporal", self=c.rnd([1, 3, 3, 6, 6]), kernel_size=[1, 2, 2])
+    c.case("f32_ceil_dilation", self=c.rnd([1, 1, 6, 7, 6]), kernel_size=[2, 3, 2],
+           stride=[2, 2, 1], dilation=[2, 1, 2], ceil_mode=True)
+    c.case("f32_unbatched_cdhw", self=c.rnd([2, 3, 5, 4]), kernel_size=[2], stride=[1])
+    c.case("f32_channels_last_3d_input",
+           self=c.rnd([2, 3, 4, 4, 4]).contiguous(memory_format=torch.channels_last_3d),
+           kernel_size=[2, 2, 2])
+    c.case("f32_nan_and_inf", self=c.special(F32)[:8].reshape(1, 1, 2, 2, 2),
+           kernel_size=[2, 2, 1], stride=[1, 1, 1])
+    c.case("f32_padding_too_large_error", self=c.rnd([1, 1, 4, 4, 4]), kernel_size=[2, 2, 2],
+           padding=[2, 2, 2], expect=True)
+
+
+@op("aten::avg_pool3d.out", tol="reduce")
+def avg_pool3d(c):
+    for dt in [F32, F64, F16, BF16, I64]:
+        c.case("%s_k2" % short(dt), self=c.rnd([1, 2, 4, 4, 4], dt), kernel_size=[2, 2, 2],
+               optional=True)
+    c.case("f32_k3_s2_p1_include_pad", self=c.rnd([1, 2, 5, 7, 7]), kernel_size=[3, 3, 3],
+           stride=[2, 2, 2], padding=[1, 1, 1])
+    c.case("f32_k3_s2_p1_exclude_pad", self=c.rnd([1, 2, 5, 7, 7]), kernel_size=[3, 3, 3],
+           stride=[2, 2, 2], padding=[1, 1, 1], count_include_pad=False)
+    c.case("f32_ceil_mode_pad", self=c.rnd([1, 1, 5, 5, 3]), kernel_size=[2, 2, 2],
+           stride=[2, 2, 2], padding=[1, 1, 1], ceil_mode=True)
+    c.case("f32_divisor_override", self=c.rnd([1, 2, 4, 4, 2]), kernel_size=[2, 2, 2],
+           divisor_override=3)
+    c.case("f32_unbatched", self=c.rnd([3, 4, 6, 3]), kernel_size=[2, 3, 1], stride=[2, 3, 1])
+    c.case("f32_channels_last_3d_input",
+           self=c.rnd([2, 3, 4, 4, 4]).contiguous(memory_format=torch.channels_last_3d),
+           kernel_size=[2, 2, 2])

@@ -1,4 +1,6 @@
 """Case specs for unary math ops and activations."""
+import torch
+
 from families import ALL, BF16, BOOL, F16, F32, F64, FLOATS, I32, I64, U8, dtypes_except, unary
 from registry import op
 from casegen import short
@@ -31,6 +33,8 @@ def neg(c):
 @op("aten::abs.out", "aten::sign.out")
 def abs_out(c):
     unary(c)
+    if c.op_key == "aten::abs.out":  # a spectrogram's magnitude: complex64 in, float32 out
+        c.case("c64_magnitude", self=torch.complex(c.rnd([3, 5]), c.rnd([3, 5])))
 
 
 @op("aten::isnan.out", "aten::isinf.out")
@@ -114,3 +118,19 @@ def softmax(c):
     c.case("bf16_last_dim", self=c.rnd([3, 5], BF16), dim=1, half_to_float=False, optional=True)
     c.case("f16_half_to_float", self=c.rnd([3, 5], F16), dim=1, half_to_float=True,
            optional=True)
+
+
+@op("aten::view_as_real_copy.out", tol="exact")
+def view_as_real_copy(c):
+    # complex64 (after the FFT library's _fft_r2c) as float pairs; a transposed input
+    x = torch.complex(c.rnd([2, 3]), c.rnd([2, 3]))
+    c.case("c64_2x3", self=x)
+    c.case("c64_transposed", self=torch.complex(c.rnd([4, 3]), c.rnd([4, 3])).t())
+    c.case("c64_scalar", self=torch.complex(c.rnd([]), c.rnd([])))
+
+
+@op("aten::view_as_complex_copy.out", tol="exact")
+def view_as_complex_copy(c):
+    c.case("f32_2x3x2", self=c.rnd([2, 3, 2]))
+    c.case("f32_last_dim_not_2_error", self=c.rnd([2, 3]), expect=True)
+

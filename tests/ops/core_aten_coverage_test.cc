@@ -3,9 +3,9 @@
 // Ember's decomposition table, its generated schema table and the portable kernel library.
 // An operator passes when the AoT decomposes it, reads it as a scalar (sym_size, item, ...), or
 // when its schema names an out variant (or it is an out overload itself, like atan2.out) and
-// the portable library registers a kernel under that name. The few that do none of these are
-// in allowed() with the reason, or in kernel_gaps() (work still open on issue #30); an entry
-// that has become covered fails too, so both lists only shrink.
+// the portable library (or the optional FFT library, kernels/fft) registers a kernel under that
+// name. The few that do none of these are in allowed() with the reason; an entry that has
+// become covered fails too, so the list only shrinks.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -17,6 +17,7 @@
 #include "aot/ir/graph_rewrite.h"
 #include "aot/ir/op_schema.h"
 #include "aot/passes/decompositions.h"
+#include "kernels/fft/register_kernels.h"
 #include "kernels/portable/register_kernels.h"
 
 namespace ember {
@@ -38,23 +39,6 @@ const std::map<std::string, std::string>& allowed() {
   return *m;
 }
 
-// Core operators still missing a portable kernel or AoT handling: open work on issue #30, not
-// exceptions. Each entry goes when its kernel lands (the test then insists).
-const std::map<std::string, std::string>& kernel_gaps() {
-  static const auto* m = new std::map<std::string, std::string>{
-      {"aten::avg_pool3d.default", "3-D pooling kernel not written"},
-      {"aten::max_pool3d_with_indices.default", "3-D pooling kernel not written"},
-      {"aten::_embedding_bag.default", "kernel not written"},
-      {"aten::_fft_r2c.default", "real FFT kernel not written"},
-      {"aten::_fft_c2r.default", "real FFT kernel not written"},
-      {"aten::empty_strided.default", "kernel not written (Ember tensors are dense)"},
-      {"aten::randperm.default", "kernel not written"},
-      {"aten::sym_stride.int", "the AoT reads sym_size/sym_numel, not strides"},
-      {"aten::sym_storage_offset.default", "the AoT reads sym_size/sym_numel, not offsets"},
-  };
-  return *m;
-}
-
 std::vector<std::string> core_ops() {
   std::ifstream in("tests/ops/core_aten_ops.txt");
   std::vector<std::string> ops;
@@ -68,6 +52,8 @@ std::vector<std::string> core_ops() {
 std::set<std::string> portable_kernel_names() {
   std::set<std::string> names;
   for (const runtime::Kernel& k : kernels::portable::portable_kernels()) names.insert(k.name);
+  // The optional FFT library (KissFFT): what executor_runner and the AoT's run stage link.
+  for (const runtime::Kernel& k : kernels::fft::fft_kernels()) names.insert(k.name);
   return names;
 }
 
@@ -97,9 +83,9 @@ TEST(CoreAtenCoverageTest, EveryCoreOpIsDecomposedOrHasAPortableKernel) {
   size_t covered = 0;
   for (const std::string& op : core_ops()) {
     const std::string why = gap(op, kernels);
-    const bool is_allowed = allowed().count(op) != 0 || kernel_gaps().count(op) != 0;
+    const bool is_allowed = allowed().count(op) != 0;
     if (why.empty() && is_allowed) {
-      missing += "\n  " + op + ": covered now; remove it from allowed() / kernel_gaps()";
+      missing += "\n  " + op + ": covered now; remove it from allowed()";
     } else if (!why.empty() && !is_allowed) {
       missing += "\n  " + op + ": " + why;
     } else if (why.empty()) {
@@ -107,14 +93,13 @@ TEST(CoreAtenCoverageTest, EveryCoreOpIsDecomposedOrHasAPortableKernel) {
     }
   }
   EXPECT_TRUE(missing.empty()) << "core ATen operators Ember cannot lower and run:" << missing;
-  EXPECT_GE(covered, core_ops().size() - allowed().size() - kernel_gaps().size());
+  EXPECT_GE(covered, core_ops().size() - allowed().size());
 }
 
 TEST(CoreAtenCoverageTest, AllowListNamesCoreOps) {
   const std::vector<std::string> ops = core_ops();
   const std::set<std::string> core(ops.begin(), ops.end());
   for (const auto& [op, why] : allowed()) EXPECT_EQ(core.count(op), 1u) << op;
-  for (const auto& [op, why] : kernel_gaps()) EXPECT_EQ(core.count(op), 1u) << op;
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 // implementation (conv_fast.cc for float32, reference loops otherwise).
 #include "kernels/portable/ops/conv.h"
 
-#include "kernels/portable/ops/conv3d.h"
 #include "kernels/portable/ops/conv_geometry.h"
 #include "kernels/portable/util/cast.h"
 #include "kernels/portable/util/dispatch.h"
@@ -49,7 +48,7 @@ bool conv_geometry(KernelRuntimeContext& ctx, const Tensor& in, const Tensor& we
                    bool transposed, IntList output_padding, int64_t groups, ConvGeometry* g) {
   const char* op = "convolution.out";
   if ((in.dim() != 3 && in.dim() != 4) || weight.dim() != in.dim()) {
-    ctx.fail(Error::NotSupported, "%s: supports 1-D and 2-D convs (input rank %zu, weight %zu)",
+    ctx.fail(Error::NotSupported, "%s: supports 1-D, 2-D and 3-D convs (input rank %zu, weight %zu)",
              op, in.dim(), weight.dim());
     return false;
   }
@@ -166,9 +165,9 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& in, const Tenso
     ctx.fail(Error::InvalidType, "%s: input, weight, bias and out must share a dtype", op);
     return out;
   }
-  if (in.dim() == 5) {  // video nets (issue #30): a direct loop, conv3d.h
-    conv3d_f32(ctx, in, weight, bias, stride, padding, dilation, transposed, groups, out);
-    return out;
+  if (in.dim() == 5) {
+    return conv3d_out(ctx, in, weight, bias, stride, padding, dilation, transposed,
+                      output_padding, groups, out);
   }
   ConvGeometry g;
   if (!conv_geometry(ctx, in, weight, bias, stride, padding, dilation, transposed,

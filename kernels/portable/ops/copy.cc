@@ -179,6 +179,19 @@ Tensor& empty_out(KernelRuntimeContext& ctx, IntList size, OptInt, Tensor& out) 
   return out;
 }
 
+Tensor& empty_strided_out(KernelRuntimeContext& ctx, IntList size, IntList stride, Tensor& out) {
+  const char* op = "empty_strided.out";
+  if (stride.size() != size.size()) {
+    ctx.fail(Error::InvalidArgument, "%s: %zu sizes but %zu strides", op, size.size(),
+             stride.size());
+    return out;
+  }
+  Shape shape;
+  if (!shape_from_list(ctx, size, &shape, op)) return out;
+  resize_out(ctx, out, shape.span(), op);
+  return out;
+}
+
 Tensor& scalar_tensor_out(KernelRuntimeContext& ctx, const Scalar& value, Tensor& out) {
   if (!check_fits(ctx, out, value, "scalar_tensor.out")) return out;
   if (!resize_out(ctx, out, {}, "scalar_tensor.out")) return out;

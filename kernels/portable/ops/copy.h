@@ -46,6 +46,10 @@ Tensor& full_like_out(KernelRuntimeContext& ctx, const Tensor& in, const Scalar&
 Tensor& zeros_out(KernelRuntimeContext& ctx, IntList size, Tensor& out);
 Tensor& ones_out(KernelRuntimeContext& ctx, IntList size, Tensor& out);
 Tensor& empty_out(KernelRuntimeContext& ctx, IntList size, OptInt memory_format, Tensor& out);
+// empty_strided.out(SymInt[] size, SymInt[] stride, *, out): out resized to `size`, contents
+// unspecified. The strides are checked for rank only: out's layout is the dim order the AoT
+// planned (Ember tensors are dense; a program that reads the strides back gets those).
+Tensor& empty_strided_out(KernelRuntimeContext& ctx, IntList size, IntList stride, Tensor& out);
 Tensor& scalar_tensor_out(KernelRuntimeContext& ctx, const Scalar& value, Tensor& out);
 Tensor& arange_out(KernelRuntimeContext& ctx, const Scalar& end, Tensor& out);
 Tensor& arange_start_out(KernelRuntimeContext& ctx, const Scalar& start, const Scalar& end,

@@ -111,4 +111,46 @@ Tensor& randn_out(KernelRuntimeContext& ctx, IntList size, Tensor& out) {
   return out;
 }
 
+Tensor& randperm_out(KernelRuntimeContext& ctx, int64_t n, Tensor& out) {
+  const char* op = "randperm.out";
+  // Largest n whose n-1 the dtype holds exactly.
+  int64_t limit = 0;
+  switch (out.scalar_type()) {
+    case ScalarType::Byte: limit = 256; break;
+    case ScalarType::Char: limit = 128; break;
+    case ScalarType::Short: limit = 32768; break;
+    case ScalarType::Int: limit = int64_t{1} << 31; break;
+    case ScalarType::Long: limit = INT64_MAX; break;
+    case ScalarType::Half: limit = 2049; break;
+    case ScalarType::BFloat16: limit = 257; break;
+    case ScalarType::Float: limit = (int64_t{1} << 24) + 1; break;
+    case ScalarType::Double: limit = (int64_t{1} << 53) + 1; break;
+    default: fail_dtype(ctx, out, op, "out"); return out;
+  }
+  if (n < 0 || n > limit) {
+    ctx.fail(Error::InvalidArgument, "%s: n is %lld; it must be in [0, %lld] for out's dtype", op,
+             static_cast<long long>(n), static_cast<long long>(limit));
+    return out;
+  }
+  const SizesType shape[1] = {static_cast<SizesType>(n)};
+  if (!resize_out(ctx, out, {shape, 1}, op)) return out;
+  const uint64_t first = g_position.fetch_add(static_cast<uint64_t>(n));
+  const uint64_t seed = g_seed.load();
+  dispatch<kReal>(out.scalar_type(), [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    S* p = out.mutable_data_ptr<S>();
+    const int64_t step = out.dim() == 1 ? out.strides()[0] : 1;
+    for (int64_t i = 0; i < n; ++i) p[i * step] = cast<S>(i);
+    for (int64_t i = n - 1; i > 0; --i) {
+      const double u = uniform(seed, first + static_cast<uint64_t>(i), 53);
+      int64_t j = static_cast<int64_t>(u * static_cast<double>(i + 1));
+      if (j > i) j = i;
+      const S t = p[i * step];
+      p[i * step] = p[j * step];
+      p[j * step] = t;
+    }
+  });
+  return out;
+}
+
 }  // namespace ember::kernels::portable

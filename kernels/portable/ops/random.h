@@ -1,5 +1,6 @@
 // Seeded random factories (ATen out variants): rand.out fills `out` with uniform values in
-// [0, 1), randn.out with standard normal values (Box-Muller).
+// [0, 1), randn.out with standard normal values (Box-Muller), randperm.out with a random
+// permutation of 0..n-1 (Fisher-Yates).
 //
 // Semantics (docs/decisions.md): not PyTorch's Mersenne-Twister stream, which cannot be
 // reproduced bit for bit without its whole state machine, but a counter-based stream that is
@@ -11,6 +12,9 @@
 // counter), so values never repeat, but which call gets which depends on the order.
 // Float and double: the top 24 / 53 bits of a position scaled by 2^-24 / 2^-53 (so never
 // 1.0); Half and BFloat16 use 11 / 8 bits (exact in the type). randn computes in double.
+// randperm takes n positions: step i (i = n-1 down to 1) swaps element i with element
+// floor(u * (i + 1)), u the top 53 bits of position i scaled to [0, 1) (bias below 2^-40 for
+// n < 2^13); any real dtype that holds n-1 exactly.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +30,8 @@ using runtime::Tensor;
 
 Tensor& rand_out(KernelRuntimeContext& ctx, IntList size, Tensor& out);
 Tensor& randn_out(KernelRuntimeContext& ctx, IntList size, Tensor& out);
+// randperm.out(SymInt n, *, Tensor(a!) out)
+Tensor& randperm_out(KernelRuntimeContext& ctx, int64_t n, Tensor& out);
 
 // Restarts the stream at position 0 of `seed` (as torch.manual_seed does for PyTorch's).
 void set_random_seed(uint64_t seed);

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <vector>
 
 namespace ember::kernels::portable {
@@ -16,8 +18,9 @@ namespace {
 using runtime::ScalarType;
 
 struct Buffer {
-  explicit Buffer(std::vector<int64_t> shape, ScalarType t = ScalarType::Float)
-      : data(1 << 20), sizes(shape.begin(), shape.end()), order(shape.size()) {
+  explicit Buffer(std::vector<int64_t> shape, ScalarType t = ScalarType::Float,
+                  size_t doubles = 1 << 20)
+      : data(doubles), sizes(shape.begin(), shape.end()), order(shape.size()) {
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<runtime::DimOrderType>(i);
     strides.resize(shape.size());
     tensor = runtime::Tensor(t, shape.size(), sizes.data(), order.data(), strides.data(), data.data(),
@@ -129,6 +132,63 @@ TEST(RandomTest, ResizesAndRejectsBadInput) {
     EXPECT_GE(x, 0.0);
     EXPECT_LT(x, 1.0);
   }
+}
+
+std::vector<int64_t> perm(int64_t n) {
+  Buffer b({n}, ScalarType::Long, static_cast<size_t>(n > 0 ? n : 1));
+  runtime::KernelRuntimeContext ctx;
+  randperm_out(ctx, n, b.tensor);
+  EXPECT_EQ(ctx.failure_state(), runtime::Error::Ok);
+  EXPECT_EQ(b.tensor.size(0), n);
+  const int64_t* p = reinterpret_cast<const int64_t*>(b.data.data());
+  return std::vector<int64_t>(p, p + n);
+}
+
+// randperm.out: a permutation of 0..n-1, repeatable per seed, advancing the stream, and
+// uniform: over 60000 draws of n = 3 each of the 6 orders appears 10000 times within 6 sigma
+// (sigma = sqrt(60000 * 1/6 * 5/6) = 91), and over 20000 draws of n = 10 each value lands
+// first 2000 times within 6 sigma (sqrt(20000 * 0.1 * 0.9) = 42).
+TEST(RandomTest, RandpermIsASeededUniformPermutation) {
+  set_random_seed(5);
+  const std::vector<int64_t> a = perm(50), b = perm(50);
+  std::vector<int64_t> sorted = a;
+  std::sort(sorted.begin(), sorted.end());
+  for (int64_t i = 0; i < 50; ++i) EXPECT_EQ(sorted[i], i);
+  EXPECT_NE(a, b);
+  set_random_seed(5);
+  EXPECT_EQ(perm(50), a);
+  EXPECT_EQ(perm(0).size(), 0u);
+  EXPECT_EQ(perm(1), std::vector<int64_t>{0});
+  set_random_seed(6);
+  std::map<std::vector<int64_t>, int> orders;
+  for (int i = 0; i < 60000; ++i) ++orders[perm(3)];
+  EXPECT_EQ(orders.size(), 6u);
+  for (const auto& [order, count] : orders) EXPECT_NEAR(count, 10000, 6 * 91.3);
+  int first[10] = {};
+  for (int i = 0; i < 20000; ++i) ++first[perm(10)[0]];
+  for (int k : first) EXPECT_NEAR(k, 2000, 6 * 42.5);
+}
+
+TEST(RandomTest, RandpermChecksNAgainstTheDtype) {
+  Buffer i8({300}, ScalarType::Char);
+  runtime::KernelRuntimeContext ctx;
+  randperm_out(ctx, 200, i8.tensor);  // 199 does not fit int8
+  EXPECT_EQ(ctx.failure_state(), runtime::Error::InvalidArgument);
+  runtime::KernelRuntimeContext ctx2;
+  randperm_out(ctx2, -1, i8.tensor);
+  EXPECT_EQ(ctx2.failure_state(), runtime::Error::InvalidArgument);
+  Buffer f({8}, ScalarType::Float);
+  runtime::KernelRuntimeContext ctx3;
+  randperm_out(ctx3, 8, f.tensor);
+  EXPECT_EQ(ctx3.failure_state(), runtime::Error::Ok);
+  std::vector<float> v(reinterpret_cast<float*>(f.data.data()),
+                       reinterpret_cast<float*>(f.data.data()) + 8);
+  std::sort(v.begin(), v.end());
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(v[i], float(i));
+  Buffer flags({4}, ScalarType::Bool);
+  runtime::KernelRuntimeContext ctx4;
+  randperm_out(ctx4, 4, flags.tensor);
+  EXPECT_EQ(ctx4.failure_state(), runtime::Error::InvalidType);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The view.h kernels that rearrange elements rather than view them: roll,
-// tril, pixel_shuffle, pixel_unshuffle, view_as_real_copy.
+// tril, pixel_shuffle, pixel_unshuffle (view_as_real_copy: complex.cc).
 #include <cstring>
 
 #include "kernels/portable/ops/view.h"
@@ -169,11 +169,6 @@ Tensor& pixel_unshuffle_out(KernelRuntimeContext& ctx, const Tensor& in, int64_t
     fine.push(sizes[k]);
   }
   copy_view(fine.sizes, fine.dim, dst, src);
-  return out;
-}
-
-Tensor& view_as_real_copy_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
-  fail_dtype(ctx, in, "view_as_real_copy.out", "input (complex dtypes are not supported)");
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "kernels/portable/ops/complex.h"
 #include "kernels/portable/ops/vec_unary.h"
 #include "kernels/portable/util/math.h"
 #include "kernels/portable/util/unary.h"
@@ -92,6 +93,7 @@ EMBER_FLOAT_OP_(tanh, std::tanh(x))
 #undef EMBER_FLOAT_OP_
 
 Tensor& abs_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {
+  if (in.scalar_type() == runtime::ScalarType::ComplexFloat) return complex_abs_out(ctx, in, out);
   return same_op<kReal>(ctx, in, out, "abs.out", [](auto x) {
     using C = decltype(x);
     if constexpr (std::is_floating_point<C>::value) {

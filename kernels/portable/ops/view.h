@@ -1,7 +1,7 @@
 // View-like kernels, each a strided copy (ATen out variants): view, permute,
 // expand, (un)squeeze, t, transpose, select, slice, narrow, diagonal,
 // as_strided, unfold, split, split_with_sizes, unbind, flip, roll, repeat,
-// tril, pixel_shuffle, pixel_unshuffle, view_as_real (complex: unsupported).
+// tril, pixel_shuffle, pixel_unshuffle, view_as_real (complex64 -> float32 pairs; complex.cc).
 #pragma once
 
 #include <optional>

@@ -3,8 +3,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "llm/runner/content_hash.h"
@@ -122,8 +125,20 @@ Error save_session(const std::string& path, PteLogitsModel& model, const Session
   header.num_ranges = static_cast<uint32_t>(ranges.size());
   if (rng != nullptr) rng->state(header.rng);
 
-  std::string temp = path + ".XXXXXX";
-  const int fd = ::mkstemp(temp.data());
+  // A hidden temporary beside `path`, created like fopen's files (0666 less the umask; O_EXCL
+  // settles races between writers), then renamed over it.
+  const size_t slash = path.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "." : path.substr(0, slash);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string temp;
+  int fd = -1;
+  static std::atomic<uint32_t> counter{0};
+  for (int attempt = 0; fd < 0 && attempt < 16; ++attempt) {
+    temp = folder + "/." + name + ".tmp-" + std::to_string(::getpid()) + "-" +
+           std::to_string(counter.fetch_add(1));
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) {
     return runtime::fail(Error::AccessFailed, "cannot create a temporary file beside '%s'",
                          path.c_str());
@@ -140,6 +155,12 @@ Error save_session(const std::string& path, PteLogitsModel& model, const Session
   if (err != Error::Ok) {
     ::unlink(temp.c_str());
     return runtime::fail(err, "cannot write session file '%s'", path.c_str());
+  }
+  // The rename itself survives a crash once the folder is synced.
+  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    (void)::fsync(dir);
+    ::close(dir);
   }
   return Error::Ok;
 }

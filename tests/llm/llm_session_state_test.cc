@@ -11,6 +11,7 @@
 //   - two contexts on one loaded program decode different prompts on two threads at once, each
 //     giving its own uninterrupted tokens (PyTorch's for the fixture prompt).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstring>
@@ -150,6 +151,11 @@ TEST(LlmSessionStateTest, SavedSessionContinuesInAnotherLoadLikeAnUninterruptedR
   ASSERT_EQ(llm::save_session(file, *b, first, &rng_b), runtime::Error::Ok)
       << runtime::last_error_message();
   b.reset();
+  struct stat st;
+  ASSERT_EQ(::stat(file.c_str(), &st), 0);
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(st.st_mode & 0777, 0666u & ~mask);  // like fopen's files, not mkstemp's 0600
 
   auto c = load_model(l.pte);
   llm::Session restored = session_on(*c);

@@ -84,8 +84,8 @@ Error bad(const std::string& path, const char* what) {
   return runtime::fail(Error::InvalidArgument, "session file '%s': %s", path.c_str(), what);
 }
 
-// Hashes all but the last 8 bytes and compares with them.
-Error check_checksum(std::FILE* f, const std::string& path) {
+// Hashes all but the last 8 bytes and compares with them; *size is the file's size.
+Error check_checksum(std::FILE* f, const std::string& path, long* file_size) {
   if (std::fseek(f, 0, SEEK_END) != 0) return bad(path, "cannot seek");
   const long size = std::ftell(f);
   if (size < static_cast<long>(sizeof(kMagic) + sizeof(Header) + 8)) {
@@ -104,6 +104,7 @@ Error check_checksum(std::FILE* f, const std::string& path) {
   if (!read_exact(f, &stored, sizeof(stored))) return bad(path, "read failed");
   if (stored != hash.finish()) return bad(path, "checksum mismatch (damaged or truncated)");
   std::rewind(f);
+  *file_size = size;
   return Error::Ok;
 }
 
@@ -173,7 +174,8 @@ Error load_session(const std::string& path, PteLogitsModel& model, Session& sess
     std::FILE* f;
     ~Closer() { std::fclose(f); }
   } closer{f};
-  EMBER_TRY(check_checksum(f, path));
+  long file_size = 0;
+  EMBER_TRY(check_checksum(f, path, &file_size));
   char magic[sizeof(kMagic)];
   Header header;
   if (!read_exact(f, magic, sizeof(magic)) || std::memcmp(magic, kMagic, sizeof(kMagic)) != 0) {
@@ -226,6 +228,11 @@ Error load_session(const std::string& path, PteLogitsModel& model, Session& sess
                            path.c_str(), e.kind, e.index, static_cast<unsigned long long>(e.bytes),
                            static_cast<unsigned>(r.kind), r.index, r.bytes.size());
     }
+  }
+  uint64_t state_bytes = 0;
+  for (const auto& r : ranges) state_bytes += r.bytes.size();
+  if (static_cast<uint64_t>(std::ftell(f)) + state_bytes + 8 != static_cast<uint64_t>(file_size)) {
+    return bad(path, "the state bytes do not fill the file");
   }
   // Everything is checked: from here on the model's state is overwritten.
   for (const auto& r : ranges) {

@@ -117,6 +117,10 @@ GenerationConfig generation_config(int32_t context_length) {
   return config;
 }
 
+// Wall time of --load_session and --save_session (0 when not given).
+double g_session_load_ms = 0;
+double g_session_save_ms = 0;
+
 void report(const GenerationResult& result, const TimedModel& timed, double load_ms) {
   const double prefill_s = ms(timed.prefill_ns()) / 1e3;
   const double decode_s = ms(timed.decode_ns()) / 1e3;
@@ -136,6 +140,8 @@ void report(const GenerationResult& result, const TimedModel& timed, double load
   j["decode_steps"] = timed.decode_calls();
   j["decode_tokens_per_s"] = decode_s > 0 ? timed.decode_calls() / decode_s : 0.0;
   j["peak_rss_kb"] = runtime::peak_rss_kb();
+  if (!FLAGS_load_session.empty()) j["session_load_ms"] = g_session_load_ms;
+  if (!FLAGS_save_session.empty()) j["session_save_ms"] = g_session_save_ms;
   if (FLAGS_json) {
     std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return;
@@ -204,10 +210,12 @@ int run() {
   std::vector<int32_t> ids = std::move(prompt.get());
   if (!FLAGS_load_session.empty()) {
     bool has_rng = false;
+    const uint64_t start = ember_pal_now_ns();
     if (Error err = load_session(FLAGS_load_session, *model.get(), session, &rng, &has_rng);
         err != Error::Ok) {
       return die(err);
     }
+    g_session_load_ms = ms(ember_pal_now_ns() - start);
     // The restored conversation is the start of the prompt: prefix reuse skips all of it.
     ids.insert(ids.begin(), session.tokens().begin(), session.tokens().end());
   }
@@ -221,10 +229,12 @@ int run() {
   });
   if (!result.ok()) return die(result.error());
   if (!FLAGS_save_session.empty()) {
+    const uint64_t start = ember_pal_now_ns();
     if (Error err = save_session(FLAGS_save_session, *model.get(), session, &rng);
         err != Error::Ok) {
       return die(err);
     }
+    g_session_save_ms = ms(ember_pal_now_ns() - start);
   }
   report(result.get(), timed, load_ms);
   return 0;

@@ -3,8 +3,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "llm/runner/content_hash.h"
@@ -81,8 +84,8 @@ Error bad(const std::string& path, const char* what) {
   return runtime::fail(Error::InvalidArgument, "session file '%s': %s", path.c_str(), what);
 }
 
-// Hashes all but the last 8 bytes and compares with them.
-Error check_checksum(std::FILE* f, const std::string& path) {
+// Hashes all but the last 8 bytes and compares with them; *size is the file's size.
+Error check_checksum(std::FILE* f, const std::string& path, long* file_size) {
   if (std::fseek(f, 0, SEEK_END) != 0) return bad(path, "cannot seek");
   const long size = std::ftell(f);
   if (size < static_cast<long>(sizeof(kMagic) + sizeof(Header) + 8)) {
@@ -101,6 +104,7 @@ Error check_checksum(std::FILE* f, const std::string& path) {
   if (!read_exact(f, &stored, sizeof(stored))) return bad(path, "read failed");
   if (stored != hash.finish()) return bad(path, "checksum mismatch (damaged or truncated)");
   std::rewind(f);
+  *file_size = size;
   return Error::Ok;
 }
 
@@ -122,8 +126,20 @@ Error save_session(const std::string& path, PteLogitsModel& model, const Session
   header.num_ranges = static_cast<uint32_t>(ranges.size());
   if (rng != nullptr) rng->state(header.rng);
 
-  std::string temp = path + ".XXXXXX";
-  const int fd = ::mkstemp(temp.data());
+  // A hidden temporary beside `path`, created like fopen's files (0666 less the umask; O_EXCL
+  // settles races between writers), then renamed over it.
+  const size_t slash = path.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "." : path.substr(0, slash);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string temp;
+  int fd = -1;
+  static std::atomic<uint32_t> counter{0};
+  for (int attempt = 0; fd < 0 && attempt < 16; ++attempt) {
+    temp = folder + "/." + name + ".tmp-" + std::to_string(::getpid()) + "-" +
+           std::to_string(counter.fetch_add(1));
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) {
     return runtime::fail(Error::AccessFailed, "cannot create a temporary file beside '%s'",
                          path.c_str());
@@ -141,6 +157,12 @@ Error save_session(const std::string& path, PteLogitsModel& model, const Session
     ::unlink(temp.c_str());
     return runtime::fail(err, "cannot write session file '%s'", path.c_str());
   }
+  // The rename itself survives a crash once the folder is synced.
+  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    (void)::fsync(dir);
+    ::close(dir);
+  }
   return Error::Ok;
 }
 
@@ -152,7 +174,8 @@ Error load_session(const std::string& path, PteLogitsModel& model, Session& sess
     std::FILE* f;
     ~Closer() { std::fclose(f); }
   } closer{f};
-  EMBER_TRY(check_checksum(f, path));
+  long file_size = 0;
+  EMBER_TRY(check_checksum(f, path, &file_size));
   char magic[sizeof(kMagic)];
   Header header;
   if (!read_exact(f, magic, sizeof(magic)) || std::memcmp(magic, kMagic, sizeof(kMagic)) != 0) {
@@ -205,6 +228,11 @@ Error load_session(const std::string& path, PteLogitsModel& model, Session& sess
                            path.c_str(), e.kind, e.index, static_cast<unsigned long long>(e.bytes),
                            static_cast<unsigned>(r.kind), r.index, r.bytes.size());
     }
+  }
+  uint64_t state_bytes = 0;
+  for (const auto& r : ranges) state_bytes += r.bytes.size();
+  if (static_cast<uint64_t>(std::ftell(f)) + state_bytes + 8 != static_cast<uint64_t>(file_size)) {
+    return bad(path, "the state bytes do not fill the file");
   }
   // Everything is checked: from here on the model's state is overwritten.
   for (const auto& r : ranges) {

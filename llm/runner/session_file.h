@@ -21,8 +21,9 @@
 namespace ember::llm {
 
 // Writes `session` on `model` (the context the session runs on) and, when not null, `rng` to
-// `path` atomically: a temporary file beside it, written, flushed and synced, then renamed over
-// `path`; on failure `path` is untouched and the temporary removed. AccessFailed names the file.
+// `path` atomically: a hidden temporary file beside it (mode 0666 less the umask), written,
+// flushed and synced, renamed over `path`, the folder synced; on failure `path` is untouched and
+// the temporary removed. AccessFailed names the file.
 Error save_session(const std::string& path, PteLogitsModel& model, const Session& session,
                    const Rng* rng);
 

@@ -9,8 +9,12 @@
 //     reused prefix) and gives the tokens a fresh context gives; a system prompt prefilled once
 //     is forked into another context without running it again;
 //   - two contexts on one loaded program decode different prompts on two threads at once, each
-//     giving its own uninterrupted tokens (PyTorch's for the fixture prompt).
+//     giving its own uninterrupted tokens (PyTorch's for the fixture prompt);
+//   - every byte of a session file's header, tokens, logits and state table changed (and the
+//     checksum made to match), and truncations: a named error or a valid restore, never a crash,
+//     and a refused file leaves the session as it was.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstring>
@@ -24,6 +28,7 @@
 #include "apps/executor_runner/registration.h"
 #include "llm/generation/fake_tokenizer.h"
 #include "llm/generation/generation.h"
+#include "llm/runner/content_hash.h"
 #include "llm/runner/pte_logits_model.h"
 #include "llm/runner/session.h"
 #include "llm/runner/session_file.h"
@@ -150,6 +155,11 @@ TEST(LlmSessionStateTest, SavedSessionContinuesInAnotherLoadLikeAnUninterruptedR
   ASSERT_EQ(llm::save_session(file, *b, first, &rng_b), runtime::Error::Ok)
       << runtime::last_error_message();
   b.reset();
+  struct stat st;
+  ASSERT_EQ(::stat(file.c_str(), &st), 0);
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(st.st_mode & 0777, 0666u & ~mask);  // like fopen's files, not mkstemp's 0600
 
   auto c = load_model(l.pte);
   llm::Session restored = session_on(*c);
@@ -294,6 +304,70 @@ TEST(LlmSessionStateTest, TwoContextsDecodeOnTwoThreadsAtOnce) {
   EXPECT_EQ(got_a, l.greedy);
   EXPECT_EQ(got_b, other_alone);
   EXPECT_NE(got_a, got_b);
+}
+
+std::vector<char> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Writes `body` with a matching checksum, as save_session would.
+void write_with_checksum(const std::string& path, const std::vector<char>& body) {
+  llm::ContentHash hash;
+  hash.update(body.data(), body.size());
+  const uint64_t sum = hash.finish();
+  std::ofstream out(path, std::ios::binary);
+  out.write(body.data(), body.size());
+  out.write(reinterpret_cast<const char*>(&sum), sizeof(sum));
+}
+
+TEST(LlmSessionStateTest, ChangedSessionFilesAreErrorsOrValidNeverCrashes) {
+  const Lowered& l = lowered();
+  ASSERT_FALSE(l.pte.empty());
+  auto model = load_model(l.pte);
+  ASSERT_NE(model, nullptr);
+  llm::Session session = session_on(*model);
+  ASSERT_TRUE(session.append(l.prompt).ok());
+  const std::string good = tmp_path("good.session");
+  llm::Rng rng(1);
+  ASSERT_EQ(llm::save_session(good, *model, session, &rng), runtime::Error::Ok);
+  std::vector<char> body = read_bytes(good);
+  body.resize(body.size() - 8);  // without its checksum
+  // magic 8 + header 80 + tokens + logits + 16 per state range: everything but the state bytes.
+  auto ranges = model->state();
+  ASSERT_TRUE(ranges.ok());
+  const size_t meta = 8 + 80 + 4 * l.prompt.size() + 4 * model->vocab_size() + 16 * ranges->size();
+  ASSERT_LT(meta, body.size());
+  const std::string bad = tmp_path("mutated.session");
+  int refused = 0, restored = 0;
+  for (size_t i = 0; i < meta; ++i) {
+    for (const uint8_t x : {0x01, 0x80, 0xff}) {
+      std::vector<char> mutated = body;
+      mutated[i] = static_cast<char>(mutated[i] ^ x);
+      write_with_checksum(bad, mutated);
+      llm::Session target = session_on(*model);
+      ASSERT_EQ(target.restore({7, 8}, {}), runtime::Error::Ok);
+      bool has_rng = false;
+      const runtime::Error err = llm::load_session(bad, *model, target, &rng, &has_rng);
+      if (err == runtime::Error::Ok) {
+        ++restored;  // a token id still in the vocabulary, a logit, a generator word
+      } else {
+        ++refused;
+        EXPECT_EQ(target.tokens(), (std::vector<int32_t>{7, 8})) << "byte " << i;
+        EXPECT_NE(std::string(runtime::last_error_message()).find("session file"), std::string::npos)
+            << runtime::last_error_message();
+      }
+    }
+  }
+  for (size_t cut = 0; cut < body.size(); cut += 97) {
+    write_with_checksum(bad, std::vector<char>(body.begin(), body.begin() + cut));
+    bool has_rng = false;
+    EXPECT_NE(llm::load_session(bad, *model, session, &rng, &has_rng), runtime::Error::Ok)
+        << "cut at " << cut;
+    EXPECT_EQ(session.tokens(), l.prompt) << "cut at " << cut;  // refused before any change
+  }
+  std::printf("%d changed files refused, %d still valid\n", refused, restored);
+  EXPECT_GT(refused, 0);
 }
 
 }  // namespace

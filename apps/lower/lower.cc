@@ -9,7 +9,9 @@
 // Recipes (all_recipes.h): portable, demo (delegates to DemoBackend), xnnpack, and the
 // quantizing portable-int8 / xnnpack-int8, calibrated on --calibrate a.bin[,b.bin] (one
 // sample per flag, repeatable) and/or --calibration_list FILE, then reporting the output SQNR
-// against the float program (docs/quantization.md). --pass applies registered user passes
+// against the float program (docs/quantization.md); the weight-quantizing xnnpack-8da4w
+// (-b64, -b128), xnnpack-8da8w and xnnpack-dq-* need no calibration and report the logit SQNR
+// and greedy-token agreement against the float xnnpack program (lower_reports.h). --pass applies registered user passes
 // in the transform stage (aot/passes/pass_registry.h); repeated --method NAME=FILE.pt2 writes
 // one program with a method per file (aot/recipe/multi_method.h); --compile_spec KEY=VALUE
 // goes to the recipe's partitioners (backends/xnnpack/aot/xnnpack_partitioner.h);
@@ -66,5 +68,6 @@ int main(int argc, char** argv) {
     if (Error d = write_debug_sidecar(*session, o.debug_out); d != Error::Ok) return report(d);
   }
   if (Error b = write_bundle(o, *session->pte()); b != Error::Ok) return report(b, 2);
+  if (!o.float_recipe.empty()) return report(report_weight_accuracy(recipes, o, *session));
   return o.int8 ? report(report_accuracy(*session, o.verbose)) : 0;
 }

@@ -31,6 +31,9 @@ struct LowerOptions {
   std::string dump_dir;              // --dump_dir, resolved ("" = none)
   std::string debug_out;             // --debug_out, resolved ("" = none)
   bool int8 = false;                 // a quantizing ("-int8") recipe: the accuracy report runs
+  // A weight-quantizing recipe (xnnpack-8da4w, xnnpack-dq-w8, ...: no calibration) names the
+  // float recipe its accuracy report compares with ("xnnpack"); empty for any other recipe.
+  std::string float_recipe;
   std::vector<std::string> methods;  // --method NAME=FILE, FILE resolved
   RecipeOptions recipe_options;      // memory planner, user passes, specs, custom ops, samples
   // Bundled test cases (bundle_cases.h): the flags as given, and the .bpte to write.
@@ -57,6 +60,10 @@ struct LowerUsage {
 // .pt2's example input, with a warning on stderr) and sets the runner.
 LowerUsage parse_lower_options(int argc, char** argv, const RecipeRegistry& recipes,
                                LowerOptions* options);
+
+// The float recipe a weight-quantizing recipe's report compares with: "xnnpack" for
+// "xnnpack-8da*" and "xnnpack-dq-*"; empty for a recipe that does not quantize weights.
+std::string float_recipe_of(const std::string& recipe);
 
 // `path` resolved against $BUILD_WORKING_DIRECTORY when relative (unchanged when absolute,
 // empty or outside `bazel run`).

@@ -7,6 +7,8 @@
 
 #include "aot/emit/bundled_program_writer.h"
 #include "aot/emit/debug_sidecar.h"
+#include "aot/quantize/example_inputs.h"
+#include "aot/recipe/decode_report.h"
 #include "aot/recipe/quant_report.h"
 #include "aot/recipe/quantize_stage.h"
 #include "aot/recipe/run_method.h"
@@ -66,19 +68,62 @@ Error write_bundle(const LowerOptions& options, const std::vector<uint8_t>& pte)
   return Error::Ok;
 }
 
+namespace {
+
+// The XNNPACK runtime backend, so that the reports run delegate calls too.
+const runtime::BackendRegistry* report_backends() {
+  static runtime::BackendRegistry backends;
+  static const runtime::Error registered = ::ember::backends::xnnpack::register_backend(backends);
+  return registered == runtime::Error::Ok ? &backends : nullptr;
+}
+
+}  // namespace
+
+Error report_weight_accuracy(const RecipeRegistry& recipes, const LowerOptions& options,
+                             const ExportSession& session) {
+  if (options.float_recipe.empty()) return Error::Ok;
+  auto prompt = read_example_inputs(options.input);
+  if (!prompt.ok()) {
+    std::printf("no accuracy report: %s\n", format_error(prompt.error()).c_str());
+    return Error::Ok;
+  }
+  auto reference = ExportSession::create(recipes, options.float_recipe, options.input,
+                                         options.recipe_options, {});
+  if (!reference.ok()) return reference.error();
+  if (Error st = reference->run(); st != Error::Ok) {
+    return fail(st, "lowering the float program ('" + options.float_recipe +
+                        "') for the accuracy report");
+  }
+  RunOptions run_options;
+  run_options.backends = report_backends();
+  if (run_options.backends == nullptr) {
+    return fail(Error::Internal, "cannot register the XNNPACK runtime backend");
+  }
+  constexpr int kDecodeSteps = 16;
+  auto cmp = compare_greedy_decode(*reference->pte(), *session.pte(), *prompt, kDecodeSteps,
+                                   run_options);
+  if (!cmp.ok()) {
+    std::fprintf(stderr, "lower: warning: no accuracy report: %s\n",
+                 format_error(cmp.error()).c_str());
+    return Error::Ok;
+  }
+  std::printf("%s vs %s on the example inputs:\n%s", options.recipe.c_str(),
+              options.float_recipe.c_str(), format_decode_comparison(*cmp).c_str());
+  return Error::Ok;
+}
+
 Error report_accuracy(const ExportSession& session, bool verbose) {
   const Stage* qs = session.find_stage("quantize");
   if (qs == nullptr || !qs->done()) return Error::Ok;
   // XNNPACK delegate calls in the final program are run too.
-  static runtime::BackendRegistry backends;
-  static const runtime::Error registered = ::ember::backends::xnnpack::register_backend(backends);
-  if (registered != runtime::Error::Ok) {
+  const runtime::BackendRegistry* backends = report_backends();
+  if (backends == nullptr) {
     return fail(Error::Internal, "cannot register the XNNPACK runtime backend");
   }
   const QuantizeResults& q = static_cast<const QuantizeStage*>(qs)->results();
   std::vector<std::vector<HostTensor>> got;
   RunOptions run_options;
-  run_options.backends = &backends;
+  run_options.backends = backends;
   for (const auto& sample : q.samples) {
     auto outs = run_pte_method(*session.pte(), "forward", sample, run_options);
     if (!outs.ok())

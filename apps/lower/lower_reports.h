@@ -38,6 +38,13 @@ Error write_bundle(const LowerOptions& options, const std::vector<uint8_t>& pte)
 // (no quantize stage) and when the outputs cannot be compared (a warning says why).
 Error report_accuracy(const ExportSession& session, bool verbose);
 
+// For a weight-quantizing recipe (options.float_recipe set): lowers the same .pt2 with the
+// float recipe and prints the quantized program's logit SQNR against it and whether their
+// greedy tokens agree on the .pt2's example inputs (the prompt) and 16 decode steps
+// (aot/recipe/decode_report.h). Without example inputs it says so and returns Ok.
+Error report_weight_accuracy(const RecipeRegistry& recipes, const LowerOptions& options,
+                             const ExportSession& session);
+
 // Prints `error` as "lower: ErrorName (0xNN): message" unless it is Ok; returns `status`
 // for an error, 0 for Ok.
 int report(Error error, int status = 1);

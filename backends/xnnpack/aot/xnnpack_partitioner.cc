@@ -121,6 +121,12 @@ aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry) {
       {"xnnpack-dq-w4-b32", "int4-b32"},
       {"xnnpack-dq-w4-b64", "int4-b64"},
       {"xnnpack-dq-w4-b128", "int4-b128"},
+      // The LLM names (ExecuTorch's "8da4w": 8-bit dynamic activations, 4-bit weights) for the
+      // same schemes; plain 8da4w is block 32, the block of llama.cpp's q4_0.
+      {"xnnpack-8da8w", "int8"},
+      {"xnnpack-8da4w", "int4-b32"},
+      {"xnnpack-8da4w-b64", "int4-b64"},
+      {"xnnpack-8da4w-b128", "int4-b128"},
   };
   for (const auto& [name, dq] : kRecipes) {
     const std::string recipe_name = name;

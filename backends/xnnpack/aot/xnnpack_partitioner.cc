@@ -9,6 +9,7 @@
 #include "aot/passes/cast_scalar_constants_pass.h"
 #include "aot/passes/distribute_conv_over_cat_pass.h"
 #include "aot/passes/fuse_hardswish_pass.h"
+#include "aot/passes/quantize_embedding_pass.h"
 #include "backends/xnnpack/aot/serialize_context.h"
 #include "backends/xnnpack/aot/xnnpack_support.h"
 
@@ -108,6 +109,11 @@ aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::Reci
   // bmm(a, expand(W)) -> view + mm + view: nn.MultiheadAttention's input projection becomes
   // one fully-connected node instead of a weight copy per batch and a batch matmul.
   r.transform_passes.push_back(std::make_shared<aot::BroadcastBmmToMmPass>());
+  // The LLM recipes (xnnpack-8da*) also store the embedding table as int8 per row (the
+  // portable quantized_decomposed::embedding_byte kernel reads it; XNNPACK has no gather).
+  if (name.rfind("xnnpack-8da", 0) == 0) {
+    r.transform_passes.push_back(std::make_shared<aot::QuantizeEmbeddingPass>());
+  }
   r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(specs));
   return r;
 }

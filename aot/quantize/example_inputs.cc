@@ -54,11 +54,14 @@ Result<std::vector<HostTensor>> read_example_inputs(const std::string& pt2_path)
   EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> file, read_file_bytes(pt2_path));
   EMBER_ASSIGN_OR_RETURN(auto outer, ZipReader::open(file.data(), file.size(), pt2_path));
   std::string entry;
+  // The old zip layout's serialized_example_inputs.pt; the PT2 archive's (torch >= 2.6)
+  // data/sample_inputs/model.pt.
   for (const std::string& name : outer->names()) {
-    const std::string suffix = "example_inputs.pt";
-    if (name.size() >= suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      entry = name;
+    for (const std::string suffix : {"example_inputs.pt", "data/sample_inputs/model.pt"}) {
+      if (name.size() >= suffix.size() &&
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        entry = name;
+      }
     }
   }
   if (entry.empty()) return fail(Error::NotFound, pt2_path + " stores no example inputs");

@@ -10,7 +10,8 @@
 // quantizing portable-int8 / xnnpack-int8, calibrated on --calibrate a.bin[,b.bin] (one
 // sample per flag, repeatable) and/or --calibration_list FILE, then reporting the output SQNR
 // against the float program (docs/quantization.md); the dynamically quantized xnnpack-dq-*
-// recipes report it on the .pt2's example inputs. --pass applies registered user passes
+// and xnnpack-8da* recipes report it on the .pt2's example inputs, for a decoder as the logit
+// SQNR and greedy-token agreement over 16 steps (lower_reports.h). --pass applies registered user passes
 // in the transform stage (aot/passes/pass_registry.h); repeated --method NAME=FILE.pt2 writes
 // one program with a method per file (aot/recipe/multi_method.h); --compile_spec KEY=VALUE
 // goes to the recipe's partitioners (backends/xnnpack/aot/xnnpack_partitioner.h);
@@ -67,5 +68,5 @@ int main(int argc, char** argv) {
     if (Error d = write_debug_sidecar(*session, o.debug_out); d != Error::Ok) return report(d);
   }
   if (Error b = write_bundle(o, *session->pte()); b != Error::Ok) return report(b, 2);
-  return o.int8 || o.dynamic_quant ? report(report_accuracy(*session, o)) : 0;
+  return report(report_quantization(recipes, o, *session));
 }

@@ -171,6 +171,13 @@ Error check_outputs(const RecipeRegistry& recipes, const LowerOptions& o,
 
 }  // namespace
 
+std::string float_recipe_of(const std::string& recipe) {
+  for (const char* prefix : {"xnnpack-8da", "xnnpack-dq-"}) {
+    if (recipe.rfind(prefix, 0) == 0) return "xnnpack";
+  }
+  return "";
+}
+
 std::string resolve_path(const std::string& path) {
   const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
   if (path.empty() || path[0] == '/' || cwd == nullptr) return path;
@@ -203,6 +210,7 @@ LowerUsage parse_lower_options(int argc, char** argv, const RecipeRegistry& reci
   if (auto recipe = recipes.create(o->recipe, o->recipe_options); recipe.ok()) {
     o->dynamic_quant = recipe->dynamically_quantized && method_flags.empty();
   }
+  o->float_recipe = method_flags.empty() ? float_recipe_of(o->recipe) : "";
   if (o->int8 && !method_flags.empty()) {
     return bad_usage(invalid_argument("--method with a quantizing recipe ('" + o->recipe +
                                       "'): calibration samples belong to one method; lower each "

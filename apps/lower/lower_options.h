@@ -34,6 +34,9 @@ struct LowerOptions {
   // Recipe::dynamically_quantized (and no --method): the accuracy report runs on
   // recipe_options.quantize.samples (--calibrate files) or else the .pt2's example inputs.
   bool dynamic_quant = false;
+  // A weight-quantizing recipe (xnnpack-8da4w, xnnpack-dq-w8, ...: no calibration) names the
+  // float recipe its accuracy report compares with ("xnnpack"); empty for any other recipe.
+  std::string float_recipe;
   std::vector<std::string> methods;  // --method NAME=FILE, FILE resolved
   RecipeOptions recipe_options;      // memory planner, user passes, specs, custom ops, samples
   // Bundled test cases (bundle_cases.h): the flags as given, and the .bpte to write.
@@ -61,6 +64,10 @@ struct LowerUsage {
 // quantized ones it reads the --calibrate samples, if any, for the accuracy report.
 LowerUsage parse_lower_options(int argc, char** argv, const RecipeRegistry& recipes,
                                LowerOptions* options);
+
+// The float recipe a weight-quantizing recipe's report compares with: "xnnpack" for
+// "xnnpack-8da*" and "xnnpack-dq-*"; empty for a recipe that does not quantize weights.
+std::string float_recipe_of(const std::string& recipe);
 
 // `path` resolved against $BUILD_WORKING_DIRECTORY when relative (unchanged when absolute,
 // empty or outside `bazel run`).

@@ -11,6 +11,7 @@
 #include "aot/emit/debug_sidecar.h"
 #include "aot/quantize/example_inputs.h"
 #include "aot/recipe/accuracy_report.h"
+#include "aot/recipe/decode_report.h"
 #include "aot/recipe/quant_report.h"
 #include "aot/recipe/quantize_stage.h"
 #include "aot/recipe/run_method.h"
@@ -70,15 +71,57 @@ Error write_bundle(const LowerOptions& options, const std::vector<uint8_t>& pte)
   return Error::Ok;
 }
 
-Error report_accuracy(const ExportSession& session, const LowerOptions& options) {
-  // XNNPACK delegate calls in the final program are run too.
+namespace {
+
+// The XNNPACK runtime backend, so that the reports run delegate calls too.
+const runtime::BackendRegistry* report_backends() {
   static runtime::BackendRegistry backends;
   static const runtime::Error registered = ::ember::backends::xnnpack::register_backend(backends);
-  if (registered != runtime::Error::Ok) {
-    return fail(Error::Internal, "cannot register the XNNPACK runtime backend");
+  return registered == runtime::Error::Ok ? &backends : nullptr;
+}
+
+}  // namespace
+
+Error report_weight_accuracy(const RecipeRegistry& recipes, const LowerOptions& options,
+                             const ExportSession& session) {
+  if (options.float_recipe.empty()) return Error::Ok;
+  auto prompt = read_example_inputs(options.input);
+  if (!prompt.ok()) {
+    std::printf("no accuracy report: %s\n", format_error(prompt.error()).c_str());
+    return Error::Ok;
+  }
+  auto reference = ExportSession::create(recipes, options.float_recipe, options.input,
+                                         options.recipe_options, {});
+  if (!reference.ok()) return reference.error();
+  if (Error st = reference->run(); st != Error::Ok) {
+    return fail(st, "lowering the float program ('" + options.float_recipe +
+                        "') for the accuracy report");
   }
   RunOptions run_options;
-  run_options.backends = &backends;
+  run_options.backends = report_backends();
+  if (run_options.backends == nullptr) {
+    return fail(Error::Internal, "cannot register the XNNPACK runtime backend");
+  }
+  constexpr int kDecodeSteps = 16;
+  auto cmp = compare_greedy_decode(*reference->pte(), *session.pte(), *prompt, kDecodeSteps,
+                                   run_options);
+  if (!cmp.ok()) {
+    std::fprintf(stderr, "lower: warning: no accuracy report: %s\n",
+                 format_error(cmp.error()).c_str());
+    return Error::Ok;
+  }
+  std::printf("%s vs %s on the example inputs:\n%s", options.recipe.c_str(),
+              options.float_recipe.c_str(), format_decode_comparison(*cmp).c_str());
+  return Error::Ok;
+}
+
+Error report_accuracy(const ExportSession& session, const LowerOptions& options) {
+  // XNNPACK delegate calls in the final program are run too.
+  RunOptions run_options;
+  run_options.backends = report_backends();
+  if (run_options.backends == nullptr) {
+    return fail(Error::Internal, "cannot register the XNNPACK runtime backend");
+  }
   // Dynamically quantized: the --calibrate samples, else the .pt2's example inputs.
   const QuantizeOptions& given = options.recipe_options.quantize;
   std::vector<std::vector<HostTensor>> samples = given.samples;
@@ -110,6 +153,21 @@ Error report_accuracy(const ExportSession& session, const LowerOptions& options)
     }
   }
   return Error::Ok;
+}
+
+Error report_quantization(const RecipeRegistry& recipes, const LowerOptions& options,
+                          const ExportSession& session) {
+  if (options.int8) return report_accuracy(session, options);
+  if (!options.dynamic_quant && options.float_recipe.empty()) return Error::Ok;
+  // A decoder step without --calibrate samples: compared as an LLM is used (prompt + greedy
+  // steps with the KV cache carried over); any other program on its samples' outputs.
+  if (!options.float_recipe.empty() && options.recipe_options.quantize.samples.empty()) {
+    auto example = read_example_inputs(options.input);
+    if (example.ok() && is_decoder_step(*example)) {
+      return report_weight_accuracy(recipes, options, session);
+    }
+  }
+  return report_accuracy(session, options);
 }
 
 int report(Error error, int status) {

@@ -10,6 +10,9 @@
 //   report_accuracy(session, options)    "-int8" and dynamically quantized recipes: output
 //                                        SQNR and max error of the quantized program against
 //                                        the float one (aot/recipe/accuracy_report.h)
+//   report_weight_accuracy(recipes, options, session)  a weight-quantized decoder against its
+//                                        float recipe: logit SQNR, greedy-token agreement
+//   report_quantization(recipes, options, session)  picks one of the two above
 //   report(error, status)                "lower: ErrorName (0xNN): message" on stderr
 #pragma once
 
@@ -40,6 +43,19 @@ Error write_bundle(const LowerOptions& options, const std::vector<uint8_t>& pte)
 // Ok when there is nothing to report and when the outputs cannot be compared (a warning
 // says why); the quantized program failing to run is an error.
 Error report_accuracy(const ExportSession& session, const LowerOptions& options);
+
+// For a weight-quantizing recipe (options.float_recipe set): lowers the same .pt2 with the
+// float recipe and prints the quantized program's logit SQNR against it and whether their
+// greedy tokens agree on the .pt2's example inputs (the prompt) and 16 decode steps
+// (aot/recipe/decode_report.h). Without example inputs it says so and returns Ok.
+Error report_weight_accuracy(const RecipeRegistry& recipes, const LowerOptions& options,
+                             const ExportSession& session);
+
+// The report a quantizing recipe prints after writing: report_weight_accuracy for a
+// weight-quantizing recipe on a decoder-step program without --calibrate samples (an LLM),
+// report_accuracy for the "-int8" recipes and every other dynamically quantized program.
+Error report_quantization(const RecipeRegistry& recipes, const LowerOptions& options,
+                          const ExportSession& session);
 
 // Prints `error` as "lower: ErrorName (0xNN): message" unless it is Ok; returns `status`
 // for an error, 0 for Ok.

@@ -20,6 +20,7 @@
 #include "kernels/portable/ops/pool.h"
 #include "kernels/portable/ops/pool3d.h"
 #include "kernels/portable/ops/quantize.h"
+#include "kernels/portable/ops/quantized_embedding.h"
 #include "kernels/portable/ops/random.h"
 #include "kernels/portable/ops/reduce.h"
 #include "kernels/portable/ops/resample.h"
@@ -287,6 +288,8 @@ const Kernel kKernels[] = {
     {"quantized_decomposed::quantize_per_channel.out", boxed<&quantize_per_channel_out>},
     {"quantized_decomposed::dequantize_per_channel.out", boxed<&dequantize_per_channel_out>},
     {"quantized_decomposed::choose_qparams.Tensor_out", boxed<&choose_qparams_tensor_out>},
+    // quantized_embedding.h (the weight-quantizing LLM recipes' int8 embedding)
+    {"quantized_decomposed::embedding_byte.out", boxed<&embedding_byte_out>},
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "aot/passes/mean_as_linear_pass.h"
 #include "aot/passes/square_as_mul_pass.h"
 #include "aot/passes/tied_linear_pass.h"
+#include "aot/passes/quantize_embedding_pass.h"
 #include "backends/xnnpack/aot/serialize_context.h"
 #include "backends/xnnpack/aot/xnnpack_support.h"
 
@@ -119,6 +120,11 @@ aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::Reci
   // delegated, so a decoder layer's norms no longer split the delegate (4 calls per layer).
   r.transform_passes.push_back(std::make_shared<aot::SquareAsMulPass>());
   r.transform_passes.push_back(std::make_shared<aot::MeanAsLinearPass>());
+  // The LLM recipes (xnnpack-8da*) also store the embedding table as int8 per row (the
+  // portable quantized_decomposed::embedding_byte kernel reads it; XNNPACK has no gather).
+  if (name.rfind("xnnpack-8da", 0) == 0) {
+    r.transform_passes.push_back(std::make_shared<aot::QuantizeEmbeddingPass>());
+  }
   r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(specs));
   return r;
 }
@@ -132,6 +138,12 @@ aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry) {
       {"xnnpack-dq-w4-b32", "int4-b32"},
       {"xnnpack-dq-w4-b64", "int4-b64"},
       {"xnnpack-dq-w4-b128", "int4-b128"},
+      // The LLM names (ExecuTorch's "8da4w": 8-bit dynamic activations, 4-bit weights) for the
+      // same schemes; plain 8da4w is block 32, the block of llama.cpp's q4_0.
+      {"xnnpack-8da8w", "int8"},
+      {"xnnpack-8da4w", "int4-b32"},
+      {"xnnpack-8da4w-b64", "int4-b64"},
+      {"xnnpack-8da4w-b128", "int4-b128"},
   };
   for (const auto& [name, dq] : kRecipes) {
     const std::string recipe_name = name;

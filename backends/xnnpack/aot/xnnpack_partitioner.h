@@ -57,7 +57,8 @@ aot::Result<XnnpackBlob> serialize_to_xnnpack(const aot::Graph& subgraph,
 // to_backend (everything it supports is delegated; the rest runs on portable kernels),
 // constructed with the recipe options' compile specs. Also the dynamic-quantization recipes
 // "xnnpack-dq-w8" (int8 weights per channel) and "xnnpack-dq-w4-b32" / "-b64" / "-b128" (4-bit
-// weights per block): "xnnpack" with the compile spec xnnpack.dq_weights set.
+// weights per block): "xnnpack" with the compile spec xnnpack.dq_weights set; and their LLM
+// names "xnnpack-8da8w" (= dq-w8) and "xnnpack-8da4w" (= dq-w4-b32), "-8da4w-b64", "-8da4w-b128".
 aot::Error register_xnnpack_recipe(aot::RecipeRegistry* registry);
 
 }  // namespace ember::backends::xnnpack

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""The LLM decode benchmark: Ember's runner against llama.cpp on the same random weights.
+
+  python3 benchmarks/llm/run_llm_bench.py --shape smol135 --dir /work/large_fixtures/llm_bench \
+      --rounds 3 --threads 1,2 --json benchmarks/results/llm_bench_smol135.json
+
+Prepares what is missing in DIR/SHAPE (kept between runs): the models (make_models.py in the sid
+chroot: HF checkpoint + tokenizer + .pt2), the GGUF files (convert_gguf.py, then llama-quantize
+q8_0 / q4_0), Ember's programs (`lower` -c opt with xnnpack, xnnpack-8da8w, xnnpack-8da4w and
+portable; each lowering's log, with the accuracy report, beside it) and the binaries (copied
+into DIR/bin from `bazel build -c opt`). Then it measures the single-thread streaming read
+bandwidth (stream_read) and runs, in interleaved rounds, for each thread count:
+  llama-bench -p 64 -n 32 -r 1 -t T (f32, q8_0, q4_0 GGUF; peak RSS of the process)
+  ember_llm --prompt_ids <64 ids> --max_new_tokens 33 --threads T --json (each .pte)
+and prints prefill tok/s (64-token prompt), decode tok/s (32 steps), peak RSS and the fraction of
+the bandwidth limit (bandwidth / weight bytes per token at the row's precision), medians over
+the rounds, with `uptime`'s load before and after. Everything runs under `nice -n 19`.
+"""
+import argparse
+import datetime
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+RUN_SH = os.path.join(REPO, "refgen", "torch_env", "run.sh")
+DISK_CACHE = os.path.expanduser("~/.cache/ember-bazel-disk")
+
+# (row name, kind, file, bytes per weight for the bandwidth limit)
+GGUF = [("llama.cpp f32", "f32.gguf", 4.0), ("llama.cpp q8_0", "q8_0.gguf", 34 / 32),
+        ("llama.cpp q4_0", "q4_0.gguf", 18 / 32)]
+EMBER = [("Ember xnnpack (fp32)", "xnnpack", 4.0), ("Ember xnnpack-8da8w", "xnnpack-8da8w", 1.0),
+         ("Ember xnnpack-8da4w", "xnnpack-8da4w", 0.5 + 2 / 32),
+         ("Ember portable (fp32)", "portable", 4.0)]
+NICE = ["nice", "-n", "19"]
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def chroot(script, *args, bind):
+    env = dict(os.environ, EMBER_EXTRA_BIND=bind)
+    return subprocess.run(NICE + [RUN_SH, "sid", script] + list(args), env=env, cwd=REPO,
+                          capture_output=True, text=True)
+
+
+def must(proc, what):
+    if proc.returncode != 0:
+        sys.exit("%s failed (%d):\n%s\n%s" % (what, proc.returncode, proc.stdout[-3000:],
+                                             proc.stderr[-3000:]))
+    return proc
+
+
+def prepare(args, d, bind):
+    bench = os.path.join(REPO, "benchmarks", "llm")
+    if not os.path.exists(os.path.join(d, "model.pt2")):
+        log("making models in", d)
+        must(chroot(os.path.join(bench, "make_models.py"), "--shape", args.shape, "--out", d,
+                    bind=bind), "make_models.py")
+    if not os.path.exists(os.path.join(d, "f32.gguf")):
+        log("converting to GGUF")
+        must(chroot(os.path.join(bench, "convert_gguf.py"), os.path.join(d, "hf"), "--outtype",
+                    "f32", "--outfile", os.path.join(d, "f32.gguf"), bind=bind), "convert")
+    for q in ("q8_0", "q4_0"):
+        if not os.path.exists(os.path.join(d, q + ".gguf")):
+            log("llama-quantize", q)
+            must(chroot(os.path.join(bench, "chroot_exec.py"), "llama-quantize",
+                        os.path.join(d, "f32.gguf"), os.path.join(d, q + ".gguf"), q, bind=bind),
+                 "llama-quantize " + q)
+    bindir = os.path.join(args.dir, "bin")
+    if args.rebuild or not os.path.exists(os.path.join(bindir, "ember_llm")):
+        targets = ["//apps/lower", "//apps/llm:ember_llm", "//benchmarks/llm:stream_read"]
+        must(subprocess.run(NICE + ["bazel", "build", "-c", "opt", "--jobs=2",
+                                    "--disk_cache=" + DISK_CACHE] + targets, cwd=REPO,
+                            capture_output=True, text=True), "bazel build")
+        os.makedirs(bindir, exist_ok=True)
+        out = subprocess.run(["bazel", "cquery", "-c", "opt", "--output=files"] + targets,
+                             cwd=REPO, capture_output=True, text=True).stdout.split()
+        for f in out:
+            shutil.copy2(os.path.join(REPO, f), bindir)
+    for _, recipe, _ in EMBER:
+        pte = os.path.join(d, recipe + ".pte")
+        if args.rebuild or not os.path.exists(pte):
+            log("lower --recipe", recipe)
+            p = must(subprocess.run(NICE + [os.path.join(bindir, "lower"),
+                                            os.path.join(d, "model.pt2"), "-o", pte,
+                                            "--recipe", recipe], capture_output=True, text=True),
+                     "lower " + recipe)
+            with open(os.path.join(d, recipe + ".lower.log"), "w") as f:
+                f.write(p.stdout + p.stderr)
+    return bindir
+
+
+def uptime():
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def run_llama(d, gguf, threads, bind):
+    p = must(chroot(os.path.join(REPO, "benchmarks", "llm", "chroot_exec.py"), "llama-bench",
+                    "-m", os.path.join(d, gguf), "-p", "64", "-n", "32", "-r", "1", "-t",
+                    str(threads), "-o", "json", bind=bind), "llama-bench " + gguf)
+    rows = json.loads(p.stdout[p.stdout.index("["):])
+    rss = int(p.stderr.strip().split("peak_rss_kb")[-1])
+    pp = [r["avg_ts"] for r in rows if r["n_prompt"] > 0][0]
+    tg = [r["avg_ts"] for r in rows if r["n_gen"] > 0][0]
+    return {"prefill_tok_s": pp, "decode_tok_s": tg, "peak_rss_mb": rss / 1024.0}
+
+
+def run_ember(bindir, d, recipe, threads, prompt):
+    p = must(subprocess.run(NICE + [os.path.join(bindir, "ember_llm"), "--model",
+                                    os.path.join(d, recipe + ".pte"), "--prompt_ids", prompt,
+                                    "--max_new_tokens", "33", "--threads", str(threads),
+                                    "--json"], capture_output=True, text=True),
+             "ember_llm " + recipe)
+    j = json.loads(p.stdout.strip().splitlines()[-1])
+    return {"prefill_tok_s": j["prefill_tokens_per_s"], "decode_tok_s": j["decode_tokens_per_s"],
+            "peak_rss_mb": j["peak_rss_kb"] / 1024.0, "decode_steps": j["decode_steps"],
+            "load_ms": j["load_ms"]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shape", choices=["tiny", "smol135"], default="smol135")
+    ap.add_argument("--dir", default="/work/large_fixtures/llm_bench")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--json", default="")
+    ap.add_argument("--rebuild", action="store_true", help="rebuild binaries and .pte files")
+    args = ap.parse_args()
+    d = os.path.join(os.path.abspath(args.dir), args.shape)
+    os.makedirs(d, exist_ok=True)
+    bind = os.path.abspath(args.dir)
+    bindir = prepare(args, d, bind)
+    with open(os.path.join(d, "prompt_ids.txt")) as f:
+        prompt = f.read().strip()
+    with open(os.path.join(d, "hf", "config.json")) as f:
+        config = json.load(f)
+    # Weights read per decode step: every parameter once (a tied matrix counted once).
+    n_params = sum(os.path.getsize(os.path.join(d, "hf", f)) for f in os.listdir(
+        os.path.join(d, "hf")) if f.endswith(".safetensors")) / 4.0
+    bw = json.loads(subprocess.run(NICE + [os.path.join(bindir, "stream_read")],
+                                   capture_output=True, text=True).stdout)
+    result = {"date": datetime.datetime.utcnow().isoformat() + "Z", "shape": args.shape,
+              "config": {k: config.get(k) for k in ("hidden_size", "num_hidden_layers",
+                                                     "num_attention_heads", "num_key_value_heads",
+                                                     "vocab_size", "tie_word_embeddings")},
+              "params": n_params, "stream_read": bw, "uptime_before": uptime(), "runs": []}
+    threads = [int(t) for t in args.threads.split(",")]
+    for rnd in range(args.rounds):
+        for t in threads:
+            for name, gguf, _ in GGUF:
+                r = dict(run_llama(d, gguf, t, bind), row=name, threads=t, round=rnd)
+                result["runs"].append(r)
+                log(json.dumps(r))
+            for name, recipe, _ in EMBER:
+                r = dict(run_ember(bindir, d, recipe, t, prompt), row=name, threads=t, round=rnd)
+                result["runs"].append(r)
+                log(json.dumps(r))
+    result["uptime_after"] = uptime()
+    for _, recipe, _ in EMBER:
+        logp = os.path.join(d, recipe + ".lower.log")
+        if os.path.exists(logp):
+            with open(logp) as f:
+                lines = f.read().splitlines()
+            result.setdefault("accuracy", {})[recipe] = [
+                x for x in lines if "SQNR" in x or "greedy tokens" in x or "wrote" in x]
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+            f.write("\n")
+    print_table(result)
+
+
+def print_table(result):
+    bw = result["stream_read"]
+    print("%s, %s; params %.1f M; stream read %.1f GB/s (best) / %.1f (median)" % (
+        result["date"], result["shape"], result["params"] / 1e6, bw["best_gbps"],
+        bw["median_gbps"]))
+    print("load before: %s\nload after:  %s" % (result["uptime_before"], result["uptime_after"]))
+    print("| engine | threads | prefill 64 tok/s | decode tok/s | % of bandwidth limit | "
+          "peak RSS MB |")
+    print("|---|---|---|---|---|---|")
+    per_byte = {name: b for name, _, b in GGUF + EMBER}
+    for t in sorted({r["threads"] for r in result["runs"]}):
+        for name in [n for n, _, _ in GGUF + EMBER]:
+            rs = [r for r in result["runs"] if r["row"] == name and r["threads"] == t]
+            if not rs:
+                continue
+            pp = statistics.median(r["prefill_tok_s"] for r in rs)
+            tg = statistics.median(r["decode_tok_s"] for r in rs)
+            rss = max(r["peak_rss_mb"] for r in rs)
+            limit = bw["median_gbps"] * 1e9 / (result["params"] * per_byte[name])
+            print("| %s | %d | %.1f | %.1f | %.0f%% | %.0f |" % (name, t, pp, tg,
+                                                               100 * tg / limit, rss))
+
+
+if __name__ == "__main__":
+    main()

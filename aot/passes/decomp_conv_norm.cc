@@ -8,6 +8,7 @@
 //   max_pool2d/3d(x, k, s, p, d, ceil) -> max_pool2d/3d_with_indices(x, k, s, p, d, ceil)[0]
 //   adaptive_avg_pool2d(x, [1, 1]) -> mean.dim(x, [-1, -2], keepdim=True)
 //   adaptive_avg_pool2d(x, s)      -> _adaptive_avg_pool2d(x, s)
+//   adaptive_avg_pool3d(x, [1, 1, 1]) -> mean.dim(x, [-1, -2, -3], keepdim=True)
 //   adaptive_avg_pool3d(x, s)      -> _adaptive_avg_pool3d(x, s)
 //   dropout(x, p, train=False)     -> x (alias)
 //   relu6(x)                       -> hardtanh(x, 0, 6)
@@ -146,25 +147,35 @@ Result<Rewrite> decompose_layer_norm(Graph& g, const Node& node) {
   return rw;
 }
 
-Result<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
+// A global pool (every output size 1) is a mean over the spatial dims, which the XNNPACK
+// partitioner delegates; any other size is the core op.
+Result<Rewrite> adaptive_avg_pool(const Node& node, size_t spatial, const char* core_op) {
   Rewrite rw;
-  (void)g;
   EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   const Argument* size = input_arg(node, "output_size");
   if (size == nullptr) return invalid_program(node.describe() + ": output_size is missing");
-  Argument full = expand_list(*size, 2);
-  if (full.ints.size() == 2 && full.ints[0] == 1 && full.ints[1] == 1) {
+  Argument full = expand_list(*size, spatial);
+  bool global = full.ints.size() == spatial;
+  for (int64_t v : full.ints) global = global && v == 1;
+  if (global) {
+    std::vector<int64_t> dims;
+    for (size_t d = 1; d <= spatial; ++d) dims.push_back(-static_cast<int64_t>(d));
     rw.nodes.push_back(make_op_node(
         "aten", "mean", "dim",
-        {named("self", Argument::tensor(x)), named("dim", Argument::int_list({-1, -2})),
+        {named("self", Argument::tensor(x)), named("dim", Argument::int_list(dims)),
          named("keepdim", Argument::boolean(true))},
         node.outputs, node));
     return rw;
   }
-  rw.nodes.push_back(make_op_node("aten", "_adaptive_avg_pool2d", "default",
+  rw.nodes.push_back(make_op_node("aten", core_op, "default",
                                   {named("self", Argument::tensor(x)), named("output_size", full)},
                                   node.outputs, node));
   return rw;
+}
+
+Result<Rewrite> decompose_adaptive_avg_pool2d(Graph& g, const Node& node) {
+  (void)g;
+  return adaptive_avg_pool(node, 2, "_adaptive_avg_pool2d");
 }
 
 Result<Rewrite> max_pool_with_indices(Graph& g, const Node& node, const char* with_indices,
@@ -194,16 +205,8 @@ Result<Rewrite> decompose_max_pool3d(Graph& g, const Node& node) {
 }
 
 Result<Rewrite> decompose_adaptive_avg_pool3d(Graph& g, const Node& node) {
-  Rewrite rw;
   (void)g;
-  EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
-  const Argument* size = input_arg(node, "output_size");
-  if (size == nullptr) return invalid_program(node.describe() + ": output_size is missing");
-  rw.nodes.push_back(make_op_node("aten", "_adaptive_avg_pool3d", "default",
-                                  {named("self", Argument::tensor(x)),
-                                   named("output_size", expand_list(*size, 3))},
-                                  node.outputs, node));
-  return rw;
+  return adaptive_avg_pool(node, 3, "_adaptive_avg_pool3d");
 }
 
 Result<Rewrite> decompose_dropout(Graph& g, const Node& node) {

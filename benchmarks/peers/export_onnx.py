@@ -150,10 +150,18 @@ def write_fixture(spec):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--out", default=os.path.join(peer_common.work_dir(REPO), "onnx"))
+    p.add_argument("--out", default="", help="default: <peers work dir>/onnx")
     p.add_argument("--only", default="", help="comma-separated model names")
     p.add_argument("--opset", type=int, default=17)
+    p.add_argument("--large-fixtures", default="",
+                   help="the large fixtures directory (run.sh clears the environment, so "
+                        "$EMBER_LARGE_FIXTURES_DIR does not reach the chroot; needed when the "
+                        "checkout is not beside it, e.g. a worktree)")
     args = p.parse_args()
+    if args.large_fixtures:
+        os.environ["EMBER_LARGE_FIXTURES_DIR"] = args.large_fixtures
+    if not args.out:
+        args.out = os.path.join(peer_common.work_dir(REPO), "onnx")
     torch.set_num_threads(1)
     os.makedirs(args.out, exist_ok=True)
     only = [n for n in args.only.split(",") if n]

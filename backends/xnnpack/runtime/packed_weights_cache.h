@@ -6,7 +6,7 @@
 // decode step). This class is an xnn_weights_cache_provider (xnnpack.h): XNNPACK looks a weight
 // up by {packing seed, raw weight pointer, raw bias pointer} before packing it, so every later
 // plan reuses the first plan's packed bytes. Entries live in their own aligned blocks (huge
-// pages for large ones, xnn_allocator.h) and never move. XNNPACK refuses to set up an
+// pages for large ones whose rounding to 2 MiB wastes little, xnn_allocator.h) and never move. XNNPACK refuses to set up an
 // operator whose cache is not finalized and packs into it only while it is open, so the
 // executor opens it around each plan's creation (`set_open`) and closes it for running; being
 // separate blocks, closing moves or trims nothing. The raw pointers are keys only: they belong to the

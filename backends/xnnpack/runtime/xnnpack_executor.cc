@@ -102,9 +102,15 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
   for (uint32_t e = 0; e < model_.num_externs; ++e) {
     new (&input_shapes_[e]) Shape(declared_shape(model_.values[partition_.extern_value[e]]));
   }
-  // The plan for the serialized shapes: makes every unsupported node fail now.
+  // The plan for the serialized shapes: makes every unsupported node fail now and packs the
+  // weights. It is then dropped: its activations are sized by the bounds (a decoder's whole
+  // context), runs build plans for their own shapes, and the packed weights stay in the cache.
   auto plan = plan_for_inputs();
   if (!plan.ok()) return plan.error();
+  for (ShapePlan*& p : plans_) {
+    delete p;
+    p = nullptr;
+  }
   page_out_packed_sources(model_);
   return Error::Ok;
 }

@@ -1,6 +1,7 @@
 // XnnpackExecutor: the state behind one XnnpackBackend delegate handle. init()
 // validates the blob into a GraphModel, partitions it into stages and builds the
-// plan for the serialized shapes (so unsupported nodes fail at load). execute()
+// plan for the serialized shapes (so unsupported nodes fail at load, and every weight is
+// packed into the executor's PackedWeightsCache), then drops that plan. execute()
 // binds args[external_id] (inputs then outputs), honours each tensor's
 // dim_order (XNNPACK sees sizes permuted by it, like upstream), picks or builds
 // the ShapePlan for the input shapes (bounded cache), resizes the outputs and

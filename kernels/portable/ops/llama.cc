@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/portable/util/tensor_util.h"
+#include "kernels/portable/util/vec_math.h"
 
 namespace ember::kernels::portable {
 namespace {
@@ -29,10 +30,35 @@ bool contiguous_4d_float(KernelRuntimeContext& ctx, const Tensor& t, const char*
   return true;
 }
 
+typedef float Vec4 __attribute__((vector_size(16)));
+
+Vec4 load4(const float* p) {
+  Vec4 v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+// Dot product in four four-lane accumulators (16 floats per step; a head of 64 is four steps),
+// then the lanes and the tail. Vector extensions: SSE2 / NEON in the portable build.
 float dot(const float* a, const float* b, int64_t n) {
-  float s = 0;
-  for (int64_t i = 0; i < n; ++i) s += a[i] * b[i];
-  return s;
+  Vec4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    s0 += load4(a + i) * load4(b + i);
+    s1 += load4(a + i + 4) * load4(b + i + 4);
+    s2 += load4(a + i + 8) * load4(b + i + 8);
+    s3 += load4(a + i + 12) * load4(b + i + 12);
+  }
+  for (; i + 4 <= n; i += 4) s0 += load4(a + i) * load4(b + i);
+  const Vec4 s = (s0 + s1) + (s2 + s3);
+  float r = (s[0] + s[2]) + (s[1] + s[3]);
+  for (; i < n; ++i) r += a[i] * b[i];
+  return r;
+}
+
+// o[e] += w * v[e] for e < n (a loop the compiler vectorises: no reduction).
+void axpy(float w, const float* __restrict v, float* __restrict o, int64_t n) {
+  for (int64_t e = 0; e < n; ++e) o[e] += w * v[e];
 }
 
 }  // namespace
@@ -111,6 +137,7 @@ Tensor& llama_custom_sdpa_out(KernelRuntimeContext& ctx, const Tensor& query,
   const float* kc = key_cache.const_data_ptr<float>();
   const float* vc = value_cache.const_data_ptr<float>();
   float* o = out.mutable_data_ptr<float>();
+  const VecMath& vm = vec_math();
   for (int64_t b = 0; b < batch; ++b) {
     for (int64_t i = 0; i < s; ++i) {
       const int64_t keys = is_causal ? start_pos + i + 1 : filled;
@@ -122,15 +149,11 @@ Tensor& llama_custom_sdpa_out(KernelRuntimeContext& ctx, const Tensor& query,
           p[j] = sc * dot(qv, kc + ((b * t + j) * hk + kvh) * d, d);
           mx = p[j] > mx ? p[j] : mx;
         }
-        float sum = 0;
-        for (int64_t j = 0; j < keys; ++j) sum += (p[j] = std::exp(p[j] - mx));
+        const float sum = vm.exp_shift_sum(p, mx, p, keys);  // vectorised exp (vec_math.h)
+        vm.scale(p, 1.0f / sum, p, keys);
         float* ov = o + ((b * s + i) * hq + h) * d;
         for (int64_t e = 0; e < d; ++e) ov[e] = 0;
-        for (int64_t j = 0; j < keys; ++j) {
-          const float w = p[j] / sum;
-          const float* vv = vc + ((b * t + j) * hk + kvh) * d;
-          for (int64_t e = 0; e < d; ++e) ov[e] += w * vv[e];
-        }
+        for (int64_t j = 0; j < keys; ++j) axpy(p[j], vc + ((b * t + j) * hk + kvh) * d, ov, d);
       }
     }
   }

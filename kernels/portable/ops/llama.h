@@ -8,7 +8,9 @@
 //     of the caches only, positions [0, start_pos + S): causal when is_causal (query i sees
 //     keys <= start_pos + i); Hq = G * Hkv (query head h reads kv head h / G); scale defaults
 //     to 1/sqrt(D). Entries past start_pos + S are never read. attn_mask and dropout are not
-//     supported (NotSupported), as in upstream's decode path.
+//     supported (NotSupported), as in upstream's decode path. Inner loops are vectorised: the
+//     q.k dot products in vector-extension lanes, the softmax on vec_math's exp, the weighted
+//     sum of values as a loop over the head dim. Scores take `start_pos + S` floats of temp.
 #pragma once
 
 #include <optional>

@@ -4,11 +4,31 @@
 # minimal runner, gcc -Os, stripped) for x86-64 and aarch64, next to ExecuTorch's 118,000-byte
 # bare-metal gate.
 #
-#   scripts/footprint.sh        (needs scripts/setup.sh's arm-none-eabi packages, and
-#                                scripts/setup_aarch64.sh's cross gcc for the aarch64 line)
+#   scripts/footprint.sh              (needs scripts/setup.sh's arm-none-eabi packages, and
+#                                      scripts/setup_aarch64.sh's cross gcc for the aarch64 line)
+#   scripts/footprint.sh --breakdown  also links each image with a GNU ld map and prints where its
+#                                      bytes go (scripts/footprint_breakdown.py): executor, loader,
+#                                      verifier, strings, each kernel file by dtype, ...
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cache=(--disk_cache="$HOME/.cache/ember-bazel-disk")
+cache=(--disk_cache="$HOME/.cache/ember-bazel-disk" --jobs=2)
+breakdown=0
+[ "${1:-}" = "--breakdown" ] && breakdown=1
+
+# breakdown TITLE CXXFILT LONG_BITS TARGET BAZEL_FLAGS...: relinks TARGET with -Wl,-Map (locally,
+# so the linker may write the map outside the sandbox) and prints its breakdown table.
+breakdown_of() {
+  local title="$1" cxxfilt="$2" long_bits="$3" target="$4"
+  shift 4
+  local map_dir
+  map_dir="$(mktemp -d)"
+  bazel build "${cache[@]}" "$@" --strategy=CppLink=local --linkopt=-Wl,-Map="$map_dir/image.map" "$target" >&2
+  echo
+  echo "### $title"
+  echo
+  python3 scripts/footprint_breakdown.py "$map_dir/image.map" --cxxfilt "$cxxfilt" --long_bits "$long_bits"
+  rm -rf "$map_dir"
+}
 
 bazel build "${cache[@]}" --config=cortex_m //tests/baremetal:mlp_cortex_m //tests/baremetal:cnn_cortex_m >&2
 arm_bin="$(bazel info "${cache[@]}" --config=cortex_m bazel-bin 2>/dev/null)"
@@ -45,6 +65,14 @@ if command -v aarch64-linux-gnu-strip > /dev/null; then
   echo "runtime core, no kernels (tests/size:minimal_runner, aarch64, gcc -Os, stripped): $(stat -c %s "$tmp") bytes ($loaded in its LOAD segments, the rest alignment padding)"
 else
   echo "runtime core, aarch64: not measured (no aarch64-linux-gnu-strip: run scripts/setup_aarch64.sh)"
+fi
+if [ "$breakdown" = 1 ]; then
+  breakdown_of "mlp (Cortex-M3)" arm-none-eabi-c++filt 32 //tests/baremetal:mlp_cortex_m --config=cortex_m
+  breakdown_of "cnn (Cortex-M3)" arm-none-eabi-c++filt 32 //tests/baremetal:cnn_cortex_m --config=cortex_m
+  breakdown_of "runtime core (x86-64, minimal_runner_os)" c++filt 64 //tests/size:minimal_runner_os
+  # The builds above relinked with a map; relink as plain builds so bazel-bin holds them again.
+  bazel build "${cache[@]}" --config=cortex_m //tests/baremetal:mlp_cortex_m //tests/baremetal:cnn_cortex_m >&2
+  bazel build "${cache[@]}" //tests/size:minimal_runner_os >&2
 fi
 echo "ExecuTorch's bare-metal size gate: 118,000 bytes; its x86-64 gcc minimal runtime gate: 52,168 bytes"
 rm -f "$tmp"

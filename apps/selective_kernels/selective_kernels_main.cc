@@ -3,12 +3,16 @@
 //   selective_kernels --table kernels/portable/register_kernels.cc
 //       [--provided runtime/kernel/prim_ops/prim_ops.cc]... [--pte a.pte]... [--op_list ops.json]...
 //       [--op aten::add.out]... [--provided_op mylib::foo.out]... --namespace app::kernels --header pkg/name.h
-//       --out_cc name.cc --out_h name.h
+//       --out_cc name.cc --out_h name.h [--out_dtypes name_dtypes.h [--dtype Float]...]
+//
+// With --out_dtypes it also writes the dtype selection header (selective build by operator and
+// dtype: kernels/portable/util/dispatch.h).
 //
 // Exit status 1 with a named error (an operator no kernel provides, an unreadable file).
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -49,8 +53,8 @@ int die(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string table_path, ns, header, out_cc, out_h;
-  std::vector<std::string> provided_paths, provided_ops, ptes, op_lists, ops_flag;
+  std::string table_path, ns, header, out_cc, out_h, out_dtypes;
+  std::vector<std::string> provided_paths, provided_ops, ptes, op_lists, ops_flag, dtype_flags;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return die("flag " + a + " needs a value");
@@ -65,6 +69,8 @@ int main(int argc, char** argv) {
     else if (a == "--header") header = v;
     else if (a == "--out_cc") out_cc = v;
     else if (a == "--out_h") out_h = v;
+    else if (a == "--out_dtypes") out_dtypes = v;
+    else if (a == "--dtype") dtype_flags.push_back(v);
     else return die("unknown flag " + a);
   }
   if (table_path.empty() || ns.empty() || header.empty() || out_cc.empty() || out_h.empty()) {
@@ -83,11 +89,22 @@ int main(int argc, char** argv) {
   options.ns = ns;
   options.header = header;
   std::set<std::string> ops(ops_flag.begin(), ops_flag.end());
+  std::map<std::string, std::set<int>> op_dtypes;
+  std::set<int> extra_dtypes;
+  for (const std::string& d : dtype_flags) {
+    const int code = ember::aot::scalar_type_code(d);
+    if (code < 0) return die("--dtype " + d + ": not a dtype name (Float, Long, Half, ...)");
+    extra_dtypes.insert(code);
+  }
   for (const std::string& p : ptes) {
     if (!read_file(p, &text)) return die("cannot read " + p);
-    auto found = ember::aot::pte_operators(std::vector<uint8_t>(text.begin(), text.end()));
+    const std::vector<uint8_t> bytes(text.begin(), text.end());
+    auto found = ember::aot::pte_operators(bytes);
     if (!found.ok()) return die(p + ": " + format_error(found.error()));
     ops.insert(found->begin(), found->end());
+    auto dtypes = ember::aot::pte_operator_dtypes(bytes);
+    if (!dtypes.ok()) return die(p + ": " + format_error(dtypes.error()));
+    for (const auto& [op, codes] : *dtypes) op_dtypes[op].insert(codes.begin(), codes.end());
     options.sources.push_back(shown(p));
   }
   for (const std::string& p : op_lists) {
@@ -102,6 +119,10 @@ int main(int argc, char** argv) {
   if (!source.ok()) return die(format_error(source.error()));
   if (!write_file(out_cc, *source) || !write_file(out_h, ember::aot::selective_header(options))) {
     return die("cannot write " + out_cc + " / " + out_h);
+  }
+  if (!out_dtypes.empty() &&
+      !write_file(out_dtypes, ember::aot::selective_dtype_header(ops, op_dtypes, provided, extra_dtypes, options))) {
+    return die("cannot write " + out_dtypes);
   }
   return 0;
 }

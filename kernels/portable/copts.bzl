@@ -7,7 +7,7 @@ dtype-selective kernel libraries ember_selective_kernels builds (build_defs/embe
 # instead, with EMBER_SIZE_BUILD (one GEMM tile and one depthwise path). GCC 12's -O3 raises false
 # stringop-overflow warnings on loops bounded by a tensor's rank (always <= kMaxTensorDims).
 KERNEL_COPTS = select({
-    Label("//kernels/portable:size_build"): ["-Os", "-DEMBER_SIZE_BUILD=1"],
+    str(Label("//kernels/portable:size_build")): ["-Os", "-DEMBER_SIZE_BUILD=1"],
     "//conditions:default": ["-O3"],
 }) + ["-Wno-stringop-overflow"]
 

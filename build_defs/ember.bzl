@@ -347,7 +347,8 @@ def ember_selective_kernels(name, ptes = [], op_lists = [], ops = [], provided_o
             name = name + "_kernel_code",
             srcs = [str(_SELECTIVE_SRCS)],
             hdrs = [":" + name + "_dtypes.h"],
-            copts = PORTABLE_COPTS + ["-DEMBER_DTYPE_SELECTION_HEADER=\"%s\"" % selection],
+            # Single quotes: copts are tokenized like a shell, and the macro's value is a string.
+            copts = PORTABLE_COPTS + ["'-DEMBER_DTYPE_SELECTION_HEADER=\"%s\"'" % selection],
             deps = [str(_SELECTIVE_HEADERS)],
             visibility = ["//visibility:private"],
             **kwargs

@@ -75,6 +75,11 @@ def component(path, section):
         return "C/C++ runtime (libc, libstdc++, libgcc)", None
     m = re.search(r"kernels/portable/(?:_objs/[^/]+/|lib[^/(]+\.a\()(?:ops/|util/)?([A-Za-z0-9_]+)\.(?:pic\.)?o", p)
     if "kernels/portable/" in p and m:
+        lib = re.search(r"/lib([A-Za-z0-9_]+)\.a\(", p)
+        prefix = {"util": "util/", "portable": "ops/"}.get(lib.group(1), "") if lib else ""
+        return "kernel", prefix + m.group(1)
+    m = re.search(r"_kernel_code\.a\(([A-Za-z0-9_]+)\.o\)", p)
+    if m:  # a dtype-selective library's own compile of the kernel sources
         return "kernel", m.group(1)
     if re.search(r"_kernels\.a\(|_kernels(\.pic)?\.o", p):
         return "kernel table (selected kernels)", None
@@ -199,7 +204,7 @@ def main():
             kernels[kfile][d or "shared (no dtype)"] += size
             continue
         if is_string and group not in (".pte (embedded)", "reference input and output"):
-            group = "strings: " + group.split(" (")[0] + " (messages, log formats)"
+            group = "strings: " + group.split(" (")[0] + " (messages, log formats, names)"
         elif group in ("executor", "core (tensors, allocators, errors)") and re.search(r"[Vv]erif", sym):
             group = "verifier (FlatBuffers checks of the .pte)"
         groups[group] += size

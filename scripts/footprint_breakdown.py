@@ -54,6 +54,8 @@ def dtype_of(symbol, long_bits):
         if t == spelling:
             if name == "long":
                 return "int64" if long_bits == 64 else "int32"
+            if name == "uint64" and spelling == "unsigned long" and long_bits == 32:
+                return "uint32"
             return name
     return None
 

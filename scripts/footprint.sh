@@ -12,6 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cache=(--disk_cache="$HOME/.cache/ember-bazel-disk" --jobs=2)
+# EMBER_BAZEL_STARTUP="--output_base=/tmp/ob" runs every Bazel command in that output base.
+# shellcheck disable=SC2206
+startup=(${EMBER_BAZEL_STARTUP:-})
+bazel() { command bazel "${startup[@]}" "$@"; }
 breakdown=0
 [ "${1:-}" = "--breakdown" ] && breakdown=1
 

@@ -27,6 +27,8 @@ the AoT once, not twice), and the one built in the exec configuration when cross
 (--cpu=aarch64: a target-configured lower could not run on the build machine).
 """
 
+load("//kernels/portable:copts.bzl", "PORTABLE_COPTS")
+
 # The CPU a configuration builds for; probed in the exec configuration to learn the build
 # machine's.
 _CpuInfo = provider(doc = "TARGET_CPU of the configuration", fields = ["cpu"])
@@ -241,6 +243,8 @@ def ember_embedded_program(name, pte, symbol = None, alignment = 128, visibility
 _SELECTIVE = Label("//apps/selective_kernels")
 _KERNEL_TABLE = Label("//kernels/portable:register_kernels.cc")
 _PRIM_OPS = [Label("//runtime/kernel/prim_ops:prim_ops.cc")]
+_SELECTIVE_SRCS = Label("//kernels/portable:selective_srcs")
+_SELECTIVE_HEADERS = Label("//kernels/portable:selective_headers")
 _SELECTIVE_DEPS = [
     Label("//kernels/portable:selective_build"),
     Label("//runtime/kernel"),
@@ -265,21 +269,25 @@ def _selective_impl(ctx):
     args.add("--header", _include_path(ctx.outputs.hdr))
     args.add("--out_cc", ctx.outputs.src)
     args.add("--out_h", ctx.outputs.hdr)
+    args.add("--out_dtypes", ctx.outputs.dtypes_hdr)
+    for d in ctx.attr.dtypes:
+        args.add("--dtype", d)
     ctx.actions.run(
-        outputs = [ctx.outputs.src, ctx.outputs.hdr],
+        outputs = [ctx.outputs.src, ctx.outputs.hdr, ctx.outputs.dtypes_hdr],
         inputs = [ctx.file._table] + ctx.files._prim_ops + ctx.files.ptes + ctx.files.op_lists,
         executable = gen,
         arguments = [args],
         mnemonic = "EmberSelectiveKernels",
         progress_message = "Selecting the kernels of %s" % ctx.label,
     )
-    return [DefaultInfo(files = depset([ctx.outputs.src, ctx.outputs.hdr]))]
+    return [DefaultInfo(files = depset([ctx.outputs.src, ctx.outputs.hdr, ctx.outputs.dtypes_hdr]))]
 
 _ember_selective_gen = rule(
     implementation = _selective_impl,
-    outputs = {"src": "%{base}.cc", "hdr": "%{base}.h"},
+    outputs = {"src": "%{base}.cc", "hdr": "%{base}.h", "dtypes_hdr": "%{base}_dtypes.h"},
     attrs = {
         "base": attr.string(mandatory = True),
+        "dtypes": attr.string_list(),
         "ptes": attr.label_list(allow_files = [".pte"]),
         "op_lists": attr.label_list(allow_files = True),
         "ops": attr.string_list(),
@@ -294,7 +302,7 @@ _ember_selective_gen = rule(
     },
 )
 
-def ember_selective_kernels(name, ptes = [], op_lists = [], ops = [], provided_ops = [], namespace = None, visibility = None, **kwargs):
+def ember_selective_kernels(name, ptes = [], op_lists = [], ops = [], provided_ops = [], namespace = None, dtype_selective = False, dtypes = [], visibility = None, **kwargs):
     """A cc_library registering only the portable kernels that `ptes` call (selective build).
 
     The operators come from the .pte files (every method's KernelCall operators; delegate
@@ -311,6 +319,13 @@ def ember_selective_kernels(name, ptes = [], op_lists = [], ops = [], provided_o
 
     The generated table names only the selected kernel functions, so a statically linked
     binary carries no other kernel (docs/build_servers.md).
+
+    dtype_selective = True selects by dtype as well (selective build by (operator, dtype)): the
+    kernel sources are compiled here, for this selection, with the generated NAME_dtypes.h
+    (the (operator, dtypes) pairs of the programs; `dtypes`, e.g. ["Long"], adds dtypes), so each
+    kernel's dtype dispatch instantiates only the selected dtypes and an unselected dtype fails
+    with the kernel's "unsupported dtype" error. Such a library defines the kernel functions
+    itself: link one per binary, and not beside //kernels/portable.
     """
     ns = namespace or ("ember_selected::" + _symbol_for(name)[len("ember_program_"):])
     _ember_selective_gen(
@@ -320,15 +335,30 @@ def ember_selective_kernels(name, ptes = [], op_lists = [], ops = [], provided_o
         op_lists = op_lists,
         ops = ops,
         provided_ops = provided_ops,
+        dtypes = dtypes,
         namespace = ns,
         visibility = ["//visibility:private"],
         tags = kwargs.get("tags", []),
     )
+    deps = [str(d) for d in _SELECTIVE_DEPS]
+    if dtype_selective:
+        selection = native.package_name() + "/" + name + "_dtypes.h"
+        native.cc_library(
+            name = name + "_kernel_code",
+            srcs = [str(_SELECTIVE_SRCS)],
+            hdrs = [":" + name + "_dtypes.h"],
+            # Single quotes: copts are tokenized like a shell, and the macro's value is a string.
+            copts = PORTABLE_COPTS + ["'-DEMBER_DTYPE_SELECTION_HEADER=\"%s\"'" % selection],
+            deps = [str(_SELECTIVE_HEADERS)],
+            visibility = ["//visibility:private"],
+            **kwargs
+        )
+        deps = [":" + name + "_kernel_code", str(_SELECTIVE_HEADERS), str(Label("//runtime/kernel")), str(Label("//runtime/core"))]
     native.cc_library(
         name = name,
         srcs = [":" + name + ".cc"],
         hdrs = [":" + name + ".h"],
-        deps = [str(d) for d in _SELECTIVE_DEPS],
+        deps = deps,
         visibility = visibility,
         **kwargs
     )

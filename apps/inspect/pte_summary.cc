@@ -142,6 +142,25 @@ Error check_unions(const fb::ExecutionPlan* plan, const std::string& method) {
   return Error::Ok;
 }
 
+// The dtypes of the tensors a kernel call names (tensor lists: their items).
+void add_dtypes(const fb::ExecutionPlan* plan, const flatbuffers::Vector<int32_t>* args, std::set<int>* dtypes) {
+  const auto* values = plan->values();
+  if (args == nullptr || values == nullptr) return;
+  auto add = [&](int32_t index) {
+    if (index < 0 || static_cast<uint32_t>(index) >= values->size()) return;
+    const fb::EValue* v = values->Get(static_cast<uint32_t>(index));
+    if (v->val_type() == fb::KernelTypes::Tensor) dtypes->insert(static_cast<int>(v->val_as_Tensor()->scalar_type()));
+  };
+  for (int32_t a : *args) {
+    add(a);
+    if (a < 0 || static_cast<uint32_t>(a) >= values->size()) continue;
+    const fb::EValue* v = values->Get(static_cast<uint32_t>(a));
+    if (v->val_type() == fb::KernelTypes::TensorList && v->val_as_TensorList()->items() != nullptr) {
+      for (int32_t item : *v->val_as_TensorList()->items()) add(item);
+    }
+  }
+}
+
 Result<PteMethodSummary> summarize_plan(const fb::ExecutionPlan* plan) {
   PteMethodSummary m;
   m.name = plan->name() == nullptr ? "" : plan->name()->str();
@@ -167,8 +186,11 @@ Result<PteMethodSummary> summarize_plan(const fb::ExecutionPlan* plan) {
       for (const fb::Instruction* ins : *chain->instructions()) {
         ++m.num_instructions;
         if (ins->instr_args_type() == fb::InstructionArguments::KernelCall) {
-          int32_t k = ins->instr_args_as_KernelCall()->op_index();
-          ++m.op_histogram[k >= 0 && static_cast<size_t>(k) < ops.size() ? ops[static_cast<size_t>(k)] : "<bad op index>"];
+          const fb::KernelCall* call = ins->instr_args_as_KernelCall();
+          int32_t k = call->op_index();
+          const std::string& op = k >= 0 && static_cast<size_t>(k) < ops.size() ? ops[static_cast<size_t>(k)] : "<bad op index>";
+          ++m.op_histogram[op];
+          add_dtypes(plan, call->args(), &m.op_dtypes[op]);
         } else if (ins->instr_args_type() == fb::InstructionArguments::DelegateCall) {
           ++m.op_histogram["<delegate call>"];
         }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct PteMethodSummary {
   std::vector<PteTensorInfo> inputs;   // non-tensor inputs show dtype "<tag>"
   std::vector<PteTensorInfo> outputs;
   std::map<std::string, int> op_histogram;  // "aten::add.out" -> count
+  // The dtypes (ScalarType codes) of the tensors (and tensor-list items) each operator's calls
+  // take or write: what a selective build by (operator, dtype) keeps.
+  std::map<std::string, std::set<int>> op_dtypes;
   std::vector<std::pair<std::string, uint64_t>> delegates;  // (backend id, blob bytes)
   size_t num_values = 0;
   size_t num_instructions = 0;

@@ -3,7 +3,10 @@
 //   selective_kernels --table kernels/portable/register_kernels.cc
 //       [--provided runtime/kernel/prim_ops/prim_ops.cc]... [--pte a.pte]... [--op_list ops.json]...
 //       [--op aten::add.out]... [--provided_op mylib::foo.out]... --namespace app::kernels --header pkg/name.h
-//       --out_cc name.cc --out_h name.h
+//       --out_cc name.cc --out_h name.h [--out_dtypes name_dtypes.h [--dtype Float]...]
+//
+// With --out_dtypes it also writes the dtype selection header (selective build by operator and
+// dtype: kernels/portable/util/dispatch.h).
 //
 // Exit status (docs/error_handling.md) 1 with a named error (an operator no kernel provides,
 // an unreadable file, an output that cannot be written: both outputs are written atomically,
@@ -12,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,7 +39,8 @@ bool read_file(const std::string& path, std::string* out) {
 }
 
 constexpr const char* kFlags[] = {"--table", "--provided", "--pte", "--op_list", "--op",
-                                   "--provided_op", "--namespace", "--header", "--out_cc", "--out_h"};
+                                   "--provided_op", "--namespace", "--header", "--out_cc", "--out_h",
+                                   "--out_dtypes", "--dtype"};
 
 // "bazel-out/k8-fastbuild/bin/pkg/a.pte" -> "pkg/a.pte": the comment does not depend on the
 // configuration.
@@ -57,8 +62,8 @@ int usage(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string table_path, ns, header, out_cc, out_h;
-  std::vector<std::string> provided_paths, provided_ops, ptes, op_lists, ops_flag;
+  std::string table_path, ns, header, out_cc, out_h, out_dtypes;
+  std::vector<std::string> provided_paths, provided_ops, ptes, op_lists, ops_flag, dtype_flags;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return usage("flag " + a + " needs a value");
@@ -73,6 +78,8 @@ int main(int argc, char** argv) {
     else if (a == "--header") header = v;
     else if (a == "--out_cc") out_cc = v;
     else if (a == "--out_h") out_h = v;
+    else if (a == "--out_dtypes") out_dtypes = v;
+    else if (a == "--dtype") dtype_flags.push_back(v);
     else {
       std::vector<std::string> known(std::begin(kFlags), std::end(kFlags));
       const std::string near = ember::apps::closest_flag(a, known);
@@ -86,7 +93,9 @@ int main(int argc, char** argv) {
   for (const std::string& p : provided_paths) inputs.push_back({"--provided", p});
   for (const std::string& p : ptes) inputs.push_back({"--pte", p});
   for (const std::string& p : op_lists) inputs.push_back({"--op_list", p});
-  if (ember::apps::check_path_collisions(inputs, {{"--out_cc", out_cc}, {"--out_h", out_h}}) != Error::Ok) {
+  std::vector<ember::apps::PathUse> outputs = {{"--out_cc", out_cc}, {"--out_h", out_h}};
+  if (!out_dtypes.empty()) outputs.push_back({"--out_dtypes", out_dtypes});
+  if (ember::apps::check_path_collisions(inputs, outputs) != Error::Ok) {
     return die(format_error(Error::InvalidArgument), 2);
   }
   std::string text;
@@ -102,11 +111,22 @@ int main(int argc, char** argv) {
   options.ns = ns;
   options.header = header;
   std::set<std::string> ops(ops_flag.begin(), ops_flag.end());
+  std::map<std::string, std::set<int>> op_dtypes;
+  std::set<int> extra_dtypes;
+  for (const std::string& d : dtype_flags) {
+    const int code = ember::aot::scalar_type_code(d);
+    if (code < 0) return die("--dtype " + d + ": not a dtype name (Float, Long, Half, ...)");
+    extra_dtypes.insert(code);
+  }
   for (const std::string& p : ptes) {
     if (!read_file(p, &text)) return die("cannot read " + p);
-    auto found = ember::aot::pte_operators(std::vector<uint8_t>(text.begin(), text.end()));
+    const std::vector<uint8_t> bytes(text.begin(), text.end());
+    auto found = ember::aot::pte_operators(bytes);
     if (!found.ok()) return die(p + ": " + format_error(found.error()));
     ops.insert(found->begin(), found->end());
+    auto dtypes = ember::aot::pte_operator_dtypes(bytes);
+    if (!dtypes.ok()) return die(p + ": " + format_error(dtypes.error()));
+    for (const auto& [op, codes] : *dtypes) op_dtypes[op].insert(codes.begin(), codes.end());
     options.sources.push_back(shown(p));
   }
   for (const std::string& p : op_lists) {
@@ -119,7 +139,7 @@ int main(int argc, char** argv) {
   for (const std::string& op : ops_flag) options.sources.push_back("op " + op);
   auto source = ember::aot::selective_source(*table, ops, provided, options);
   if (!source.ok()) return die(format_error(source.error()));
-  // Both files reach their temporaries before either is renamed (a build never sees a new
+  // All files reach their temporaries before any is renamed (a build never sees a new
   // .cc with an old .h after a full disk).
   auto cc = ember::apps::AtomicFile::create(out_cc);
   if (!cc.ok()) return die(format_error(cc.error()));
@@ -127,7 +147,18 @@ int main(int argc, char** argv) {
   if (!h.ok()) return die(format_error(h.error()));
   Error e = cc->write(*source);
   if (e == Error::Ok) e = h->write(ember::aot::selective_header(options));
+  if (out_dtypes.empty()) {
+    if (e == Error::Ok) e = cc->commit();
+    if (e == Error::Ok) e = h->commit();
+    return e == Error::Ok ? 0 : die(format_error(e));
+  }
+  auto d = ember::apps::AtomicFile::create(out_dtypes);
+  if (!d.ok()) return die(format_error(d.error()));
+  if (e == Error::Ok) {
+    e = d->write(ember::aot::selective_dtype_header(ops, op_dtypes, provided, extra_dtypes, options));
+  }
   if (e == Error::Ok) e = cc->commit();
   if (e == Error::Ok) e = h->commit();
+  if (e == Error::Ok) e = d->commit();
   return e == Error::Ok ? 0 : die(format_error(e));
 }

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+#include <string>
+
 namespace ember::aot {
 namespace {
 
@@ -83,6 +87,28 @@ TEST(SelectiveKernelsTest, OpListsInThreeForms) {
             (std::set<std::string>{"aten::add.out", "aten::mul.out"}));
   EXPECT_EQ(op_list_operators("not an op\n").error(), Error::InvalidArgument);
   EXPECT_EQ(op_list_operators("{\"methods\": [").error(), Error::InvalidArgument);
+}
+
+// The dtype selection header: the union of the selected operators' dtypes as a ScalarType bit
+// mask, each pair named; provided ops do not count; an operator without dtypes (from an op
+// list) selects every dtype unless dtypes were asked for.
+TEST(SelectiveKernelsTest, DtypeHeaderHoldsTheSelectedPairs) {
+  const std::map<std::string, std::set<int>> dtypes = {
+      {"aten::addmm.out", {6}}, {"aten::relu.out", {6}}, {"aten::index.Tensor_out", {4, 6}},
+      {"aten::sym_size.int", {3}}};
+  std::string h = selective_dtype_header({"aten::addmm.out", "aten::relu.out"}, dtypes, {}, {}, options());
+  EXPECT_NE(h.find("#define EMBER_SELECTED_DTYPES 0x40ull\n"), std::string::npos) << h;
+  EXPECT_NE(h.find("//   aten::addmm.out: Float\n"), std::string::npos) << h;
+  h = selective_dtype_header({"aten::addmm.out", "aten::index.Tensor_out", "aten::sym_size.int"}, dtypes,
+                             {"aten::sym_size.int"}, {}, options());
+  EXPECT_NE(h.find("#define EMBER_SELECTED_DTYPES 0x50ull\n"), std::string::npos) << h;  // Long, Float
+  EXPECT_NE(h.find("//   aten::index.Tensor_out: Long Float\n"), std::string::npos) << h;
+  h = selective_dtype_header({"aten::addmm.out", "aten::mul.out"}, dtypes, {}, {}, options());
+  EXPECT_NE(h.find("#define EMBER_SELECTED_DTYPES (~0ull)\n"), std::string::npos) << h;
+  h = selective_dtype_header({"aten::addmm.out", "aten::mul.out"}, dtypes, {}, {scalar_type_code("Half")}, options());
+  EXPECT_NE(h.find("#define EMBER_SELECTED_DTYPES 0x60ull\n"), std::string::npos) << h;  // Half, Float
+  EXPECT_EQ(scalar_type_code("BFloat16"), 15);
+  EXPECT_EQ(scalar_type_code("float"), -1);
 }
 
 }  // namespace

@@ -32,6 +32,9 @@ Result<BackendInterface*> BackendRegistry::find(std::string_view name) const {
 const char* BackendRegistry::describe_names(char* buffer, size_t size) const {
   if (size == 0) return buffer;
   buffer[0] = '\0';
+#if defined(EMBER_NO_MESSAGES)
+  return buffer;  // only messages use the list, and this build has none (diagnostics.h)
+#endif
   size_t n = 0;
   for (size_t i = 0; i < size_ && n < size; ++i) {
     int w = snprintf(buffer + n, size - n, i == 0 ? "%s" : ", %s", entries_[i].name);

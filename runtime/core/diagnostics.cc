@@ -7,6 +7,20 @@
 #include "runtime/platform/log.h"
 
 namespace ember::runtime {
+
+#if defined(EMBER_NO_MESSAGES)
+
+// No message text in this build (diagnostics.h): no buffer either.
+const char* last_error_message() { return ""; }
+
+void clear_error_message() {}
+
+const char* format_error(Error error, char* buffer, size_t size) {
+  snprintf(buffer, size, "%s (0x%02x)", error_name(error), static_cast<unsigned>(error));
+  return buffer;
+}
+
+#else
 namespace {
 
 thread_local char t_message[kMaxErrorMessageLength];
@@ -58,5 +72,7 @@ const char* format_error(Error error, char* buffer, size_t size) {
            t_message[0] != '\0' ? t_message : error_meaning(error));
   return buffer;
 }
+
+#endif  // EMBER_NO_MESSAGES
 
 }  // namespace ember::runtime

@@ -21,11 +21,26 @@ namespace ember::runtime {
 #endif
 constexpr size_t kMaxErrorMessageLength = EMBER_MAX_ERROR_MESSAGE_LENGTH;
 
+#if defined(EMBER_NO_MESSAGES)
+// A build without message text (-DEMBER_NO_MESSAGES, .bazelrc --config=no_messages, which
+// --config=cortex_m includes; docs/footprint.md): fail() and annotate() return the error code
+// and drop the text, which the compiler then leaves out of the binary; last_error_message() is
+// always "" and format_error() prints the code's name. Error codes are unchanged.
+template <typename... Args>
+inline Error fail(Error error, const char* /*format*/, const Args&... /*args*/) {
+  return error;
+}
+template <typename... Args>
+inline Error annotate(Error error, const char* /*format*/, const Args&... /*args*/) {
+  return error;
+}
+#else
 // Records `format` as this thread's last error message, logs it, returns `error`.
 Error fail(Error error, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
 // Prefixes this thread's last error message with "<context>: ", returns `error`.
 Error annotate(Error error, const char* format, ...) __attribute__((format(printf, 2, 3)));
+#endif
 
 // The message recorded by the last fail() on this thread ("" if none).
 const char* last_error_message();

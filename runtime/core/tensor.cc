@@ -100,6 +100,13 @@ Error Tensor::resize_slow(Span<const SizesType> new_sizes) {
 const char* describe_shape(ScalarType type, Span<const SizesType> sizes, char* buffer,
                            size_t size) {
   if (size == 0) return buffer;
+#if defined(EMBER_NO_MESSAGES)
+  // Only messages use the description, and this build has none (diagnostics.h).
+  (void)type;
+  (void)sizes;
+  buffer[0] = '\0';
+  return buffer;
+#endif
   int n = snprintf(buffer, size, "%s[", scalar_type_name(type));
   for (size_t i = 0; i < sizes.size() && n >= 0 && size_t(n) < size; ++i) {
     n += snprintf(buffer + n, size - size_t(n), i == 0 ? "%d" : ",%d", int(sizes[i]));

@@ -161,8 +161,12 @@ Error report_missing(const MethodState* s) {
     }
     if (seen) continue;
     ++missing;
+#if !defined(EMBER_NO_MESSAGES)  // the list only feeds the message (diagnostics.h)
     const int w = snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "", in.name);
     if (w > 0) used = std::min(sizeof(list) - 1, used + size_t(w));
+#else
+    (void)used;
+#endif
   }
   if (missing == 0) return Error::Ok;
   return fail(Error::OperatorMissing, "method '%s' needs %zu operator(s) with no registered kernel: %s",

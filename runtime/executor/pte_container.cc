@@ -91,12 +91,20 @@ Error verify(const uint8_t* data, size_t size, PteVerification verification) {
     }
     return Error::Ok;
   }
+#if defined(EMBER_NO_FLATBUFFER_VERIFIER)
+  // A build for trusted programs only (pte_container.h): verification was asked for and this
+  // build cannot do it, so the program is refused rather than loaded unverified.
+  return fail(Error::NotSupported,
+              "this runtime was built without the FlatBuffers verifier (EMBER_NO_FLATBUFFER_VERIFIER): "
+              "load trusted programs with PteVerification::Minimal");
+#else
   flatbuffers::Verifier verifier(data, size, /*max_depth=*/64, /*max_tables=*/10000000);
   if (!fb::VerifyProgramBuffer(verifier)) {
     return fail(Error::InvalidProgram, "the program FlatBuffer (%zu bytes) failed verification",
                 size);
   }
   return Error::Ok;
+#endif
 }
 
 }  // namespace

@@ -34,7 +34,10 @@
 
 namespace ember::runtime {
 
-// How much of the FlatBuffer open_program() checks.
+// How much of the FlatBuffer open_program() checks. A runtime built with
+// -DEMBER_NO_FLATBUFFER_VERIFIER (for trusted programs only, like ExecuTorch's Minimal default;
+// docs/footprint.md) leaves the verifier's code out: InternalConsistency, still the default,
+// then fails with NotSupported instead of loading the program unverified.
 enum class PteVerification : uint8_t {
   // The identifier and the root offset only (for trusted, pre-verified data).
   Minimal,

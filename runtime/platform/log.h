@@ -31,6 +31,17 @@ void ember_pal_emit_log(uint8_t level, const char* file, int line, const char* m
 uint64_t ember_pal_now_ns(void);
 }
 
+#if defined(EMBER_NO_MESSAGES)
+// A build without message text (runtime/core/diagnostics.h): the call is type-checked, never
+// made, and its format string and file name stay out of the binary.
+#define EMBER_LOG(level, ...)                                                                \
+  do {                                                                                       \
+    if (false) {                                                                             \
+      ::ember::runtime::log_message(::ember::runtime::LogLevel::level, "", 0, __VA_ARGS__); \
+    }                                                                                        \
+  } while (false)
+#else
 #define EMBER_LOG(level, ...)                                                              \
   ::ember::runtime::log_message(::ember::runtime::LogLevel::level, __FILE__, __LINE__, \
                                 __VA_ARGS__)
+#endif

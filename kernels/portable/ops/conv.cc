@@ -187,12 +187,13 @@ Tensor& convolution_out(KernelRuntimeContext& ctx, const Tensor& in, const Tenso
     if (g.groups == g.c_in && g.c_out == g.c_in && g.groups > 1) {
       conv_depthwise_f32(g, in.const_data_ptr<float>(), weight.const_data_ptr<float>(), b,
                          out.mutable_data_ptr<float>());
-    } else if (!conv_small_plane_f32(ctx, g, in.const_data_ptr<float>(),
-                                     weight.const_data_ptr<float>(), b,
-                                     out.mutable_data_ptr<float>()) &&
-               !conv_padded_f32(ctx, g, in.const_data_ptr<float>(),
-                                weight.const_data_ptr<float>(), b,
-                                out.mutable_data_ptr<float>())) {
+    } else if (kOneConvPath ||
+               (!conv_small_plane_f32(ctx, g, in.const_data_ptr<float>(),
+                                      weight.const_data_ptr<float>(), b,
+                                      out.mutable_data_ptr<float>()) &&
+                !conv_padded_f32(ctx, g, in.const_data_ptr<float>(),
+                                 weight.const_data_ptr<float>(), b,
+                                 out.mutable_data_ptr<float>()))) {
       conv_gemm_f32(g, in.const_data_ptr<float>(), weight.const_data_ptr<float>(), b,
                     out.mutable_data_ptr<float>(), ctx.thread_pool());
     }

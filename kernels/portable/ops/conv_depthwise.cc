@@ -98,7 +98,7 @@ DepthwiseFastFn best_depthwise_fast() {
 
 void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* weight,
                         const float* bias, float* out) {
-  if (g.ow >= 8 && dw3x3_applies(g)) {
+  if (!kOneConvPath && g.ow >= 8 && dw3x3_applies(g)) {
 #if defined(__x86_64__)
     static const bool avx2 = __builtin_cpu_supports("avx2");
     if (avx2 && g.sx == 1) return dw3x3_avx2(g, in, weight, bias, out);
@@ -108,7 +108,7 @@ void conv_depthwise_f32(const ConvGeometry& g, const float* in, const float* wei
 #endif
     return dw3x3_body(g, in, weight, bias, out);
   }
-  if (best_depthwise_fast()(g, in, weight, bias, out)) return;
+  if (!kOneConvPath && best_depthwise_fast()(g, in, weight, bias, out)) return;
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t c = 0; c < g.c_out; ++c) {
       const float* pi = in + n * g.is[0] + c * g.is[1];

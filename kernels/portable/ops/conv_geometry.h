@@ -11,6 +11,14 @@
 
 namespace ember::kernels::portable {
 
+// A size build (kernels/portable/copts.bzl, EMBER_SIZE_BUILD) keeps one float32 convolution path
+// per case: the direct depthwise loop and the im2col GEMM, without the shape-specific fast paths.
+#if defined(EMBER_SIZE_BUILD)
+constexpr bool kOneConvPath = true;
+#else
+constexpr bool kOneConvPath = false;
+#endif
+
 struct ConvGeometry {
   int64_t n = 0, c_in = 0, h = 0, w = 0;    // input
   int64_t c_out = 0, oh = 0, ow = 0;        // output

@@ -11,6 +11,18 @@
 #include "runtime/core/half.h"
 #include "runtime/core/scalar_type.h"
 
+// Selective build by dtype (ember_selective_kernels(dtype_selective = True)): the generated
+// selection header, named by EMBER_DTYPE_SELECTION_HEADER, defines EMBER_SELECTED_DTYPES, a bit
+// mask over ScalarType codes (bit 6 = Float, ...). Every dispatch below then compiles only the
+// cases in the mask, and an unselected dtype takes the "unsupported dtype" error path. Without a
+// selection header every dtype is compiled (the default build).
+#if defined(EMBER_DTYPE_SELECTION_HEADER)
+#include EMBER_DTYPE_SELECTION_HEADER
+#endif
+#if !defined(EMBER_SELECTED_DTYPES)
+#define EMBER_SELECTED_DTYPES (~0ull)
+#endif
+
 namespace ember::kernels::portable {
 
 using runtime::BFloat16;
@@ -67,13 +79,18 @@ enum DtypeFamily : unsigned {
   kAll = kBool | kReal,
 };
 
-// Calls f(TypeTag<T>{}) for `type` if it is in `Families` (only those
+// Whether this build compiles kernels for `type` (EMBER_SELECTED_DTYPES above).
+constexpr bool dtype_selected(ScalarType type) {
+  return ((static_cast<unsigned long long>(EMBER_SELECTED_DTYPES) >> static_cast<unsigned>(type)) & 1u) != 0;
+}
+
+// Calls f(TypeTag<T>{}) for `type` if it is in `Families` and selected (only those
 // instantiations are compiled); returns false otherwise.
 template <unsigned Families, typename F>
 bool dispatch(ScalarType type, F&& f) {
-#define EMBER_DISPATCH_CASE_(family, code, T)          \
-  case ScalarType::code:                               \
-    if constexpr ((Families & (family)) != 0) {        \
+#define EMBER_DISPATCH_CASE_(family, code, T)                                      \
+  case ScalarType::code:                                                           \
+    if constexpr ((Families & (family)) != 0 && dtype_selected(ScalarType::code)) { \
       f(TypeTag<T>{});                                 \
       return true;                                     \
     } else {                                           \

@@ -24,16 +24,7 @@ Result<ValueId> add_parameter(Graph& g, const std::string& base, ScalarType dtyp
   TensorSpec spec = contiguous_spec(dtype, static_sizes(sizes));
   spec.constant = std::move(data);
   EMBER_ASSIGN_OR_RETURN(ValueId v, add_tensor_value(g, base, std::move(spec)));
-  size_t at = 0;
-  auto& specs = g.signature().inputs;
-  while (at < specs.size() && specs[at].kind != InputKind::UserInput) ++at;
-  InputSpec in;
-  in.kind = InputKind::Parameter;
-  in.name = g.value(v).name;
-  in.target = g.value(v).name;
-  if (specs.size() == g.inputs().size()) specs.insert(specs.begin() + long(at), in);
-  g.inputs().insert(g.inputs().begin() + long(std::min(at, g.inputs().size())),
-                    Argument::tensor(v));
+  lift_as_parameter(g, v);
   return v;
 }
 

@@ -55,8 +55,10 @@ TEST(XnnpackE2eTest, HuggingFaceGpt2) {
 
 // Issue #30's broader corpus (refgen/fixtures/pt2_model_zoo.py), with the partition count
 // the xnnpack recipe reaches; every node left out has a reason in the summary (checked).
-// Recurrent nets: torch's core ATen export unrolls them (GRU over 98 steps: 1,778 nodes),
-// every step delegates but the initial state's full: one partition.
+// Recurrent nets: torch's core ATen export unrolls them (GRU over 98 steps: 1,778 nodes), and
+// Ember's decomposition of the training IR's gru.input / lstm.input does the same
+// (decomp_rnn.cc); every step delegates but the initial state's full/zeros: one partition,
+// one delegate call per run.
 void check_zoo(const std::string& model, int partitions, bool torch2_6 = true) {
   for (const char* v : {".core_aten.torch2_14", ".training_ir.torch2_14", ".core_aten.torch2_6",
                         ".training_ir.torch2_6"}) {
@@ -65,14 +67,8 @@ void check_zoo(const std::string& model, int partitions, bool torch2_6 = true) {
     EXPECT_EQ(check_fixtures(id, partitions), 1) << id;
   }
 }
-TEST(XnnpackE2eTest, GruKeywordSpotter) {
-  EXPECT_EQ(check_fixtures("gru_kws.core_aten.torch2_14", 1), 1);
-  EXPECT_EQ(check_fixtures("gru_kws.core_aten.torch2_6", 1), 1);
-}
-TEST(XnnpackE2eTest, Lstm) {
-  EXPECT_EQ(check_fixtures("lstm_2layer.core_aten.torch2_14", 1), 1);
-  EXPECT_EQ(check_fixtures("lstm_2layer.core_aten.torch2_6", 1), 1);
-}
+TEST(XnnpackE2eTest, GruKeywordSpotter) { check_zoo("gru_kws", 1); }
+TEST(XnnpackE2eTest, Lstm) { check_zoo("lstm_2layer", 1); }
 // nn.Unfold/nn.Fold (im2col/col2im) stay on the portable kernels between delegated runs.
 TEST(XnnpackE2eTest, FoldVit) { check_zoo("fold_vit", -1); }
 TEST(XnnpackE2eTest, DetrStyle) { check_zoo("detr_tiny", -1); }

@@ -29,6 +29,18 @@ const std::pair<const char*, const char*> kMissing[] = {
     {"embedding", "a gather: XNNPACK has no gather operator"},
     {"full_like", "makes a tensor from a scalar: XNNPACK has no fill operator"},
     {"scalar_tensor", "makes a tensor from a scalar: XNNPACK has no fill operator"},
+    {"full", "a factory (a tensor filled with a scalar): XNNPACK has no fill operator"},
+    {"zeros", "a factory (a tensor filled with a scalar): XNNPACK has no fill operator"},
+    {"ones", "a factory (a tensor filled with a scalar): XNNPACK has no fill operator"},
+    {"arange", "a factory (an index sequence, usually int64 for masks or positions): XNNPACK "
+               "has no iota operator"},
+    {"gather", "a gather: XNNPACK has no gather operator"},
+    {"bitwise_and", "combines bool or integer masks: XNNPACK has no boolean or integer datatype"},
+    {"bitwise_or", "combines bool or integer masks: XNNPACK has no boolean or integer datatype"},
+    {"_to_copy", "a dtype conversion (in exported models: of int64 or bool masks and indices): "
+                 "XNNPACK has no integer or boolean datatype"},
+    {"im2col", "nn.Unfold: XNNPACK has no im2col operator"},
+    {"col2im", "nn.Fold: XNNPACK has no col2im operator"},
 };
 // Ops on bool tensors: XNNPACK (and the delegate's schema) has no boolean datatype.
 const char* const kBool[] = {"where", "any", "all", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
@@ -205,7 +217,13 @@ using Check = std::function<std::string(const aot::Node&, const aot::Graph&)>;
 std::string check_conv(const aot::Node& n, const aot::Graph& g) {
   if (input_bool(n, "transposed", false)) return "transposed convolution is not serialized to XNNPACK";
   ValueId w = input_tensor(n, "weight"), b = input_tensor(n, "bias");
-  if (g.value(input_tensor(n, "input")).tensor.rank() != 4) return "only 2-D convolution (4-D input)";
+  const size_t conv_rank = g.value(input_tensor(n, "input")).tensor.rank();
+  if (conv_rank == 3) {
+    return "a 1-D convolution (3-D input): XNNPACK's are 2-D and this one is not yet lowered as "
+           "one over [N, C, 1, L]";
+  }
+  if (conv_rank == 5) return "a 3-D convolution (5-D input): XNNPACK has 2-D convolutions only";
+  if (conv_rank != 4) return "only 2-D convolution (4-D input)";
   if (!is_const(g, w)) return "weight is not a constant";
   if (b != aot::kNoValue && !is_const(g, b)) return "bias is not a constant";
   return "";

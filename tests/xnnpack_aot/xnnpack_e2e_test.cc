@@ -42,15 +42,14 @@ TEST(XnnpackE2eTest, TinyUnet) { check_committed("tiny_unet", 4, 1); }
 // kernels, and the summary gives the reason for each node left out. Those nodes depend only on
 // the inputs, so to_backend runs them ahead of the delegate (to_backend_pass.h) and BERT's
 // encoder is one partition (5 in export order; the external training IR 5 -> 1, its boolean
-// SDPA masks becoming one additive bias each). GPT-2 is still split by the pow(x, 3) of its
-// tanh GELU, which the XNNPACK payload has no node for: 3 partitions in core ATen (4 before),
-// 5 in the training IR (6 before).
+// SDPA masks becoming one additive bias each). GPT-2's tanh GELU has pow(x, 3), now lowered as
+// square times x: its core ATen is one partition too (4 before), its training IR 3 (6 before).
 TEST(XnnpackE2eTest, HuggingFaceBert) {
   EXPECT_EQ(check_fixtures("hf_bert.core_aten.torch2_14", 1), 1);
 }
 TEST(XnnpackE2eTest, HuggingFaceGpt2) {
-  EXPECT_EQ(check_fixtures("hf_gpt2.core_aten.torch2_14", 3), 1);
-  EXPECT_EQ(check_fixtures("hf_gpt2.training_ir.torch2_14", 5), 1);
+  EXPECT_EQ(check_fixtures("hf_gpt2.core_aten.torch2_14", 1), 1);
+  EXPECT_EQ(check_fixtures("hf_gpt2.training_ir.torch2_14", 3), 1);
 }
 
 // Issue #30's broader corpus (refgen/fixtures/pt2_model_zoo.py), with the partition count

@@ -300,6 +300,15 @@ std::string check_elu(const aot::Node& n, const aot::Graph&) {
   return "";
 }
 
+std::string check_pow(const aot::Node& n, const aot::Graph&) {
+  const aot::NamedArgument* e = n.find_input("exponent");
+  const bool number = e != nullptr && (e->arg.kind == aot::ArgKind::Int || e->arg.kind == aot::ArgKind::Float);
+  const double v = !number ? 0.0 : e->arg.kind == aot::ArgKind::Int ? double(e->arg.i) : e->arg.f;
+  if (number && (v == 2.0 || v == 3.0)) return "";
+  return "pow with an exponent other than 2 or 3: XNNPACK's pow is experimental and has no node "
+         "in the XNNPACK payload schema (2 and 3 are lowered as multiplies)";
+}
+
 std::string check_clamp(const aot::Node& n, const aot::Graph&) {
   for (const char* a : {"min", "max"}) {
     const aot::NamedArgument* v = n.find_input(a);
@@ -475,6 +484,7 @@ const std::map<std::string, Check>& checks() {
       {"aten::gelu.default", check_gelu}, {"aten::tanh.default", ok}, {"aten::exp.default", ok},
       {"aten::log.default", ok}, {"aten::sin.default", ok}, {"aten::cos.default", ok},
       {"aten::rsqrt.default", ok}, {"aten::native_layer_norm.default", check_layer_norm},
+      {"aten::pow.Tensor_Scalar", check_pow},
       {"aten::upsample_nearest2d.vec", check_upsample_nearest},
       {"aten::upsample_nearest2d.default", check_upsample_nearest},
       {"aten::upsample_bilinear2d.vec", check_upsample_scales},

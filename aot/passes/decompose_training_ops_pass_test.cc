@@ -134,6 +134,55 @@ TEST(DecomposeTrainingOpsPassTest, MinOtherIsMinimum) {
   EXPECT_EQ(print_body(g), "%min : f32[3] = aten::minimum.default(self=%x, other=%y)\n");
 }
 
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// gru.input over 2 steps (batch_first, 1 layer): one addmm for the input projection of both
+// steps, one per step for the hidden state, the gates' sigmoid/tanh per step, the steps
+// concatenated into the output and h_n stacked; an LSTM the same with 4 gates and c.
+TEST(DecomposeTrainingOpsPassTest, GruAndLstmAreUnrolled) {
+  for (const bool lstm : {false, true}) {
+    const int64_t gates = lstm ? 4 : 3;
+    GraphBuilder b;
+    ValueId w_ih = b.parameter("w_ih", {gates * 2, 3}, std::vector<float>(gates * 6, 0.1f));
+    ValueId w_hh = b.parameter("w_hh", {gates * 2, 2}, std::vector<float>(gates * 4, 0.1f));
+    ValueId b_ih = b.parameter("b_ih", {gates * 2}, std::vector<float>(gates * 2, 0.f));
+    ValueId b_hh = b.parameter("b_hh", {gates * 2}, std::vector<float>(gates * 2, 0.f));
+    ValueId x = b.input("x", {1, 2, 3});
+    ValueId h0 = b.input("h0", {1, 1, 2});
+    ValueId c0 = b.input("c0", {1, 1, 2});
+    std::vector<NamedArgument> extra = {
+        {"params", Argument::tensor_list({w_ih, w_hh, b_ih, b_hh}), false},
+        {"has_biases", Argument::boolean(true), false}, {"num_layers", Argument::integer(1), false},
+        {"dropout", Argument::floating(0.0), false}, {"train", Argument::boolean(false), false},
+        {"bidirectional", Argument::boolean(false), false},
+        {"batch_first", Argument::boolean(true), false}};
+    if (lstm) extra.insert(extra.begin(), {"hx", Argument::tensor_list({h0, c0}), false});
+    std::vector<std::pair<std::string, ValueId>> tensors = {{"input", x}};
+    if (!lstm) tensors.push_back({"hx", h0});
+    ValueId out = b.op(lstm ? "aten::lstm.input" : "aten::gru.input", tensors, "rnn", {1, 2, 2}, extra);
+    Graph& g = b.graph();
+    for (int k = 0; k < (lstm ? 2 : 1); ++k) {
+      auto v = add_tensor_value(g, k == 0 ? "h_n" : "c_n", contiguous_spec(ScalarType::Float, {SymInt::of(1), SymInt::of(1), SymInt::of(2)}));
+      ASSERT_TRUE(v.ok());
+      g.nodes().back().outputs.push_back(Argument::tensor(*v));
+    }
+    b.output(out);
+    Graph graph = b.take();
+    ASSERT_EQ(DecomposeTrainingOpsPass().run(graph), Error::Ok);
+    const std::string body = print_body(graph);
+    EXPECT_EQ(count_of(body, "aten::gru"), 0u) << body;
+    EXPECT_EQ(count_of(body, "aten::lstm"), 0u) << body;
+    EXPECT_EQ(count_of(body, "aten::addmm.default"), 3u) << body;
+    EXPECT_EQ(count_of(body, "aten::tanh.default"), lstm ? 4u : 2u) << body;
+    EXPECT_EQ(count_of(body, "aten::sigmoid.default"), lstm ? 6u : 4u) << body;
+    EXPECT_EQ(count_of(body, "aten::cat.default"), lstm ? 3u : 2u) << body;
+  }
+}
+
 TEST(DecomposeTrainingOpsPassTest, TrainingBatchNormIsRejectedWithSourceLine) {
   GraphBuilder b;
   ValueId m = b.parameter("m", {2}, {0.f, 0.f}, InputKind::Buffer);
@@ -246,8 +295,8 @@ TEST(DecomposeTrainingOpsPassTest, VideoOpsBecomeTheir3dCoreForms) {
             "transposed=False, output_padding=[0, 0, 0], groups=1)\n"
             "%max_pool3d : f32[1, 4, 2, 3, 3], %max_pool3d_indices : i64[1, 4, 2, 3, 3] = "
             "aten::max_pool3d_with_indices.default(self=%conv3d, kernel_size=[2, 2, 2])\n"
-            "%pool : f32[1, 4, 1, 1, 1] = aten::_adaptive_avg_pool3d.default(self=%max_pool3d, "
-            "output_size=[1, 1, 1])\n");
+            "%pool : f32[1, 4, 1, 1, 1] = aten::mean.dim(self=%max_pool3d, dim=[-1, -2, -3], "
+            "keepdim=True)\n");
   EXPECT_EQ(verify_graph(g), Error::Ok);
 }
 

@@ -15,6 +15,7 @@ const DecompositionTable& training_ir_decompositions() {
     add_tensor_op_decompositions(t);
     add_einsum_decompositions(t);
     add_spectral_decompositions(t);
+    add_rnn_decompositions(t);
     return t;
   }();
   return *table;

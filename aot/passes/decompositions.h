@@ -33,6 +33,7 @@ void add_attention_decompositions(DecompositionTable* table);
 void add_tensor_op_decompositions(DecompositionTable* table);
 void add_einsum_decompositions(DecompositionTable* table);
 void add_spectral_decompositions(DecompositionTable* table);  // hann_window, stft
+void add_rnn_decompositions(DecompositionTable* table);  // gru.input, lstm.input (decomp_rnn.cc)
 
 // --- helpers shared by the rule files ---
 

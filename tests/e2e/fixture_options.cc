@@ -20,12 +20,6 @@ std::string known_fixture_gap(const std::string& id) {
       {"log_mel_stft.training_ir.",
        "aten::stft.default has no decomposition yet (to reflect pad, unfold, window multiply "
        "and aten::_fft_r2c), and needs the real FFT kernel aten::_fft_r2c.out (branch s11-ops)"},
-      {"gru_kws.training_ir.",
-       "aten::gru.input has no decomposition yet (torch's core ATen export unrolls it into "
-       "per-step addmm/sigmoid/tanh, which lowers: gru_kws.core_aten)"},
-      {"lstm_2layer.training_ir.",
-       "aten::lstm.input has no decomposition yet (torch's core ATen export unrolls it into "
-       "per-step addmm/sigmoid/tanh, which lowers: lstm_2layer.core_aten)"},
   };
   const size_t slash = id.find_last_of('/');
   const std::string name = slash == std::string::npos ? id : id.substr(slash + 1);

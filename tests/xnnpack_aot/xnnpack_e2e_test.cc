@@ -42,21 +42,22 @@ TEST(XnnpackE2eTest, TinyUnet) { check_committed("tiny_unet", 4, 1); }
 // kernels, and the summary gives the reason for each node left out. Those nodes depend only on
 // the inputs, so to_backend runs them ahead of the delegate (to_backend_pass.h) and BERT's
 // encoder is one partition (5 in export order; the external training IR 5 -> 1, its boolean
-// SDPA masks becoming one additive bias each). GPT-2 is still split by the pow(x, 3) of its
-// tanh GELU, which the XNNPACK payload has no node for: 3 partitions in core ATen (4 before),
-// 5 in the training IR (6 before).
+// SDPA masks becoming one additive bias each). GPT-2's tanh GELU has pow(x, 3), now lowered as
+// square times x: its core ATen is one partition too (4 before), its training IR 3 (6 before).
 TEST(XnnpackE2eTest, HuggingFaceBert) {
   EXPECT_EQ(check_fixtures("hf_bert.core_aten.torch2_14", 1), 1);
 }
 TEST(XnnpackE2eTest, HuggingFaceGpt2) {
-  EXPECT_EQ(check_fixtures("hf_gpt2.core_aten.torch2_14", 3), 1);
-  EXPECT_EQ(check_fixtures("hf_gpt2.training_ir.torch2_14", 5), 1);
+  EXPECT_EQ(check_fixtures("hf_gpt2.core_aten.torch2_14", 1), 1);
+  EXPECT_EQ(check_fixtures("hf_gpt2.training_ir.torch2_14", 3), 1);
 }
 
 // Issue #30's broader corpus (refgen/fixtures/pt2_model_zoo.py), with the partition count
 // the xnnpack recipe reaches; every node left out has a reason in the summary (checked).
-// Recurrent nets: torch's core ATen export unrolls them (GRU over 98 steps: 1,778 nodes),
-// every step delegates but the initial state's full: one partition.
+// Recurrent nets: torch's core ATen export unrolls them (GRU over 98 steps: 1,778 nodes), and
+// Ember's decomposition of the training IR's gru.input / lstm.input does the same
+// (decomp_rnn.cc); every step delegates but the initial state's full/zeros: one partition,
+// one delegate call per run.
 void check_zoo(const std::string& model, int partitions, bool torch2_6 = true) {
   for (const char* v : {".core_aten.torch2_14", ".training_ir.torch2_14", ".core_aten.torch2_6",
                         ".training_ir.torch2_6"}) {
@@ -65,14 +66,8 @@ void check_zoo(const std::string& model, int partitions, bool torch2_6 = true) {
     EXPECT_EQ(check_fixtures(id, partitions), 1) << id;
   }
 }
-TEST(XnnpackE2eTest, GruKeywordSpotter) {
-  EXPECT_EQ(check_fixtures("gru_kws.core_aten.torch2_14", 1), 1);
-  EXPECT_EQ(check_fixtures("gru_kws.core_aten.torch2_6", 1), 1);
-}
-TEST(XnnpackE2eTest, Lstm) {
-  EXPECT_EQ(check_fixtures("lstm_2layer.core_aten.torch2_14", 1), 1);
-  EXPECT_EQ(check_fixtures("lstm_2layer.core_aten.torch2_6", 1), 1);
-}
+TEST(XnnpackE2eTest, GruKeywordSpotter) { check_zoo("gru_kws", 1); }
+TEST(XnnpackE2eTest, Lstm) { check_zoo("lstm_2layer", 1); }
 // nn.Unfold/nn.Fold (im2col/col2im) stay on the portable kernels between delegated runs.
 TEST(XnnpackE2eTest, FoldVit) { check_zoo("fold_vit", -1); }
 TEST(XnnpackE2eTest, DetrStyle) { check_zoo("detr_tiny", -1); }

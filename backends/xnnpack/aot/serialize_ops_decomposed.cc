@@ -7,7 +7,8 @@
 //                      of a constant, the broadcast data at export time;
 //   upsample_nearest2d by integer factors: [N,H,1,W,1,C] * ones[1,1,kh,1,kw,1], reshaped;
 //   upsample_bilinear2d XNNStaticResizeBilinear2D in NHWC (half-pixel centres, or
-//                      align_corners).
+//                      align_corners);
+//   pow(x, 2 | 3)      square, and square times x (ATen's own arithmetic for these exponents).
 #include <cstring>
 
 #include "backends/xnnpack/aot/serialize_context.h"
@@ -222,8 +223,27 @@ Error serialize_safe_softmax(SerializeContext& ctx, const SafeSoftmax& p) {
   return Error::Ok;
 }
 
+// pow(x, 2) = x * x (XNNSquare); pow(x, 3) = (x * x) * x, which is how ATen computes these two
+// exponents, so the bits are PyTorch's (GPT-2's tanh GELU has pow(x, 3)).
+Error serialize_pow(SerializeContext& ctx, const aot::Node& n) {
+  ValueId x = input_tensor(n, "self"), out = output_tensor(n);
+  const std::vector<int64_t> s = ctx.sizes(x);
+  const Layout l = identity_layout(s.size());
+  XnnpackGraphBuilder& g = ctx.builder();
+  EMBER_ASSIGN_OR_RETURN(uint32_t xi, ctx.get(x, l));
+  if (input_double(n, "exponent", 0) == 2.0) {
+    g.unary(fb::XNodeUnion::XNNSquare, xi, ctx.define(out, l));
+    return Error::Ok;
+  }
+  uint32_t sq = g.add_value(permute_dims(s, l));
+  g.unary(fb::XNodeUnion::XNNSquare, xi, sq);
+  g.binary(fb::XNodeUnion::XNNMultiply, sq, xi, ctx.define(out, l));
+  return Error::Ok;
+}
+
 Error serialize_decomposed_op(SerializeContext& ctx, const aot::Node& n) {
   const std::string q = n.op.qualified();
+  if (q == "aten::pow.Tensor_Scalar") return serialize_pow(ctx, n);
   if (q == "aten::native_layer_norm.default") return serialize_layer_norm(ctx, n);
   if (q == "aten::expand.default" || q == "aten::expand_copy.default") {
     return serialize_expand(ctx, input_tensor(n, "self"), output_tensor(n));

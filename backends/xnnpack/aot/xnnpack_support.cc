@@ -29,6 +29,18 @@ const std::pair<const char*, const char*> kMissing[] = {
     {"embedding", "a gather: XNNPACK has no gather operator"},
     {"full_like", "makes a tensor from a scalar: XNNPACK has no fill operator"},
     {"scalar_tensor", "makes a tensor from a scalar: XNNPACK has no fill operator"},
+    {"full", "a factory (a tensor filled with a scalar): XNNPACK has no fill operator"},
+    {"zeros", "a factory (a tensor filled with a scalar): XNNPACK has no fill operator"},
+    {"ones", "a factory (a tensor filled with a scalar): XNNPACK has no fill operator"},
+    {"arange", "a factory (an index sequence, usually int64 for masks or positions): XNNPACK "
+               "has no iota operator"},
+    {"gather", "a gather: XNNPACK has no gather operator"},
+    {"bitwise_and", "combines bool or integer masks: XNNPACK has no boolean or integer datatype"},
+    {"bitwise_or", "combines bool or integer masks: XNNPACK has no boolean or integer datatype"},
+    {"_to_copy", "a dtype conversion (in exported models: of int64 or bool masks and indices): "
+                 "XNNPACK has no integer or boolean datatype"},
+    {"im2col", "nn.Unfold: XNNPACK has no im2col operator"},
+    {"col2im", "nn.Fold: XNNPACK has no col2im operator"},
 };
 // Ops on bool tensors: XNNPACK (and the delegate's schema) has no boolean datatype.
 const char* const kBool[] = {"where", "any", "all", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
@@ -205,7 +217,13 @@ using Check = std::function<std::string(const aot::Node&, const aot::Graph&)>;
 std::string check_conv(const aot::Node& n, const aot::Graph& g) {
   if (input_bool(n, "transposed", false)) return "transposed convolution is not serialized to XNNPACK";
   ValueId w = input_tensor(n, "weight"), b = input_tensor(n, "bias");
-  if (g.value(input_tensor(n, "input")).tensor.rank() != 4) return "only 2-D convolution (4-D input)";
+  const size_t conv_rank = g.value(input_tensor(n, "input")).tensor.rank();
+  if (conv_rank == 3) {
+    return "a 1-D convolution (3-D input): XNNPACK's are 2-D and this one is not yet lowered as "
+           "one over [N, C, 1, L]";
+  }
+  if (conv_rank == 5) return "a 3-D convolution (5-D input): XNNPACK has 2-D convolutions only";
+  if (conv_rank != 4) return "only 2-D convolution (4-D input)";
   if (!is_const(g, w)) return "weight is not a constant";
   if (b != aot::kNoValue && !is_const(g, b)) return "bias is not a constant";
   return "";
@@ -305,6 +323,15 @@ std::string check_elu(const aot::Node& n, const aot::Graph&) {
     return "elu with scale or input_scale != 1";
   }
   return "";
+}
+
+std::string check_pow(const aot::Node& n, const aot::Graph&) {
+  const aot::NamedArgument* e = n.find_input("exponent");
+  const bool number = e != nullptr && (e->arg.kind == aot::ArgKind::Int || e->arg.kind == aot::ArgKind::Float);
+  const double v = !number ? 0.0 : e->arg.kind == aot::ArgKind::Int ? double(e->arg.i) : e->arg.f;
+  if (number && (v == 2.0 || v == 3.0)) return "";
+  return "pow with an exponent other than 2 or 3: XNNPACK's pow is experimental and has no node "
+         "in the XNNPACK payload schema (2 and 3 are lowered as multiplies)";
 }
 
 std::string check_clamp(const aot::Node& n, const aot::Graph&) {
@@ -482,6 +509,7 @@ const std::map<std::string, Check>& checks() {
       {"aten::gelu.default", check_gelu}, {"aten::tanh.default", ok}, {"aten::exp.default", ok},
       {"aten::log.default", ok}, {"aten::sin.default", ok}, {"aten::cos.default", ok},
       {"aten::rsqrt.default", ok}, {"aten::native_layer_norm.default", check_layer_norm},
+      {"aten::pow.Tensor_Scalar", check_pow},
       {"aten::upsample_nearest2d.vec", check_upsample_nearest},
       {"aten::upsample_nearest2d.default", check_upsample_nearest},
       {"aten::upsample_bilinear2d.vec", check_upsample_scales},

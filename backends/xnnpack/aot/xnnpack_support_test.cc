@@ -58,6 +58,23 @@ TEST(XnnpackSupportTest, OpsThisXnnpackLacks) {
   EXPECT_EQ(s.reason, "aten::cumsum.default: no XNNPACK lowering");
 }
 
+// pow with exponent 2 or 3 is lowered as multiplies (GPT-2's tanh GELU); other exponents stay out.
+TEST(XnnpackSupportTest, PowBySmallIntegers) {
+  GraphBuilder b;
+  auto x = b.input("x", {4});
+  b.op("aten::pow.Tensor_Scalar", {{"self", x}}, "pow_0", {4},
+       {{"exponent", aot::Argument::floating(3.0), false}});
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
+  b.op("aten::pow.Tensor_Scalar", {{"self", x}}, "pow_1", {4},
+       {{"exponent", aot::Argument::integer(2), false}});
+  EXPECT_TRUE(last_node_support(b).supported) << last_node_support(b).reason;
+  b.op("aten::pow.Tensor_Scalar", {{"self", x}}, "pow_2", {4},
+       {{"exponent", aot::Argument::floating(2.5), false}});
+  aot::Support s = last_node_support(b);
+  EXPECT_FALSE(s.supported);
+  EXPECT_NE(s.reason.find("other than 2 or 3"), std::string::npos) << s.reason;
+}
+
 // XNNPACK's tanh and exact gelu; tanh-approximated gelu stays out.
 TEST(XnnpackSupportTest, GeluExactOnly) {
   GraphBuilder b;

@@ -18,8 +18,6 @@ alone=()
 for f in "$fix"/pt2/*.pt2 "$fix"/pt2_quant/*.pt2; do
   name="$(basename "$(dirname "$f")")_$(basename "$f" .pt2)"
   case "$(basename "$f")" in
-    log_mel_stft.*)  # not lowered yet: known_fixture_gap() in tests/e2e/fixture_options.cc
-      continue ;;
     item_full.*)  # n.item() with no bound in the export: needs --max_dim (docs/aot.md)
       entries+=("{\"input\": \"$f\", \"output\": \"out/$name.pte\", \"recipe\": \"xnnpack\", \"max_dim\": \"u0=16\"}")
       alone+=("$name|$f --recipe xnnpack --max_dim u0=16")

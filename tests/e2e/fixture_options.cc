@@ -1,5 +1,7 @@
 #include "tests/e2e/fixture_options.h"
 
+#include <vector>
+
 namespace ember::testing {
 
 aot::RecipeOptions fixture_recipe_options(const std::string& pt2) {
@@ -11,20 +13,17 @@ aot::RecipeOptions fixture_recipe_options(const std::string& pt2) {
 }
 
 std::string known_fixture_gap(const std::string& id) {
-  // Issue #30's corpus (refgen/fixtures/pt2_model_zoo.py): generated and committed ahead of
-  // the operators they need.
-  static const char* const kGaps[][2] = {
-      {"log_mel_stft.core_aten.",
-       "needs the real FFT kernel aten::_fft_r2c.out and complex64 tensors (torch.stft's core "
-       "ATen form; written on branch s11-ops)"},
-      {"log_mel_stft.training_ir.",
-       "aten::stft.default has no decomposition yet (to reflect pad, unfold, window multiply "
-       "and aten::_fft_r2c), and needs the real FFT kernel aten::_fft_r2c.out (branch s11-ops)"},
+  // Fixtures committed ahead of the operators they need: {name prefix, reason}. Empty now
+  // (issue #30's log_mel_stft runs since the FFT kernels, kernels/fft, landed).
+  struct Gap {
+    const char* prefix;
+    const char* reason;
   };
+  static const std::vector<Gap> kGaps = {};
   const size_t slash = id.find_last_of('/');
   const std::string name = slash == std::string::npos ? id : id.substr(slash + 1);
   for (const auto& gap : kGaps) {
-    if (name.rfind(gap[0], 0) == 0) return gap[1];
+    if (name.rfind(gap.prefix, 0) == 0) return gap.reason;
   }
   return "";
 }

@@ -113,6 +113,14 @@ aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::Reci
   // bmm(a, expand(W)) -> view + mm + view: nn.MultiheadAttention's input projection becomes
   // one fully-connected node instead of a weight copy per batch and a batch matmul.
   r.transform_passes.push_back(std::make_shared<aot::BroadcastBmmToMmPass>());
+  // The LLM recipes (xnnpack-8da*) also store the embedding table as int8 per row (the
+  // portable quantized_decomposed::embedding_byte kernel reads it; XNNPACK has no gather).
+  // Before TiedLinearPass: once the embedding reads its int8 table, a tied output projection
+  // is W's only reader, so it is delegated and its weights quantized like any linear layer
+  // (int8 table + 4-bit packed copy, instead of one float32 matrix on the portable kernels).
+  if (name.rfind("xnnpack-8da", 0) == 0) {
+    r.transform_passes.push_back(std::make_shared<aot::QuantizeEmbeddingPass>());
+  }
   // mm(x, permute(W)) with W also read by an embedding -> linear(x, W): the tied matrix stays
   // one program constant, read by both portable kernels (check_linear keeps it undelegated).
   r.transform_passes.push_back(std::make_shared<aot::TiedLinearPass>());
@@ -120,11 +128,6 @@ aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::Reci
   // delegated, so a decoder layer's norms no longer split the delegate (4 calls per layer).
   r.transform_passes.push_back(std::make_shared<aot::SquareAsMulPass>());
   r.transform_passes.push_back(std::make_shared<aot::MeanAsLinearPass>());
-  // The LLM recipes (xnnpack-8da*) also store the embedding table as int8 per row (the
-  // portable quantized_decomposed::embedding_byte kernel reads it; XNNPACK has no gather).
-  if (name.rfind("xnnpack-8da", 0) == 0) {
-    r.transform_passes.push_back(std::make_shared<aot::QuantizeEmbeddingPass>());
-  }
   r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(specs));
   return r;
 }

@@ -1,4 +1,5 @@
 // The LLM C API (include/ember/ember_llm.h) over llm/runner and llm/generation.
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,12 +60,38 @@ struct ember_llm {
   std::unique_ptr<ember::llm::Tokenizer> tokenizer;
   std::unique_ptr<ember::llm::Session> session;
   std::vector<int32_t> generated;
+  std::atomic<bool> busy{false};  // a call is running on it (LlmClaim)
 };
 
 using ember::capi::Error;
 using ember::capi::to_status;
 
 namespace {
+
+// Holds a live ember_llm for one call (handle_registry.h): InvalidArgument if it is NULL or
+// destroyed, InvalidState if a call is already running on it (another thread, or the text
+// callback calling back in).
+class LlmClaim {
+ public:
+  explicit LlmClaim(const ember_llm* llm) : llm_(const_cast<ember_llm*>(llm)) {
+    ember::capi::RegistryLock lock;
+    error_ = ember::capi::check_handle_locked(llm_, ember::capi::HandleKind::Llm, "llm");
+    if (error_ == Error::Ok && llm_->busy.exchange(true)) {
+      error_ = ember::runtime::fail(Error::InvalidState, "llm %p is in use (by another thread or its own callback)",
+                                    static_cast<void*>(llm_));
+    }
+  }
+  ~LlmClaim() {
+    if (error_ == Error::Ok) llm_->busy.store(false);
+  }
+  LlmClaim(const LlmClaim&) = delete;
+  LlmClaim& operator=(const LlmClaim&) = delete;
+  Error error() const { return error_; }
+
+ private:
+  ember_llm* llm_;
+  Error error_;
+};
 
 Error load(const char* model_path, const char* tokenizer_path, ember_llm* llm) {
   using namespace ember;
@@ -101,7 +128,9 @@ ember_status ember_llm_load(const char* model_path, const char* tokenizer_path, 
   if (llm == nullptr) {
     return to_status(runtime::fail(Error::MemoryAllocationFailed, "ember_llm_load: no memory"));
   }
-  if (Error e = load(model_path, tokenizer_path, llm); e != Error::Ok) {
+  Error e = load(model_path, tokenizer_path, llm);
+  if (e == Error::Ok) e = capi::register_handle(llm, capi::HandleKind::Llm);
+  if (e != Error::Ok) {
     capi::destroy_heap(llm);
     return to_status(e);
   }
@@ -109,7 +138,22 @@ ember_status ember_llm_load(const char* model_path, const char* tokenizer_path, 
   return EMBER_OK;
 }
 
-void ember_llm_destroy(ember_llm* llm) { ember::capi::destroy_heap(llm); }
+// A second destroy, a destroy of a non-handle or during a call on it: a no-op with a message.
+void ember_llm_destroy(ember_llm* llm) {
+  ember::runtime::clear_error_message();
+  if (llm == nullptr) return;
+  {
+    ember::capi::RegistryLock lock;
+    if (ember::capi::check_handle_locked(llm, ember::capi::HandleKind::Llm, "llm") != Error::Ok) return;
+    if (llm->busy.exchange(true)) {
+      ember::runtime::fail(Error::InvalidState, "ember_llm_destroy: llm %p is in use; not destroyed",
+                           static_cast<void*>(llm));
+      return;
+    }
+    ember::capi::unregister_handle_locked(llm, ember::capi::HandleKind::Llm);
+  }
+  ember::capi::destroy_heap(llm);
+}
 
 void ember_llm_config_init(ember_llm_config* config) {
   if (config == nullptr) return;
@@ -128,6 +172,8 @@ ember_status ember_llm_generate(ember_llm* llm, const char* prompt, const int32_
     return to_status(runtime::fail(Error::InvalidArgument,
                                    "ember_llm_generate: llm, config and a prompt are required"));
   }
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   std::vector<int32_t> ids;
   if (prompt != nullptr) {
     auto encoded = llm->tokenizer->encode(prompt, /*add_special_tokens=*/true);
@@ -156,7 +202,8 @@ ember_status ember_llm_generate(ember_llm* llm, const char* prompt, const int32_
 }
 
 size_t ember_llm_generated_tokens(const ember_llm* llm, int32_t* tokens, size_t capacity) {
-  if (llm == nullptr) return 0;
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return 0;
   for (size_t i = 0; i < capacity && i < llm->generated.size() && tokens != nullptr; ++i) {
     tokens[i] = llm->generated[i];
   }
@@ -167,6 +214,8 @@ ember_status ember_llm_reset(ember_llm* llm) {
   if (llm == nullptr) {
     return to_status(ember::runtime::fail(Error::InvalidArgument, "ember_llm_reset: llm is NULL"));
   }
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   llm->session = std::make_unique<ember::llm::Session>(*llm->model, llm->model->max_seq_len(),
                                                        llm->model->context_length());
   llm->generated.clear();

@@ -121,13 +121,14 @@ int main(int argc, char** argv) {
   if (!source.ok()) return die(format_error(source.error()));
   // Both files reach their temporaries before either is renamed (a build never sees a new
   // .cc with an old .h after a full disk).
-  auto cc = ember::apps::AtomicFile::create(out_cc);
-  if (!cc.ok()) return die(format_error(cc.error()));
-  auto h = ember::apps::AtomicFile::create(out_h);
-  if (!h.ok()) return die(format_error(h.error()));
-  Error e = cc->write(*source);
-  if (e == Error::Ok) e = h->write(ember::aot::selective_header(options));
-  if (e == Error::Ok) e = cc->commit();
-  if (e == Error::Ok) e = h->commit();
+  std::vector<ember::apps::AtomicFile> files;
+  for (const auto& [path, text] : {std::pair<std::string, std::string>{out_cc, *source},
+                                   {out_h, ember::aot::selective_header(options)}}) {
+    auto file = ember::apps::AtomicFile::create(path);
+    if (!file.ok()) return die(format_error(file.error()));
+    if (Error e = file->write(text); e != Error::Ok) return die(format_error(e));
+    files.push_back(std::move(*file));
+  }
+  const Error e = ember::apps::commit_all(files);
   return e == Error::Ok ? 0 : die(format_error(e));
 }

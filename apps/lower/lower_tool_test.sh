@@ -81,6 +81,21 @@ for step in open write fsync close rename; do
   done
 done
 
+# Issue #33: kill -9 during the write left the .pte at 0 bytes. Killed at increasing delays,
+# lower leaves either the previous file or the complete new one, never a part.
+"$LOWER" "$FIXTURE" -o "$D/ref.pte" > /dev/null 2>&1 || fail "reference lowering failed"
+for delay in 0.01 0.05 0.1 0.2 0.3 0.5; do
+  echo "previous .pte" > "$D/k.pte"
+  "$LOWER" "$FIXTURE" -o "$D/k.pte" > /dev/null 2>&1 &
+  pid=$!
+  sleep "$delay"
+  kill -9 "$pid" 2> /dev/null
+  wait "$pid" 2> /dev/null
+  [ "$(cat "$D/k.pte" 2>/dev/null)" = "previous .pte" ] || cmp -s "$D/k.pte" "$D/ref.pte" ||
+    fail "kill -9 after ${delay}s left a partial .pte ($(stat -c %s "$D/k.pte") bytes)"
+  rm -f "$D"/.k.pte.tmp-*  # only kill -9 can leave one (apps/common/atomic_file.h)
+done
+
 # Issue #33: a .pt2 naming its program twice (Ember read the first copy, torch.export.load the
 # last) is a named error, not a silent choice.
 python3 - "$FIXTURE" "${TEST_TMPDIR}/twice.pt2" <<'PY'

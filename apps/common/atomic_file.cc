@@ -139,15 +139,22 @@ Error AtomicFile::write(const void* data, size_t size) {
   return Error::Ok;
 }
 
-Error AtomicFile::commit() {
-  if (done_) return fail(Error::InvalidState, "commit of '%s' twice", path_.c_str());
+Error AtomicFile::finish_writing() {
+  if (done_) return fail(Error::InvalidState, "finish_writing of '%s' after commit", path_.c_str());
+  if (fd_ < 0) return Error::Ok;  // already finished
   int e = fault_or(WriteStep::Fsync, path_, ::fsync(fd_) == 0 ? 0 : errno);
   if (e != 0) return fail_step("fsync", e);
   const int fd = fd_;
   fd_ = -1;
   e = fault_or(WriteStep::Close, path_, ::close(fd) == 0 ? 0 : errno);
   if (e != 0) return fail_step("close", e);
-  e = injected_write_fault(WriteStep::Rename, path_);
+  return Error::Ok;
+}
+
+Error AtomicFile::commit() {
+  if (done_) return fail(Error::InvalidState, "commit of '%s' twice", path_.c_str());
+  EMBER_TRY(finish_writing());
+  int e = injected_write_fault(WriteStep::Rename, path_);
   if (e == 0 && ::rename(temp_.c_str(), path_.c_str()) != 0) e = errno;
   if (e != 0) return fail_step("rename", e);
   done_ = true;
@@ -162,6 +169,12 @@ Error AtomicFile::commit() {
                   path_.c_str(), std::strerror(sync_error));
     }
   }
+  return Error::Ok;
+}
+
+Error commit_all(std::vector<AtomicFile>& files) {
+  for (AtomicFile& f : files) EMBER_TRY(f.finish_writing());
+  for (AtomicFile& f : files) EMBER_TRY(f.commit());
   return Error::Ok;
 }
 

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "runtime/core/result.h"
 
@@ -48,6 +49,9 @@ class AtomicFile {
   // gone and the target untouched (or, if only the folder's fsync failed, renamed but
   // perhaps not durable: reported as an error all the same).
   Error commit();
+  // The fsync and close of commit() alone (commit() then only renames): commit_all() runs it
+  // for every file of a set before the first rename.
+  Error finish_writing();
 
   const std::string& path() const { return path_; }
   const std::string& temp_path() const { return temp_; }
@@ -63,6 +67,12 @@ class AtomicFile {
   int fd_ = -1;
   bool done_ = false;  // committed or discarded
 };
+
+// Commits the outputs of one run as a set: every file is synced and closed before the first
+// rename, so a failure of any but a rename leaves every previous file as it was. (A rename
+// failing after an earlier one succeeded, which needs the folder to change under the run,
+// leaves the earlier file new.)
+Error commit_all(std::vector<AtomicFile>& files);
 
 // create + write + commit of one buffer.
 Error write_file_atomically(const std::string& path, const void* data, size_t size);

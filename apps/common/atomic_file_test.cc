@@ -135,6 +135,40 @@ TEST_F(AtomicFileTest, EnvironmentVariableInjectsFaultsForToolTests) {
   EXPECT_EQ(read_all(target_), "new");
 }
 
+// Outputs of one run as a set: a fault while syncing the second leaves the first's previous
+// contents too (issue #33: a failing --debug_out left a new .pte beside the old sidecar).
+TEST_F(AtomicFileTest, CommitAllSyncsEveryFileBeforeTheFirstRename) {
+  const std::string second = dir_ + "/second.ptdbg";
+  for (WriteStep step : {WriteStep::Fsync, WriteStep::Close}) {
+    write_plain(target_, "old pte");
+    write_plain(second, "old sidecar");
+    set_write_fault_hook([&](WriteStep s, const std::string& path) { return s == step && path == second ? EIO : 0; });
+    std::vector<AtomicFile> files;
+    for (const std::string& path : {target_, second}) {
+      Result<AtomicFile> f = AtomicFile::create(path);
+      ASSERT_TRUE(f.ok());
+      ASSERT_EQ(f->write(std::string("new")), Error::Ok);
+      files.push_back(std::move(*f));
+    }
+    EXPECT_EQ(commit_all(files), Error::AccessFailed);
+    files.clear();
+    EXPECT_EQ(read_all(target_), "old pte") << to_string(step);
+    EXPECT_EQ(read_all(second), "old sidecar") << to_string(step);
+    EXPECT_EQ(files_in(dir_).size(), 2u) << "a temporary was left behind";
+  }
+  set_write_fault_hook(nullptr);
+  std::vector<AtomicFile> files;
+  for (const std::string& path : {target_, second}) {
+    Result<AtomicFile> f = AtomicFile::create(path);
+    ASSERT_TRUE(f.ok());
+    ASSERT_EQ(f->write(std::string("new")), Error::Ok);
+    files.push_back(std::move(*f));
+  }
+  EXPECT_EQ(commit_all(files), Error::Ok);
+  EXPECT_EQ(read_all(target_), "new");
+  EXPECT_EQ(read_all(second), "new");
+}
+
 TEST_F(AtomicFileTest, UncommittedFileIsDiscarded) {
   write_plain(target_, "old");
   {

@@ -170,6 +170,23 @@ grep -q "^executor_runner: warning: --trace kept the first 10 events and dropped
   fail "no trace cap warning: $(cat "$W/err.txt")"
 python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))['traceEvents']) == 12" "$W/capped.json" || fail "capped trace size"
 
+# Issue #33: an operator name carrying ESC[8m and a newline (add.pte's 'aten::add' patched to
+# '\033[8m\nOK:d', same length) reaches stderr escaped in the OperatorMissing line, with the
+# next step; no raw control byte, no forged line.
+python3 - "$ADD" "$W/evil_op.pte" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+assert d.count(b'aten::add') == 1
+open(sys.argv[2], 'wb').write(d.replace(b'aten::add', b'\x1b[8m\nOK:d'))
+PY
+"$RUNNER" --model_path "$W/evil_op.pte" --print_output none > "$W/out.txt" 2> "$W/err.txt"
+[ $? -eq 1 ] || fail "evil operator name: expected status 1: $(cat "$W/err.txt")"
+grep -qF "no registered kernel: \\x1b[8m\\x0aOK:d.out; 'executor_runner --list_kernels'" "$W/err.txt" &&
+  grep -q "^executor_runner: OperatorMissing (0x14): " "$W/err.txt" ||
+  fail "evil operator name not escaped or no next step: $(cat "$W/err.txt")"
+cat "$W/out.txt" "$W/err.txt" | grep -q $'\033' && fail "raw ESC from an operator name"
+grep -q "^OK:d" "$W/err.txt" && fail "forged line from an operator name"
+
 # Issue #33: a FIFO as the model or the --debug sidecar is refused at once (open() used to block).
 mkfifo "$W/fifo"
 timeout 10 "$RUNNER" --model_path "$W/fifo" > /dev/null 2> "$W/err.txt"

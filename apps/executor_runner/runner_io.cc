@@ -399,8 +399,7 @@ Error write_outputs(const Method& method, const std::string& base) {
     if (t.nbytes() > 0) EMBER_TRY(f.write(t.const_data_ptr(), t.nbytes()));
     files.push_back(std::move(f));
   }
-  for (apps::AtomicFile& f : files) EMBER_TRY(f.commit());
-  return Error::Ok;
+  return apps::commit_all(files);
 }
 
 std::string outputs_json(const Method& method) {

@@ -48,10 +48,15 @@ int main(int argc, char** argv) {
   if (!o.methods.empty()) {
     auto pte = multi_method_pte(recipes, o.recipe, o.methods, o.recipe_options);
     if (!pte.ok()) return report(pte.error());
-    if (Error w = write_output_file(o.out, *pte); w != Error::Ok) return report(w);
-    std::printf("wrote %s (%zu methods, %zu bytes)\n", o.out.c_str(), o.methods.size(),
-                pte->size());
-    return report(write_bundle(o, *pte), 2);
+    std::string bundled;
+    auto bpte = bundle_file(o, *pte, &bundled);
+    if (!bpte.ok()) return report(bpte.error(), 2);
+    std::vector<OutputFile> files = {{o.out, *pte}};
+    if (!bpte->path.empty()) files.push_back(std::move(*bpte));
+    if (Error w = write_output_files(files); w != Error::Ok) return report(w);
+    std::printf("wrote %s (%zu methods, %zu bytes)\n%s", o.out.c_str(), o.methods.size(), pte->size(),
+                bundled.c_str());
+    return 0;
   }
   std::vector<PassTiming> timings;
   auto session = ExportSession::create(recipes, o.recipe, o.input, o.recipe_options,
@@ -62,11 +67,21 @@ int main(int argc, char** argv) {
     if (Error d = session->dump(o.dump_dir); d != Error::Ok) return report(d);
   }
   if (st != Error::Ok) return report(st);
-  if (Error w = write_output_file(o.out, *session->pte()); w != Error::Ok) return report(w);
-  print_lowering_report(*session, o.out);
+  // Every output is made before any is written, and all are written as one set
+  // (write_output_files): a failure leaves each previous file as it was.
+  std::vector<OutputFile> files = {{o.out, *session->pte()}};
   if (!o.debug_out.empty()) {
-    if (Error d = write_debug_sidecar(*session, o.debug_out); d != Error::Ok) return report(d);
+    auto sidecar = debug_sidecar_file(*session, o.debug_out);
+    if (!sidecar.ok()) return report(sidecar.error());
+    files.push_back(std::move(*sidecar));
   }
-  if (Error b = write_bundle(o, *session->pte()); b != Error::Ok) return report(b, 2);
+  std::string bundled;
+  auto bpte = bundle_file(o, *session->pte(), &bundled);
+  if (!bpte.ok()) return report(bpte.error(), 2);
+  if (!bpte->path.empty()) files.push_back(std::move(*bpte));
+  if (Error w = write_output_files(files); w != Error::Ok) return report(w);
+  print_lowering_report(*session, o.out);
+  if (!o.debug_out.empty()) std::printf("wrote %s (provenance sidecar)\n", o.debug_out.c_str());
+  std::printf("%s", bundled.c_str());
   return report(report_quantization(recipes, o, *session));
 }

@@ -49,26 +49,27 @@ void print_lowering_report(const ExportSession& session, const std::string& out)
   std::printf("wrote %s (%zu bytes)\n", out.c_str(), session.pte()->size());
 }
 
-Error write_debug_sidecar(const ExportSession& session, const std::string& path) {
+Result<OutputFile> debug_sidecar_file(const ExportSession& session, const std::string& path) {
   const std::shared_ptr<const EmitProgram>& program = session.last_artifact().program;
   if (program == nullptr) return fail(Error::Internal, "no emitted program for --debug_out");
-  EMBER_TRY(write_output_file(path, debug_sidecar_json(*program, *session.pte())));
-  std::printf("wrote %s (provenance sidecar)\n", path.c_str());
-  return Error::Ok;
+  const std::string json = debug_sidecar_json(*program, *session.pte());
+  return OutputFile{path, std::vector<uint8_t>(json.begin(), json.end())};
 }
 
-Error write_bundle(const LowerOptions& options, const std::vector<uint8_t>& pte) {
-  if (!options.bundling) return Error::Ok;
+Result<OutputFile> bundle_file(const LowerOptions& options, const std::vector<uint8_t>& pte,
+                               std::string* summary) {
+  if (!options.bundling) return OutputFile{};
   EMBER_ASSIGN_OR_RETURN(auto suites,
                          bundle_cases(pte, options.bundle_inputs, options.bundle_outputs,
                                       options.bundle_cases, resolve_path));
   EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> bpte, write_bundled_program(pte, suites));
-  EMBER_TRY(write_output_file(options.bpte_path, bpte));
   size_t cases = 0;
   for (const BundledTestSuite& s : suites) cases += s.cases.size();
-  std::printf("wrote %s (bundled program: %zu case(s) for %zu method(s), %zu bytes)\n",
-              options.bpte_path.c_str(), cases, suites.size(), bpte.size());
-  return Error::Ok;
+  char line[512];
+  std::snprintf(line, sizeof(line), "wrote %s (bundled program: %zu case(s) for %zu method(s), %zu bytes)\n",
+                options.bpte_path.c_str(), cases, suites.size(), bpte.size());
+  *summary = line;
+  return OutputFile{options.bpte_path, std::move(bpte)};
 }
 
 namespace {

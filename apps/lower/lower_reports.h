@@ -5,8 +5,9 @@
 //                                        --verbose per pass too) and --dump_dir's pass dumps
 //   print_lowering_report(session, out)  the memory plan (arena against the lower bound), the
 //                                        delegation summary and "wrote OUT (N bytes)"
-//   write_debug_sidecar(session, path)   --debug_out: the provenance sidecar (.ptdbg)
-//   write_bundle(options, pte)           the .bpte with the bundled test cases, if any
+//   debug_sidecar_file(session, path)    --debug_out: the provenance sidecar (.ptdbg)
+//   bundle_file(options, pte)            the .bpte with the bundled test cases, if any
+//   (main writes the .pte and these in one set: output_file.h's write_output_files)
 //   report_accuracy(session, options)    "-int8" and dynamically quantized recipes: output
 //                                        SQNR and max error of the quantized program against
 //                                        the float one (aot/recipe/accuracy_report.h)
@@ -22,6 +23,7 @@
 
 #include "aot/recipe/export_session.h"
 #include "apps/lower/lower_options.h"
+#include "apps/lower/output_file.h"
 
 namespace ember::aot {
 
@@ -32,10 +34,13 @@ SessionOptions session_options(const LowerOptions& options, std::vector<PassTimi
 
 void print_lowering_report(const ExportSession& session, const std::string& out);
 
-Error write_debug_sidecar(const ExportSession& session, const std::string& path);
+// The sidecar's path and bytes.
+Result<OutputFile> debug_sidecar_file(const ExportSession& session, const std::string& path);
 
-// Writes options.bpte_path for the written .pte `pte`; Ok and nothing written without cases.
-Error write_bundle(const LowerOptions& options, const std::vector<uint8_t>& pte);
+// options.bpte_path and its bytes for the .pte `pte` (`*summary`: the line to print once it
+// is written); an empty path and no bytes without cases.
+Result<OutputFile> bundle_file(const LowerOptions& options, const std::vector<uint8_t>& pte,
+                               std::string* summary);
 
 // Runs the quantized program on the calibration samples ("-int8") or the .pt2's example
 // inputs (options.dynamic_quant), XNNPACK delegates included, and prints its error against

@@ -27,4 +27,15 @@ inline Error write_output_file(const std::string& path, const std::string& text)
   return write_output_file(path, text.data(), text.size());
 }
 
+// One output of a run: its path and bytes.
+struct OutputFile {
+  std::string path;
+  std::vector<uint8_t> bytes;
+};
+
+// Writes every file of one run: all reach their temporaries before the first rename, so a
+// full disk or a bad folder leaves every previous output as it was (issue #33: a failing
+// --debug_out left a new .pte beside the old sidecar).
+Error write_output_files(const std::vector<OutputFile>& files);
+
 }  // namespace ember::aot

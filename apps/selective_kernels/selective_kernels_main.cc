@@ -141,24 +141,19 @@ int main(int argc, char** argv) {
   if (!source.ok()) return die(format_error(source.error()));
   // All files reach their temporaries before any is renamed (a build never sees a new
   // .cc with an old .h after a full disk).
-  auto cc = ember::apps::AtomicFile::create(out_cc);
-  if (!cc.ok()) return die(format_error(cc.error()));
-  auto h = ember::apps::AtomicFile::create(out_h);
-  if (!h.ok()) return die(format_error(h.error()));
-  Error e = cc->write(*source);
-  if (e == Error::Ok) e = h->write(ember::aot::selective_header(options));
-  if (out_dtypes.empty()) {
-    if (e == Error::Ok) e = cc->commit();
-    if (e == Error::Ok) e = h->commit();
-    return e == Error::Ok ? 0 : die(format_error(e));
+  std::vector<std::pair<std::string, std::string>> outputs_text = {
+      {out_cc, *source}, {out_h, ember::aot::selective_header(options)}};
+  if (!out_dtypes.empty()) {
+    outputs_text.emplace_back(out_dtypes, ember::aot::selective_dtype_header(
+                                              ops, op_dtypes, provided, extra_dtypes, options));
   }
-  auto d = ember::apps::AtomicFile::create(out_dtypes);
-  if (!d.ok()) return die(format_error(d.error()));
-  if (e == Error::Ok) {
-    e = d->write(ember::aot::selective_dtype_header(ops, op_dtypes, provided, extra_dtypes, options));
+  std::vector<ember::apps::AtomicFile> files;
+  for (const auto& [path, text] : outputs_text) {
+    auto file = ember::apps::AtomicFile::create(path);
+    if (!file.ok()) return die(format_error(file.error()));
+    if (Error e = file->write(text); e != Error::Ok) return die(format_error(e));
+    files.push_back(std::move(*file));
   }
-  if (e == Error::Ok) e = cc->commit();
-  if (e == Error::Ok) e = h->commit();
-  if (e == Error::Ok) e = d->commit();
+  const Error e = ember::apps::commit_all(files);
   return e == Error::Ok ? 0 : die(format_error(e));
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/printable.h"
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 #include "runtime/core/diagnostics.h"
 #include "runtime/module/module.h"
@@ -33,7 +34,8 @@ namespace {
 
 int die(Error err) {
   char buffer[kMaxErrorMessageLength + 64];
-  fprintf(stderr, "ember_runner: %s\n", format_error(err, buffer, sizeof(buffer)));
+  // Messages quote names from the file (operators, backend ids): escaped (issue #33).
+  fprintf(stderr, "ember_runner: %s\n", apps::printable_message(format_error(err, buffer, sizeof(buffer))).c_str());
   return 1;
 }
 

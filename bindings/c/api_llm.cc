@@ -1,4 +1,5 @@
 // The LLM C API (include/ember/ember_llm.h) over llm/runner and llm/generation.
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,12 +73,38 @@ struct ember_llm {
   std::unique_ptr<ember::llm::Session> session;
   ember::llm::Rng rng{0};
   ember::llm::GenerationResult last;
+  std::atomic<bool> busy{false};  // a call is running on it (LlmClaim)
 };
 
 using ember::capi::Error;
 using ember::capi::to_status;
 
 namespace {
+
+// Holds a live ember_llm for one call (handle_registry.h): InvalidArgument if it is NULL or
+// destroyed, InvalidState if a call is already running on it (another thread, or the text
+// callback calling back in).
+class LlmClaim {
+ public:
+  explicit LlmClaim(const ember_llm* llm) : llm_(const_cast<ember_llm*>(llm)) {
+    ember::capi::RegistryLock lock;
+    error_ = ember::capi::check_handle_locked(llm_, ember::capi::HandleKind::Llm, "llm");
+    if (error_ == Error::Ok && llm_->busy.exchange(true)) {
+      error_ = ember::runtime::fail(Error::InvalidState, "llm %p is in use (by another thread or its own callback)",
+                                    static_cast<void*>(llm_));
+    }
+  }
+  ~LlmClaim() {
+    if (error_ == Error::Ok) llm_->busy.store(false);
+  }
+  LlmClaim(const LlmClaim&) = delete;
+  LlmClaim& operator=(const LlmClaim&) = delete;
+  Error error() const { return error_; }
+
+ private:
+  ember_llm* llm_;
+  Error error_;
+};
 
 using namespace ember;
 
@@ -146,6 +173,8 @@ ember_status null_argument(const char* what) {
 ember_status new_conversation(ember_llm* llm, ember_llm** out, bool copy) {
   if (llm == nullptr || out == nullptr) return null_argument("llm and out must not be NULL");
   *out = nullptr;
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   ember_llm* other = capi::new_heap<ember_llm>();
   if (other == nullptr) {
     return to_status(runtime::fail(Error::MemoryAllocationFailed, "no memory for a session"));
@@ -170,6 +199,10 @@ ember_status new_conversation(ember_llm* llm, ember_llm** out, bool copy) {
     }
     other->rng = llm->rng;
   }
+  if (Error err = capi::register_handle(other, capi::HandleKind::Llm); err != Error::Ok) {
+    capi::destroy_heap(other);
+    return to_status(err);
+  }
   *out = other;
   return EMBER_OK;
 }
@@ -187,7 +220,9 @@ ember_status ember_llm_load(const char* model_path, const char* tokenizer_path, 
   if (llm == nullptr) {
     return to_status(runtime::fail(Error::MemoryAllocationFailed, "ember_llm_load: no memory"));
   }
-  if (Error e = load(model_path, tokenizer_path, llm); e != Error::Ok) {
+  Error e = load(model_path, tokenizer_path, llm);
+  if (e == Error::Ok) e = capi::register_handle(llm, capi::HandleKind::Llm);
+  if (e != Error::Ok) {
     capi::destroy_heap(llm);
     return to_status(e);
   }
@@ -195,7 +230,22 @@ ember_status ember_llm_load(const char* model_path, const char* tokenizer_path, 
   return EMBER_OK;
 }
 
-void ember_llm_destroy(ember_llm* llm) { capi::destroy_heap(llm); }
+// A second destroy, a destroy of a non-handle or during a call on it: a no-op with a message.
+void ember_llm_destroy(ember_llm* llm) {
+  ember::runtime::clear_error_message();
+  if (llm == nullptr) return;
+  {
+    ember::capi::RegistryLock lock;
+    if (ember::capi::check_handle_locked(llm, ember::capi::HandleKind::Llm, "llm") != Error::Ok) return;
+    if (llm->busy.exchange(true)) {
+      ember::runtime::fail(Error::InvalidState, "ember_llm_destroy: llm %p is in use; not destroyed",
+                           static_cast<void*>(llm));
+      return;
+    }
+    ember::capi::unregister_handle_locked(llm, ember::capi::HandleKind::Llm);
+  }
+  ember::capi::destroy_heap(llm);
+}
 
 void ember_llm_config_init(ember_llm_config* config) {
   if (config == nullptr) return;
@@ -212,6 +262,8 @@ ember_status ember_llm_generate(ember_llm* llm, const char* prompt, const int32_
   if (llm == nullptr || config == nullptr || (prompt == nullptr && prompt_ids == nullptr)) {
     return null_argument("ember_llm_generate: llm, config and a prompt are required");
   }
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   std::vector<int32_t> ids;
   if (prompt != nullptr) {
     auto encoded = llm->shared->tokenizer->encode(prompt, /*add_special_tokens=*/true);
@@ -230,6 +282,8 @@ ember_status ember_llm_continue(ember_llm* llm, const char* text, const int32_t*
   if (llm == nullptr || config == nullptr || (ids == nullptr && count != 0)) {
     return null_argument("ember_llm_continue: llm and config are required, ids with a count");
   }
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   std::vector<int32_t> prompt = llm->session->tokens();
   if (text != nullptr) {
     auto encoded = llm->shared->tokenizer->encode(text, /*add_special_tokens=*/false);
@@ -242,7 +296,8 @@ ember_status ember_llm_continue(ember_llm* llm, const char* text, const int32_t*
 }
 
 size_t ember_llm_generated_tokens(const ember_llm* llm, int32_t* tokens, size_t capacity) {
-  if (llm == nullptr) return 0;
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return 0;
   const std::vector<int32_t>& generated = llm->last.tokens;
   for (size_t i = 0; i < capacity && i < generated.size() && tokens != nullptr; ++i) {
     tokens[i] = generated[i];
@@ -252,6 +307,8 @@ size_t ember_llm_generated_tokens(const ember_llm* llm, int32_t* tokens, size_t 
 
 size_t ember_llm_session_tokens(const ember_llm* llm, int32_t* tokens, size_t capacity) {
   if (llm == nullptr) return 0;
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return 0;
   const std::vector<int32_t>& all = llm->session->tokens();
   for (size_t i = 0; i < capacity && i < all.size() && tokens != nullptr; ++i) tokens[i] = all[i];
   return all.size();
@@ -259,6 +316,8 @@ size_t ember_llm_session_tokens(const ember_llm* llm, int32_t* tokens, size_t ca
 
 ember_status ember_llm_reset(ember_llm* llm) {
   if (llm == nullptr) return null_argument("ember_llm_reset: llm is NULL");
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   new_session_on(llm);
   llm->last = llm::GenerationResult();
   return EMBER_OK;
@@ -266,6 +325,8 @@ ember_status ember_llm_reset(ember_llm* llm) {
 
 ember_status ember_llm_rewind(ember_llm* llm, int32_t position) {
   if (llm == nullptr) return null_argument("ember_llm_rewind: llm is NULL");
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   return to_status(llm->session->truncate(position));
 }
 
@@ -279,11 +340,15 @@ ember_status ember_llm_fork(ember_llm* llm, ember_llm** out) {
 
 ember_status ember_llm_save_session(ember_llm* llm, const char* path) {
   if (llm == nullptr || path == nullptr) return null_argument("ember_llm_save_session: llm and path are required");
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   return to_status(llm::save_session(path, *llm->context, *llm->session, &llm->rng));
 }
 
 ember_status ember_llm_load_session(ember_llm* llm, const char* path) {
   if (llm == nullptr || path == nullptr) return null_argument("ember_llm_load_session: llm and path are required");
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   llm::Rng rng = llm->rng;
   bool has_rng = false;
   Error err = llm::load_session(path, *llm->context, *llm->session, &rng, &has_rng);
@@ -295,6 +360,8 @@ ember_status ember_llm_load_session(ember_llm* llm, const char* path) {
 
 ember_status ember_llm_get_stats(const ember_llm* llm, ember_llm_stats* out) {
   if (llm == nullptr || out == nullptr) return null_argument("ember_llm_get_stats: llm and out are required");
+  const LlmClaim claim(llm);
+  if (claim.error() != Error::Ok) return to_status(claim.error());
   const llm::GenerationResult& r = llm->last;
   *out = ember_llm_stats{};
   out->prompt_tokens = r.prompt_tokens;

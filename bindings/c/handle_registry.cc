@@ -40,7 +40,17 @@ long find(const void* handle) {
   return -1;
 }
 
-const char* kind_name(HandleKind kind) { return kind == HandleKind::Program ? "ember_program" : "ember_method"; }
+const char* kind_name(HandleKind kind) {
+  switch (kind) {
+    case HandleKind::Program:
+      return "ember_program";
+    case HandleKind::Method:
+      return "ember_method";
+    case HandleKind::Llm:
+      return "ember_llm";
+  }
+  return "ember";
+}
 
 }  // namespace
 

@@ -19,7 +19,7 @@
 
 namespace ember::capi {
 
-enum class HandleKind : unsigned char { Program = 1, Method = 2 };
+enum class HandleKind : unsigned char { Program = 1, Method = 2, Llm = 3 };
 
 constexpr size_t kMaxLiveHandles = size_t(1) << 16;
 

@@ -338,6 +338,45 @@ TEST(LlmCapiTest, EstimateMemoryBeforeLoading) {
               static_cast<unsigned long long>(memory.temp_bytes));
   EXPECT_EQ(ember_llm_estimate_memory("/nonexistent.pte", &memory), EMBER_NOT_FOUND);
   EXPECT_EQ(ember_llm_estimate_memory(nullptr, &memory), EMBER_INVALID_ARGUMENT);
+// Issue #33's misuse: the text callback calling back into its own handle is InvalidState
+// (deterministically: the callback runs inside generate), a second destroy does nothing and a
+// call on the destroyed handle is InvalidArgument, never a use after free (ASan checks it).
+struct Reenter {
+  ember_llm* llm = nullptr;
+  ember_status reset_inside = EMBER_OK;
+};
+
+int32_t reset_from_callback(const char*, size_t, void* user_data) {
+  auto* r = static_cast<Reenter*>(user_data);
+  r->reset_inside = ember_llm_reset(r->llm);
+  return 0;  // stop after the first piece
+}
+
+TEST(LlmCapiTest, ReentryAndDestroyedHandlesAreNamedErrors) {
+  const Lowered fixture = lower_fixture();
+  ASSERT_FALSE(fixture.pte.empty());
+  ember_llm* llm = nullptr;
+  ASSERT_EQ(ember_llm_load(fixture.pte.c_str(), nullptr, &llm), EMBER_OK);
+  ember_llm_config config;
+  ember_llm_config_init(&config);
+  config.max_new_tokens = 4;
+  Reenter r;
+  r.llm = llm;
+  EXPECT_EQ(ember_llm_generate(llm, nullptr, fixture.prompt.data(), fixture.prompt.size(), &config,
+                               reset_from_callback, &r, nullptr),
+            EMBER_OK);
+  EXPECT_EQ(r.reset_inside, EMBER_INVALID_STATE);
+  EXPECT_EQ(ember_llm_reset(llm), EMBER_OK);  // released after the call
+  ember_llm_destroy(llm);
+  ember_llm_destroy(llm);
+  EXPECT_NE(std::string(ember_last_error_message()).find("is not a live ember_llm handle"), std::string::npos)
+      << ember_last_error_message();
+  EXPECT_EQ(ember_llm_generate(llm, nullptr, fixture.prompt.data(), fixture.prompt.size(), &config, nullptr,
+                               nullptr, nullptr),
+            EMBER_INVALID_ARGUMENT);
+  EXPECT_EQ(ember_llm_reset(llm), EMBER_INVALID_ARGUMENT);
+  int32_t tokens[4];
+  EXPECT_EQ(ember_llm_generated_tokens(llm, tokens, 4), 0u);
 }
 
 TEST(LlmCapiTest, BadCallsAreNamedErrors) {

@@ -39,7 +39,10 @@ typedef struct ember_llm ember_llm;
  * and returns logits [1, n, vocab]) with the portable kernels and the XNNPACK delegate, and
  * `tokenizer_path` (tokenizer.json, SentencePiece .model or .tiktoken). With tokenizer_path NULL
  * the text in and out is token ids in decimal ("1 15 27 "). *out is destroyed with
- * ember_llm_destroy. */
+ * ember_llm_destroy. Misuse is a status, as for ember_method (ember.h, "Misuse"): a call on a
+ * destroyed handle is EMBER_INVALID_ARGUMENT, a call while another call runs on the same
+ * handle (another thread, or the text callback calling back in) EMBER_INVALID_STATE, and a
+ * second destroy does nothing. */
 EMBER_EXPORT ember_status ember_llm_load(const char* model_path, const char* tokenizer_path,
                                          ember_llm** out);
 EMBER_EXPORT void ember_llm_destroy(ember_llm* llm);

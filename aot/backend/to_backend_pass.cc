@@ -156,19 +156,54 @@ std::vector<size_t> group_by_support(const Graph& graph, const std::vector<bool>
       for (size_t p : deps) users[p - begin].push_back(i - begin);
       pending[i - begin] = deps.size();
     }
+    // A node that reads only constants (the transpose of a weight) is not scheduled on its
+    // own: it is placed right before its first user, so it lands in that user's partition
+    // and the weight stays a constant there (an XNNPACK fully-connected, quantizable), rather
+    // than all such nodes running first, in one partition, copying every weight per call.
+    std::vector<bool> deferred(n, false), placed(n, false);
+    for (size_t k = 0; k < n; ++k) {
+      if (pending[k] != 0) continue;
+      bool any = false, all_constant = true;
+      for (const NamedArgument& in : nodes[begin + k].inputs) {
+        for_each_value(in.arg, [&](ValueId v) {
+          any = true;
+          all_constant = all_constant && graph.value(v).tensor.constant != nullptr;
+        });
+      }
+      deferred[k] = any && all_constant;
+    }
+    std::vector<std::vector<size_t>> deferred_deps(n);
+    for (size_t k = 0; k < n; ++k) {
+      if (!deferred[k]) continue;
+      for (size_t u : users[k]) {
+        deferred_deps[u].push_back(k);
+        --pending[u];
+      }
+    }
     std::set<size_t> ready[2];  // [0] unsupported, [1] supported; local indices, earliest first
     for (size_t k = 0; k < n; ++k) {
-      if (pending[k] == 0) ready[supported[begin + k] ? 1 : 0].insert(k);
+      if (pending[k] == 0 && !deferred[k]) ready[supported[begin + k] ? 1 : 0].insert(k);
     }
+    auto place = [&](size_t k) {
+      for (size_t d : deferred_deps[k]) {
+        if (!placed[d]) order.push_back(begin + d);
+        placed[d] = true;
+      }
+      order.push_back(begin + k);
+      placed[k] = true;
+    };
     int kind = 0;
     while (!ready[0].empty() || !ready[1].empty()) {
       if (ready[kind].empty()) kind = 1 - kind;
       size_t k = *ready[kind].begin();
       ready[kind].erase(ready[kind].begin());
-      order.push_back(begin + k);
+      place(k);
       for (size_t u : users[k]) {
         if (--pending[u] == 0) ready[supported[begin + u] ? 1 : 0].insert(u);
       }
+    }
+    for (size_t k = 0; k < n; ++k) {  // constant-only nodes no node of the stretch reads
+      if (deferred[k] && !placed[k]) order.push_back(begin + k);
     }
     if (end < nodes.size()) order.push_back(end);  // the barrier itself
     begin = end + 1;

@@ -338,6 +338,8 @@ TEST(LlmCapiTest, EstimateMemoryBeforeLoading) {
               static_cast<unsigned long long>(memory.temp_bytes));
   EXPECT_EQ(ember_llm_estimate_memory("/nonexistent.pte", &memory), EMBER_NOT_FOUND);
   EXPECT_EQ(ember_llm_estimate_memory(nullptr, &memory), EMBER_INVALID_ARGUMENT);
+}
+
 // Issue #33's misuse: the text callback calling back into its own handle is InvalidState
 // (deterministically: the callback runs inside generate), a second destroy does nothing and a
 // call on the destroyed handle is InvalidArgument, never a use after free (ASan checks it).

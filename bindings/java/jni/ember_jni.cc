@@ -9,20 +9,13 @@
 #include <cstring>
 
 #include "ember/ember.h"
+#include "bindings/java/jni/jni_common.h"
 
 namespace {
 
-// Throws EmberException(status, ember_status_name(status), message).
-void throw_ember(JNIEnv* env, ember_status status, const char* message) {
-  jclass cls = env->FindClass("dev/ember/EmberException");
-  if (cls == nullptr) return;  // NoClassDefFoundError is pending
-  jmethodID ctor = env->GetMethodID(cls, "<init>", "(ILjava/lang/String;Ljava/lang/String;)V");
-  if (ctor == nullptr) return;
-  jstring name = env->NewStringUTF(ember_status_name(status));
-  jstring text = env->NewStringUTF(message != nullptr ? message : "");
-  auto* e = static_cast<jthrowable>(env->NewObject(cls, ctor, jint(status), name, text));
-  if (e != nullptr) env->Throw(e);
-}
+using ember::jni::throw_ember;
+using ember::jni::Utf;
+
 
 // True (and an exception pending) when `s` is an error.
 bool failed(JNIEnv* env, ember_status s, const char* message) {
@@ -45,22 +38,6 @@ ember_program* program_of(jlong h) {
 ember_method* method_of(jlong h) {
   return reinterpret_cast<ember_method*>(static_cast<intptr_t>(h));
 }
-
-// A Java string as UTF-8 for the length of a scope.
-class Utf {
- public:
-  Utf(JNIEnv* env, jstring s)
-      : env_(env), s_(s), chars_(s ? env->GetStringUTFChars(s, nullptr) : nullptr) {}
-  ~Utf() {
-    if (chars_ != nullptr) env_->ReleaseStringUTFChars(s_, chars_);
-  }
-  const char* get() const { return chars_; }
-
- private:
-  JNIEnv* env_;
-  jstring s_;
-  const char* chars_;
-};
 
 // A String[] of `n` items, item i from get(i); null (with an exception pending) when get
 // returns null or the array cannot be made.

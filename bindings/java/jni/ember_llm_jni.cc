@@ -10,19 +10,13 @@
 #include <vector>
 
 #include "ember/ember_llm.h"
+#include "bindings/java/jni/jni_common.h"
 
 namespace {
 
-void throw_ember(JNIEnv* env, ember_status status, const char* message) {
-  jclass cls = env->FindClass("dev/ember/EmberException");
-  if (cls == nullptr) return;  // NoClassDefFoundError is pending
-  jmethodID ctor = env->GetMethodID(cls, "<init>", "(ILjava/lang/String;Ljava/lang/String;)V");
-  if (ctor == nullptr) return;
-  jstring name = env->NewStringUTF(ember_status_name(status));
-  jstring text = env->NewStringUTF(message != nullptr ? message : "");
-  auto* e = static_cast<jthrowable>(env->NewObject(cls, ctor, jint(status), name, text));
-  if (e != nullptr) env->Throw(e);
-}
+using ember::jni::throw_ember;
+using ember::jni::Utf;
+
 
 bool failed(JNIEnv* env, ember_status s) {
   if (s == EMBER_OK) return false;
@@ -32,21 +26,6 @@ bool failed(JNIEnv* env, ember_status s) {
 
 ember_llm* llm_of(jlong h) { return reinterpret_cast<ember_llm*>(static_cast<intptr_t>(h)); }
 jlong handle_of(ember_llm* llm) { return jlong(reinterpret_cast<intptr_t>(llm)); }
-
-class Utf {
- public:
-  Utf(JNIEnv* env, jstring s)
-      : env_(env), s_(s), chars_(s ? env->GetStringUTFChars(s, nullptr) : nullptr) {}
-  ~Utf() {
-    if (chars_ != nullptr) env_->ReleaseStringUTFChars(s_, chars_);
-  }
-  const char* get() const { return chars_; }
-
- private:
-  JNIEnv* env_;
-  jstring s_;
-  const char* chars_;
-};
 
 jintArray to_java(JNIEnv* env, const std::vector<int32_t>& values) {
   jintArray out = env->NewIntArray(jsize(values.size()));

@@ -84,7 +84,8 @@ Result<Rewrite> decompose_stft(Graph& g, const Node& node) {
   Rewrite rw;
   EMBER_ASSIGN_OR_RETURN(ValueId x, tensor_input(node, "self"));
   const ValueId out = node_output(node);
-  const TensorSpec& xs = g.value(x).tensor;
+  // Copies: temp() below adds values, which may move every TensorSpec.
+  const TensorSpec xs = g.value(x).tensor;
   const Argument* rc = input_arg(node, "return_complex");
   const Argument* align = input_arg(node, "align_to_window");
   if (rc == nullptr || rc->kind != ArgKind::Bool || !rc->b) {
@@ -108,7 +109,7 @@ Result<Rewrite> decompose_stft(Graph& g, const Node& node) {
     return not_supported(node.describe() +
                          ": stft needs a positive n_fft and hop and a window of n_fft samples");
   }
-  const TensorSpec& os = g.value(out).tensor;  // [B?, F, frames]
+  const TensorSpec os = g.value(out).tensor;  // [B?, F, frames]
   const size_t rank = os.sizes.size();
   if (rank != xs.sizes.size() + 1) return invalid_program(node.describe() + ": output rank");
   const SymInt freqs = os.sizes[rank - 2], frames = os.sizes[rank - 1];

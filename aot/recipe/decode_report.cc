@@ -9,8 +9,6 @@
 
 namespace ember::aot {
 
-namespace {
-
 int64_t last_argmax(const HostTensor& logits) {
   const int64_t vocab = logits.sizes.empty() ? 0 : logits.sizes.back();
   if (vocab <= 0 || logits.dtype != ScalarType::Float) return -1;
@@ -24,6 +22,8 @@ int64_t last_argmax(const HostTensor& logits) {
   }
   return best;
 }
+
+namespace {
 
 HostTensor int64_tensor(std::vector<int64_t> sizes, const std::vector<int64_t>& values) {
   HostTensor t;

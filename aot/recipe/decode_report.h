@@ -32,6 +32,10 @@ struct DecodeComparison {
 
 bool is_decoder_step(const std::vector<HostTensor>& inputs);
 
+// The greedy token: argmax over the last position of float logits [..., vocab]; -1 when the
+// tensor is not float or has no vocabulary dimension.
+int64_t last_argmax(const HostTensor& logits);
+
 // InvalidArgument when the outputs differ in shape or dtype; runtime errors as they come.
 Result<DecodeComparison> compare_greedy_decode(const std::vector<uint8_t>& float_pte,
                                                const std::vector<uint8_t>& quantized_pte,

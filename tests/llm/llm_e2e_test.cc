@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "aot/recipe/decode_report.h"
 #include "aot/recipe/export_session.h"
 #include "aot/recipe/run_method.h"
 #include "apps/pte_check/pte_check.h"
@@ -24,6 +25,8 @@
 
 namespace ember::testing {
 namespace {
+
+using aot::last_argmax;
 
 using aot::HostTensor;
 
@@ -45,20 +48,6 @@ size_t distinct_weight_bytes(const aot::Graph& g) {
     total += c->bytes.size();
   }
   return total;
-}
-
-// argmax over the last position's logits [1, seq, vocab].
-int64_t last_argmax(const HostTensor& logits) {
-  const int64_t vocab = logits.sizes.back();
-  const int64_t base = logits.numel() - vocab;
-  int64_t best = 0;
-  float best_v = 0;
-  for (int64_t i = 0; i < vocab; ++i) {
-    float v;
-    std::memcpy(&v, logits.bytes.data() + 4 * (base + i), 4);
-    if (i == 0 || v > best_v) best = i, best_v = v;
-  }
-  return best;
 }
 
 // Lowers `f` with `recipe`, runs every case in order on one program; returns a summary line.

@@ -26,6 +26,8 @@
 namespace ember::testing {
 namespace {
 
+using aot::last_argmax;
+
 using aot::HostTensor;
 
 aot::Result<std::vector<uint8_t>> lower(const std::string& recipe, const std::string& pt2) {
@@ -36,19 +38,6 @@ aot::Result<std::vector<uint8_t>> lower(const std::string& recipe, const std::st
                          aot::ExportSession::create(recipes, recipe, pt2, {}, {}));
   EMBER_TRY(session.run());
   return *session.pte();
-}
-
-int64_t last_argmax(const HostTensor& logits) {
-  const int64_t vocab = logits.sizes.back();
-  const int64_t base = logits.numel() - vocab;
-  int64_t best = 0;
-  float best_v = 0;
-  for (int64_t i = 0; i < vocab; ++i) {
-    float v;
-    std::memcpy(&v, logits.bytes.data() + 4 * (base + i), 4);
-    if (i == 0 || v > best_v) best = i, best_v = v;
-  }
-  return best;
 }
 
 double sqnr(double signal, double noise) {

@@ -78,10 +78,18 @@ def prepare(args, d, bind):
                                     "--disk_cache=" + DISK_CACHE] + targets, cwd=REPO,
                             capture_output=True, text=True), "bazel build")
         os.makedirs(bindir, exist_ok=True)
-        out = subprocess.run(["bazel", "cquery", "-c", "opt", "--output=files"] + targets,
-                             cwd=REPO, capture_output=True, text=True).stdout.split()
-        for f in out:
-            shutil.copy2(os.path.join(REPO, f), bindir)
+        # Bazel 4.2's cquery has no --output=files: take the outputs from bazel-bin by label.
+        info = must(subprocess.run(["bazel", "info", "-c", "opt", "bazel-bin"], cwd=REPO,
+                                   capture_output=True, text=True), "bazel info")
+        bazel_bin = info.stdout.strip()
+        for t in targets:
+            package, name = t[2:].split(":") if ":" in t else (t[2:], t[2:].split("/")[-1])
+            src = os.path.join(bazel_bin, package, name)
+            dst = os.path.join(bindir, name)
+            if os.path.exists(dst):
+                os.remove(dst)  # the old copy may be read-only or hard-linked elsewhere
+            shutil.copy2(src, dst)
+            log("copied", src)
     for _, recipe, _ in EMBER:
         pte = os.path.join(d, recipe + ".pte")
         if args.rebuild or not os.path.exists(pte):

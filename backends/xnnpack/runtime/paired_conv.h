@@ -42,8 +42,9 @@ PairedGeometry paired_geometry(uint32_t kernel_width, uint32_t output_channels, 
 void pair_filter(const float* filter, uint32_t output_channels, uint32_t kernel_height,
                  uint32_t kernel_width, uint32_t input_channels, float* paired);
 
-// Fills NodeDesc::paired_filter / paired_bias of every f32 convolution the pairing pays for on
-// this CPU (groups 1, horizontal stride and dilation 1, static f32 filter and bias).
+// Fills NodeDesc::paired_filter / paired_bias (from `allocator`) of every f32 convolution the
+// pairing pays for on this CPU (groups 1, horizontal stride and dilation 1, static f32 filter
+// and bias); a node whose copy does not fit in the allocator stays plain.
 runtime::Error prepare_paired_convs(GraphModel* model, runtime::MemoryAllocator* allocator);
 
 // Defines node `index` in its paired form when it has paired weights and the plan's input

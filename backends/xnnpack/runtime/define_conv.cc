@@ -3,6 +3,7 @@
 // XNNPACK's layouts (OHWI, 1HWO for depthwise, [O, I] for fully connected); the exporter already
 // permuted them.
 #include "backends/xnnpack/runtime/define_node.h"
+#include "backends/xnnpack/runtime/paired_conv.h"
 
 namespace ember::backends::xnnpack {
 
@@ -34,6 +35,9 @@ Error define_conv(const DefineContext& ctx, uint32_t index, bool* handled) {
   }
   const auto* c = static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
   if (d.type == XNodeUnion::XNNConv2d) {
+    bool paired = false;
+    const Error e = define_paired_conv(ctx, index, &paired);
+    if (e != Error::Ok || paired) return e;
     fn = "xnn_define_convolution_2d";
     st = xnn_define_convolution_2d(
         ctx.subgraph, c->padding_top(), c->padding_right(), c->padding_bottom(),

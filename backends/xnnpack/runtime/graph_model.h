@@ -67,6 +67,9 @@ struct NodeDesc {
   uint32_t num_outputs = 0;
   float output_min = 0.f;
   float output_max = 0.f;
+  // Convolutions run on pixel pairs (paired_conv.h): the paired filter and bias, else null.
+  const float* paired_filter = nullptr;
+  const float* paired_bias = nullptr;
 };
 
 struct GraphModel {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <new>
 
+#include "backends/xnnpack/runtime/paired_conv.h"
 #include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack {
@@ -91,6 +92,7 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
   min_parallel_work_ = min_parallel_work;
   EMBER_TRY(read_graph(blob, size, named_data, allocator, &model_));
   EMBER_TRY(build_partition(model_, allocator, &partition_));
+  EMBER_TRY(prepare_paired_convs(&model_, allocator));
   const size_t nv = model_.num_values == 0 ? 1 : model_.num_values;
   input_shapes_ = allocator->allocate_list<Shape>(model_.num_externs == 0 ? 1 : model_.num_externs);
   data_ = allocator->allocate_list<void*>(nv);

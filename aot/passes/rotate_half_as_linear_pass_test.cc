@@ -10,6 +10,7 @@
 #include "aot/ir/printer.h"
 #include "aot/ir/testing/graph_builder.h"
 #include "aot/ir/verifier.h"
+#include "aot/passes/remove_identity_copy_pass.h"
 #include "aot/passes/silu_as_sigmoid_mul_pass.h"
 
 namespace ember::aot {
@@ -74,6 +75,28 @@ TEST(SiluAsSigmoidMulPassTest, SiluBecomesXTimesSigmoid) {
   EXPECT_EQ(print_body(g),
             "%y_sigmoid : f32[2, 3] = aten::sigmoid.default(self=%x)\n"
             "%y : f32[2, 3] = aten::mul.Tensor(self=%x, other=%y_sigmoid)\n");
+}
+
+TEST(RemoveIdentityCopyPassTest, SameDtypeCopyIsItsInputOtherCopiesStay) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 3});
+  ValueId same = b.op("aten::_to_copy.default", {{"self", x}}, "same", {2, 3},
+                      {{"dtype", Argument::scalar_type(ScalarType::Float), true}});
+  ValueId y = b.op("aten::neg.default", {{"self", same}}, "y", {2, 3});
+  ValueId half = b.op("aten::_to_copy.default", {{"self", y}}, "half", {2, 3},
+                      {{"dtype", Argument::scalar_type(ScalarType::Half), true}},
+                      ScalarType::Half);
+  ValueId out = b.op("aten::_to_copy.default", {{"self", y}}, "out", {2, 3},
+                     {{"dtype", Argument::scalar_type(ScalarType::Float), true}});
+  b.output(half);
+  b.output(out);  // a graph output keeps its own tensor
+  Graph g = b.take();
+  ASSERT_EQ(RemoveIdentityCopyPass().run(g), Error::Ok);
+  ASSERT_EQ(verify_graph(g), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(print_body(g),
+            "%y : f32[2, 3] = aten::neg.default(self=%x)\n"
+            "%half : f16[2, 3] = aten::_to_copy.default(self=%y, dtype=f16)\n"
+            "%out : f32[2, 3] = aten::_to_copy.default(self=%y, dtype=f32)\n");
 }
 
 }  // namespace

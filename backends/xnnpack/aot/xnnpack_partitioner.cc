@@ -11,6 +11,7 @@
 #include "aot/passes/fuse_kv_cache_attention_pass.h"
 #include "aot/passes/fuse_hardswish_pass.h"
 #include "aot/passes/mean_as_linear_pass.h"
+#include "aot/passes/remove_identity_copy_pass.h"
 #include "aot/passes/rotate_half_as_linear_pass.h"
 #include "aot/passes/silu_as_sigmoid_mul_pass.h"
 #include "aot/passes/square_as_mul_pass.h"
@@ -139,6 +140,8 @@ aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::Reci
   // decoder layer is split only by its cache writes and attention (llama::custom_sdpa).
   r.transform_passes.push_back(std::make_shared<aot::RotateHalfAsLinearPass>());
   r.transform_passes.push_back(std::make_shared<aot::SiluAsSigmoidMulPass>());
+  // x.to(float32) of a float32 x (RMSNorm) is x: no copy splitting the delegate.
+  r.transform_passes.push_back(std::make_shared<aot::RemoveIdentityCopyPass>());
   r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(specs));
   return r;
 }

@@ -17,6 +17,8 @@ quantized_decomposed::quantize_per_channel.default | input:Tensor scales:Tensor 
 quantized_decomposed::dequantize_per_channel.default | input:Tensor scales:Tensor zero_points:Tensor? axis:int quant_min:int quant_max:int dtype:ScalarType *out_dtype:ScalarType?=None | Tensor | quantized_decomposed::dequantize_per_channel.out | -
 quantized_decomposed::choose_qparams.tensor | input:Tensor quant_min:int quant_max:int eps:float dtype:ScalarType | Tensor Tensor | quantized_decomposed::choose_qparams.Tensor_out | -
 quantized_decomposed::embedding_byte.default | weight:Tensor weight_scales:Tensor weight_zero_points:Tensor? weight_quant_min:int weight_quant_max:int indices:Tensor | Tensor | quantized_decomposed::embedding_byte.out | -
+# --- llama (ExecuTorch's LLM custom ops; kernels in kernels/portable/ops/llama.cc) ---
+llama::custom_sdpa.default | query:Tensor key:Tensor value:Tensor start_pos:SymInt attn_mask:Tensor?=None drop_p:float=0.0 is_causal:bool=False scale:float?=None | Tensor | llama::custom_sdpa.out | -
 )TABLE";
 }
 

@@ -18,7 +18,8 @@ std::vector<std::unique_ptr<Stage>> ExportSession::stages_for(const Recipe& reci
   if (recipe.pre_edge_stages) {
     for (auto& s : recipe.pre_edge_stages()) stages.push_back(std::move(s));  // e.g. quantize
   }
-  stages.push_back(std::make_unique<ToEdgeStage>(options.custom_ops, options.max_dims));      // core ATen, checked
+  stages.push_back(std::make_unique<ToEdgeStage>(options.custom_ops, options.max_dims,
+                                                 recipe.pre_decomposition_passes));  // core ATen, checked
   std::vector<std::shared_ptr<const Pass>> passes = recipe.transform_passes;
   passes.insert(passes.end(), options.user_passes.begin(), options.user_passes.end());
   stages.push_back(std::make_unique<TransformStage>(std::move(passes)));  // recipe + user passes

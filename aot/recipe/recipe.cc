@@ -4,6 +4,7 @@
 #include "aot/passes/broadcast_bmm_to_mm_pass.h"
 #include "aot/passes/fold_batch_norm_pass.h"
 #include "aot/passes/fold_constant_permute_pass.h"
+#include "aot/passes/fuse_kv_cache_attention_pass.h"
 #include "aot/passes/tied_linear_pass.h"
 
 namespace ember::aot {
@@ -36,6 +37,8 @@ Error register_builtin_recipes(RecipeRegistry* registry) {
   return registry->register_recipe("portable", [](const RecipeOptions&) -> Result<Recipe> {
     Recipe r;
     r.name = "portable";
+    // Attention over a KV cache -> llama::custom_sdpa (reads only the filled cache).
+    r.pre_decomposition_passes.push_back(std::make_shared<FuseKvCacheAttentionPass>());
     r.transform_passes.push_back(std::make_shared<FoldBatchNormPass>());
     r.transform_passes.push_back(std::make_shared<BroadcastBmmToMmPass>());  // before the fold
     r.transform_passes.push_back(std::make_shared<TiedLinearPass>());  // tied matrix: no copy

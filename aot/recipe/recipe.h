@@ -40,6 +40,10 @@ struct Recipe {
   std::vector<std::shared_ptr<const Partitioner>> partitioners;
   // Graph optimisations the transform stage runs before the user's passes.
   std::vector<std::shared_ptr<const Pass>> transform_passes;
+  // Rewrites the to_edge stage runs after functionalize and before the decompositions, for
+  // patterns only visible whole in the training IR (scaled_dot_product_attention over a KV
+  // cache: FuseKvCacheAttentionPass).
+  std::vector<std::shared_ptr<const Pass>> pre_decomposition_passes;
   // Stages run between load and to_edge (e.g. quantize); built fresh per session.
   std::function<std::vector<std::unique_ptr<Stage>>()> pre_edge_stages;
   // Quantizes without calibration (weights while lowering, activations at run time, e.g.

@@ -56,10 +56,12 @@ Result<StageArtifact> LoadStage::transform(const StageArtifact&, const StageCont
   return out;
 }
 
-PassPipeline ToEdgeStage::pipeline() {
+PassPipeline ToEdgeStage::pipeline(
+    const std::vector<std::shared_ptr<const Pass>>& pre_decomposition) {
   PassPipeline p("to_edge");
   p.add(std::make_unique<RemoveAssertsPass>());       // drop _assert_* nodes
   p.add(std::make_unique<FunctionalizePass>());       // relu_ -> relu, rewire later reads
+  for (const auto& pass : pre_decomposition) p.add(std::make_unique<SharedPass>(pass));
   p.add(std::make_unique<DecomposeTrainingOpsPass>());  // training IR -> core ATen
   p.add(std::make_unique<DeadCodePass>());            // unused nodes (dead sym ops)
   p.add(std::make_unique<FoldShapeMasksPass>());      // shape-only bool masks -> constants
@@ -74,7 +76,7 @@ Result<StageArtifact> ToEdgeStage::transform(const StageArtifact& previous,
                                                const StageContext& context) const {
   EMBER_ASSIGN_OR_RETURN(Graph g, input_graph(previous, name()));
   if (custom_ops_ != nullptr) g.set_custom_op_schemas(custom_ops_);  // seen by every later stage
-  EMBER_TRY(pipeline().run(g, context.instrumentation));
+  EMBER_TRY(pipeline(pre_decomposition_).run(g, context.instrumentation));
   PassPipeline bounds("to_edge");  // after dead_code: only sizes still in use need a bound
   bounds.add(std::make_unique<BoundSymbolsPass>(max_dims_));
   EMBER_TRY(bounds.run(g, context.instrumentation));

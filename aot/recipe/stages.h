@@ -49,12 +49,17 @@ class ToEdgeStage final : public Stage {
   // passes run (Graph::custom_op_schemas), so this and every later stage know them.
   // `max_dims` (lower --max_dim) bound symbolic sizes; the stage ends with
   // BoundSymbolsPass, so every data-dependent size has an upper bound after it.
+  // `pre_decomposition` (the recipe's) run after functionalize, before the decompositions.
   explicit ToEdgeStage(std::shared_ptr<const OpSchemaRegistry> custom_ops = nullptr,
-                       SymbolBounds max_dims = {})
-      : custom_ops_(std::move(custom_ops)), max_dims_(std::move(max_dims)) {}
+                       SymbolBounds max_dims = {},
+                       std::vector<std::shared_ptr<const Pass>> pre_decomposition = {})
+      : custom_ops_(std::move(custom_ops)), max_dims_(std::move(max_dims)),
+        pre_decomposition_(std::move(pre_decomposition)) {}
   const char* name() const override { return "to_edge"; }
-  // The pass list of this stage (also used by docs and tests).
-  static PassPipeline pipeline();
+  // The pass list of this stage (also used by docs and tests), with `pre_decomposition`
+  // after functionalize.
+  static PassPipeline pipeline(
+      const std::vector<std::shared_ptr<const Pass>>& pre_decomposition = {});
 
  protected:
   Result<StageArtifact> transform(const StageArtifact&, const StageContext&) const override;
@@ -62,6 +67,7 @@ class ToEdgeStage final : public Stage {
  private:
   std::shared_ptr<const OpSchemaRegistry> custom_ops_;
   SymbolBounds max_dims_;
+  std::vector<std::shared_ptr<const Pass>> pre_decomposition_;
 };
 
 class TransformStage final : public Stage {

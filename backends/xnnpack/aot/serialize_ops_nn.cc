@@ -188,6 +188,26 @@ Error serialize_batch_norm(SerializeContext& ctx, const aot::Node& n) {
   return Error::Ok;
 }
 
+// Whether w [n][k] has exactly one +-1 per row and zeros elsewhere: a signed permutation or
+// selection (rotate_half as a product, RotateHalfAsLinearPass). It stays float in the dynamically
+// quantized recipes: its product is exact in fp32, while quantizing the activations to int8 per
+// row would only add error, and 4-bit blocks of it made non-finite outputs (135M shape, D = 64).
+bool signed_selection(const std::vector<float>& w, int64_t n, uint32_t k) {
+  for (int64_t r = 0; r < n; ++r) {
+    int ones = 0;
+    for (uint32_t c = 0; c < k; ++c) {
+      const float v = w[size_t(r) * k + c];
+      if (v == 1.f || v == -1.f) {
+        ++ones;
+      } else if (v != 0.f) {
+        return false;
+      }
+    }
+    if (ones != 1) return false;
+  }
+  return n > 0;
+}
+
 // out = a @ w^T + bias, with w given as [N, K] (transposed = false) or [K, N].
 Error serialize_matmul(SerializeContext& ctx, ValueId a, ValueId w, bool w_is_kn, ValueId bias, ValueId out) {
   uint32_t in;
@@ -208,7 +228,8 @@ Error serialize_matmul(SerializeContext& ctx, ValueId a, ValueId w, bool w_is_kn
   const uint32_t nin = uint32_t(ws[w_is_kn ? 0 : 1]);
   uint32_t fid;
   const SerializeContext::DynamicWeights& dq = ctx.dynamic_weights();
-  if (dq.enabled && (dq.scheme != WeightScheme::Int4Blockwise || nin % dq.block_size == 0)) {
+  if (dq.enabled && (dq.scheme != WeightScheme::Int4Blockwise || nin % dq.block_size == 0) &&
+      !signed_selection(filter, nout, nin)) {
     // fp32 input -> qdint8 per row (XNNPACK quantizes at run time) -> FC with int weights.
     EMBER_ASSIGN_OR_RETURN(QuantizedWeight q, quantize_weight(filter.data(), uint32_t(nout), nin,
                                                               dq.scheme, dq.block_size));

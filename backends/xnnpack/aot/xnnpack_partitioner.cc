@@ -8,8 +8,12 @@
 #include "aot/passes/broadcast_bmm_to_mm_pass.h"
 #include "aot/passes/cast_scalar_constants_pass.h"
 #include "aot/passes/distribute_conv_over_cat_pass.h"
+#include "aot/passes/fuse_kv_cache_attention_pass.h"
 #include "aot/passes/fuse_hardswish_pass.h"
 #include "aot/passes/mean_as_linear_pass.h"
+#include "aot/passes/remove_identity_copy_pass.h"
+#include "aot/passes/rotate_half_as_linear_pass.h"
+#include "aot/passes/silu_as_sigmoid_mul_pass.h"
 #include "aot/passes/square_as_mul_pass.h"
 #include "aot/passes/tied_linear_pass.h"
 #include "aot/passes/quantize_embedding_pass.h"
@@ -102,6 +106,9 @@ aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::Reci
   aot::Recipe r;
   r.name = name;
   r.dynamically_quantized = dq_weights != nullptr;  // lower's accuracy report
+  // Attention over a KV cache -> llama::custom_sdpa on the portable kernels: one call per
+  // layer instead of the decomposed bmm / mask / softmax chain and its partition splits.
+  r.pre_decomposition_passes.push_back(std::make_shared<aot::FuseKvCacheAttentionPass>());
   // int64 / f64 0-dim operands of f32 arithmetic (hardswish's 3 and 6) become f32 so that
   // those nodes are delegated (docs/decisions.md).
   r.transform_passes.push_back(std::make_shared<aot::CastScalarConstantsPass>());
@@ -128,6 +135,13 @@ aot::Result<aot::Recipe> xnnpack_recipe(const std::string& name, const aot::Reci
   // delegated, so a decoder layer's norms no longer split the delegate (4 calls per layer).
   r.transform_passes.push_back(std::make_shared<aot::SquareAsMulPass>());
   r.transform_passes.push_back(std::make_shared<aot::MeanAsLinearPass>());
+  // Rotary embedding's rotate_half (slices of a dynamic-length activation, neg, cat) -> one
+  // product with a constant +-1 permutation, and silu -> x * sigmoid(x): both delegated, so a
+  // decoder layer is split only by its cache writes and attention (llama::custom_sdpa).
+  r.transform_passes.push_back(std::make_shared<aot::RotateHalfAsLinearPass>());
+  r.transform_passes.push_back(std::make_shared<aot::SiluAsSigmoidMulPass>());
+  // x.to(float32) of a float32 x (RMSNorm) is x: no copy splitting the delegate.
+  r.transform_passes.push_back(std::make_shared<aot::RemoveIdentityCopyPass>());
   r.partitioners.push_back(std::make_shared<XnnpackPartitioner>(specs));
   return r;
 }

@@ -54,7 +54,9 @@ grep -q "\[batch\] $n/$n done, 0 failed, 2 jobs" "$w/stderr.txt" || fail "no pro
 sum=$(grep -o '"seconds": [0-9.e+-]*' "$w/summary.json" | awk '{s += $2} END {printf "%.3f", s}')
 wall=$(echo "$t1 $t0" | awk '{printf "%.3f", $1 - $2}')
 echo "$n models: entries' wall times sum to $sum s, the batch took $wall s"
-awk -v s="$sum" -v w="$wall" 'BEGIN {exit !(s > 1.2 * w)}' || fail "entries did not overlap (sum $sum s, batch $wall s)"
+# One at a time, the sum cannot exceed the batch's wall time; 1.05 leaves room for clock noise
+# only (at load 11 on 2 cores two overlapping jobs gave 1.17, so 1.2 failed while they overlapped).
+awk -v s="$sum" -v w="$wall" 'BEGIN {exit !(s > 1.05 * w)}' || fail "entries did not overlap (sum $sum s, batch $wall s)"
 
 # Byte-identical to one-by-one lowering.
 for a in "${alone[@]}"; do

@@ -17,6 +17,9 @@ quantized_decomposed::quantize_per_channel.default | input:Tensor scales:Tensor 
 quantized_decomposed::dequantize_per_channel.default | input:Tensor scales:Tensor zero_points:Tensor? axis:int quant_min:int quant_max:int dtype:ScalarType *out_dtype:ScalarType?=None | Tensor | quantized_decomposed::dequantize_per_channel.out | -
 quantized_decomposed::choose_qparams.tensor | input:Tensor quant_min:int quant_max:int eps:float dtype:ScalarType | Tensor Tensor | quantized_decomposed::choose_qparams.Tensor_out | -
 quantized_decomposed::embedding_byte.default | weight:Tensor weight_scales:Tensor weight_zero_points:Tensor? weight_quant_min:int weight_quant_max:int indices:Tensor | Tensor | quantized_decomposed::embedding_byte.out | -
+# --- ember_quantized (portable-8da8w / portable-8da4w linear layers; kernels/portable/ops/quantized_linear.h) ---
+ember_quantized::linear_8da8w.default | input:Tensor weight:Tensor weight_scales:Tensor bias:Tensor? | Tensor | ember_quantized::linear_8da8w.out | -
+ember_quantized::linear_8da4w.default | input:Tensor weight:Tensor weight_scales:Tensor group_size:int bias:Tensor? | Tensor | ember_quantized::linear_8da4w.out | -
 )TABLE";
 }
 

@@ -163,8 +163,9 @@ TEST(LlmQuantTest, FourBitWeightsMostlyKeepPyTorchsGreedyTokens) {
 
 // The same schemes on the portable kernels (ember_quantized::linear_8da8w / linear_8da4w, no
 // XNNPACK): int8 weights per channel as above; 4-bit with llama.cpp q4_0's rounding (all 16
-// levels, step max/8 instead of XNNPACK's max/7). Bounds below the measured figures (session 12,
-// see docs/llm.md).
+// levels, step max/8 instead of XNNPACK's max/7). Bounds below the measured figures (session 12):
+// int8 37.3 dB over all fixtures, worst fixture 32.3 dB, 296/306 tokens agree; 4-bit 15.2 dB,
+// worst fixture 12.5 dB, 234/306 tokens agree.
 TEST(LlmQuantTest, PortableInt8WeightsKeepPyTorchsGreedyTokens) {
   const Totals t = run_all("portable-8da8w");
   EXPECT_GE(sqnr(t.signal, t.noise), 34.0);

@@ -73,15 +73,23 @@ void int4_channels(const QLinearArgs& a, int64_t r, int64_t j) {
   }
 }
 
+// Channels outer, rows inner: four channels' weights stay in L1 while every row (a prefill's
+// tokens) passes over them, so the weights are read from memory once per call.
 void run(const QLinearArgs& a, int64_t n0, int64_t n1) {
-  for (int64_t r = 0; r < a.m; ++r) {
-    int64_t j = n0;
-    if (a.block == 0) {
-      for (; j + 4 <= n1; j += 4) int8_channels<4>(a, r, j);
-      for (; j < n1; ++j) int8_channels<1>(a, r, j);
-    } else {
-      for (; j + 4 <= n1; j += 4) int4_channels<4>(a, r, j);
-      for (; j < n1; ++j) int4_channels<1>(a, r, j);
+  int64_t j = n0;
+  if (a.block == 0) {
+    for (; j + 4 <= n1; j += 4) {
+      for (int64_t r = 0; r < a.m; ++r) int8_channels<4>(a, r, j);
+    }
+    for (; j < n1; ++j) {
+      for (int64_t r = 0; r < a.m; ++r) int8_channels<1>(a, r, j);
+    }
+  } else {
+    for (; j + 4 <= n1; j += 4) {
+      for (int64_t r = 0; r < a.m; ++r) int4_channels<4>(a, r, j);
+    }
+    for (; j < n1; ++j) {
+      for (int64_t r = 0; r < a.m; ++r) int4_channels<1>(a, r, j);
     }
   }
 }

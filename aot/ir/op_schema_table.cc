@@ -19,6 +19,9 @@ quantized_decomposed::choose_qparams.tensor | input:Tensor quant_min:int quant_m
 quantized_decomposed::embedding_byte.default | weight:Tensor weight_scales:Tensor weight_zero_points:Tensor? weight_quant_min:int weight_quant_max:int indices:Tensor | Tensor | quantized_decomposed::embedding_byte.out | -
 # --- llama (ExecuTorch's LLM custom ops; kernels in kernels/portable/ops/llama.cc) ---
 llama::custom_sdpa.default | query:Tensor key:Tensor value:Tensor start_pos:SymInt attn_mask:Tensor?=None drop_p:float=0.0 is_causal:bool=False scale:float?=None | Tensor | llama::custom_sdpa.out | -
+# --- ember_quantized (portable-8da8w / portable-8da4w linear layers; kernels/portable/ops/quantized_linear.h) ---
+ember_quantized::linear_8da8w.default | input:Tensor weight:Tensor weight_scales:Tensor bias:Tensor? | Tensor | ember_quantized::linear_8da8w.out | -
+ember_quantized::linear_8da4w.default | input:Tensor weight:Tensor weight_scales:Tensor group_size:int bias:Tensor? | Tensor | ember_quantized::linear_8da4w.out | -
 )TABLE";
 }
 

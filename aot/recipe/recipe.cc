@@ -5,6 +5,8 @@
 #include "aot/passes/fold_batch_norm_pass.h"
 #include "aot/passes/fold_constant_permute_pass.h"
 #include "aot/passes/fuse_kv_cache_attention_pass.h"
+#include "aot/passes/quantize_embedding_pass.h"
+#include "aot/passes/quantize_linear_pass.h"
 #include "aot/passes/tied_linear_pass.h"
 
 namespace ember::aot {
@@ -34,17 +36,37 @@ std::vector<std::string> RecipeRegistry::names() const {
 }
 
 Error register_builtin_recipes(RecipeRegistry* registry) {
-  return registry->register_recipe("portable", [](const RecipeOptions&) -> Result<Recipe> {
-    Recipe r;
-    r.name = "portable";
-    // Attention over a KV cache -> llama::custom_sdpa (reads only the filled cache).
-    r.pre_decomposition_passes.push_back(std::make_shared<FuseKvCacheAttentionPass>());
-    r.transform_passes.push_back(std::make_shared<FoldBatchNormPass>());
-    r.transform_passes.push_back(std::make_shared<BroadcastBmmToMmPass>());  // before the fold
-    r.transform_passes.push_back(std::make_shared<TiedLinearPass>());  // tied matrix: no copy
-    r.transform_passes.push_back(std::make_shared<FoldConstantPermutePass>());
-    return r;
-  });
+  // "portable", and the weight-quantizing LLM recipes on the portable kernels (ExecuTorch's
+  // "8da4w" names: 8-bit dynamic activations, 8- or 4-bit weights; plain 8da4w is block 32,
+  // llama.cpp q4_0's block): the embedding as int8 per row, every linear layer with a constant
+  // weight as ember_quantized::linear_8da8w / linear_8da4w (kernels/portable/util/qlinear.h).
+  static const std::pair<const char*, int64_t> kRecipes[] = {
+      {"portable", -1},          {"portable-8da8w", 0},       {"portable-8da4w", 32},
+      {"portable-8da4w-b64", 64}, {"portable-8da4w-b128", 128},
+  };
+  for (const auto& [name, group] : kRecipes) {
+    const std::string recipe_name = name;
+    const int64_t g = group;
+    EMBER_TRY(registry->register_recipe(recipe_name, [recipe_name, g](const RecipeOptions&) -> Result<Recipe> {
+      Recipe r;
+      r.name = recipe_name;
+      r.dynamically_quantized = g >= 0;  // lower's accuracy report
+      // Attention over a KV cache -> llama::custom_sdpa (reads only the filled cache).
+      r.pre_decomposition_passes.push_back(std::make_shared<FuseKvCacheAttentionPass>());
+      r.transform_passes.push_back(std::make_shared<FoldBatchNormPass>());
+      r.transform_passes.push_back(std::make_shared<BroadcastBmmToMmPass>());  // before the fold
+      if (g >= 0) {
+        // The embedding first, so a tied matrix's float copy has the projection as its only
+        // reader and is quantized in place (decision 218's order).
+        r.transform_passes.push_back(std::make_shared<QuantizeEmbeddingPass>());
+        r.transform_passes.push_back(std::make_shared<QuantizeLinearPass>(g));
+      }
+      r.transform_passes.push_back(std::make_shared<TiedLinearPass>());  // tied matrix: no copy
+      r.transform_passes.push_back(std::make_shared<FoldConstantPermutePass>());
+      return r;
+    }));
+  }
+  return Error::Ok;
 }
 
 Error register_int8_recipes(RecipeRegistry* registry, const std::vector<std::string>& bases) {

@@ -175,6 +175,7 @@ std::string float_recipe_of(const std::string& recipe) {
   for (const char* prefix : {"xnnpack-8da", "xnnpack-dq-"}) {
     if (recipe.rfind(prefix, 0) == 0) return "xnnpack";
   }
+  if (recipe.rfind("portable-8da", 0) == 0) return "portable";
   return "";
 }
 

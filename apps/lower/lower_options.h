@@ -34,8 +34,9 @@ struct LowerOptions {
   // Recipe::dynamically_quantized (and no --method): the accuracy report runs on
   // recipe_options.quantize.samples (--calibrate files) or else the .pt2's example inputs.
   bool dynamic_quant = false;
-  // A weight-quantizing recipe (xnnpack-8da4w, xnnpack-dq-w8, ...: no calibration) names the
-  // float recipe its accuracy report compares with ("xnnpack"); empty for any other recipe.
+  // A weight-quantizing recipe (xnnpack-8da4w, xnnpack-dq-w8, portable-8da4w, ...: no
+  // calibration) names the float recipe its accuracy report compares with ("xnnpack" or
+  // "portable"); empty for any other recipe.
   std::string float_recipe;
   std::vector<std::string> methods;  // --method NAME=FILE, FILE resolved
   RecipeOptions recipe_options;      // memory planner, user passes, specs, custom ops, samples

@@ -6,8 +6,8 @@
 
 Prepares what is missing in DIR/SHAPE (kept between runs): the models (make_models.py in the sid
 chroot: HF checkpoint + tokenizer + .pt2), the GGUF files (convert_gguf.py, then llama-quantize
-q8_0 / q4_0), Ember's programs (`lower` -c opt with xnnpack, xnnpack-8da8w, xnnpack-8da4w and
-portable; each lowering's log, with the accuracy report, beside it) and the binaries (copied
+q8_0 / q4_0), Ember's programs (`lower` -c opt with xnnpack, xnnpack-8da8w, xnnpack-8da4w,
+portable, portable-8da8w and portable-8da4w; each lowering's log, with the accuracy report, beside it) and the binaries (copied
 into DIR/bin from `bazel build -c opt`). Then it measures the single-thread streaming read
 bandwidth (stream_read) and runs, in interleaved rounds, for each thread count:
   llama-bench -p 64 -n 32 -r 1 -t T (f32, q8_0, q4_0 GGUF; peak RSS of the process)
@@ -34,7 +34,9 @@ GGUF = [("llama.cpp f32", "f32.gguf", 4.0), ("llama.cpp q8_0", "q8_0.gguf", 34 /
         ("llama.cpp q4_0", "q4_0.gguf", 18 / 32)]
 EMBER = [("Ember xnnpack (fp32)", "xnnpack", 4.0), ("Ember xnnpack-8da8w", "xnnpack-8da8w", 1.0),
          ("Ember xnnpack-8da4w", "xnnpack-8da4w", 0.5 + 2 / 32),
-         ("Ember portable (fp32)", "portable", 4.0)]
+         ("Ember portable (fp32)", "portable", 4.0),
+         ("Ember portable-8da8w", "portable-8da8w", 1.0),
+         ("Ember portable-8da4w", "portable-8da4w", 0.5 + 4 / 32)]
 NICE = ["nice", "-n", "19"]
 
 
@@ -138,7 +140,13 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--json", default="")
     ap.add_argument("--rebuild", action="store_true", help="rebuild binaries and .pte files")
+    ap.add_argument("--rows", default="",
+                    help="comma-separated substrings; only rows whose name contains one run")
     args = ap.parse_args()
+    if args.rows:
+        keep = lambda name: any(k in name for k in args.rows.split(","))
+        GGUF[:] = [g for g in GGUF if keep(g[0])]
+        EMBER[:] = [e for e in EMBER if keep(e[0])]
     d = os.path.join(os.path.abspath(args.dir), args.shape)
     os.makedirs(d, exist_ok=True)
     bind = os.path.abspath(args.dir)

@@ -21,6 +21,7 @@
 #include "kernels/portable/ops/pool3d.h"
 #include "kernels/portable/ops/quantize.h"
 #include "kernels/portable/ops/quantized_embedding.h"
+#include "kernels/portable/ops/quantized_linear.h"
 #include "kernels/portable/ops/random.h"
 #include "kernels/portable/ops/reduce.h"
 #include "kernels/portable/ops/resample.h"
@@ -290,6 +291,9 @@ const Kernel kKernels[] = {
     {"quantized_decomposed::choose_qparams.Tensor_out", boxed<&choose_qparams_tensor_out>},
     // quantized_embedding.h (the weight-quantizing LLM recipes' int8 embedding)
     {"quantized_decomposed::embedding_byte.out", boxed<&embedding_byte_out>},
+    // quantized_linear.h (the portable-8da8w / portable-8da4w recipes' linear layers)
+    {"ember_quantized::linear_8da8w.out", boxed<&linear_8da8w_out>},
+    {"ember_quantized::linear_8da4w.out", boxed<&linear_8da4w_out>},
 };
 
 }  // namespace

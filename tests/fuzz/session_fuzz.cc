@@ -132,6 +132,11 @@ Error session_fuzz_input(const uint8_t* data, size_t size) {
   }
   MemFile mem(file);
   if (!mem.ok()) return runtime::fail(Error::AccessFailed, "cannot make an in-memory file");
+  return session_fuzz_restore_file(mem.path());
+}
+
+Error session_fuzz_restore_file(const std::string& path) {
+  if (model() == nullptr) return runtime::fail(Error::InvalidState, "session_fuzz_init first");
   llm::PteLogitsModel& m = *model();
   llm::Session session = session_on(m);
   const std::vector<int32_t> before = {2 % m.vocab_size(), 3 % m.vocab_size()};
@@ -139,7 +144,7 @@ Error session_fuzz_input(const uint8_t* data, size_t size) {
   llm::Rng rng(1);
   bool has_rng = false;
   runtime::clear_error_message();
-  const Error err = llm::load_session(mem.path(), m, session, &rng, &has_rng);
+  const Error err = llm::load_session(path, m, session, &rng, &has_rng);
   if (err != Error::Ok) {
     if (session.tokens() != before) {
       return runtime::fail(Error::Internal, "a refused session file changed the session's tokens");

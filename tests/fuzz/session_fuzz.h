@@ -32,4 +32,7 @@ std::vector<std::pair<std::string, std::string>> session_fuzz_seeds();
 // its next token, or a refusal has no message.
 runtime::Error session_fuzz_input(const uint8_t* data, size_t size);
 
+// What session_fuzz_input does with its file, for the file at `path` (a FIFO, a directory).
+runtime::Error session_fuzz_restore_file(const std::string& path);
+
 }  // namespace ember::fuzz

@@ -6,6 +6,8 @@
 #include "tests/fuzz/session_fuzz.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <random>
 #include <string>
@@ -102,6 +104,26 @@ TEST(SessionFuzzTest, MutatedRawFilesFailTheChecksum) {
       EXPECT_NE(err, Error::Ok) << name << " round " << i;
     }
   }
+}
+
+// Issue #33: load_session opened with fopen, so a FIFO blocked forever; a FIFO, a directory
+// and /dev/zero are now AccessFailed at once (alarm turns a hang into a failed test).
+TEST(SessionFuzzTest, NonRegularFilesAreRefusedAtOnce) {
+  ASSERT_FALSE(seeds().empty());
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string dir = tmp != nullptr ? tmp : "/tmp";
+  const std::string fifo = dir + "/chat.session";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {fifo, dir, std::string("/dev/zero")}) {
+    ::alarm(20);
+    const Error err = session_fuzz_restore_file(path);
+    ::alarm(0);
+    EXPECT_EQ(err, Error::AccessFailed) << path;
+    EXPECT_EQ(std::string(runtime::last_error_message()),
+              "session file '" + path + "' is not a readable regular file");
+  }
+  ::unlink(fifo.c_str());
 }
 
 }  // namespace

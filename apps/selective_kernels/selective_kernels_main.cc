@@ -13,7 +13,6 @@
 // apps/common/atomic_file.h), 2 on bad usage (an unknown or incomplete flag, with the nearest
 // known flag; an output naming an input).
 #include <cstdio>
-#include <fstream>
 #include <iterator>
 #include <map>
 #include <set>
@@ -25,17 +24,22 @@
 #include "apps/common/printable.h"
 #include "apps/common/unknown_flags.h"
 #include "apps/selective_kernels/selective_kernels.h"
+#include "runtime/loader/file_data_loader.h"
 
 namespace {
 
 using ember::aot::Error;
 using ember::aot::format_error;
 
-bool read_file(const std::string& path, std::string* out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  out->assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  return true;
+// Reads a whole input through the runtime's file loader (O_NONBLOCK + fstat): a FIFO, a
+// device or a directory is a named error at once instead of a blocked open() or an endless
+// read (issue #33: `--pte` naming a FIFO hung, /dev/zero read forever).
+Error read_file(const std::string& path, std::string* out) {
+  auto file = ember::runtime::FileDataLoader::from(path.c_str());
+  if (!file.ok()) return file.error();
+  out->assign(*file->size(), '\0');
+  if (out->empty()) return Error::Ok;
+  return file->load_into(0, out->size(), ember::runtime::SegmentInfo{}, out->data());
 }
 
 constexpr const char* kFlags[] = {"--table", "--provided", "--pte", "--op_list", "--op",
@@ -99,12 +103,12 @@ int main(int argc, char** argv) {
     return die(format_error(Error::InvalidArgument), 2);
   }
   std::string text;
-  if (!read_file(table_path, &text)) return die("cannot read " + table_path);
+  if (Error e = read_file(table_path, &text); e != Error::Ok) return die("--table: " + format_error(e));
   auto table = ember::aot::parse_kernel_table(text);
   if (!table.ok()) return die(format_error(table.error()));
   std::set<std::string> provided(provided_ops.begin(), provided_ops.end());
   for (const std::string& p : provided_paths) {
-    if (!read_file(p, &text)) return die("cannot read " + p);
+    if (Error e = read_file(p, &text); e != Error::Ok) return die("--provided: " + format_error(e));
     for (const std::string& op : ember::aot::parse_provided_ops(text)) provided.insert(op);
   }
   ember::aot::SelectiveOptions options;
@@ -119,7 +123,7 @@ int main(int argc, char** argv) {
     extra_dtypes.insert(code);
   }
   for (const std::string& p : ptes) {
-    if (!read_file(p, &text)) return die("cannot read " + p);
+    if (Error e = read_file(p, &text); e != Error::Ok) return die("--pte: " + format_error(e));
     const std::vector<uint8_t> bytes(text.begin(), text.end());
     auto found = ember::aot::pte_operators(bytes);
     if (!found.ok()) return die(p + ": " + format_error(found.error()));
@@ -130,7 +134,7 @@ int main(int argc, char** argv) {
     options.sources.push_back(shown(p));
   }
   for (const std::string& p : op_lists) {
-    if (!read_file(p, &text)) return die("cannot read " + p);
+    if (Error e = read_file(p, &text); e != Error::Ok) return die("--op_list: " + format_error(e));
     auto found = ember::aot::op_list_operators(text);
     if (!found.ok()) return die(p + ": " + format_error(found.error()));
     ops.insert(found->begin(), found->end());

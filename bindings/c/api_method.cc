@@ -22,6 +22,7 @@ constexpr size_t kAlign = 64;
 constexpr size_t kDefaultTempBytes = size_t(1) << 20;
 constexpr size_t kFirstChunkBytes = size_t(64) << 10;
 constexpr size_t kMaxMethodBytes = size_t(1) << 30;
+static_assert(EMBER_DEFAULT_MAX_PLANNED_MEMORY == runtime::kDefaultPlannedMemoryBudget);
 
 size_t round_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
@@ -107,7 +108,12 @@ Error build(ember_method* m, const char* name, const ember_method_options& o) {
   } else {
     // From the heap: the plan is checked against the planned-memory budget first (issue #33:
     // a program under 1 KiB planned 15 GB); the caller's arena bounds the other mode itself.
-    EMBER_TRY(runtime::check_planned_memory(meta).error());
+    const uint64_t budget = o.max_planned_memory_bytes == 0 ? EMBER_DEFAULT_MAX_PLANNED_MEMORY
+                                                            : o.max_planned_memory_bytes;
+    if (Error e = runtime::check_planned_memory(meta, budget).error(); e != Error::Ok) {
+      return runtime::annotate(e, "ember_method_options.max_planned_memory_bytes %llu",
+                               static_cast<unsigned long long>(budget));
+    }
     m->growing.emplace(kFirstChunkBytes, kMaxMethodBytes);
     m->method_allocator = &*m->growing;
     m->heap_blocks = m->method_allocator->allocate_list<uint8_t*>(nb + 1);

@@ -612,6 +612,57 @@ TEST(CapiTest, SmallerStructsFromOlderHeaders) {
   for (unsigned char c : old.guard) ASSERT_EQ(c, 0xAB);
 }
 
+// Issue #33: a program under 1 KiB planning 15 GB was reserved by the C API with no way to
+// bound it but a caller arena. ember_method_options.max_planned_memory_bytes bounds a
+// runtime-owned method (0: EMBER_DEFAULT_MAX_PLANNED_MEMORY); a plan over it is refused by
+// ember_method_create and ember_method_memory_size before anything is reserved, naming the
+// plan and the option; a raised budget lets the same program through.
+TEST(CapiTest, PlannedMemoryBudgetIsAnOption) {
+  ember_method_options o;
+  ember_method_options_init(&o);
+  EXPECT_EQ(o.max_planned_memory_bytes, 0u);
+  EXPECT_EQ(EMBER_DEFAULT_MAX_PLANNED_MEMORY, uint64_t(8) << 30);
+  // add.pte's plan plus a 15 GB buffer: refused with the default budget.
+  auto program_t = ember::testing::make_add_program();
+  program_t->execution_plan[0]->non_const_buffer_sizes.push_back(int64_t{15} * 1000 * 1000 * 1000);
+  ember::testing::AlignedBytes huge(ember::testing::serialize(*program_t));
+  ASSERT_LT(huge.size(), 1024u);
+  Program big;
+  ASSERT_EQ(ember_program_load_buffer(huge.data(), huge.size(), nullptr, &big.p), EMBER_OK);
+  Method m;
+  EXPECT_EQ(ember_method_create(big.p, "forward", nullptr, &m.m), EMBER_MEMORY_ALLOCATION_FAILED);
+  EXPECT_EQ(m.m, nullptr);
+  std::string msg = ember_last_error_message();
+  EXPECT_NE(msg.find("ember_method_options.max_planned_memory_bytes 8589934592"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("15000000"), std::string::npos) << msg;  // the plan's total is named
+  size_t bytes = 1;
+  EXPECT_EQ(ember_method_memory_size(big.p, "forward", nullptr, &bytes), EMBER_MEMORY_ALLOCATION_FAILED);
+  EXPECT_EQ(bytes, 0u);
+  // A small plan (the add program's own plus 4096 bytes) against budgets just under and at it.
+  program_t = ember::testing::make_add_program();
+  uint64_t plan = 4096;
+  for (int64_t b : program_t->execution_plan[0]->non_const_buffer_sizes) plan += uint64_t(b);
+  program_t->execution_plan[0]->non_const_buffer_sizes.push_back(4096);
+  ember::testing::AlignedBytes small(ember::testing::serialize(*program_t));
+  Program p;
+  ASSERT_EQ(ember_program_load_buffer(small.data(), small.size(), nullptr, &p.p), EMBER_OK);
+  o.max_planned_memory_bytes = plan - 1;
+  EXPECT_EQ(ember_method_create(p.p, "forward", &o, &m.m), EMBER_MEMORY_ALLOCATION_FAILED);
+  msg = ember_last_error_message();
+  EXPECT_NE(msg.find("ember_method_options.max_planned_memory_bytes " + std::to_string(plan - 1)),
+            std::string::npos) << msg;
+  o.max_planned_memory_bytes = plan;
+  ASSERT_EQ(ember_method_create(p.p, "forward", &o, &m.m), EMBER_OK) << ember_last_error_message();
+  const float a[2] = {1, 2}, b[2] = {10, 20};
+  ASSERT_EQ(ember_method_set_input(m.m, 0, EMBER_DTYPE_FLOAT, a, sizeof(a)), EMBER_OK) << ember_last_error_message();
+  ASSERT_EQ(ember_method_set_input(m.m, 1, EMBER_DTYPE_FLOAT, b, sizeof(b)), EMBER_OK) << ember_last_error_message();
+  ASSERT_EQ(ember_method_execute(m.m), EMBER_OK) << ember_last_error_message();
+  ember_value out;
+  ember_value_init(&out);
+  ASSERT_EQ(ember_method_output(m.m, 0, &out), EMBER_OK);
+  EXPECT_EQ(static_cast<const float*>(out.data)[1], 22.0f);
+}
+
 // Issue #33: a double destroy, a call on a destroyed handle and destroying a program before
 // its methods were undefined behaviour. Now: named errors (or, for destroy, a no-op with a
 // message); a destroyed handle is never dereferenced (ASan would report it).

@@ -59,12 +59,15 @@ public final class EmberProgram {
   }
 
   /// Creates method `name` with runtime-owned memory. `backends`: nil for all linked, "" for none.
+  /// `maxPlannedMemoryBytes`: the most planned memory the method may reserve (0: 8 GiB); a
+  /// larger plan throws MemoryAllocationFailed before anything is reserved.
   public func method(_ name: String, threads: UInt32 = 1, backends: String? = nil,
-                     profiling: Bool = false) throws -> EmberMethod {
+                     profiling: Bool = false, maxPlannedMemoryBytes: UInt64 = 0) throws -> EmberMethod {
     var options = ember_method_options()
     ember_method_options_init(&options)
     options.num_threads = threads
     options.profiling = profiling ? 1 : 0
+    options.max_planned_memory_bytes = maxPlannedMemoryBytes
     var out: OpaquePointer? = nil
     let status: ember_status = name.withCString { n in
       guard let backends = backends else { return ember_method_create(handle, n, &options, &out) }

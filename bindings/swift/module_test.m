@@ -47,8 +47,18 @@ int main(void) {
       strstr(ember_method_last_error(method), "got 3 bytes") == NULL) {
     ++failed;
   }
+  // The planned-memory budget through the module (what Ember.swift's maxPlannedMemoryBytes
+  // sets): a 1-byte budget is MemoryAllocationFailed naming the option.
+  ember_method_options tight;
+  ember_method_options_init(&tight);
+  tight.max_planned_memory_bytes = 1;
+  ember_method* refused = NULL;
+  if (ember_method_create(program, "forward", &tight, &refused) != EMBER_MEMORY_ALLOCATION_FAILED ||
+      refused != NULL || strstr(ember_last_error_message(), "max_planned_memory_bytes 1:") == NULL) {
+    ++failed;
+  }
   ember_method_destroy(method);
   ember_program_destroy(program);
-  printf("%d passed, %d failed\n", 41 - failed, failed);
+  printf("%d passed, %d failed\n", 42 - failed, failed);
   return failed == 0 ? 0 : 1;
 }

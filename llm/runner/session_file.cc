@@ -1,6 +1,7 @@
 #include "llm/runner/session_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -168,8 +169,23 @@ Error save_session(const std::string& path, PteLogitsModel& model, const Session
 
 Error load_session(const std::string& path, PteLogitsModel& model, Session& session, Rng* rng,
                    bool* has_rng) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return runtime::fail(Error::NotFound, "cannot open session file '%s'", path.c_str());
+  // O_NONBLOCK + fstat: a FIFO, a device or a directory is refused before open() can block or
+  // a read run forever (issue #33); the descriptor blocks again for the reads.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return runtime::fail(Error::NotFound, "cannot open session file '%s'", path.c_str());
+  struct stat st;
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0 ||
+      ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    ::close(fd);
+    return runtime::fail(Error::AccessFailed, "session file '%s' is not a readable regular file",
+                         path.c_str());
+  }
+  std::FILE* f = ::fdopen(fd, "rb");
+  if (f == nullptr) {
+    ::close(fd);
+    return runtime::fail(Error::AccessFailed, "cannot open session file '%s'", path.c_str());
+  }
   struct Closer {
     std::FILE* f;
     ~Closer() { std::fclose(f); }

@@ -18,6 +18,8 @@
 # EMBER_FUZZ_SANITIZERS replaces the sanitizer list "address,undefined" (the .pt2 campaigns
 # also ran "undefined" alone: about 1.6x the executions per second, docs/fuzzing.md); any
 # other list builds in its own output base (~/.cache/ember-fuzz-<list>).
+# EMBER_FUZZ_OUTPUT_BASE replaces that output base (a second checkout fuzzing beside another
+# one: a Bazel server serves one workspace, so sharing ~/.cache/ember-fuzz would restart it).
 # EMBER_FUZZ_ARGS appends libFuzzer flags (the campaigns: "-fork=1 -ignore_crashes=1
 # -ignore_timeouts=1 -ignore_ooms=1 -entropic=0"); ASAN_OPTIONS given by the caller are appended
 # to the script's (the campaigns: "malloc_context_size=0", no allocation stacks in reports).
@@ -44,6 +46,7 @@ run_fuzzer() {
   for copt in ${EMBER_FUZZ_COPT:-}; do flags+=("--copt=$copt"); done
   local sanitizers="${EMBER_FUZZ_SANITIZERS:-address,undefined}" base="$HOME/.cache/ember-fuzz"
   [ "$sanitizers" = "address,undefined" ] || base="$base-${sanitizers//,/-}"
+  base="${EMBER_FUZZ_OUTPUT_BASE:-$base}"
   bazel --output_base="$base" build --symlink_prefix=/ "${flags[@]}" \
     --copt=-fsanitize=fuzzer-no-link,"$sanitizers" --copt=-fno-sanitize-recover=undefined \
     --copt=-fno-sanitize=vptr \

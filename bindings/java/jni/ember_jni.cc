@@ -105,7 +105,8 @@ JNIEXPORT jobjectArray JNICALL Java_dev_ember_Native_methodNames(JNIEnv* env, jc
 
 JNIEXPORT jlong JNICALL Java_dev_ember_Native_createMethod(JNIEnv* env, jclass, jlong program,
                                                            jstring name, jint threads,
-                                                           jstring backends, jboolean profiling) {
+                                                           jstring backends, jboolean profiling,
+                                                           jlong max_planned_memory_bytes) {
   if (null_handle(env, program, "Module")) return 0;
   if (name == nullptr) {
     throw_ember(env, EMBER_INVALID_ARGUMENT, "method name is null");
@@ -121,6 +122,7 @@ JNIEXPORT jlong JNICALL Java_dev_ember_Native_createMethod(JNIEnv* env, jclass, 
   options.num_threads = uint32_t(threads);
   options.backends = b.get();
   options.profiling = profiling ? 1 : 0;
+  options.max_planned_memory_bytes = uint64_t(max_planned_memory_bytes);  // >= 0: Module.Options
   ember_method* method = nullptr;
   if (failed(env, ember_method_create(program_of(program), n.get(), &options, &method),
              ember_program_last_error(program_of(program)))) {

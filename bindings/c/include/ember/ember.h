@@ -231,7 +231,19 @@ typedef struct ember_method_options {
   size_t memory_size;
   /* Nonzero: time every instruction of each execute (see ember_method_profile_entry). */
   int32_t profiling;
+  /* The most planned memory (the sum of the buffers of the method's memory plan, which the
+   * .pte names) a runtime-owned method may reserve, in bytes; 0 (the default) means
+   * EMBER_DEFAULT_MAX_PLANNED_MEMORY (8 GiB). A plan over it fails ember_method_create and
+   * ember_method_memory_size with EMBER_MEMORY_ALLOCATION_FAILED before anything is
+   * reserved, the message naming the plan's total: a small untrusted file cannot make the
+   * process reserve gigabytes. Raise it for a trusted program with a larger plan; with
+   * caller memory the arena's size is the bound and this field is not used. A caller
+   * compiled against an ember.h without this field (a smaller struct_size) gets the default. */
+  uint64_t max_planned_memory_bytes;
 } ember_method_options;
+
+/* ember_method_options.max_planned_memory_bytes when it is 0: 8 GiB. */
+#define EMBER_DEFAULT_MAX_PLANNED_MEMORY ((uint64_t)8 << 30)
 
 EMBER_EXPORT void ember_method_options_init(ember_method_options* options);
 

@@ -32,6 +32,7 @@ public final class Module implements AutoCloseable {
     String backends = null;
     boolean profiling = false;
     String dataPath = null;
+    long maxPlannedMemoryBytes = 0;
 
     /** Threads for kernels and XNNPACK (1: the calling thread; capped at the CPU count). */
     public Options numThreads(int n) {
@@ -48,6 +49,19 @@ public final class Module implements AutoCloseable {
     /** Time every instruction of each run (see {@link Module#getProfile}). */
     public Options profiling(boolean on) {
       profiling = on;
+      return this;
+    }
+
+    /**
+     * The most planned memory (the sum of the memory plan's buffers, which the .pte names) a
+     * method may reserve, in bytes; 0 (the default) means 8 GiB. A plan over it fails with
+     * MemoryAllocationFailed before anything is reserved; raise it for a trusted program.
+     */
+    public Options maxPlannedMemoryBytes(long bytes) {
+      if (bytes < 0) {
+        throw new EmberException(0x12, "InvalidArgument", "maxPlannedMemoryBytes must be >= 0, got " + bytes);
+      }
+      maxPlannedMemoryBytes = bytes;
       return this;
     }
 
@@ -159,7 +173,8 @@ public final class Module implements AutoCloseable {
     if (name == null) throw new EmberException(0x12, "InvalidArgument", "method name is null");
     Long m = methods.get(name);
     if (m == null) {
-      m = Native.createMethod(p, name, options.numThreads, options.backends, options.profiling);
+      m = Native.createMethod(p, name, options.numThreads, options.backends, options.profiling,
+          options.maxPlannedMemoryBytes);
       methods.put(name, m);
     }
     return m;

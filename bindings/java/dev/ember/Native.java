@@ -28,7 +28,8 @@ final class Native {
 
   static native String[] methodNames(long program);
 
-  static native long createMethod(long program, String name, int threads, String backends, boolean profiling);
+  static native long createMethod(long program, String name, int threads, String backends, boolean profiling,
+      long maxPlannedMemoryBytes);
 
   static native void destroyMethod(long method);
 

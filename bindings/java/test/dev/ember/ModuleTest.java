@@ -165,6 +165,25 @@ public class ModuleTest {
     }
   }
 
+  // Issue #33: the planned-memory budget reaches ember_method_options; a plan over it is
+  // MemoryAllocationFailed at the first run (method creation), a raised budget runs.
+  @Test
+  public void plannedMemoryBudget() {
+    try (Module tight = Module.load(PTE + "mlp.pte", new Module.Options().maxPlannedMemoryBytes(1))) {
+      try {
+        tight.forward(EValue.from(Tensor.fromBlob(new float[64], new long[] {4, 16})));
+        fail("expected MemoryAllocationFailed");
+      } catch (EmberException e) {
+        assertEquals(e.getMessage(), "MemoryAllocationFailed", e.statusName());
+        assertTrue(e.getMessage(), e.getMessage().contains("max_planned_memory_bytes 1:"));
+      }
+    }
+    try (Module raised = Module.load(PTE + "mlp.pte", new Module.Options().maxPlannedMemoryBytes(1L << 40))) {
+      assertTrue(raised.forward(EValue.from(Tensor.fromBlob(new float[64], new long[] {4, 16}))).length > 0);
+    }
+    expectError("InvalidArgument", () -> new Module.Options().maxPlannedMemoryBytes(-1));
+  }
+
   @Test
   public void profileOfTheLastRun() {
     try (Module module = Module.load(PTE + "mlp.pte", new Module.Options().profiling(true))) {

@@ -9,24 +9,13 @@
 #include <utility>
 
 #include "aot/ir/graph_rewrite.h"
+#include "aot/passes/constant_weights.h"
 
 namespace ember::aot {
 
 namespace {
 
 NamedArgument named(const char* name, Argument a) { return {name, std::move(a), false}; }
-
-// A lifted parameter `base` of `dtype` / `sizes` holding `data` (placed after the other lifted
-// constants, before the user inputs).
-Result<ValueId> add_parameter(Graph& g, const std::string& base, ScalarType dtype,
-                              const std::vector<int64_t>& sizes,
-                              std::shared_ptr<ConstantData> data) {
-  TensorSpec spec = contiguous_spec(dtype, static_sizes(sizes));
-  spec.constant = std::move(data);
-  EMBER_ASSIGN_OR_RETURN(ValueId v, add_tensor_value(g, base, std::move(spec)));
-  lift_as_parameter(g, v);
-  return v;
-}
 
 struct Quantized {
   std::shared_ptr<ConstantData> q, scales;
@@ -95,10 +84,10 @@ Error QuantizeEmbeddingPass::run(Graph& graph) const {
         q.constant = std::move(qz.q);
         graph.value(w).tensor = std::move(q);
       } else {
-        EMBER_ASSIGN_OR_RETURN(qv, add_parameter(graph, name + "_int8", ScalarType::Char,
+        EMBER_ASSIGN_OR_RETURN(qv, add_constant_parameter(graph, name + "_int8", ScalarType::Char,
                                                  {rows, dim}, std::move(qz.q)));
       }
-      EMBER_ASSIGN_OR_RETURN(ValueId sv, add_parameter(graph, name + "_scales", ScalarType::Float,
+      EMBER_ASSIGN_OR_RETURN(ValueId sv, add_constant_parameter(graph, name + "_scales", ScalarType::Float,
                                                        {rows}, std::move(qz.scales)));
       it = done.emplace(w, std::make_pair(qv, sv)).first;
     }

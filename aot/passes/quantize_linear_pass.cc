@@ -11,36 +11,12 @@
 
 #include "aot/ir/graph_rewrite.h"
 #include "aot/ir/graph_util.h"
+#include "aot/passes/constant_weights.h"
 
 namespace ember::aot {
 namespace {
 
 NamedArgument named(const char* name, Argument a) { return {name, std::move(a), false}; }
-
-// The constant %w when `v` is permute(%w, [1, 0]) (or t) of a static 2-D constant, else kNoValue.
-ValueId transposed_constant(const Graph& g, const std::vector<int>& producer, ValueId v) {
-  const int p = producer[size_t(v)];
-  if (p < 0) return kNoValue;
-  const Node& n = g.nodes()[size_t(p)];
-  const bool permute = is_aten_op(n, "permute", "default") || is_aten_op(n, "permute_copy", "default");
-  const bool t = is_aten_op(n, "t", "default") || is_aten_op(n, "t_copy", "default");
-  if (!permute && !t) return kNoValue;
-  if (permute) {
-    const NamedArgument* dims = n.find_input("dims");
-    if (dims == nullptr || dims->arg.kind != ArgKind::IntList) return kNoValue;
-    const std::vector<int64_t>& d = dims->arg.ints;
-    if (d.size() != 2 || !((d[0] == 1 || d[0] == -1) && (d[1] == 0 || d[1] == -2))) return kNoValue;
-  }
-  return optional_tensor_input(n, "self");
-}
-
-bool is_one(const Node& n, const char* name) {
-  const NamedArgument* a = n.find_input(name);
-  if (a == nullptr || a->arg.kind == ArgKind::None) return true;
-  if (a->arg.kind == ArgKind::Int) return a->arg.i == 1;
-  if (a->arg.kind == ArgKind::Float) return a->arg.f == 1.0;
-  return false;
-}
 
 // A static finite float32 [N, K] constant, or false.
 bool quantizable(const TensorSpec& s, int64_t group) {
@@ -113,16 +89,6 @@ Quantized quantize(const ConstantData& c, int64_t n, int64_t k, int64_t group) {
   std::memcpy(out.scales->bytes.data(), scales.data(), scales.size() * 4);
   out.scales->source = c.source + " (weight scales)";
   return out;
-}
-
-Result<ValueId> add_parameter(Graph& g, const std::string& base, ScalarType dtype,
-                              const std::vector<int64_t>& sizes,
-                              std::shared_ptr<ConstantData> data) {
-  TensorSpec spec = contiguous_spec(dtype, static_sizes(sizes));
-  spec.constant = std::move(data);
-  EMBER_ASSIGN_OR_RETURN(ValueId v, add_tensor_value(g, base, std::move(spec)));
-  lift_as_parameter(g, v);
-  return v;
 }
 
 struct Match {
@@ -213,10 +179,10 @@ Error QuantizeLinearPass::run(Graph& graph) const {
         q.constant = std::move(qz.q);
         graph.value(m.w).tensor = std::move(q);
       } else {
-        EMBER_ASSIGN_OR_RETURN(qv, add_parameter(graph, base + (group_size_ ? "_q4" : "_q8"),
+        EMBER_ASSIGN_OR_RETURN(qv, add_constant_parameter(graph, base + (group_size_ ? "_q4" : "_q8"),
                                                  qz.q_dtype, qz.q_sizes, std::move(qz.q)));
       }
-      EMBER_ASSIGN_OR_RETURN(ValueId sv, add_parameter(graph, base + "_qscales", ScalarType::Float,
+      EMBER_ASSIGN_OR_RETURN(ValueId sv, add_constant_parameter(graph, base + "_qscales", ScalarType::Float,
                                                        qz.scale_sizes, std::move(qz.scales)));
       it = done.emplace(m.w, std::make_pair(qv, sv)).first;
     }

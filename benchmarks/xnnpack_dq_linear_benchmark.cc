@@ -80,8 +80,10 @@ void Shapes(benchmark::internal::Benchmark* b) {
     for (auto [k, n] : {std::pair<int64_t, int64_t>{576, 1536}, {1536, 576}}) {
       b->Args({m, k, n, -1, 0});  // fp32
       b->Args({m, k, n, int64_t(WeightScheme::Int8PerChannel), 0});
+      b->Args({m, k, n, int64_t(WeightScheme::Int4PerChannel), 0});
       b->Args({m, k, n, int64_t(WeightScheme::Int4Blockwise), 32});
-      b->Args({m, k, n, int64_t(WeightScheme::Int4Blockwise), 64});  // 128 does not divide 576
+      b->Args({m, k, n, int64_t(WeightScheme::Int4Blockwise), 64});
+      b->Args({m, k, n, int64_t(WeightScheme::Int4Blockwise), 128});  // skipped for 576 inputs
     }
   }
 }

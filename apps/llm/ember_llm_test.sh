@@ -37,6 +37,18 @@ for id in llm_llama.core_aten.torch2_14 llm_et_llama_index_copy.core_aten.torch2
     done
     [ "$(field "$TEST_TMPDIR/greedy.json" decode_steps)" = "$((n - 1))" ] || fail "$id: decode steps"
     echo "$id [$recipe]: greedy $got (PyTorch's)"
+    # --warmup (the prompt and one decode step run first, then discarded): the same tokens, so
+    # the timed run starts from position 0 and never sees the warm-up's cache slots.
+    "$LLM" --model "$pte" --prompt_ids "$prompt" --max_new_tokens "$n" --warmup --json > "$TEST_TMPDIR/warm.json" ||
+      fail "$id ($recipe): ember_llm --warmup failed"
+    [ "$(field "$TEST_TMPDIR/warm.json" tokens)" = "$want" ] ||
+      fail "$id ($recipe) --warmup greedy tokens $(field "$TEST_TMPDIR/warm.json" tokens), PyTorch's $want"
+    for key in warmup_prefill_ms warmup_decode_ms; do
+      python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; assert v > 0, v' \
+        "$TEST_TMPDIR/warm.json" "$key" || fail "$id ($recipe): --warmup gave no $key"
+    done
+    python3 -c 'import json,sys; assert "warmup_prefill_ms" not in json.load(open(sys.argv[1]))' \
+      "$TEST_TMPDIR/greedy.json" || fail "$id ($recipe): warm-up figures without --warmup"
   done
 
   sample() {
@@ -115,6 +127,7 @@ expect_error 2 "InvalidArgument .*--model is required" --prompt_ids 1
 expect_error 2 "InvalidArgument .*exactly one of --prompt" --model "$pte"
 expect_error 2 "InvalidArgument .*--prompt needs --tokenizer" --model "$pte" --prompt hi
 expect_error 2 "InvalidArgument .*--max_new_tokens" --model "$pte" --prompt_ids 1 --max_new_tokens 0
+expect_error 2 "InvalidArgument .*--warmup .*not with --chat" --model "$pte" --chat --warmup
 expect_error 2 "InvalidArgument .*'x' at byte 2 is not an id" --model "$pte" --prompt_ids "1,x"
 expect_error 2 "InvalidArgument .*'999' at byte 0 is not an id in \[0, 128\)" --model "$pte" --prompt_ids 999
 expect_error 1 "OutOfResources .*context overflow" --model "$pte" --prompt_ids "$(seq -s, 1 40)"

@@ -11,7 +11,9 @@ portable, portable-8da8w and portable-8da4w; each lowering's log, with the accur
 into DIR/bin from `bazel build -c opt`). Then it measures the single-thread streaming read
 bandwidth (stream_read) and runs, in interleaved rounds, for each thread count:
   llama-bench -p 64 -n 32 -r 1 -t T (f32, q8_0, q4_0 GGUF; peak RSS of the process)
-  ember_llm --prompt_ids <64 ids> --max_new_tokens 33 --threads T --json (each .pte)
+  ember_llm --prompt_ids <64 ids> --max_new_tokens 33 --threads T --warmup --json (each .pte)
+(both warm up first: llama-bench by default, ember_llm with --warmup; --cold drops Ember's, whose
+first-call times are recorded either way as cold_prefill_ms / cold_decode_step_ms)
 and prints prefill tok/s (64-token prompt), decode tok/s (32 steps), peak RSS and the fraction of
 the bandwidth limit (bandwidth / weight bytes per token at the row's precision), medians over
 the rounds, with `uptime`'s load before and after. Everything runs under `nice -n 19`.
@@ -120,16 +122,24 @@ def run_llama(d, gguf, threads, bind):
     return {"prefill_tok_s": pp, "decode_tok_s": tg, "peak_rss_mb": rss / 1024.0}
 
 
-def run_ember(bindir, d, recipe, threads, prompt):
+def run_ember(bindir, d, recipe, threads, prompt, cold=False):
+    # --warmup: the prompt and one decode step run once first, as llama-bench's warm-up does
+    # (a prompt run and one generated token before the timed ones); the cold figures (the first
+    # call at each shape, which builds the XNNPACK delegates' plans) are kept beside them.
     p = must(subprocess.run(NICE + [os.path.join(bindir, "ember_llm"), "--model",
                                     os.path.join(d, recipe + ".pte"), "--prompt_ids", prompt,
                                     "--max_new_tokens", "33", "--threads", str(threads),
-                                    "--json"], capture_output=True, text=True),
+                                    "--json"] + ([] if cold else ["--warmup"]),
+                            capture_output=True, text=True),
              "ember_llm " + recipe)
     j = json.loads(p.stdout.strip().splitlines()[-1])
-    return {"prefill_tok_s": j["prefill_tokens_per_s"], "decode_tok_s": j["decode_tokens_per_s"],
-            "peak_rss_mb": j["peak_rss_kb"] / 1024.0, "decode_steps": j["decode_steps"],
-            "load_ms": j["load_ms"]}
+    r = {"prefill_tok_s": j["prefill_tokens_per_s"], "decode_tok_s": j["decode_tokens_per_s"],
+         "peak_rss_mb": j["peak_rss_kb"] / 1024.0, "decode_steps": j["decode_steps"],
+         "load_ms": j["load_ms"], "warm": not cold}
+    if "warmup_prefill_ms" in j:
+        r["cold_prefill_ms"] = j["warmup_prefill_ms"]
+        r["cold_decode_step_ms"] = j.get("warmup_decode_ms", 0.0)
+    return r
 
 
 def main():
@@ -140,6 +150,8 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--json", default="")
     ap.add_argument("--rebuild", action="store_true", help="rebuild binaries and .pte files")
+    ap.add_argument("--cold", action="store_true",
+                    help="no --warmup for ember_llm (llama-bench still warms up)")
     ap.add_argument("--rows", default="",
                     help="comma-separated substrings; only rows whose name contains one run")
     args = ap.parse_args()
@@ -173,7 +185,8 @@ def main():
                 result["runs"].append(r)
                 log(json.dumps(r))
             for name, recipe, _ in EMBER:
-                r = dict(run_ember(bindir, d, recipe, t, prompt), row=name, threads=t, round=rnd)
+                r = dict(run_ember(bindir, d, recipe, t, prompt, args.cold), row=name, threads=t,
+                         round=rnd)
                 result["runs"].append(r)
                 log(json.dumps(r))
     result["uptime_after"] = uptime()

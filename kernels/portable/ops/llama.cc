@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "kernels/portable/util/gemm.h"
 #include "kernels/portable/util/tensor_util.h"
 #include "kernels/portable/util/vec_math.h"
 
@@ -38,27 +39,127 @@ Vec4 load4(const float* p) {
   return v;
 }
 
-// Dot product in four four-lane accumulators (16 floats per step; a head of 64 is four steps),
-// then the lanes and the tail. Vector extensions: SSE2 / NEON in the portable build.
-float dot(const float* a, const float* b, int64_t n) {
-  Vec4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    s0 += load4(a + i) * load4(b + i);
-    s1 += load4(a + i + 4) * load4(b + i + 4);
-    s2 += load4(a + i + 8) * load4(b + i + 8);
-    s3 += load4(a + i + 12) * load4(b + i + 12);
+void store4(float* p, Vec4 v) { std::memcpy(p, &v, sizeof(v)); }
+
+// softmax(scale * q k^T) v for G query rows of one position that share a kv head (their rows
+// are D floats apart from q, their outputs D floats apart from o), over keys [0, keys): each key
+// and value row is loaded once for the G rows, with four-lane vectors (SSE2 / NEON in the
+// portable build). A decode step's attention: what it costs is reading the cache, once.
+template <int G>
+void attend_group(const float* q, float* o, const float* k, const float* v, int64_t row_stride,
+                  int64_t d, int64_t keys, float scale, float* p) {
+  const int64_t dv = d / 4 * 4;
+  for (int64_t j = 0; j < keys; ++j) {
+    const float* kj = k + j * row_stride;
+    Vec4 acc[G];
+    for (int g = 0; g < G; ++g) acc[g] = Vec4{0, 0, 0, 0};
+    for (int64_t e = 0; e < dv; e += 4) {
+      const Vec4 kv = load4(kj + e);
+      for (int g = 0; g < G; ++g) acc[g] += load4(q + g * d + e) * kv;
+    }
+    for (int g = 0; g < G; ++g) {
+      float r = (acc[g][0] + acc[g][2]) + (acc[g][1] + acc[g][3]);
+      for (int64_t e = dv; e < d; ++e) r += q[g * d + e] * kj[e];
+      p[g * keys + j] = scale * r;
+    }
   }
-  for (; i + 4 <= n; i += 4) s0 += load4(a + i) * load4(b + i);
-  const Vec4 s = (s0 + s1) + (s2 + s3);
-  float r = (s[0] + s[2]) + (s[1] + s[3]);
-  for (; i < n; ++i) r += a[i] * b[i];
-  return r;
+  const VecMath& vm = vec_math();
+  for (int g = 0; g < G; ++g) {
+    float* pg = p + g * keys;
+    float mx = -INFINITY;
+    for (int64_t j = 0; j < keys; ++j) mx = pg[j] > mx ? pg[j] : mx;
+    const float sum = vm.exp_shift_sum(pg, mx, pg, keys);  // vectorised exp (vec_math.h)
+    vm.scale(pg, 1.0f / sum, pg, keys);
+    for (int64_t e = 0; e < d; ++e) o[g * d + e] = 0.0f;
+  }
+  for (int64_t j = 0; j < keys; ++j) {
+    const float* vj = v + j * row_stride;
+    for (int64_t e = 0; e < dv; e += 4) {
+      const Vec4 vv = load4(vj + e);
+      for (int g = 0; g < G; ++g) {
+        float* og = o + g * d + e;
+        store4(og, load4(og) + Vec4{p[g * keys + j], p[g * keys + j], p[g * keys + j],
+                                    p[g * keys + j]} * vv);
+      }
+    }
+    for (int64_t e = dv; e < d; ++e) {
+      for (int g = 0; g < G; ++g) o[g * d + e] += p[g * keys + j] * vj[e];
+    }
+  }
 }
 
-// o[e] += w * v[e] for e < n (a loop the compiler vectorises: no reduction).
-void axpy(float w, const float* __restrict v, float* __restrict o, int64_t n) {
-  for (int64_t e = 0; e < n; ++e) o[e] += w * v[e];
+// attend_group for any group size, eight rows at a time (p holds 8 * keys floats).
+void attend_rows(const float* q, float* o, const float* k, const float* v, int64_t row_stride,
+                 int64_t d, int64_t keys, float scale, int64_t rows, float* p) {
+  for (int64_t r = 0; r < rows; r += 8) {
+    const float* qr = q + r * d;
+    float* orow = o + r * d;
+    switch (rows - r < 8 ? rows - r : 8) {
+      case 1: attend_group<1>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
+      case 2: attend_group<2>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
+      case 3: attend_group<3>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
+      case 4: attend_group<4>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
+      case 5: attend_group<5>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
+      case 6: attend_group<6>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
+      case 7: attend_group<7>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
+      default: attend_group<8>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
+    }
+  }
+}
+
+// One query head's rows, as a matrix for sgemm: `m` positions `rs` floats apart from `q`, whose
+// outputs go `rs` floats apart from `o`; row r is at sequence index r.
+struct QueryRows {
+  const float* q;
+  float* o;
+  int64_t m, rs;
+};
+
+// softmax(scale * Q K^T) V for one kv head's query rows over cache positions [0, filled), as two
+// GEMMs (sgemm: the CPU's AVX-512 / AVX2 / NEON build): scores [m, filled] = Q K^T, each row
+// softmaxed over the keys it may see (causal: start_pos + its index + 1; the rest weigh 0), then
+// out [m, D] = P V. K and V are read in place (rows Hkv * D floats apart); nothing past
+// position filled - 1 is read.
+void attend(const QueryRows& rows, const float* k, const float* v, int64_t row_stride, int64_t d,
+            int64_t filled, int64_t start_pos, bool is_causal, float scale, float* p,
+            runtime::ThreadPool* pool) {
+  GemmArgs scores;
+  scores.m = rows.m;
+  scores.n = filled;
+  scores.k = d;
+  scores.a = rows.q;
+  scores.a_rs = rows.rs;
+  scores.a_cs = 1;
+  scores.b = k;  // B[p][j] = K[j][p]
+  scores.b_rs = 1;
+  scores.b_cs = row_stride;
+  scores.c = p;
+  scores.c_rs = filled;
+  scores.alpha = scale;
+  sgemm(scores, pool);
+  const VecMath& vm = vec_math();
+  for (int64_t r = 0; r < rows.m; ++r) {
+    float* pr = p + r * filled;
+    const int64_t keys = is_causal ? start_pos + r + 1 : filled;
+    float mx = -INFINITY;
+    for (int64_t j = 0; j < keys; ++j) mx = pr[j] > mx ? pr[j] : mx;
+    const float sum = vm.exp_shift_sum(pr, mx, pr, keys);  // vectorised exp (vec_math.h)
+    vm.scale(pr, 1.0f / sum, pr, keys);
+    for (int64_t j = keys; j < filled; ++j) pr[j] = 0.0f;
+  }
+  GemmArgs mix;
+  mix.m = rows.m;
+  mix.n = d;
+  mix.k = filled;
+  mix.a = p;
+  mix.a_rs = filled;
+  mix.a_cs = 1;
+  mix.b = v;  // B[p][j] = V[p][j]
+  mix.b_rs = row_stride;
+  mix.b_cs = 1;
+  mix.c = rows.o;
+  mix.c_rs = rows.rs;
+  sgemm(mix, pool);
 }
 
 }  // namespace
@@ -124,36 +225,39 @@ Tensor& llama_custom_sdpa_out(KernelRuntimeContext& ctx, const Tensor& query,
   if (!resize_like(ctx, out, query, op) || !check_dtype(ctx, out, ScalarType::Float, op, "out")) {
     return out;
   }
-  auto buf = ctx.allocate_temp(static_cast<size_t>(filled) * sizeof(float), alignof(float));
+  if (batch == 0 || s == 0 || d == 0) return out;
+  const int64_t group = hq / hk;
+  // A decode step (one position): each kv head's `group` query heads together, every cache row
+  // read once (attend_rows). A prefill: one query head at a time, its S positions as the rows
+  // of two GEMMs (attend).
+  const bool one_position = s == 1;
+  const int64_t m = one_position ? (group < 8 ? group : 8) : s;
+  auto buf = ctx.allocate_temp(static_cast<size_t>(m * filled) * sizeof(float), 64);
   if (!buf.ok()) {
-    ctx.fail(Error::MemoryAllocationFailed, "%s: no temp memory for %lld scores", op,
-             static_cast<long long>(filled));
+    ctx.fail(Error::MemoryAllocationFailed, "%s: no temp memory for %lld x %lld scores", op,
+             static_cast<long long>(m), static_cast<long long>(filled));
     return out;
   }
   float* p = static_cast<float*>(buf.get());
   const float sc = scale.has_value() ? float(*scale) : 1.0f / std::sqrt(float(d));
-  const int64_t group = hq / hk;
   const float* q = query.const_data_ptr<float>();
   const float* kc = key_cache.const_data_ptr<float>();
   const float* vc = value_cache.const_data_ptr<float>();
   float* o = out.mutable_data_ptr<float>();
-  const VecMath& vm = vec_math();
+  const int64_t row_stride = hk * d;  // one cache position: all kv heads
   for (int64_t b = 0; b < batch; ++b) {
-    for (int64_t i = 0; i < s; ++i) {
-      const int64_t keys = is_causal ? start_pos + i + 1 : filled;
-      for (int64_t h = 0; h < hq; ++h) {
-        const float* qv = q + ((b * s + i) * hq + h) * d;
-        const int64_t kvh = h / group;
-        float mx = -INFINITY;
-        for (int64_t j = 0; j < keys; ++j) {
-          p[j] = sc * dot(qv, kc + ((b * t + j) * hk + kvh) * d, d);
-          mx = p[j] > mx ? p[j] : mx;
-        }
-        const float sum = vm.exp_shift_sum(p, mx, p, keys);  // vectorised exp (vec_math.h)
-        vm.scale(p, 1.0f / sum, p, keys);
-        float* ov = o + ((b * s + i) * hq + h) * d;
-        for (int64_t e = 0; e < d; ++e) ov[e] = 0;
-        for (int64_t j = 0; j < keys; ++j) axpy(p[j], vc + ((b * t + j) * hk + kvh) * d, ov, d);
+    for (int64_t kvh = 0; kvh < hk; ++kvh) {
+      const float* k = kc + b * t * row_stride + kvh * d;
+      const float* v = vc + b * t * row_stride + kvh * d;
+      if (one_position) {
+        const int64_t first = (b * hq + kvh * group) * d;
+        attend_rows(q + first, o + first, k, v, row_stride, d, filled, sc, group, p);
+        continue;
+      }
+      for (int64_t g = 0; g < group; ++g) {
+        const int64_t first = (b * s * hq + kvh * group + g) * d;  // query head h at index 0
+        const QueryRows rows{q + first, o + first, s, hq * d};
+        attend(rows, k, v, row_stride, d, filled, start_pos, is_causal, sc, p, nullptr);
       }
     }
   }

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace ember::kernels::portable {
@@ -106,6 +108,87 @@ TEST(LlamaOpsTest, CustomSdpaRejectsOverflowAndMasks) {
   llama_custom_sdpa_out(masked, q.tensor, k.tensor, k.tensor, 0, &k.tensor, 0.0, true, std::nullopt,
                         out.tensor);
   EXPECT_EQ(masked.failure_state(), Error::NotSupported);
+}
+
+// A plain double-precision reference: out[b, i, h] = sum_j softmax_j(scale q.k_j) v_j over the
+// keys query i may see.
+std::vector<float> reference_sdpa(const std::vector<float>& q, const std::vector<float>& k,
+                                  const std::vector<float>& v, int64_t batch, int64_t s,
+                                  int64_t hq, int64_t t, int64_t hk, int64_t d, int64_t start_pos,
+                                  bool causal, double scale) {
+  std::vector<float> out(static_cast<size_t>(batch * s * hq * d));
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t i = 0; i < s; ++i) {
+      for (int64_t h = 0; h < hq; ++h) {
+        const int64_t kvh = h / (hq / hk), keys = causal ? start_pos + i + 1 : start_pos + s;
+        std::vector<double> w(static_cast<size_t>(keys));
+        double mx = -INFINITY, sum = 0;
+        for (int64_t j = 0; j < keys; ++j) {
+          double dot = 0;
+          for (int64_t e = 0; e < d; ++e) {
+            dot += double(q[((b * s + i) * hq + h) * d + e]) * k[((b * t + j) * hk + kvh) * d + e];
+          }
+          w[j] = scale * dot;
+          mx = std::max(mx, w[j]);
+        }
+        for (double& x : w) sum += (x = std::exp(x - mx));
+        for (int64_t e = 0; e < d; ++e) {
+          double acc = 0;
+          for (int64_t j = 0; j < keys; ++j) acc += w[j] / sum * v[((b * t + j) * hk + kvh) * d + e];
+          out[((b * s + i) * hq + h) * d + e] = float(acc);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<float> pseudo_random(size_t n, uint32_t seed) {
+  std::vector<float> x(n);
+  for (float& f : x) {
+    seed = seed * 1664525u + 1013904223u;
+    f = float(int32_t(seed >> 8) % 2001 - 1000) / 500.0f;  // [-2, 2]
+  }
+  return x;
+}
+
+// Grouped-query attention at a decoder's sizes (9 query heads over 3 kv heads, D 64, as the
+// SmolLM2-135M shape) against the reference: a 7-token prefill after 5 cached positions, a
+// decode step, causal and not, two batches. Cache positions past start_pos + S hold NaN.
+TEST(LlamaOpsTest, CustomSdpaMatchesAReferenceForGqaPrefillAndDecode) {
+  const int64_t batch = 2, hq = 9, hk = 3, d = 64, t = 16;
+  for (const int64_t s : {int64_t{7}, int64_t{1}}) {
+    for (const bool causal : {true, false}) {
+      const int64_t start_pos = 5;
+      std::vector<float> kv = pseudo_random(size_t(batch * t * hk * d), 11);
+      std::vector<float> vv = pseudo_random(size_t(batch * t * hk * d), 13);
+      for (int64_t b = 0; b < batch; ++b) {
+        for (int64_t j = start_pos + s; j < t; ++j) {
+          for (int64_t x = 0; x < hk * d; ++x) {
+            kv[(b * t + j) * hk * d + x] = kNan;
+            vv[(b * t + j) * hk * d + x] = kNan;
+          }
+        }
+      }
+      Buffer q({batch, s, hq, d}, pseudo_random(size_t(batch * s * hq * d), 7));
+      Buffer k({batch, t, hk, d}, kv);
+      Buffer v({batch, t, hk, d}, vv);
+      Buffer out({batch, s, hq, d}, std::vector<float>(size_t(batch * s * hq * d), 0.f));
+      std::vector<double> temp(8192);
+      runtime::MemoryAllocator alloc(temp.data(), temp.size() * sizeof(double));
+      runtime::KernelRuntimeContext ctx(&alloc);
+      llama_custom_sdpa_out(ctx, q.tensor, k.tensor, v.tensor, start_pos, nullptr, 0.0, causal,
+                            std::nullopt, out.tensor);
+      ASSERT_EQ(ctx.failure_state(), Error::Ok);
+      const std::vector<float> want = reference_sdpa(q.data, kv, vv, batch, s, hq, t, hk, d,
+                                                     start_pos, causal, 1.0 / std::sqrt(64.0));
+      double worst = 0;
+      for (size_t x = 0; x < want.size(); ++x) {
+        worst = std::max(worst, double(std::fabs(out.data[x] - want[x])));
+      }
+      EXPECT_LT(worst, 2e-5) << "S " << s << (causal ? " causal" : " full");
+    }
+  }
 }
 
 }  // namespace

@@ -167,6 +167,7 @@ void run_all(bool external, const std::string& recipe) {
 TEST(LlmE2eTest, PortablePrefillAndGreedyDecodeMatchPyTorch) { run_all(false, "portable"); }
 TEST(LlmE2eTest, XnnpackPrefillAndGreedyDecodeMatchPyTorch) { run_all(false, "xnnpack"); }
 TEST(LlmE2eTest, LargeExportsMatchWhenPresent) { run_all(true, "xnnpack"); }
+TEST(LlmE2eTest, LargeExportsMatchWhenPresentPortable) { run_all(true, "portable"); }
 
 }  // namespace
 }  // namespace ember::testing

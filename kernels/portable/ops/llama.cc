@@ -41,68 +41,104 @@ Vec4 load4(const float* p) {
 
 void store4(float* p, Vec4 v) { std::memcpy(p, &v, sizeof(v)); }
 
-// softmax(scale * q k^T) v for G query rows of one position that share a kv head (their rows
-// are D floats apart from q, their outputs D floats apart from o), over keys [0, keys): each key
-// and value row is loaded once for the G rows, with four-lane vectors (SSE2 / NEON in the
-// portable build). A decode step's attention: what it costs is reading the cache, once.
+// out[g * out_stride] = scale * q_g . k for the G query rows q_g = q + g * d that share key row
+// k: the row is loaded once for the G of them (four-lane vectors: SSE2 / NEON in the portable
+// build).
 template <int G>
-void attend_group(const float* q, float* o, const float* k, const float* v, int64_t row_stride,
-                  int64_t d, int64_t keys, float scale, float* p) {
+void group_scores(const float* q, const float* k, int64_t d, float scale, float* out,
+                  int64_t out_stride) {
   const int64_t dv = d / 4 * 4;
-  for (int64_t j = 0; j < keys; ++j) {
-    const float* kj = k + j * row_stride;
-    Vec4 acc[G];
-    for (int g = 0; g < G; ++g) acc[g] = Vec4{0, 0, 0, 0};
-    for (int64_t e = 0; e < dv; e += 4) {
-      const Vec4 kv = load4(kj + e);
-      for (int g = 0; g < G; ++g) acc[g] += load4(q + g * d + e) * kv;
-    }
-    for (int g = 0; g < G; ++g) {
-      float r = (acc[g][0] + acc[g][2]) + (acc[g][1] + acc[g][3]);
-      for (int64_t e = dv; e < d; ++e) r += q[g * d + e] * kj[e];
-      p[g * keys + j] = scale * r;
-    }
+  Vec4 acc[G];
+  for (int g = 0; g < G; ++g) acc[g] = Vec4{0, 0, 0, 0};
+  for (int64_t e = 0; e < dv; e += 4) {
+    const Vec4 kv = load4(k + e);
+    for (int g = 0; g < G; ++g) acc[g] += load4(q + g * d + e) * kv;
   }
-  const VecMath& vm = vec_math();
   for (int g = 0; g < G; ++g) {
-    float* pg = p + g * keys;
-    float mx = -INFINITY;
-    for (int64_t j = 0; j < keys; ++j) mx = pg[j] > mx ? pg[j] : mx;
-    const float sum = vm.exp_shift_sum(pg, mx, pg, keys);  // vectorised exp (vec_math.h)
-    vm.scale(pg, 1.0f / sum, pg, keys);
-    for (int64_t e = 0; e < d; ++e) o[g * d + e] = 0.0f;
+    float r = (acc[g][0] + acc[g][2]) + (acc[g][1] + acc[g][3]);
+    for (int64_t e = dv; e < d; ++e) r += q[g * d + e] * k[e];
+    out[g * out_stride] = scale * r;
   }
-  for (int64_t j = 0; j < keys; ++j) {
-    const float* vj = v + j * row_stride;
-    for (int64_t e = 0; e < dv; e += 4) {
-      const Vec4 vv = load4(vj + e);
-      for (int g = 0; g < G; ++g) {
-        float* og = o + g * d + e;
-        store4(og, load4(og) + Vec4{p[g * keys + j], p[g * keys + j], p[g * keys + j],
-                                    p[g * keys + j]} * vv);
-      }
+}
+
+// o_g += w[g * w_stride] * v for the G output rows o_g = o + g * d that share value row v.
+template <int G>
+void group_mix(const float* w, int64_t w_stride, const float* v, int64_t d, float* o) {
+  const int64_t dv = d / 4 * 4;
+  float wg[G];
+  for (int g = 0; g < G; ++g) wg[g] = w[g * w_stride];
+  for (int64_t e = 0; e < dv; e += 4) {
+    const Vec4 vv = load4(v + e);
+    for (int g = 0; g < G; ++g) {
+      store4(o + g * d + e, load4(o + g * d + e) + Vec4{wg[g], wg[g], wg[g], wg[g]} * vv);
     }
-    for (int64_t e = dv; e < d; ++e) {
-      for (int g = 0; g < G; ++g) o[g * d + e] += p[g * keys + j] * vj[e];
+  }
+  for (int64_t e = dv; e < d; ++e) {
+    for (int g = 0; g < G; ++g) o[g * d + e] += wg[g] * v[e];
+  }
+}
+
+// The rows of one kv head's query group, eight at a time, through group_scores / group_mix.
+void scores_rows(const float* q, const float* k, int64_t d, float scale, int64_t rows,
+                 float* out, int64_t out_stride) {
+  for (int64_t r = 0; r < rows; r += 8) {
+    const float* qr = q + r * d;
+    float* o = out + r * out_stride;
+    switch (rows - r < 8 ? rows - r : 8) {
+      case 1: group_scores<1>(qr, k, d, scale, o, out_stride); break;
+      case 2: group_scores<2>(qr, k, d, scale, o, out_stride); break;
+      case 3: group_scores<3>(qr, k, d, scale, o, out_stride); break;
+      case 4: group_scores<4>(qr, k, d, scale, o, out_stride); break;
+      case 5: group_scores<5>(qr, k, d, scale, o, out_stride); break;
+      case 6: group_scores<6>(qr, k, d, scale, o, out_stride); break;
+      case 7: group_scores<7>(qr, k, d, scale, o, out_stride); break;
+      default: group_scores<8>(qr, k, d, scale, o, out_stride); break;
     }
   }
 }
 
-// attend_group for any group size, eight rows at a time (p holds 8 * keys floats).
-void attend_rows(const float* q, float* o, const float* k, const float* v, int64_t row_stride,
-                 int64_t d, int64_t keys, float scale, int64_t rows, float* p) {
+void mix_rows(const float* w, int64_t w_stride, const float* v, int64_t d, int64_t rows, float* o) {
   for (int64_t r = 0; r < rows; r += 8) {
-    const float* qr = q + r * d;
+    const float* wr = w + r * w_stride;
     float* orow = o + r * d;
     switch (rows - r < 8 ? rows - r : 8) {
-      case 1: attend_group<1>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
-      case 2: attend_group<2>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
-      case 3: attend_group<3>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
-      case 4: attend_group<4>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
-      case 5: attend_group<5>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
-      case 6: attend_group<6>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
-      case 7: attend_group<7>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
-      default: attend_group<8>(qr, orow, k, v, row_stride, d, keys, scale, p); break;
+      case 1: group_mix<1>(wr, w_stride, v, d, orow); break;
+      case 2: group_mix<2>(wr, w_stride, v, d, orow); break;
+      case 3: group_mix<3>(wr, w_stride, v, d, orow); break;
+      case 4: group_mix<4>(wr, w_stride, v, d, orow); break;
+      case 5: group_mix<5>(wr, w_stride, v, d, orow); break;
+      case 6: group_mix<6>(wr, w_stride, v, d, orow); break;
+      case 7: group_mix<7>(wr, w_stride, v, d, orow); break;
+      default: group_mix<8>(wr, w_stride, v, d, orow); break;
+    }
+  }
+}
+
+// A decode step's attention (one new position, every query head): the cache is read once, in
+// order, position by position (all kv heads of a position are one contiguous row), each key and
+// value row serving its kv head's whole query group; p holds hq x filled scores.
+void attend_one_position(const float* q, float* o, const float* k, const float* v, int64_t hq,
+                         int64_t hk, int64_t d, int64_t filled, float scale, float* p) {
+  const int64_t group = hq / hk, row_stride = hk * d;
+  for (int64_t j = 0; j < filled; ++j) {
+    for (int64_t kvh = 0; kvh < hk; ++kvh) {
+      scores_rows(q + kvh * group * d, k + j * row_stride + kvh * d, d, scale, group,
+                  p + kvh * group * filled + j, filled);
+    }
+  }
+  const VecMath& vm = vec_math();
+  for (int64_t h = 0; h < hq; ++h) {
+    float* ph = p + h * filled;
+    float mx = -INFINITY;
+    for (int64_t j = 0; j < filled; ++j) mx = ph[j] > mx ? ph[j] : mx;
+    const float sum = vm.exp_shift_sum(ph, mx, ph, filled);  // vectorised exp (vec_math.h)
+    vm.scale(ph, 1.0f / sum, ph, filled);
+  }
+  for (int64_t e = 0; e < hq * d; ++e) o[e] = 0.0f;
+  for (int64_t j = 0; j < filled; ++j) {
+    for (int64_t kvh = 0; kvh < hk; ++kvh) {
+      mix_rows(p + kvh * group * filled + j, filled, v + j * row_stride + kvh * d, d, group,
+               o + kvh * group * d);
     }
   }
 }
@@ -227,11 +263,11 @@ Tensor& llama_custom_sdpa_out(KernelRuntimeContext& ctx, const Tensor& query,
   }
   if (batch == 0 || s == 0 || d == 0) return out;
   const int64_t group = hq / hk;
-  // A decode step (one position): each kv head's `group` query heads together, every cache row
-  // read once (attend_rows). A prefill: one query head at a time, its S positions as the rows
-  // of two GEMMs (attend).
+  // A decode step (one position): one pass over the cache for all heads
+  // (attend_one_position). A prefill: one query head at a time, its S positions as the rows of
+  // two GEMMs (attend).
   const bool one_position = s == 1;
-  const int64_t m = one_position ? (group < 8 ? group : 8) : s;
+  const int64_t m = one_position ? hq : s;
   auto buf = ctx.allocate_temp(static_cast<size_t>(m * filled) * sizeof(float), 64);
   if (!buf.ok()) {
     ctx.fail(Error::MemoryAllocationFailed, "%s: no temp memory for %lld x %lld scores", op,
@@ -246,19 +282,16 @@ Tensor& llama_custom_sdpa_out(KernelRuntimeContext& ctx, const Tensor& query,
   float* o = out.mutable_data_ptr<float>();
   const int64_t row_stride = hk * d;  // one cache position: all kv heads
   for (int64_t b = 0; b < batch; ++b) {
-    for (int64_t kvh = 0; kvh < hk; ++kvh) {
-      const float* k = kc + b * t * row_stride + kvh * d;
-      const float* v = vc + b * t * row_stride + kvh * d;
-      if (one_position) {
-        const int64_t first = (b * hq + kvh * group) * d;
-        attend_rows(q + first, o + first, k, v, row_stride, d, filled, sc, group, p);
-        continue;
-      }
-      for (int64_t g = 0; g < group; ++g) {
-        const int64_t first = (b * s * hq + kvh * group + g) * d;  // query head h at index 0
-        const QueryRows rows{q + first, o + first, s, hq * d};
-        attend(rows, k, v, row_stride, d, filled, start_pos, is_causal, sc, p, nullptr);
-      }
+    if (one_position) {
+      attend_one_position(q + b * hq * d, o + b * hq * d, kc + b * t * row_stride,
+                          vc + b * t * row_stride, hq, hk, d, filled, sc, p);
+      continue;
+    }
+    for (int64_t h = 0; h < hq; ++h) {
+      const int64_t kvh = h / group, first = (b * s * hq + h) * d;  // query h at index 0
+      const QueryRows rows{q + first, o + first, s, hq * d};
+      attend(rows, kc + b * t * row_stride + kvh * d, vc + b * t * row_stride + kvh * d,
+             row_stride, d, filled, start_pos, is_causal, sc, p, nullptr);
     }
   }
   return out;

@@ -1,5 +1,5 @@
 // One linear layer through the XNNPACK delegate, fp32 weights vs dynamically quantized
-// (qdint8 activations x qc8w / qb4w-32 / qb4w-64 weights, backends/xnnpack/aot/dynamic_quant.h), at the
+// (qdint8 activations x qc8w / qc4w / qb4w-32 / -64 / -128 weights, backends/xnnpack/aot/dynamic_quant.h), at the
 // shapes of a small LLM's MLP (576 -> 1536 and 1536 -> 576) and batch 1 and 64, 1 thread. The
 // payloads are built by Ember's XnnpackGraphBuilder and run by XnnpackBackend (init once,
 // execute per iteration), so the rows compare the operators, not the executor.

@@ -151,14 +151,14 @@ struct QueryRows {
   int64_t m, rs;
 };
 
-// softmax(scale * Q K^T) V for one kv head's query rows over cache positions [0, filled), as two
-// GEMMs (sgemm: the CPU's AVX-512 / AVX2 / NEON build): scores [m, filled] = Q K^T, each row
+// softmax(scale * Q K^T) V for one query head's rows over cache positions [0, filled), as two
+// GEMMs on the calling thread (sgemm: the CPU's AVX-512 / AVX2 / NEON build): scores
+// [m, filled] = Q K^T (K is the head's kv head), each row
 // softmaxed over the keys it may see (causal: start_pos + its index + 1; the rest weigh 0), then
 // out [m, D] = P V. K and V are read in place (rows Hkv * D floats apart); nothing past
 // position filled - 1 is read.
 void attend(const QueryRows& rows, const float* k, const float* v, int64_t row_stride, int64_t d,
-            int64_t filled, int64_t start_pos, bool is_causal, float scale, float* p,
-            runtime::ThreadPool* pool) {
+            int64_t filled, int64_t start_pos, bool is_causal, float scale, float* p) {
   GemmArgs scores;
   scores.m = rows.m;
   scores.n = filled;
@@ -172,7 +172,7 @@ void attend(const QueryRows& rows, const float* k, const float* v, int64_t row_s
   scores.c = p;
   scores.c_rs = filled;
   scores.alpha = scale;
-  sgemm(scores, pool);
+  sgemm(scores, nullptr);
   const VecMath& vm = vec_math();
   for (int64_t r = 0; r < rows.m; ++r) {
     float* pr = p + r * filled;
@@ -195,7 +195,7 @@ void attend(const QueryRows& rows, const float* k, const float* v, int64_t row_s
   mix.b_cs = 1;
   mix.c = rows.o;
   mix.c_rs = rows.rs;
-  sgemm(mix, pool);
+  sgemm(mix, nullptr);
 }
 
 }  // namespace
@@ -291,7 +291,7 @@ Tensor& llama_custom_sdpa_out(KernelRuntimeContext& ctx, const Tensor& query,
       const int64_t kvh = h / group, first = (b * s * hq + h) * d;  // query h at index 0
       const QueryRows rows{q + first, o + first, s, hq * d};
       attend(rows, kc + b * t * row_stride + kvh * d, vc + b * t * row_stride + kvh * d,
-             row_stride, d, filled, start_pos, is_causal, sc, p, nullptr);
+             row_stride, d, filled, start_pos, is_causal, sc, p);
     }
   }
   return out;

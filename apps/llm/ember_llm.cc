@@ -8,7 +8,8 @@
 // --repetition_penalty, --seed (same seed, same tokens). --threads sets the kernels' and the
 // delegates' threads. After the text it prints the load time, time to first token, prefill and
 // decode tokens/s and the peak RSS (stderr), or with --json one JSON object on stdout with the
-// tokens, the text and those figures. Bad flags exit 2, a failed load or run exits 1, each with
+// tokens, the text and those figures. --warmup runs the prompt and one decode step once first
+// and discards them (llama-bench's warm-up), so the figures exclude one-time costs. Bad flags exit 2, a failed load or run exits 1, each with
 // "ember_llm: ErrorName (0xNN): message".
 //
 // Sessions: --save_session FILE writes the conversation after the run (KV cache, tokens, the

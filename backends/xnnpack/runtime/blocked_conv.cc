@@ -20,10 +20,13 @@ uint64_t l2_cache_bytes() {
 }
 
 uint32_t conv_blocks(uint64_t filter_bytes, uint32_t co, uint32_t nr, uint64_t l2) {
-  if (l2 == 0 || nr == 0 || filter_bytes <= l2 || co < 2 * nr) return 1;
+  if (l2 == 0 || nr == 0 || filter_bytes <= l2) return 1;
+  // Groups may not add tile work: G groups of CO / G outputs, each rounded up to the tile
+  // width, must cover as many tiles as CO does (1000 = 8 x 125: 8 x 4 tiles of 32 = 32 tiles).
+  const uint32_t tiles = (co + nr - 1) / nr;
   uint32_t best = 1;
-  for (uint32_t g = 2; g <= co / nr; ++g) {
-    if (co % g != 0 || (co / g) % nr != 0) continue;
+  for (uint32_t g = 2; g <= tiles; ++g) {
+    if (co % g != 0 || g * ((co / g + nr - 1) / nr) != tiles) continue;
     best = g;
     if (4 * (filter_bytes / g) <= 3 * l2) break;
   }

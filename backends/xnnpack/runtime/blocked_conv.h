@@ -33,8 +33,9 @@ uint64_t l2_cache_bytes();
 
 // Groups for a groups-1 convolution with `output_channels` outputs whose packed filter takes
 // `filter_bytes`, with GEMM tile width `nr` and L2 size `l2`: 1 when the filter fits in L2 (or
-// l2 is 0), else the fewest groups G (G divides CO, CO / G a multiple of nr) whose block fits
-// in 3/4 of L2, or the most such groups when none fits. XNNPACK's packed-weights cache key for
+// l2 is 0), else the fewest groups G (G divides CO; G x roundup(CO / G, nr) = roundup(CO, nr),
+// so no tile work is added) whose block fits in 3/4 of L2, or the most such groups when none
+// fits. XNNPACK's packed-weights cache key for
 // the grouped form ({groups ^ CO/G ^ ...}) must differ from the plain form's, else 1.
 uint32_t conv_blocks(uint64_t filter_bytes, uint32_t output_channels, uint32_t nr, uint64_t l2);
 

@@ -838,9 +838,13 @@ TEST(BlockedConv, FewestGroupsWhoseBlockFitsThreeQuartersOfL2) {
   EXPECT_EQ(conv_blocks(9437184 + 2048, 512, 32, mib), 16u);  // ResNet-18 3x3 512: 590 KB blocks
   EXPECT_EQ(conv_blocks(2359296 + 1024, 256, 32, mib), 4u);   // 3x3 256: 590 KB blocks
   EXPECT_EQ(conv_blocks(mib, 512, 32, mib), 1u);              // fits L2
-  EXPECT_EQ(conv_blocks(64 * mib, 48, 32, mib), 1u);          // fewer than two tiles of outputs
+  EXPECT_EQ(conv_blocks(64 * mib, 32, 32, mib), 1u);          // one tile of outputs
   EXPECT_EQ(conv_blocks(64 * mib, 64, 32, mib), 2u);          // no block fits: the most groups
   EXPECT_EQ(conv_blocks(64 * mib, 96, 32, mib), 3u);          // 3 groups of 32
+  EXPECT_EQ(conv_blocks(64 * mib, 40, 32, mib), 2u);          // 2 x 20: 2 tiles, as 40 takes
+  // SqueezeNet's 1x1 512 -> 1000 (2 MB): 4 x 250 outputs, 4 x 8 = 32 tiles as for 1000; 2 x 500
+  // does not fit 3/4 of L2, 5 x 200 would take 5 x 7 = 35 tiles.
+  EXPECT_EQ(conv_blocks(2052000, 1000, 32, mib), 4u);
   EXPECT_EQ(conv_blocks(64 * mib, 512, 32, 0), 1u);           // L2 unknown
   // groups = CO with one output each would share XNNPACK's packed-weights key with the plain
   // form (1 ^ CO == CO ^ 1): plain.
@@ -850,6 +854,7 @@ TEST(BlockedConv, FewestGroupsWhoseBlockFitsThreeQuartersOfL2) {
 TEST(BlockedConv, MatchesDirectConvolution) {
   check_conv(6, 6, 256, 256, 3, 1, true);   // 2.4 MB filter, 36 pixels: blocked, fused ReLU
   check_conv(4, 3, 1024, 1024, 1, 0, false);  // 1x1, 4 MB filter, 12 pixels: blocked
+  check_conv(3, 3, 512, 1000, 1, 0, true);  // SqueezeNet's classifier: 4 x 250 outputs
   check_conv(2, 2, 256, 256, 3, 1, false);  // 4 pixels, one row tile: plain
 }
 

@@ -354,6 +354,8 @@ def main():
         name, sep, d = v.partition("=")
         if not sep or not name or "@" in name:
             raise SystemExit("run_peers: --variant wants NAME=DIR, got '%s'" % v)
+        if not os.path.isdir(d):
+            raise SystemExit("run_peers: --variant %s: no directory '%s'" % (name, d))
         VARIANTS[name] = os.path.abspath(d)
     if args.report:
         return report(args.report)

@@ -42,10 +42,19 @@ ARRAY_CODES = {"float32": "f", "float64": "d", "int64": "q", "int32": "i", "uint
 # --bin-dir: where lower / ember_runner / executor_runner are read (bazel-bin follows the last
 # bazel command's configuration, so a fastbuild test run during a benchmark repoints it).
 BIN_DIR = [os.environ.get("EMBER_PEERS_BIN_DIR") or os.path.join(REPO, "bazel-bin")]
+# --variant NAME=DIR: engine "ember_xnnpack@NAME" runs the ember_runner copied into DIR (for
+# example one linked against another XNNPACK build) on the same .pte, interleaved with the rest.
+VARIANTS = {}
 
 
-def bazel_bin(name):
-    d = BIN_DIR[0]
+def label(engine):
+    base, _, variant = engine.partition("@")
+    return LABELS[base] + (" @" + variant if variant else "")
+
+
+def bazel_bin(name, variant=""):
+    d = VARIANTS[variant] if variant else BIN_DIR[0]
+
     flat = os.path.join(d, os.path.basename(name))  # a directory of copied binaries
     return flat if not os.path.exists(os.path.join(d, name)) and os.path.exists(flat) else os.path.join(d, name)
 
@@ -68,11 +77,12 @@ def lower(spec, recipe, pte_dir):
 
 def command(engine, spec, ptes, threads, warmup, iterations, prefix, args):
     if engine.startswith("ember_"):
+        engine, _, variant = engine.partition("@")
         inputs = ",".join(e["file"] for e in spec["inputs"])
         if args.ember_runner == "ember_runner":
-            return [bazel_bin("benchmarks/peers/ember_runner"), ptes[engine], str(threads), str(warmup),
-                    str(iterations), prefix, inputs]
-        return [bazel_bin("apps/executor_runner/executor_runner"), "--model_path", ptes[engine],
+            return [bazel_bin("benchmarks/peers/ember_runner", variant), ptes[engine], str(threads),
+                    str(warmup), str(iterations), prefix, inputs]
+        return [bazel_bin("apps/executor_runner/executor_runner", variant), "--model_path", ptes[engine],
                 "--inputs", inputs, "--cpu_threads", str(threads), "--warmup", str(warmup),
                 "--num_executions", str(iterations), "--json", "--print_output", "none",
                 "--output_file", prefix]
@@ -215,8 +225,10 @@ def summarize(models, rounds_data, engines):
                 row[e]["cpu_min_us"] = min(r[e]["cpu_min_us"] for r in runs)
         row["ratios"], row["ratio_ranges"], row["cpu_ratios"], row["cpu_ratio_ranges"] = {}, {}, {}, {}
         row["min_ratios"] = {}
-        for a, b in (("ember_xnnpack", "onnxruntime"), ("ember_portable", "ember_xnnpack"),
-                     ("ember_portable", "onnxruntime"), ("torch", "onnxruntime")):
+        pairs = [("ember_xnnpack", "onnxruntime"), ("ember_portable", "ember_xnnpack"),
+                 ("ember_portable", "onnxruntime"), ("torch", "onnxruntime")]
+        pairs += [(e, "onnxruntime") for e in engines if "@" in e]
+        for a, b in pairs:
             if a in engines and b in engines:
                 per_round = [r[a]["median_us"] / r[b]["median_us"] for r in runs]
                 row["ratios"][a + "/" + b] = statistics.median(per_round)
@@ -236,10 +248,10 @@ def table(summary, engines, models, threads=1):
     are for), median and minimum, and the CPU ratio beside it."""
     use_cpu = threads == 1 and all("cpu_median_us" in summary[m][e] for m in models for e in engines)
     if use_cpu:
-        head = "| model | " + " | ".join("%s CPU (wall)" % LABELS[e] for e in engines)
+        head = "| model | " + " | ".join("%s CPU (wall)" % label(e) for e in engines)
         head += " | **XNNPACK / ORT, CPU** (range) | XNNPACK / ORT, wall | portable / XNNPACK, CPU |"
     else:
-        head = "| model | " + " | ".join("%s median (min)" % LABELS[e] for e in engines)
+        head = "| model | " + " | ".join("%s median (min)" % label(e) for e in engines)
         head += " | **XNNPACK / ORT, wall median** (range) | by wall minima | by CPU | portable / XNNPACK |"
     lines = [head, "|" + "---|" * (len(engines) + (4 if use_cpu else 5))]
     key = "ember_xnnpack/onnxruntime"
@@ -269,6 +281,18 @@ def table(summary, engines, models, threads=1):
                     "-" if key not in row["cpu_ratios"] else "%.2f" % row["cpu_ratios"][key],
                     "%.2f" % row["ratios"][p] if p in row["ratios"] else "-"]
         lines.append("| %s | %s | %s |" % (m, " | ".join(cells), " | ".join(tail)))
+    variants = [e for e in engines if e.startswith("ember_xnnpack") and "onnxruntime" in engines]
+    if any("@" in e for e in variants):  # one ratio column per XNNPACK build
+        kind = "cpu_ratios" if use_cpu else "ratios"
+        lines += ["", "| model | " + " | ".join("%s / ORT, %s" % (label(e), "CPU" if use_cpu else "wall")
+                                               for e in variants) + " |",
+                  "|---|" + "---|" * len(variants)]
+        for m in models:
+            r = summary[m]
+            lines.append("| %s | %s |" % (m, " | ".join(
+                "%.2f (%.2f-%.2f)" % ((r[kind][e + "/onnxruntime"],)
+                                      + tuple(r[kind.replace("ratios", "ratio_ranges")][e + "/onnxruntime"]))
+                for e in variants)))
     return "\n".join(lines)
 
 
@@ -283,7 +307,7 @@ def report(path):
             threads, mode.get("rounds_done", result["rounds"]), mode.get("started", result["date"]),
             mode["loadavg_before"][0], mode["loadavg_after"][0], result["machine"]))
         print(table(summary, result["engines"], models, int(threads)))
-    print("\nversions: %s" % ", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
+    print("\nversions: %s" % ", ".join("%s %s" % (label(e), v or "(this checkout)")
                                        for e, v in result["versions"].items()))
 
 
@@ -321,11 +345,22 @@ def main():
     p.add_argument("--bin-dir", default=BIN_DIR[0],
                    help="bazel-bin of an opt build, or a directory holding copies of lower, "
                         "ember_runner, executor_runner (default $EMBER_PEERS_BIN_DIR, else bazel-bin)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=DIR",
+                   help="also time engine ember_xnnpack@NAME: the ember_runner (or executor_runner) "
+                        "copied into DIR, on the same .pte (repeatable)")
     args = p.parse_args()
     BIN_DIR[0] = args.bin_dir
+    for v in args.variant:
+        name, sep, d = v.partition("=")
+        if not sep or not name or "@" in name:
+            raise SystemExit("run_peers: --variant wants NAME=DIR, got '%s'" % v)
+        if not os.path.isdir(d):
+            raise SystemExit("run_peers: --variant %s: no directory '%s'" % (name, d))
+        VARIANTS[name] = os.path.abspath(d)
     if args.report:
         return report(args.report)
     engines = [e for e in args.engines.split(",") if e]
+    engines += ["ember_xnnpack@" + n for n in VARIANTS if "ember_xnnpack@" + n not in engines]
     if not args.ember_runner:
         built = os.path.exists(bazel_bin("benchmarks/peers/ember_runner"))
         args.ember_runner = "ember_runner" if built else "executor_runner"
@@ -340,7 +375,7 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     result = {"date": started.strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
               "engines": engines, "rounds": args.rounds, "modes": {},
-              "ember_timed_by": args.ember_runner}
+              "ember_timed_by": args.ember_runner, "variants": dict(VARIANTS)}
     ptes, iters = {}, {}
     for s in specs:
         ptes[s["model"]] = {"ember_" + r: lower(s, r, pte_dir) for r in ("xnnpack", "portable")}
@@ -376,7 +411,7 @@ def main():
             threads, args.rounds, mode["started"], mode["loadavg_before"][0], mode["loadavg_after"][0]))
         print(table(mode["summary"], engines, models, threads))
         sys.stdout.flush()
-    print("\nversions: %s\nJSON: %s" % (", ".join("%s %s" % (LABELS[e], v or "(this checkout)")
+    print("\nversions: %s\nJSON: %s" % (", ".join("%s %s" % (label(e), v or "(this checkout)")
                                                    for e, v in result["versions"].items()), out))
 
 

@@ -2,6 +2,7 @@
 // convolution (deconvolution), fully connected and batch matrix multiply. Filters arrive in
 // XNNPACK's layouts (OHWI, 1HWO for depthwise, [O, I] for fully connected); the exporter already
 // permuted them.
+#include "backends/xnnpack/runtime/blocked_conv.h"
 #include "backends/xnnpack/runtime/define_node.h"
 #include "backends/xnnpack/runtime/paired_conv.h"
 
@@ -38,6 +39,9 @@ Error define_conv(const DefineContext& ctx, uint32_t index, bool* handled) {
     bool paired = false;
     const Error e = define_paired_conv(ctx, index, &paired);
     if (e != Error::Ok || paired) return e;
+    bool blocked = false;
+    const Error eb = define_blocked_conv(ctx, index, &blocked);
+    if (eb != Error::Ok || blocked) return eb;
     fn = "xnn_define_convolution_2d";
     st = xnn_define_convolution_2d(
         ctx.subgraph, c->padding_top(), c->padding_right(), c->padding_bottom(),

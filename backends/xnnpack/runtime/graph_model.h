@@ -70,6 +70,10 @@ struct NodeDesc {
   // Convolutions run on pixel pairs (paired_conv.h): the paired filter and bias, else null.
   const float* paired_filter = nullptr;
   const float* paired_bias = nullptr;
+  // Convolutions with filters larger than L2 run grouped over input copies (blocked_conv.h):
+  // the number of groups (1: plain) and the zeros [groups][C] the copies are made with.
+  uint32_t conv_blocks = 1;
+  const float* block_zeros = nullptr;
 };
 
 struct GraphModel {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/xnnpack/runtime/blocked_conv.h"
 #include "backends/xnnpack/runtime/paired_conv.h"
 #include "backends/xnnpack/runtime/test_graphs.h"
 #include "backends/xnnpack/runtime/xnnpack_executor.h"
@@ -806,6 +807,11 @@ void check_conv(int h, int wd, int c, int co, int k, int pad, bool relu) {
   ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
   const bool pays = paired_geometry(k, co, f32_gemm_tile_width()).pays;
   EXPECT_EQ(d.executor()->model().nodes[0].paired_filter != nullptr, pays);
+  // Filters larger than this CPU's L2 run grouped over input copies (blocked_conv.h).
+  const uint32_t nr = f32_gemm_tile_width();
+  const uint64_t packed = (uint64_t(co) + nr - 1) / nr * nr * (uint64_t(k) * k * c + 1) * 4;
+  const uint32_t blocks = pays ? 1 : conv_blocks(packed, co, nr, l2_cache_bytes());
+  EXPECT_EQ(d.executor()->model().nodes[0].conv_blocks, blocks);
   HeapTensor xin({1, h, wd, c}, x, {0, 1, 2, 3}), yout({1, oh, ow, co}, {}, {0, 1, 2, 3});
   ASSERT_EQ(d.run({&xin, &yout}), Error::Ok) << runtime::last_error_message();
   const std::vector<float> want = direct_conv(x, w, b, h, wd, c, co, k, pad, relu);
@@ -821,6 +827,35 @@ TEST(PairedConv, MatchesDirectConvolution) {
   check_conv(6, 10, 4, 16, 5, 2, false);  // 5x5: three pair columns
   check_conv(3, 6, 16, 16, 3, 1, true);   // narrow ResNet's 16 -> 16 layer, small
   check_conv(5, 7, 5, 3, 3, 1, false);    // odd width: the plain convolution
+}
+
+// Convolutions whose filter is larger than L2 run as grouped convolutions over copies of the
+// input (blocked_conv.h): the group rule by hand, and whole convolutions against a direct loop
+// (blocked where this CPU's L2 makes it pay: the 2.4 MB and 4 MB filters below exceed a 1-2 MB
+// L2, this machine's 1 MB among them; plain for one row tile of output pixels).
+TEST(BlockedConv, FewestGroupsWhoseBlockFitsThreeQuartersOfL2) {
+  const uint64_t mib = 1 << 20;
+  EXPECT_EQ(conv_blocks(9437184 + 2048, 512, 32, mib), 16u);  // ResNet-18 3x3 512: 590 KB blocks
+  EXPECT_EQ(conv_blocks(2359296 + 1024, 256, 32, mib), 4u);   // 3x3 256: 590 KB blocks
+  EXPECT_EQ(conv_blocks(mib, 512, 32, mib), 1u);              // fits L2
+  EXPECT_EQ(conv_blocks(64 * mib, 32, 32, mib), 1u);          // one tile of outputs
+  EXPECT_EQ(conv_blocks(64 * mib, 64, 32, mib), 2u);          // no block fits: the most groups
+  EXPECT_EQ(conv_blocks(64 * mib, 96, 32, mib), 3u);          // 3 groups of 32
+  EXPECT_EQ(conv_blocks(64 * mib, 40, 32, mib), 2u);          // 2 x 20: 2 tiles, as 40 takes
+  // SqueezeNet's 1x1 512 -> 1000 (2 MB): 4 x 250 outputs, 4 x 8 = 32 tiles as for 1000; 2 x 500
+  // does not fit 3/4 of L2, 5 x 200 would take 5 x 7 = 35 tiles.
+  EXPECT_EQ(conv_blocks(2052000, 1000, 32, mib), 4u);
+  EXPECT_EQ(conv_blocks(64 * mib, 512, 32, 0), 1u);           // L2 unknown
+  // groups = CO with one output each would share XNNPACK's packed-weights key with the plain
+  // form (1 ^ CO == CO ^ 1): plain.
+  EXPECT_EQ(conv_blocks(64 * mib, 4, 1, mib), 1u);
+}
+
+TEST(BlockedConv, MatchesDirectConvolution) {
+  check_conv(6, 6, 256, 256, 3, 1, true);   // 2.4 MB filter, 36 pixels: blocked, fused ReLU
+  check_conv(4, 3, 1024, 1024, 1, 0, false);  // 1x1, 4 MB filter, 12 pixels: blocked
+  check_conv(3, 3, 512, 1000, 1, 0, true);  // SqueezeNet's classifier: 4 x 250 outputs
+  check_conv(2, 2, 256, 256, 3, 1, false);  // 4 pixels, one row tile: plain
 }
 
 }  // namespace

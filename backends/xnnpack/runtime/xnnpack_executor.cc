@@ -8,6 +8,7 @@
 #include <cstring>
 #include <new>
 
+#include "backends/xnnpack/runtime/blocked_conv.h"
 #include "backends/xnnpack/runtime/paired_conv.h"
 #include "runtime/core/diagnostics.h"
 
@@ -93,6 +94,7 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
   EMBER_TRY(read_graph(blob, size, named_data, allocator, &model_));
   EMBER_TRY(build_partition(model_, allocator, &partition_));
   EMBER_TRY(prepare_paired_convs(&model_, allocator));
+  EMBER_TRY(prepare_blocked_convs(&model_, allocator));
   const size_t nv = model_.num_values == 0 ? 1 : model_.num_values;
   input_shapes_ = allocator->allocate_list<Shape>(model_.num_externs == 0 ? 1 : model_.num_externs);
   data_ = allocator->allocate_list<void*>(nv);

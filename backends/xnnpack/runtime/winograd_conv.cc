@@ -157,8 +157,8 @@ void input_tiles(const float* x, uint32_t h, uint32_t w, uint32_t ci, uint32_t p
 }
 
 template <uint32_t M>
-void output_tiles(const float* mo, const float* bias, float lo, float hi, uint32_t oh,
-                  uint32_t ow, uint32_t co, size_t stride, uint64_t t0, uint32_t count, float* y) {
+void output_tiles(const float* mo, const float* bias, float lo, float hi, uint32_t oh, uint32_t ow,
+                  uint32_t co, size_t stride, uint64_t t0, uint32_t count, float* y) {
   constexpr uint32_t N = M + 2;
   const uint64_t tw = (ow + M - 1) / M, tiles = winograd_tiles(M, oh, ow);
   const size_t plane = size_t{count} * co;

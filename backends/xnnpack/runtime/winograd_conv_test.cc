@@ -60,14 +60,15 @@ void winograd(const Case& k, const std::vector<float>& x, const std::vector<floa
         for (uint32_t o = 0; o < k.co; ++o) {
           double s = 0;
           for (uint32_t c = 0; c < k.ci; ++c) {
-            s += double{v[(size_t{p} * block + t) * k.ci + c]} * u[(size_t{p} * k.ci + c) * k.co + o];
+            s += double{v[(size_t{p} * block + t) * k.ci + c]} *
+                 u[(size_t{p} * k.ci + c) * k.co + o];
           }
           mo[(size_t{p} * block + t) * k.co + o] = static_cast<float>(s);
         }
       }
     }
-    winograd_output_transform(k.m, mo.data(), b.data(), k.lo, k.hi, oh, ow, k.co, stride, t0,
-                              block, y->data() + offset);
+    winograd_output_transform(k.m, mo.data(), b.data(), k.lo, k.hi, oh, ow, k.co, stride, t0, block,
+                              y->data() + offset);
   }
 }
 
@@ -120,18 +121,18 @@ TEST(WinogradConvTest, OutputIsClamped) {
 }
 
 TEST(WinogradConvTest, TileRuleOnPeerModelLayers) {
-  const uint64_t l2 = 2 << 20;  // this machine's Zen 5 core
+  const uint64_t l2 = 2 << 20;                             // this machine's Zen 5 core
   EXPECT_EQ(winograd_tile(64, 64, 28, 28, 32, l2), 4u);    // ResNet-18 layer1 (112x112 input)
   EXPECT_EQ(winograd_tile(128, 128, 14, 14, 32, l2), 2u);  // layer2: F(4,3)'s 2.4 MB > 1.5 MB
   EXPECT_EQ(winograd_tile(256, 256, 7, 7, 32, l2), 0u);    // layer3: 4 MB even for F(2,3)
   EXPECT_EQ(winograd_tile(32, 32, 32, 32, 32, l2), 4u);    // narrow ResNet
   EXPECT_EQ(winograd_tile(128, 128, 8, 8, 32, l2), 2u);
-  EXPECT_EQ(winograd_tile(16, 16, 64, 64, 32, l2), 0u);    // paired convolution's layer
-  EXPECT_EQ(winograd_tile(16, 64, 15, 15, 32, l2), 4u);    // SqueezeNet expand3x3
-  EXPECT_EQ(winograd_tile(32, 128, 7, 7, 32, l2), 4u);     // 49 of 64 tile pixels are real
-  EXPECT_EQ(winograd_tile(48, 192, 3, 3, 32, l2), 0u);     // 9 of 16 (F(2,3)): padding
-  EXPECT_EQ(winograd_tile(24, 64, 16, 16, 32, l2), 0u);    // channels not a multiple of 16
-  EXPECT_EQ(winograd_tile(64, 64, 28, 28, 32, 0), 0u);     // L2 size unknown
+  EXPECT_EQ(winograd_tile(16, 16, 64, 64, 32, l2), 0u);  // paired convolution's layer
+  EXPECT_EQ(winograd_tile(16, 64, 15, 15, 32, l2), 4u);  // SqueezeNet expand3x3
+  EXPECT_EQ(winograd_tile(32, 128, 7, 7, 32, l2), 4u);   // 49 of 64 tile pixels are real
+  EXPECT_EQ(winograd_tile(48, 192, 3, 3, 32, l2), 0u);   // 9 of 16 (F(2,3)): padding
+  EXPECT_EQ(winograd_tile(24, 64, 16, 16, 32, l2), 0u);  // channels not a multiple of 16
+  EXPECT_EQ(winograd_tile(64, 64, 28, 28, 32, 0), 0u);   // L2 size unknown
 }
 
 }  // namespace

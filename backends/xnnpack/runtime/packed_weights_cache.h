@@ -31,7 +31,7 @@ class PackedWeightsCache {
   PackedWeightsCache(const PackedWeightsCache&) = delete;
   PackedWeightsCache& operator=(const PackedWeightsCache&) = delete;
 
-  // The provider to pass to xnn_create_runtime_v3; valid while this object lives.
+  // The provider to pass to xnn_create_runtime_v4; valid while this object lives.
   xnn_weights_cache_t provider() { return &provider_; }
   // Open: runtimes being created may insert. Closed ("finalized" for XNNPACK): runtimes may run.
   void set_open(bool open);

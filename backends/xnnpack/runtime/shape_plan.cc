@@ -17,9 +17,8 @@ ShapePlan::~ShapePlan() {
   for (uint32_t s = 0; runtimes_ != nullptr && s < num_stages_; ++s) {
     if (runtimes_[s] != nullptr) xnn_delete_runtime(runtimes_[s]);
   }
-  for (uint32_t v = 0; buffers_ != nullptr && v < num_values_; ++v) std::free(buffers_[v]);
   std::free(runtimes_);
-  std::free(buffers_);
+  std::free(offsets_);
   std::free(bound_);
   std::free(bound_offset_);
   std::free(shapes_);
@@ -121,12 +120,12 @@ bool ShapePlan::matches(const GraphModel& m, const Partition& p, const Shape* in
 
 Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inputs,
                        pthreadpool_t pool, uint64_t min_parallel_work,
-                       xnn_weights_cache_t weights_cache) {
+                       xnn_weights_cache_t weights_cache, xnn_workspace_t workspace) {
   num_values_ = m.num_values;
   num_stages_ = p.num_stages;
   const size_t nv = m.num_values == 0 ? 1 : m.num_values;
   shapes_ = static_cast<Shape*>(std::calloc(nv, sizeof(Shape)));
-  buffers_ = static_cast<void**>(std::calloc(nv, sizeof(void*)));
+  offsets_ = static_cast<size_t*>(std::malloc(nv * sizeof(size_t)));
   runtimes_ = static_cast<xnn_runtime_t*>(std::calloc(num_stages_ + 1, sizeof(xnn_runtime_t)));
   uint32_t* xnn_ids = static_cast<uint32_t*>(std::calloc(nv, sizeof(uint32_t)));
   bound_offset_ = static_cast<uint32_t*>(std::calloc(num_stages_ + 1, sizeof(uint32_t)));
@@ -136,10 +135,11 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     total_externals += p.stages[s].num_externals;
   }
   bound_ = static_cast<void**>(std::calloc(total_externals + 1, sizeof(void*)));
-  if (!shapes_ || !buffers_ || !runtimes_ || !xnn_ids || !bound_offset_ || !bound_) {
+  if (!shapes_ || !offsets_ || !runtimes_ || !xnn_ids || !bound_offset_ || !bound_) {
     std::free(xnn_ids);
     return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a shape plan");
   }
+  for (uint32_t v = 0; v < nv; ++v) offsets_[v] = kNoBuffer;
   for (uint32_t v = 0; v < m.num_values; ++v) shapes_[v] = declared_shape(m.values[v]);
   for (uint32_t e = 0; e < m.num_externs; ++e) {
     const uint32_t v = p.extern_value[e];
@@ -152,22 +152,20 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
   if (err == Error::Ok) err = check_activation_bytes(m, shapes_);
   if (err == Error::Ok) err = check_no_empty_values(m, shapes_);
   // Buffers: boundary values, and graph inputs XNNPACK reads (it may over-read
-  // XNN_EXTRA_BYTES past the end, so they are copied into padded memory).
+  // XNN_EXTRA_BYTES past the end, so they are copied into padded memory), laid out one after
+  // another in the scratch (check_activation_bytes bounded their sum).
   for (uint32_t v = 0; v < m.num_values && err == Error::Ok; ++v) {
     const bool padded_input = is_graph_input(m.values[v]) && p.feeds_subgraph[v];
     if (!p.boundary[v] && !padded_input) continue;
     const size_t bytes = shapes_[v].numel() * datatype_size(m.values[v].datatype) + XNN_EXTRA_BYTES;
-    buffers_[v] = std::malloc(bytes);
-    if (buffers_[v] == nullptr) {
-      err = fail(Error::DelegateMemoryAllocationFailed, "XNNPACK value %u: no memory for %zu bytes",
-                 v, bytes);
-    }
+    offsets_[v] = scratch_bytes_;
+    scratch_bytes_ += (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
   }
   for (uint32_t s = 0; s < p.num_stages && err == Error::Ok; ++s) {
     if (p.stages[s].runner != NodeRunner::Subgraph) continue;
     const bool parallel = pool != nullptr && work_per_node(m, p.stages[s], shapes_) >= min_parallel_work;
     num_parallel_stages_ += parallel;
-    err = build_stage(m, p, s, parallel ? pool : nullptr, weights_cache, xnn_ids);
+    err = build_stage(m, p, s, parallel ? pool : nullptr, weights_cache, workspace, xnn_ids);
   }
   std::free(xnn_ids);
   return err;
@@ -175,7 +173,7 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
 
 Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s,
                              pthreadpool_t pool, xnn_weights_cache_t weights_cache,
-                             uint32_t* xnn_ids) {
+                             xnn_workspace_t workspace, uint32_t* xnn_ids) {
   const Stage& st = p.stages[s];
   xnn_subgraph_t sg = nullptr;
   xnn_status status = xnn_create_subgraph(m.num_values, 0, &sg);
@@ -207,8 +205,8 @@ Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s
   if (err == Error::Ok) {
     // The plan's shapes are fixed: the runtime is reshaped once, here; execute() only
     // rebinds pointers (xnn_setup_runtime_v2).
-    status = xnn_create_runtime_v3(sg, weights_cache, pool, 0, &runtimes_[s]);
-    const char* fn = "xnn_create_runtime_v3";
+    status = xnn_create_runtime_v4(sg, weights_cache, workspace, pool, 0, &runtimes_[s]);
+    const char* fn = "xnn_create_runtime_v4";
     if (status == xnn_status_success) {
       fn = "xnn_reshape_runtime";
       status = xnn_reshape_runtime(runtimes_[s]);

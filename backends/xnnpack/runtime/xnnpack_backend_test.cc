@@ -24,9 +24,12 @@ using runtime::Error;
 
 class Delegate {
  public:
-  explicit Delegate(const GraphBuilder& g, const runtime::NamedDataMap* named = nullptr)
+  // `method_allocator`: another delegate's, as the delegates of one method share theirs.
+  explicit Delegate(const GraphBuilder& g, const runtime::NamedDataMap* named = nullptr,
+                    runtime::MemoryAllocator* method_allocator = nullptr)
       : blob_(g.blob()), arena_(1 << 20), allocator_(arena_.data(), arena_.size()) {
-    runtime::BackendInitContext ctx(&allocator_, "forward", named);
+    runtime::BackendInitContext ctx(method_allocator != nullptr ? method_allocator : &allocator_,
+                                    "forward", named);
     runtime::FreeableBuffer buffer(blob_.data(), blob_.size());
     auto h = backend_instance().init(ctx, &buffer, {});
     init_error_ = h.error();
@@ -43,6 +46,7 @@ class Delegate {
     return backend_instance().execute(ctx, handle_, {values.data(), values.size()});
   }
   XnnpackExecutor* executor() const { return static_cast<XnnpackExecutor*>(handle_); }
+  runtime::MemoryAllocator* allocator() { return &allocator_; }
 
  private:
   std::vector<uint8_t> blob_;
@@ -339,6 +343,54 @@ TEST(XnnpackBackend, PlansForEveryShapeShareOnePackedWeight) {
   EXPECT_EQ(cache.num_entries(), 1u);
   EXPECT_EQ(cache.packed_bytes(), packed);
   EXPECT_GE(cache.hits(), 3u);
+}
+
+// x [n <= 1024] -> a = x * k (internal, in the workspace) -> out = a + 1.
+GraphBuilder scale_then_add_graph(float k) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1024}, kIn, 0);
+  const uint32_t a = g.tensor({1024});
+  g.node_2x1(XNodeUnion::XNNMultiply, x, g.constant({1}, {k}), a);
+  g.node_2x1(XNodeUnion::XNNAdd, a, g.constant({1}, {1.f}), g.tensor({1024}, kOut, 1));
+  return g;
+}
+
+Error run_n(Delegate& d, HeapTensor& in, HeapTensor& out, int n) {
+  const int32_t size = n;
+  if (Error e = in.tensor.resize(runtime::Span<const int32_t>(&size, 1)); e != Error::Ok) return e;
+  for (int i = 0; i < n; ++i) in.data[i] = float(i + 1);
+  return d.run({&in, &out});
+}
+
+TEST(XnnpackBackend, DelegatesOfOneMethodShareOneWorkspace) {
+  // Two delegates of one method (one runtime allocator) keep their runtimes' internal values in
+  // one workspace. The second one's larger plan grows it, which moves the first one's internal
+  // value; the first one's cached plan, run again with the same external pointers (no setup on
+  // Ember's side), must still compute from the moved memory.
+  const size_t before = MethodWorkspace::num_live();
+  {
+    Delegate a(scale_then_add_graph(2.f));
+    ASSERT_EQ(a.init_error(), Error::Ok) << runtime::last_error_message();
+    EXPECT_EQ(MethodWorkspace::num_live(), before + 1);
+    Delegate b(scale_then_add_graph(3.f), nullptr, a.allocator());
+    ASSERT_EQ(b.init_error(), Error::Ok) << runtime::last_error_message();
+    EXPECT_EQ(MethodWorkspace::num_live(), before + 1);  // the same method: the same workspace
+    Delegate other(scale_then_add_graph(5.f));              // another method: its own
+    ASSERT_EQ(other.init_error(), Error::Ok) << runtime::last_error_message();
+    EXPECT_EQ(MethodWorkspace::num_live(), before + 2);
+
+    HeapTensor a_in({1024}), a_out({1024}), b_in({1024}), b_out({1024});
+    ASSERT_EQ(run_n(a, a_in, a_out, 4), Error::Ok) << runtime::last_error_message();
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(a_out.f()[i], 2.f * (i + 1) + 1);
+    ASSERT_EQ(run_n(b, b_in, b_out, 1000), Error::Ok) << runtime::last_error_message();
+    for (int i = 0; i < 1000; ++i) ASSERT_EQ(b_out.f()[i], 3.f * (i + 1) + 1) << i;
+    std::fill(a_out.data.begin(), a_out.data.end(), -1.f);
+    ASSERT_EQ(run_n(a, a_in, a_out, 4), Error::Ok) << runtime::last_error_message();
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(a_out.f()[i], 2.f * (i + 1) + 1);
+    ASSERT_EQ(run_n(b, b_in, b_out, 7), Error::Ok) << runtime::last_error_message();
+    for (int i = 0; i < 7; ++i) EXPECT_EQ(b_out.f()[i], 3.f * (i + 1) + 1);
+  }
+  EXPECT_EQ(MethodWorkspace::num_live(), before);  // released with the last delegate
 }
 
 TEST(XnnpackBackend, ChannelsLastTensorsArePermutedByDimOrder) {

@@ -65,6 +65,12 @@ class ShapePlan {
 
   // Subgraph stages whose runtime was given the pool.
   uint32_t num_parallel_stages() const { return num_parallel_stages_; }
+  // Reshapes whose producer writes the external output directly (elidable_reshape_input).
+  uint32_t num_elided_reshapes() const { return num_elided_reshapes_; }
+  // The graph is one reshape from an input to an output (upstream's partitioner emits such
+  // delegates, e.g. for a decoder's logits): run() copies the bytes, with no XNNPACK runtime
+  // and no padded input copy (a copy reads nothing past the end).
+  bool copy_only() const { return copy_only_; }
 
   uint64_t last_used = 0;
 
@@ -76,6 +82,8 @@ class ShapePlan {
   uint32_t num_values_ = 0;
   uint32_t num_stages_ = 0;
   uint32_t num_parallel_stages_ = 0;
+  uint32_t num_elided_reshapes_ = 0;
+  bool copy_only_ = false;
   static constexpr size_t kNoBuffer = SIZE_MAX;
   Shape* shapes_ = nullptr;
   size_t* offsets_ = nullptr;  // per value: its buffer's offset in the scratch, or kNoBuffer

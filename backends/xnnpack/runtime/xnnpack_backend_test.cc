@@ -393,6 +393,77 @@ TEST(XnnpackBackend, DelegatesOfOneMethodShareOneWorkspace) {
   EXPECT_EQ(MethodWorkspace::num_live(), before);  // released with the last delegate
 }
 
+// y = x W^T + b, x [rows <= 4, 3] -> reshape to [1, rows, 2] (a decoder's logits head).
+GraphBuilder linear_then_reshape_graph(bool also_read_y) {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({4, 3}, kIn, 0);
+  const uint32_t w = g.constant({2, 3}, {1, 2, 3, 0, -1, 1});
+  const uint32_t b = g.constant({2}, {0.5f, -2.f});
+  const uint32_t y = g.tensor({4, 2});
+  g.fully_connected(x, w, b, y);
+  g.reshape({1, 0, 2}, y, g.tensor({1, 4, 2}, kOut, 1));
+  if (also_read_y) g.node_2x1(XNodeUnion::XNNAdd, y, y, g.tensor({4, 2}, kOut, 2));
+  return g;
+}
+
+TEST(XnnpackBackend, ReshapeIntoAnOutputIsElided) {
+  // The reshape's input is read by nothing else: the fully-connected node writes the output
+  // directly (no workspace for y, no copy). With a second reader, y stays and the reshape runs.
+  for (bool also_read_y : {false, true}) {
+    SCOPED_TRACE(also_read_y);
+    Delegate d(linear_then_reshape_graph(also_read_y));
+    ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+    for (int rows : {3, 1, 4}) {
+      SCOPED_TRACE(rows);
+      HeapTensor in({4, 3}), out({1, 4, 2}), twice({4, 2});
+      const int32_t in_sizes[] = {rows, 3};
+      ASSERT_EQ(in.tensor.resize(runtime::Span<const int32_t>(in_sizes, 2)), Error::Ok);
+      for (int i = 0; i < rows * 3; ++i) in.data[i] = float(i + 1);
+      std::vector<HeapTensor*> args = {&in, &out};
+      if (also_read_y) args.push_back(&twice);
+      ASSERT_EQ(d.run(args), Error::Ok) << runtime::last_error_message();
+      ASSERT_EQ(out.tensor.dim(), 3);
+      EXPECT_EQ(out.tensor.size(1), rows);
+      for (int i = 0; i < rows; ++i) {
+        const float* r = in.data.data() + i * 3;
+        const float y0 = r[0] + 2 * r[1] + 3 * r[2] + 0.5f, y1 = -r[1] + r[2] - 2.f;
+        EXPECT_FLOAT_EQ(out.f()[i * 2], y0);
+        EXPECT_FLOAT_EQ(out.f()[i * 2 + 1], y1);
+        if (also_read_y) {
+          EXPECT_FLOAT_EQ(twice.f()[i * 2], 2 * y0);
+        }
+      }
+      ASSERT_NE(d.executor()->latest_plan(), nullptr);
+      EXPECT_EQ(d.executor()->latest_plan()->num_elided_reshapes(), also_read_y ? 0u : 1u);
+    }
+  }
+}
+
+TEST(XnnpackBackend, LoneReshapeIsACopyWithoutPaddedInput) {
+  // A delegate that is one reshape from input to output (upstream's partitioner writes these,
+  // e.g. after a decoder's head) copies the bytes; its input needs no padded copy.
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1, 4, 3}, kIn, 0);
+  g.reshape({0, 3}, x, g.tensor({4, 3}, kOut, 1));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  for (int rows : {4, 2}) {
+    SCOPED_TRACE(rows);
+    HeapTensor in({1, 4, 3}), out({4, 3});
+    const int32_t in_sizes[] = {1, rows, 3};
+    ASSERT_EQ(in.tensor.resize(runtime::Span<const int32_t>(in_sizes, 3)), Error::Ok);
+    for (int i = 0; i < rows * 3; ++i) in.data[i] = float(i) - 2.5f;
+    ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
+    ASSERT_EQ(out.tensor.dim(), 2);
+    EXPECT_EQ(out.tensor.size(0), rows);
+    for (int i = 0; i < rows * 3; ++i) EXPECT_EQ(out.f()[i], float(i) - 2.5f) << i;
+    const ShapePlan* plan = d.executor()->latest_plan();
+    ASSERT_NE(plan, nullptr);
+    EXPECT_TRUE(plan->copy_only());
+    EXPECT_EQ(plan->scratch_bytes(), 0u);
+  }
+}
+
 TEST(XnnpackBackend, ChannelsLastTensorsArePermutedByDimOrder) {
   // The graph adds a per-channel bias to an NHWC [1,2,2,3] tensor; the caller's
   // tensors are NCHW-sized [1,3,2,2] with dim_order (0,2,3,1), i.e. NHWC memory.

@@ -83,11 +83,16 @@ size_t XnnpackExecutor::num_cached_plans() const {
   return n;
 }
 
-uint32_t XnnpackExecutor::num_parallel_stages() const {
+const ShapePlan* XnnpackExecutor::latest_plan() const {
   const ShapePlan* latest = nullptr;
   for (const ShapePlan* p : plans_) {
     if (p != nullptr && (latest == nullptr || p->last_used > latest->last_used)) latest = p;
   }
+  return latest;
+}
+
+uint32_t XnnpackExecutor::num_parallel_stages() const {
+  const ShapePlan* latest = latest_plan();
   return latest == nullptr ? 0 : latest->num_parallel_stages();
 }
 

@@ -45,6 +45,8 @@ class XnnpackExecutor {
   const PackedWeightsCache& packed_weights() const { return packed_weights_; }
   // Subgraph stages of the most recently used plan that run on the pool.
   uint32_t num_parallel_stages() const;
+  // The most recently used plan, or null (tests).
+  const ShapePlan* latest_plan() const;
 
  private:
   runtime::Error read_input_shapes(runtime::Span<runtime::EValue*> args);

@@ -9,13 +9,8 @@
 // decision 166) and never transposed at run time: the portable linear.out and XNNPACK's
 // fully-connected both read [N, K] weights. A constant read only through the permute is left
 // to FoldConstantPermutePass (one copy either way). addmm is rewritten only with beta = alpha = 1
-// and a 1-D bias of N elements. The permute goes when nothing else reads it. When the product
-// was an N-D linear decomposed as view(x) -> mm -> view (each view read only by the next node),
-// the linear reads x and writes the final view's tensor itself (no [rows, N] copy of the output).
-//
-// Before: %x2 = aten::view.default(self=%x, size=[-1, K]);  %y2 = aten::mm.default(self=%x2, ...)
-//         %y = aten::view.default(self=%y2, size=[1, -1, N])
-// After:  %y = aten::linear.default(input=%x, weight=%w, bias=None)
+// and a 1-D bias of N elements. The permute goes when nothing else reads it. An N-D linear
+// decomposed as view -> mm -> view becomes one linear of the N-D input (linear_views.h).
 #pragma once
 
 #include "aot/passes/pass.h"

@@ -176,7 +176,7 @@ bool ShapePlan::matches(const GraphModel& m, const Partition& p, const Shape* in
 
 Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inputs,
                        pthreadpool_t pool, uint64_t min_parallel_work,
-                       xnn_weights_cache_t weights_cache, xnn_workspace_t workspace) {
+                       PackedWeightsCache* weights_cache, xnn_workspace_t workspace) {
   num_values_ = m.num_values;
   num_stages_ = p.num_stages;
   const size_t nv = m.num_values == 0 ? 1 : m.num_values;
@@ -233,7 +233,7 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
 }
 
 Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s,
-                             pthreadpool_t pool, xnn_weights_cache_t weights_cache,
+                             pthreadpool_t pool, PackedWeightsCache* weights_cache,
                              xnn_workspace_t workspace, uint32_t* xnn_ids) {
   const Stage& st = p.stages[s];
   xnn_subgraph_t sg = nullptr;
@@ -278,7 +278,10 @@ Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s
   if (err == Error::Ok) {
     // The plan's shapes are fixed: the runtime is reshaped once, here; execute() only
     // rebinds pointers (xnn_setup_runtime_v2).
-    status = xnn_create_runtime_v4(sg, weights_cache, workspace, pool, 0, &runtimes_[s]);
+    if (weights_cache != nullptr) weights_cache->set_open(true);
+    status = xnn_create_runtime_v4(sg, weights_cache == nullptr ? nullptr : weights_cache->provider(),
+                                   workspace, pool, 0, &runtimes_[s]);
+    if (weights_cache != nullptr) weights_cache->set_open(false);
     const char* fn = "xnn_create_runtime_v4";
     if (status == xnn_status_success) {
       fn = "xnn_reshape_runtime";

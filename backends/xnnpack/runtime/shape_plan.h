@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "backends/xnnpack/runtime/graph_model.h"
+#include "backends/xnnpack/runtime/packed_weights_cache.h"
 #include "backends/xnnpack/runtime/partition.h"
 #include "backends/xnnpack/runtime/shape_inference.h"
 
@@ -38,12 +39,15 @@ class ShapePlan {
   // outputs are ignored). A subgraph stage gets `pool` when its work per node
   // (stage_work.h) is at least `min_parallel_work`. Static weights are packed through
   // `weights_cache` (may be null: each runtime then packs its own copy), so plans of one
-  // executor share them (packed_weights_cache.h). The runtimes' internal values live in
-  // `workspace` (method_workspace.h; null: a workspace of their own, freed with the plan).
+  // executor share them (packed_weights_cache.h); the cache is open only while a runtime is
+  // created (XNNPACK packs then), and closed when it is reshaped: a reshape that grows a shared
+  // workspace sets up the other runtimes of that workspace again, which XNNPACK refuses while
+  // their weights cache is open. The runtimes' internal values live in `workspace`
+  // (method_workspace.h; null: a workspace of their own, freed with the plan).
   // Errors name the node or value that failed.
   runtime::Error build(const GraphModel& model, const Partition& partition,
                        const Shape* input_shapes, pthreadpool_t pool, uint64_t min_parallel_work,
-                       xnn_weights_cache_t weights_cache, xnn_workspace_t workspace);
+                       PackedWeightsCache* weights_cache, xnn_workspace_t workspace);
 
   const Shape& shape(uint32_t value) const { return shapes_[value]; }
   // True when this plan was built for these input shapes.
@@ -76,7 +80,7 @@ class ShapePlan {
 
  private:
   runtime::Error build_stage(const GraphModel& model, const Partition& partition, uint32_t stage,
-                             pthreadpool_t pool, xnn_weights_cache_t weights_cache,
+                             pthreadpool_t pool, PackedWeightsCache* weights_cache,
                              xnn_workspace_t workspace, uint32_t* xnn_ids);
 
   uint32_t num_values_ = 0;

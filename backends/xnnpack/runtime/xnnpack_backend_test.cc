@@ -362,6 +362,45 @@ Error run_n(Delegate& d, HeapTensor& in, HeapTensor& out, int n) {
   return d.run({&in, &out});
 }
 
+// x [n <= 64, 3] -> a = x W^T + b (internal) -> out = a + 1: a packed weight and a workspace value.
+GraphBuilder linear_then_add_graph() {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({64, 3}, kIn, 0);
+  const uint32_t a = g.tensor({64, 2});
+  g.fully_connected(x, g.constant({2, 3}, {1, 2, 3, 0, -1, 1}), g.constant({2}, {0.5f, -2.f}), a);
+  g.node_2x1(XNodeUnion::XNNAdd, a, g.constant({1}, {1.f}), g.tensor({64, 2}, kOut, 1));
+  return g;
+}
+
+TEST(XnnpackBackend, GrowingTheSharedWorkspaceSetsUpPackedOperatorsAgain) {
+  // A new plan that grows the method's workspace makes XNNPACK set up the operators of the
+  // plans already run again, among them fully-connected operators with packed weights, which
+  // XNNPACK refuses while their weights cache is open: the new plan must be reshaped with the
+  // cache closed, whether the earlier plan is the same delegate's or another's.
+  Delegate a(linear_then_add_graph());
+  ASSERT_EQ(a.init_error(), Error::Ok) << runtime::last_error_message();
+  Delegate b(scale_then_add_graph(3.f), nullptr, a.allocator());
+  ASSERT_EQ(b.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor a_in({64, 3}), a_out({64, 2}), b_in({1024}), b_out({1024});
+  for (int round = 0; round < 2; ++round) {
+    for (int rows : {1, 8, 64}) {  // each plan's workspace larger than the one before
+      SCOPED_TRACE(rows);
+      const int32_t in_sizes[] = {rows, 3};
+      ASSERT_EQ(a_in.tensor.resize(runtime::Span<const int32_t>(in_sizes, 2)), Error::Ok);
+      for (int i = 0; i < rows * 3; ++i) a_in.data[i] = float(i % 7);
+      ASSERT_EQ(a.run({&a_in, &a_out}), Error::Ok) << runtime::last_error_message();
+      for (int i = 0; i < rows; ++i) {
+        const float* r = a_in.data.data() + i * 3;
+        ASSERT_FLOAT_EQ(a_out.f()[i * 2], r[0] + 2 * r[1] + 3 * r[2] + 0.5f + 1) << i;
+        ASSERT_FLOAT_EQ(a_out.f()[i * 2 + 1], -r[1] + r[2] - 2.f + 1) << i;
+      }
+    }
+    const int n = round == 0 ? 600 : 1000;  // another delegate's larger plan
+    ASSERT_EQ(run_n(b, b_in, b_out, n), Error::Ok) << runtime::last_error_message();
+    for (int i = 0; i < n; ++i) ASSERT_EQ(b_out.f()[i], 3.f * (i + 1) + 1) << i;
+  }
+}
+
 TEST(XnnpackBackend, DelegatesOfOneMethodShareOneWorkspace) {
   // Two delegates of one method (one runtime allocator) keep their runtimes' internal values in
   // one workspace. The second one's larger plan grows it, which moves the first one's internal

@@ -146,10 +146,8 @@ runtime::Result<ShapePlan*> XnnpackExecutor::plan_for_inputs(xnn_workspace_t wor
   }
   ShapePlan* plan = new (std::nothrow) ShapePlan();
   if (plan == nullptr) return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a plan");
-  packed_weights_.set_open(true);
   const Error e = plan->build(model_, partition_, input_shapes_, pool_, min_parallel_work_,
-                              packed_weights_.provider(), workspace);
-  packed_weights_.set_open(false);
+                              &packed_weights_, workspace);
   if (e != Error::Ok) {
     delete plan;
     return e;

@@ -205,6 +205,47 @@ TEST(TiedLinearPassTest, ProductWithATiedTransposeReadsTheConstantAsStored) {
   EXPECT_EQ(verify_graph(g), Error::Ok);
 }
 
+// x [1, 2, 3] -> view [2, 3] -> mm with the tied w^T -> view [1, 2, 4] (an N-D linear as
+// decompose_linear writes it); `also_read_y2`: the 2-D product is also an output.
+Graph tied_nd_linear(bool also_read_y2, ValueId* x_out = nullptr) {
+  GraphBuilder b;
+  ValueId w = b.parameter("w", {4, 3}, std::vector<float>(12, 1.f));
+  ValueId x = b.input("x", {1, 2, 3});
+  if (x_out != nullptr) *x_out = x;
+  ValueId ids = b.input("ids", {2}, ScalarType::Long);
+  b.output(b.op("aten::embedding.default", {{"weight", w}, {"indices", ids}}, "embedding", {2, 3}));
+  ValueId x2 = b.op("aten::view.default", {{"self", x}}, "view", {2, 3},
+                    {{"size", Argument::int_list({-1, 3}), false}});
+  ValueId t = b.op("aten::permute.default", {{"self", w}}, "permute", {3, 4},
+                   {{"dims", Argument::int_list({1, 0}), false}});
+  ValueId y2 = b.op("aten::mm.default", {{"self", x2}, {"mat2", t}}, "mm", {2, 4});
+  b.output(b.op("aten::view.default", {{"self", y2}}, "y", {1, 2, 4},
+                {{"size", Argument::int_list({1, -1, 4}), false}}));
+  if (also_read_y2) b.output(y2);
+  return b.take();
+}
+
+TEST(TiedLinearPassTest, NdLinearReadsAndWritesItsOwnShapes) {
+  ValueId x = kNoValue;
+  Graph g = tied_nd_linear(false, &x);
+  ASSERT_EQ(TiedLinearPass().run(g), Error::Ok);
+  ASSERT_EQ(verify_graph(g), Error::Ok) << runtime::last_error_message();
+  ASSERT_EQ(g.nodes().size(), 2u);  // embedding, linear: no views, no permute
+  const Node& lin = g.nodes()[1];
+  EXPECT_EQ(lin.op.qualified(), "aten::linear.default");
+  EXPECT_EQ(tensor_of(lin.find_input("input")->arg), x);
+  EXPECT_EQ(g.value(tensor_of(lin.outputs[0])).name, "y");
+  EXPECT_EQ(tensor_of(g.outputs()[1]), tensor_of(lin.outputs[0]));
+  EXPECT_EQ(g.value(tensor_of(lin.outputs[0])).tensor.to_string(), "f32[1, 2, 4]");
+
+  Graph kept = tied_nd_linear(true);  // the 2-D product is read: the views stay
+  ASSERT_EQ(TiedLinearPass().run(kept), Error::Ok);
+  ASSERT_EQ(verify_graph(kept), Error::Ok) << runtime::last_error_message();
+  ASSERT_EQ(kept.nodes().size(), 4u);  // embedding, view, linear, view
+  EXPECT_EQ(kept.nodes()[2].op.qualified(), "aten::linear.default");
+  EXPECT_EQ(kept.nodes()[3].op.qualified(), "aten::view.default");
+}
+
 TEST(TiedLinearPassTest, UntiedWeightIsLeftToTheFold) {
   GraphBuilder b;
   ValueId w = b.parameter("w", {4, 3}, std::vector<float>(12, 1.f));

@@ -12,6 +12,7 @@
 #include "aot/ir/graph_rewrite.h"
 #include "aot/ir/graph_util.h"
 #include "aot/passes/constant_weights.h"
+#include "aot/passes/linear_views.h"
 
 namespace ember::aot {
 namespace {
@@ -105,6 +106,7 @@ Error QuantizeLinearPass::run(Graph& graph) const {
   }
   const std::vector<int> producer = value_producers(graph);
   const std::vector<int32_t> uses = use_counts(graph);
+  const ValueUses users = compute_uses(graph);
   std::vector<Match> matches;
   std::map<ValueId, int32_t> rewritten_reads;  // per weight: reads through the matched nodes
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
@@ -197,6 +199,7 @@ Error QuantizeLinearPass::run(Graph& graph) const {
                           "default", std::move(in), node.outputs, node);
     q.name = node.name;
     node = std::move(q);
+    absorb_linear_views(graph, producer, users, m.node, &drop);
   }
   remove_nodes(graph, drop);
   return Error::Ok;

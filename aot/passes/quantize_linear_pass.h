@@ -14,7 +14,8 @@
 // only by the rewritten nodes is replaced in place; one also read elsewhere (a tied embedding
 // kept float) keeps its float copy for that reader. Layers whose K the 4-bit block does not
 // divide, non-finite weights and dynamic shapes stay float. The permute goes when nothing else
-// reads it.
+// reads it; an N-D linear decomposed as view -> mm -> view becomes one quantized linear of the
+// N-D input (linear_views.h).
 #pragma once
 
 #include <cstdint>

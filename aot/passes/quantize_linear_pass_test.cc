@@ -81,6 +81,32 @@ TEST(QuantizeLinearPassTest, Int4BlockLlamaCppRounding) {
   EXPECT_EQ(verify_graph(g), Error::Ok);
 }
 
+TEST(QuantizeLinearPassTest, NdLinearLosesItsViews) {
+  // x [1, 3, 4] -> view [3, 4] -> mm -> view [1, 3, 2]: one quantized linear of x writing the
+  // output; a second reader of the 2-D product keeps both views.
+  for (bool also_read : {false, true}) {
+    SCOPED_TRACE(also_read);
+    GraphBuilder b;
+    ValueId w = b.parameter("w", {2, 4}, {1.f, 2.f, 3.f, 4.f, -8.f, 0.f, 0.f, 2.f});
+    ValueId x = b.input("x", {1, 3, 4});
+    ValueId x2 = b.op("aten::view.default", {{"self", x}}, "view", {3, 4},
+                      {{"size", Argument::int_list({-1, 4}), false}});
+    ValueId y2 = b.op("aten::mm.default", {{"self", x2}, {"mat2", transpose(b, w, 2, 4)}}, "mm", {3, 2});
+    ValueId y = b.op("aten::view.default", {{"self", y2}}, "y", {1, 3, 2},
+                     {{"size", Argument::int_list({1, -1, 2}), false}});
+    b.output(y);
+    if (also_read) b.output(y2);
+    Graph g = b.take();
+    ASSERT_EQ(QuantizeLinearPass(0).run(g), Error::Ok);
+    ASSERT_EQ(verify_graph(g), Error::Ok) << runtime::last_error_message();
+    ASSERT_EQ(g.nodes().size(), also_read ? 3u : 1u);
+    const Node& q = g.nodes()[also_read ? 1 : 0];
+    EXPECT_EQ(q.op.qualified(), "ember_quantized::linear_8da8w.default");
+    EXPECT_EQ(tensor_of(q.find_input("input")->arg), also_read ? x2 : x);
+    EXPECT_EQ(tensor_of(q.outputs[0]), also_read ? y2 : y);
+  }
+}
+
 TEST(QuantizeLinearPassTest, TiedWeightKeepsItsFloatCopy) {
   GraphBuilder b;
   ValueId w = b.parameter("w", {4, 32}, std::vector<float>(128, 0.25f));

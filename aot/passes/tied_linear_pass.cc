@@ -7,12 +7,14 @@
 #include "aot/ir/graph_rewrite.h"
 #include "aot/ir/graph_util.h"
 #include "aot/passes/constant_weights.h"
+#include "aot/passes/linear_views.h"
 
 namespace ember::aot {
-
 Error TiedLinearPass::run(Graph& graph) const {
   const std::vector<int> producer = value_producers(graph);
   const std::vector<int32_t> uses = use_counts(graph);
+  const ValueUses users = compute_uses(graph);
+  std::vector<bool> drop(graph.nodes().size(), false);
   // Reads of each constant other than through a transposing permute.
   std::vector<int32_t> direct_uses = uses;
   for (size_t v = 0; v < graph.num_values(); ++v) {
@@ -21,7 +23,8 @@ Error TiedLinearPass::run(Graph& graph) const {
   }
   std::vector<int32_t> remaining = uses;  // uses of each permute output still left
   bool changed = false;
-  for (Node& n : graph.nodes()) {
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    Node& n = graph.nodes()[i];
     const bool mm = is_aten_op(n, "mm", "default");
     const bool addmm = is_aten_op(n, "addmm", "default");
     if ((!mm && !addmm) || n.outputs.size() != 1) continue;
@@ -46,9 +49,9 @@ Error TiedLinearPass::run(Graph& graph) const {
     n = make_op_node("aten", "linear", "default", std::move(inputs), n.outputs, n);
     --remaining[size_t(wt)];
     changed = true;
+    absorb_linear_views(graph, producer, users, i, &drop);
   }
   if (!changed) return Error::Ok;
-  std::vector<bool> drop(graph.nodes().size(), false);
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
     const Node& n = graph.nodes()[i];
     if (n.outputs.size() != 1) continue;

@@ -9,7 +9,8 @@
 // decision 166) and never transposed at run time: the portable linear.out and XNNPACK's
 // fully-connected both read [N, K] weights. A constant read only through the permute is left
 // to FoldConstantPermutePass (one copy either way). addmm is rewritten only with beta = alpha = 1
-// and a 1-D bias of N elements. The permute goes when nothing else reads it.
+// and a 1-D bias of N elements. The permute goes when nothing else reads it. An N-D linear
+// decomposed as view -> mm -> view becomes one linear of the N-D input (linear_views.h).
 #pragma once
 
 #include "aot/passes/pass.h"

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -47,6 +48,49 @@ TEST(DataLoaderTest, File) {
   ASSERT_TRUE(loader.ok());
   expect_loader(*loader);
   EXPECT_EQ(FileDataLoader::from("/nonexistent/x.pte").error(), Error::NotFound);
+}
+
+// True when the page holding `p` is mapped into this process (/proc/self/pagemap bit 63).
+bool page_present(const void* p) {
+  FILE* f = fopen("/proc/self/pagemap", "rb");
+  if (f == nullptr) return true;
+  const long page = sysconf(_SC_PAGESIZE);
+  uint64_t entry = 0;
+  const bool ok = fseek(f, long(uintptr_t(p) / uintptr_t(page) * sizeof(entry)), SEEK_SET) == 0 &&
+                  fread(&entry, sizeof(entry), 1, f) == 1;
+  fclose(f);
+  return !ok || (entry >> 63) != 0;
+}
+
+TEST(DataLoaderTest, MmapLoadIntoReleasesTheCopiedPages) {
+  // Four pages of a pattern: load_into copies pages 1..2 (plus a byte on either side) and then
+  // unmaps the whole pages it copied; the mapping still reads the same bytes afterwards.
+  if (FILE* f = fopen("/proc/self/pagemap", "rb")) {
+    fclose(f);
+  } else {
+    GTEST_SKIP() << "no /proc/self/pagemap to see which pages are mapped";
+  }
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  std::string bytes(4 * page, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = char(i * 7 + 3);
+  const std::string path = write_temp(bytes.data(), bytes.size());
+  Result<MmapDataLoader> loader = MmapDataLoader::from(path.c_str());
+  ASSERT_TRUE(loader.ok());
+  Result<FreeableBuffer> view = loader->load(0, bytes.size(), SegmentInfo{});
+  ASSERT_TRUE(view.ok());
+  const auto* base = static_cast<const volatile char*>(view->data());
+  char sum = 0;
+  for (size_t i = 0; i < bytes.size(); i += page) sum = char(sum + base[i]);  // fault every page in
+  (void)sum;
+  ASSERT_TRUE(page_present(const_cast<const char*>(base) + page));
+  std::string out(2 * page + 2, '\0');
+  ASSERT_EQ(loader->load_into(page - 1, out.size(), SegmentInfo{}, out.data()), Error::Ok);
+  EXPECT_EQ(out, bytes.substr(page - 1, out.size()));
+  EXPECT_FALSE(page_present(const_cast<const char*>(base) + page));
+  EXPECT_FALSE(page_present(const_cast<const char*>(base) + 2 * page));
+  EXPECT_TRUE(page_present(const_cast<const char*>(base)));  // partly outside the range: kept
+  EXPECT_EQ(std::memcmp(view->data(), bytes.data(), bytes.size()), 0);  // faulted back in
+  EXPECT_EQ(loader->load_into(3 * page, 2 * page, SegmentInfo{}, out.data()), Error::InvalidArgument);
 }
 
 TEST(DataLoaderTest, Mmap) {

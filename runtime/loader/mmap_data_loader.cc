@@ -56,4 +56,23 @@ Result<FreeableBuffer> MmapDataLoader::load(size_t offset, size_t size, const Se
   return FreeableBuffer(size == 0 ? nullptr : data, size);
 }
 
+Error MmapDataLoader::load_into(size_t offset, size_t size, const SegmentInfo&, void* buffer) const {
+  if (!range_fits(offset, size, size_)) {
+    return fail(Error::InvalidArgument, "mmap loader: [%zu, +%zu) is past the end (%zu bytes)",
+                offset, size, size_);
+  }
+  if (size == 0) return Error::Ok;
+  const uint8_t* data = static_cast<const uint8_t*>(base_) + offset;
+  std::memcpy(buffer, data, size);
+  if (mlock_ != MlockConfig::NoMlock) return Error::Ok;  // the caller wants the file resident
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (page_size <= 0) return Error::Ok;
+  const uintptr_t page = uintptr_t(page_size);
+  const uintptr_t begin = (uintptr_t(data) + page - 1) / page * page;
+  const uintptr_t end = (uintptr_t(data) + size) / page * page;
+  // Advice on a private read-only file mapping: the pages are unmapped, the bytes stay the file's.
+  if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  return Error::Ok;
+}
+
 }  // namespace ember::runtime

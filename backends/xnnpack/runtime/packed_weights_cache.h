@@ -7,8 +7,9 @@
 // up by {packing seed, raw weight pointer, raw bias pointer} before packing it, so every later
 // plan reuses the first plan's packed bytes. Entries live in their own aligned blocks (huge
 // pages for large ones whose rounding to 2 MiB wastes little, xnn_allocator.h) and never move. XNNPACK refuses to set up an
-// operator whose cache is not finalized and packs into it only while it is open, so the
-// executor opens it around each plan's creation (`set_open`) and closes it for running; being
+// operator whose cache is not finalized and packs into it only while it is open, so a plan
+// opens it around each runtime's creation (`set_open`) and closes it before reshaping (which may
+// set up the other runtimes of a shared workspace again, shape_plan.h) and running; being
 // separate blocks, closing moves or trims nothing. The raw pointers are keys only: they belong to the
 // executor's GraphModel and stay valid (and unchanged) for the cache's lifetime, which is the
 // executor's. Not shared between executors: a freed executor's addresses could be reused by
@@ -31,7 +32,7 @@ class PackedWeightsCache {
   PackedWeightsCache(const PackedWeightsCache&) = delete;
   PackedWeightsCache& operator=(const PackedWeightsCache&) = delete;
 
-  // The provider to pass to xnn_create_runtime_v3; valid while this object lives.
+  // The provider to pass to xnn_create_runtime_v4; valid while this object lives.
   xnn_weights_cache_t provider() { return &provider_; }
   // Open: runtimes being created may insert. Closed ("finalized" for XNNPACK): runtimes may run.
   void set_open(bool open);

@@ -3,6 +3,7 @@
 #include "backends/xnnpack/runtime/shape_plan.h"
 
 #include <cstdlib>
+#include <cstring>
 
 #include "backends/xnnpack/runtime/define_node.h"
 #include "backends/xnnpack/runtime/stage_work.h"
@@ -17,9 +18,8 @@ ShapePlan::~ShapePlan() {
   for (uint32_t s = 0; runtimes_ != nullptr && s < num_stages_; ++s) {
     if (runtimes_[s] != nullptr) xnn_delete_runtime(runtimes_[s]);
   }
-  for (uint32_t v = 0; buffers_ != nullptr && v < num_values_; ++v) std::free(buffers_[v]);
   std::free(runtimes_);
-  std::free(buffers_);
+  std::free(offsets_);
   std::free(bound_);
   std::free(bound_offset_);
   std::free(shapes_);
@@ -109,6 +109,61 @@ Error check_no_empty_values(const GraphModel& m, const Shape* shapes) {
   return Error::Ok;
 }
 
+// A reshape whose input is made in stage `st`, read by nothing else and not external, and whose
+// output is an external of the stage, only copies that input out of XNNPACK's workspace: the
+// producer can write the external output instead (a reshape keeps the bytes and their order), and
+// the input then needs no workspace. A decoder's head is such a case: the logits [n, vocab]
+// reshaped to [1, n, vocab] (12.6 MB of workspace at 64 tokens for SmolLM2-135M, plus the copy).
+// Returns the reshape's input, or kInvalidId.
+uint32_t elidable_reshape_input(const GraphModel& m, const Stage& st, uint32_t node,
+                                const Shape* shapes) {
+  const NodeDesc& d = m.nodes[node];
+  if (d.type != fb_xnnpack::XNodeUnion::XNNStaticReshape || d.num_inputs != 1 || d.num_outputs != 1) {
+    return kInvalidId;
+  }
+  const uint32_t in = d.inputs[0], out = d.outputs[0];
+  if (in == kInvalidId || out == kInvalidId || in == out) return kInvalidId;
+  const ValueInfo& iv = m.values[in];
+  const ValueInfo& ov = m.values[out];
+  if (iv.data != nullptr || is_graph_input(iv) || is_graph_output(iv) ||
+      iv.datatype != ov.datatype || iv.datatype == fb_xnnpack::XNNDatatype::xnn_datatype_qdint8 ||
+      shapes[in].numel() != shapes[out].numel()) {
+    return kInvalidId;
+  }
+  bool out_external = false;
+  for (uint32_t k = 0; k < st.num_externals; ++k) {
+    if (st.externals[k] == in) return kInvalidId;
+    out_external |= st.externals[k] == out;
+  }
+  if (!out_external) return kInvalidId;
+  bool made_here = false;
+  for (uint32_t i = st.first_node; i < st.end_node; ++i) {
+    for (uint32_t o = 0; o < m.nodes[i].num_outputs; ++o) made_here |= m.nodes[i].outputs[o] == in;
+  }
+  if (!made_here) return kInvalidId;
+  for (uint32_t i = 0; i < m.num_nodes; ++i) {
+    if (i == node) continue;
+    for (uint32_t k = 0; k < m.nodes[i].num_inputs; ++k) {
+      if (m.nodes[i].inputs[k] == in) return kInvalidId;
+    }
+  }
+  return in;
+}
+
+// The whole graph is one StaticReshape from a graph input to a graph output of one datatype.
+bool is_lone_reshape(const GraphModel& m, const Partition& p, const Shape* shapes) {
+  if (p.num_stages != 1 || m.num_nodes != 1 || p.stages[0].runner != NodeRunner::Subgraph) return false;
+  const NodeDesc& d = m.nodes[0];
+  if (d.type != fb_xnnpack::XNodeUnion::XNNStaticReshape || d.num_inputs != 1 || d.num_outputs != 1 ||
+      d.inputs[0] == kInvalidId || d.outputs[0] == kInvalidId || d.inputs[0] == d.outputs[0]) {
+    return false;
+  }
+  const ValueInfo& in = m.values[d.inputs[0]];
+  const ValueInfo& out = m.values[d.outputs[0]];
+  return in.data == nullptr && is_graph_input(in) && is_graph_output(out) &&
+         in.datatype == out.datatype && shapes[d.inputs[0]].numel() == shapes[d.outputs[0]].numel();
+}
+
 }  // namespace
 
 bool ShapePlan::matches(const GraphModel& m, const Partition& p, const Shape* inputs) const {
@@ -121,12 +176,12 @@ bool ShapePlan::matches(const GraphModel& m, const Partition& p, const Shape* in
 
 Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inputs,
                        pthreadpool_t pool, uint64_t min_parallel_work,
-                       xnn_weights_cache_t weights_cache) {
+                       PackedWeightsCache* weights_cache, xnn_workspace_t workspace) {
   num_values_ = m.num_values;
   num_stages_ = p.num_stages;
   const size_t nv = m.num_values == 0 ? 1 : m.num_values;
   shapes_ = static_cast<Shape*>(std::calloc(nv, sizeof(Shape)));
-  buffers_ = static_cast<void**>(std::calloc(nv, sizeof(void*)));
+  offsets_ = static_cast<size_t*>(std::malloc(nv * sizeof(size_t)));
   runtimes_ = static_cast<xnn_runtime_t*>(std::calloc(num_stages_ + 1, sizeof(xnn_runtime_t)));
   uint32_t* xnn_ids = static_cast<uint32_t*>(std::calloc(nv, sizeof(uint32_t)));
   bound_offset_ = static_cast<uint32_t*>(std::calloc(num_stages_ + 1, sizeof(uint32_t)));
@@ -136,10 +191,11 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     total_externals += p.stages[s].num_externals;
   }
   bound_ = static_cast<void**>(std::calloc(total_externals + 1, sizeof(void*)));
-  if (!shapes_ || !buffers_ || !runtimes_ || !xnn_ids || !bound_offset_ || !bound_) {
+  if (!shapes_ || !offsets_ || !runtimes_ || !xnn_ids || !bound_offset_ || !bound_) {
     std::free(xnn_ids);
     return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a shape plan");
   }
+  for (uint32_t v = 0; v < nv; ++v) offsets_[v] = kNoBuffer;
   for (uint32_t v = 0; v < m.num_values; ++v) shapes_[v] = declared_shape(m.values[v]);
   for (uint32_t e = 0; e < m.num_externs; ++e) {
     const uint32_t v = p.extern_value[e];
@@ -151,31 +207,34 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
   }
   if (err == Error::Ok) err = check_activation_bytes(m, shapes_);
   if (err == Error::Ok) err = check_no_empty_values(m, shapes_);
+  if (err == Error::Ok && is_lone_reshape(m, p, shapes_)) {
+    copy_only_ = true;
+    std::free(xnn_ids);
+    return Error::Ok;
+  }
   // Buffers: boundary values, and graph inputs XNNPACK reads (it may over-read
-  // XNN_EXTRA_BYTES past the end, so they are copied into padded memory).
+  // XNN_EXTRA_BYTES past the end, so they are copied into padded memory), laid out one after
+  // another in the scratch (check_activation_bytes bounded their sum).
   for (uint32_t v = 0; v < m.num_values && err == Error::Ok; ++v) {
     const bool padded_input = is_graph_input(m.values[v]) && p.feeds_subgraph[v];
     if (!p.boundary[v] && !padded_input) continue;
     const size_t bytes = shapes_[v].numel() * datatype_size(m.values[v].datatype) + XNN_EXTRA_BYTES;
-    buffers_[v] = std::malloc(bytes);
-    if (buffers_[v] == nullptr) {
-      err = fail(Error::DelegateMemoryAllocationFailed, "XNNPACK value %u: no memory for %zu bytes",
-                 v, bytes);
-    }
+    offsets_[v] = scratch_bytes_;
+    scratch_bytes_ += (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
   }
   for (uint32_t s = 0; s < p.num_stages && err == Error::Ok; ++s) {
     if (p.stages[s].runner != NodeRunner::Subgraph) continue;
     const bool parallel = pool != nullptr && work_per_node(m, p.stages[s], shapes_) >= min_parallel_work;
     num_parallel_stages_ += parallel;
-    err = build_stage(m, p, s, parallel ? pool : nullptr, weights_cache, xnn_ids);
+    err = build_stage(m, p, s, parallel ? pool : nullptr, weights_cache, workspace, xnn_ids);
   }
   std::free(xnn_ids);
   return err;
 }
 
 Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s,
-                             pthreadpool_t pool, xnn_weights_cache_t weights_cache,
-                             uint32_t* xnn_ids) {
+                             pthreadpool_t pool, PackedWeightsCache* weights_cache,
+                             xnn_workspace_t workspace, uint32_t* xnn_ids) {
   const Stage& st = p.stages[s];
   xnn_subgraph_t sg = nullptr;
   xnn_status status = xnn_create_subgraph(m.num_values, 0, &sg);
@@ -195,8 +254,20 @@ Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s
     const uint32_t flags = produced_here ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT : XNN_VALUE_FLAG_EXTERNAL_INPUT;
     err = define_value(sg, m, v, shapes_[v], v, flags, &xnn_ids[v]);
   }
+  // Elided reshapes: their input is the external output's XNNPACK value.
+  for (uint32_t i = st.first_node; i < st.end_node && err == Error::Ok; ++i) {
+    const uint32_t in = elidable_reshape_input(m, st, i, shapes_);
+    if (in == kInvalidId) continue;
+    xnn_ids[in] = xnn_ids[m.nodes[i].outputs[0]];
+    ++num_elided_reshapes_;
+  }
   for (uint32_t i = st.first_node; i < st.end_node && err == Error::Ok; ++i) {
     const NodeDesc& d = m.nodes[i];
+    if (d.type == fb_xnnpack::XNodeUnion::XNNStaticReshape && d.num_inputs == 1 &&
+        d.num_outputs == 1 && xnn_ids[d.inputs[0]] == xnn_ids[d.outputs[0]] &&
+        xnn_ids[d.inputs[0]] != XNN_INVALID_VALUE_ID) {
+      continue;  // elided above
+    }
     for (uint32_t k = 0; k < d.num_inputs + d.num_outputs && err == Error::Ok; ++k) {
       const uint32_t v = k < d.num_inputs ? d.inputs[k] : d.outputs[k - d.num_inputs];
       if (v == kInvalidId || xnn_ids[v] != XNN_INVALID_VALUE_ID) continue;
@@ -207,8 +278,11 @@ Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s
   if (err == Error::Ok) {
     // The plan's shapes are fixed: the runtime is reshaped once, here; execute() only
     // rebinds pointers (xnn_setup_runtime_v2).
-    status = xnn_create_runtime_v3(sg, weights_cache, pool, 0, &runtimes_[s]);
-    const char* fn = "xnn_create_runtime_v3";
+    if (weights_cache != nullptr) weights_cache->set_open(true);
+    status = xnn_create_runtime_v4(sg, weights_cache == nullptr ? nullptr : weights_cache->provider(),
+                                   workspace, pool, 0, &runtimes_[s]);
+    if (weights_cache != nullptr) weights_cache->set_open(false);
+    const char* fn = "xnn_create_runtime_v4";
     if (status == xnn_status_success) {
       fn = "xnn_reshape_runtime";
       status = xnn_reshape_runtime(runtimes_[s]);
@@ -226,6 +300,14 @@ Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s
 
 Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
                      xnn_external_value* ext) const {
+  if (copy_only_) {
+    const NodeDesc& d = m.nodes[0];
+    const size_t bytes = shapes_[d.outputs[0]].numel() * datatype_size(m.values[d.outputs[0]].datatype);
+    if (bytes != 0 && data[d.outputs[0]] != data[d.inputs[0]]) {
+      std::memmove(data[d.outputs[0]], data[d.inputs[0]], bytes);
+    }
+    return Error::Ok;
+  }
   for (uint32_t s = 0; s < p.num_stages; ++s) {
     const Stage& st = p.stages[s];
     void** bound = bound_ + bound_offset_[s];

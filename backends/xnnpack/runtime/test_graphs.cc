@@ -125,6 +125,15 @@ void GraphBuilder::transpose(std::vector<uint32_t> perm, uint32_t in, uint32_t o
   add_node(graph, XNodeUnion::XNNStaticTranspose, std::move(t));
 }
 
+void GraphBuilder::reshape(std::vector<uint32_t> new_shape, uint32_t in, uint32_t out) {
+  fb_xnnpack::XNNStaticReshapeT t;
+  t.num_dims = uint32_t(new_shape.size());
+  t.new_shape = std::move(new_shape);
+  t.input_id = in;
+  t.output_id = out;
+  add_node(graph, XNodeUnion::XNNStaticReshape, std::move(t));
+}
+
 void GraphBuilder::concat(uint32_t axis, std::vector<uint32_t> in, uint32_t out) {
   fb_xnnpack::_XNNCatT t;
   t.axis = axis;

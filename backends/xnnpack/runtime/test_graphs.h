@@ -45,6 +45,7 @@ struct GraphBuilder {
   void node_2x1(XNodeUnion type, uint32_t a, uint32_t b, uint32_t out);
   void node_1x1(XNodeUnion type, uint32_t in, uint32_t out);
   void transpose(std::vector<uint32_t> perm, uint32_t in, uint32_t out);
+  void reshape(std::vector<uint32_t> new_shape, uint32_t in, uint32_t out);
   void concat(uint32_t axis, std::vector<uint32_t> inputs, uint32_t out);
   void slice(std::vector<uint32_t> offsets, std::vector<uint32_t> sizes, uint32_t in, uint32_t out);
   void fully_connected(uint32_t in, uint32_t filter, uint32_t bias, uint32_t out);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <new>
 
 #include "backends/xnnpack/runtime/blocked_conv.h"
@@ -65,10 +66,15 @@ void page_out_packed_sources(const GraphModel& m) {
 }  // namespace
 
 XnnpackExecutor::~XnnpackExecutor() {
-  for (ShapePlan*& p : plans_) {
-    delete p;
-    p = nullptr;
+  {
+    std::unique_lock<std::mutex> lock;  // deleting a runtime edits its workspace's user list
+    if (workspace_ != nullptr) lock = std::unique_lock<std::mutex>(workspace_->mutex());
+    for (ShapePlan*& p : plans_) {
+      delete p;
+      p = nullptr;
+    }
   }
+  if (workspace_ != nullptr) workspace_->release();
   release_graph(&model_);
 }
 
@@ -78,11 +84,16 @@ size_t XnnpackExecutor::num_cached_plans() const {
   return n;
 }
 
-uint32_t XnnpackExecutor::num_parallel_stages() const {
+const ShapePlan* XnnpackExecutor::latest_plan() const {
   const ShapePlan* latest = nullptr;
   for (const ShapePlan* p : plans_) {
     if (p != nullptr && (latest == nullptr || p->last_used > latest->last_used)) latest = p;
   }
+  return latest;
+}
+
+uint32_t XnnpackExecutor::num_parallel_stages() const {
+  const ShapePlan* latest = latest_plan();
   return latest == nullptr ? 0 : latest->num_parallel_stages();
 }
 
@@ -109,17 +120,20 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
   // The plan for the serialized shapes: makes every unsupported node fail now and packs the
   // weights. It is then dropped: its activations are sized by the bounds (a decoder's whole
   // context), runs build plans for their own shapes, and the packed weights stay in the cache.
-  auto plan = plan_for_inputs();
+  // It has a workspace of its own, freed with it: the shared one never shrinks, and would
+  // otherwise keep the bounds' activations of the largest stage for the method's lifetime.
+  auto plan = plan_for_inputs(nullptr);
   if (!plan.ok()) return plan.error();
   for (ShapePlan*& p : plans_) {
     delete p;
     p = nullptr;
   }
   page_out_packed_sources(model_);
+  EMBER_ASSIGN_OR_RETURN(workspace_, MethodWorkspace::acquire(allocator));
   return Error::Ok;
 }
 
-runtime::Result<ShapePlan*> XnnpackExecutor::plan_for_inputs() {
+runtime::Result<ShapePlan*> XnnpackExecutor::plan_for_inputs(xnn_workspace_t workspace) {
   ++tick_;
   size_t victim = 0;
   for (size_t i = 0; i < kMaxCachedPlans; ++i) {
@@ -134,10 +148,8 @@ runtime::Result<ShapePlan*> XnnpackExecutor::plan_for_inputs() {
   }
   ShapePlan* plan = new (std::nothrow) ShapePlan();
   if (plan == nullptr) return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a plan");
-  packed_weights_.set_open(true);
   const Error e = plan->build(model_, partition_, input_shapes_, pool_, min_parallel_work_,
-                              packed_weights_.provider());
-  packed_weights_.set_open(false);
+                              &packed_weights_, workspace);
   if (e != Error::Ok) {
     delete plan;
     return e;
@@ -195,9 +207,14 @@ Error XnnpackExecutor::read_input_shapes(runtime::Span<runtime::EValue*> args) {
 }
 
 Error XnnpackExecutor::bind(runtime::Span<runtime::EValue*> args, const ShapePlan& plan) {
+  void* scratch = workspace_->scratch(plan.scratch_bytes());
+  if (scratch == nullptr) {
+    return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for %zu bytes of scratch",
+                plan.scratch_bytes());
+  }
   for (uint32_t v = 0; v < model_.num_values; ++v) {
     data_[v] = model_.values[v].data != nullptr ? const_cast<void*>(model_.values[v].data)
-                                                : plan.buffer(v);
+                                                : plan.buffer(v, scratch);
   }
   for (uint32_t e = 0; e < model_.num_externs; ++e) {
     const uint32_t v = partition_.extern_value[e];
@@ -234,9 +251,13 @@ Error XnnpackExecutor::bind(runtime::Span<runtime::EValue*> args, const ShapePla
 }
 
 Error XnnpackExecutor::execute(runtime::Span<runtime::EValue*> args) {
+  if (workspace_ == nullptr) return fail(Error::InvalidState, "XNNPACK delegate: not initialised");
   EMBER_TRY(read_input_shapes(args));
+  // A new plan may grow the shared workspace, which moves the pointers of the method's other
+  // runtimes; binding and running use it.
+  std::lock_guard<std::mutex> lock(workspace_->mutex());
   ShapePlan* plan = nullptr;
-  EMBER_ASSIGN_OR_RETURN(plan, plan_for_inputs());
+  EMBER_ASSIGN_OR_RETURN(plan, plan_for_inputs(workspace_->get()));
   EMBER_TRY(bind(args, *plan));
   return plan->run(model_, partition_, data_, ext_);
 }

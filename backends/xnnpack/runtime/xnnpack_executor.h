@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "backends/xnnpack/runtime/graph_model.h"
+#include "backends/xnnpack/runtime/method_workspace.h"
 #include "backends/xnnpack/runtime/packed_weights_cache.h"
 #include "backends/xnnpack/runtime/partition.h"
 #include "backends/xnnpack/runtime/shape_plan.h"
@@ -30,7 +31,9 @@ class XnnpackExecutor {
   XnnpackExecutor& operator=(const XnnpackExecutor&) = delete;
 
   // `blob` must outlive the executor. Arrays come from `allocator`. Stages whose work per
-  // node is at least `min_parallel_work` run on `pool` (stage_work.h).
+  // node is at least `min_parallel_work` run on `pool` (stage_work.h). Executors given the
+  // same `allocator` (one method's delegates) share one XNNPACK workspace for their runtimes'
+  // internal values (method_workspace.h).
   runtime::Error init(const void* blob, size_t size, const runtime::NamedDataMap* named_data,
                       runtime::MemoryAllocator* allocator, pthreadpool_t pool,
                       uint64_t min_parallel_work);
@@ -42,15 +45,19 @@ class XnnpackExecutor {
   const PackedWeightsCache& packed_weights() const { return packed_weights_; }
   // Subgraph stages of the most recently used plan that run on the pool.
   uint32_t num_parallel_stages() const;
+  // The most recently used plan, or null (tests).
+  const ShapePlan* latest_plan() const;
 
  private:
   runtime::Error read_input_shapes(runtime::Span<runtime::EValue*> args);
-  runtime::Result<ShapePlan*> plan_for_inputs();
+  // The cached plan for input_shapes_, or a new one whose runtimes use `workspace`.
+  runtime::Result<ShapePlan*> plan_for_inputs(xnn_workspace_t workspace);
   runtime::Error bind(runtime::Span<runtime::EValue*> args, const ShapePlan& plan);
 
   GraphModel model_;
   Partition partition_;
   PackedWeightsCache packed_weights_;  // outlives plans_ (declared before, destroyed after)
+  MethodWorkspace* workspace_ = nullptr;  // shared with the method's other delegates
   pthreadpool_t pool_ = nullptr;
   uint64_t min_parallel_work_ = 0;
   ShapePlan* plans_[kMaxCachedPlans] = {};

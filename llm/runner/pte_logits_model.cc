@@ -48,6 +48,13 @@ Error read_shapes(runtime::Module& module, int32_t* max_seq, int32_t* vocab) {
     return runtime::fail(Error::InvalidProgram,
                          "forward's output 0 is not float logits [1, n, vocab] or [1, 1, vocab]");
   }
+  if (logits.sizes()[0] != 1 || (logits.sizes()[1] != 1 && logits.sizes()[1] != ids.sizes()[1])) {
+    return runtime::fail(Error::InvalidProgram,
+                         "forward's logits are bounded [%d, %d, %d] for token ids [%d, %d]; a "
+                         "decoder returns [1, n, vocab] or the last position's [1, 1, vocab]",
+                         logits.sizes()[0], logits.sizes()[1], logits.sizes()[2],
+                         ids.sizes()[0], ids.sizes()[1]);
+  }
   *max_seq = ids.sizes()[1];
   *vocab = logits.sizes()[2];
   if (*max_seq < 1 || *vocab < 1) {

@@ -3,6 +3,7 @@
 
 
 #include "aot/ir/printer.h"
+#include "aot/passes/last_logits_pass.h"
 #include "aot/recipe/stages.h"
 
 namespace ember::aot {
@@ -20,7 +21,10 @@ std::vector<std::unique_ptr<Stage>> ExportSession::stages_for(const Recipe& reci
   }
   stages.push_back(std::make_unique<ToEdgeStage>(options.custom_ops, options.max_dims,
                                                  recipe.pre_decomposition_passes));  // core ATen, checked
-  std::vector<std::shared_ptr<const Pass>> passes = recipe.transform_passes;
+  std::vector<std::shared_ptr<const Pass>> passes;
+  // First, so the tied-head and quantized-linear passes make a linear of the one row.
+  if (options.last_logits) passes.push_back(std::make_shared<LastLogitsPass>());
+  passes.insert(passes.end(), recipe.transform_passes.begin(), recipe.transform_passes.end());
   passes.insert(passes.end(), options.user_passes.begin(), options.user_passes.end());
   stages.push_back(std::make_unique<TransformStage>(std::move(passes)));  // recipe + user passes
   stages.push_back(std::make_unique<ToBackendStage>(recipe.partitioners));  // delegate calls

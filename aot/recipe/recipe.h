@@ -33,6 +33,9 @@ struct RecipeOptions {
   std::shared_ptr<const OpSchemaRegistry> custom_ops;
   // Upper bounds for symbolic sizes (--max_dim u0=N / --max_dim N, bound_symbols_pass.h).
   SymbolBounds max_dims;
+  // --llm_last_logits: the transform stage starts with LastLogitsPass (last_logits_pass.h), so a
+  // decoder's logits output is [B, 1, vocab] (the last position), before the recipe's passes.
+  bool last_logits = false;
 };
 
 struct Recipe {

@@ -16,7 +16,8 @@
 // one program with a method per file (aot/recipe/multi_method.h); --compile_spec KEY=VALUE
 // goes to the recipe's partitioners (backends/xnnpack/aot/xnnpack_partitioner.h);
 // --custom_ops FILE.yaml declares operators outside aten (docs/custom_ops.md); --max_dim
-// u0=N / N bounds data-dependent sizes (docs/aot.md). Every flag and usage rule:
+// u0=N / N bounds data-dependent sizes (docs/aot.md); --llm_last_logits makes a decoder's
+// logits output the last position only (aot/passes/last_logits_pass.h). Every flag and usage rule:
 // lower_options.h.
 //
 // Prints one progress line per stage with its time, the memory plan and the delegation

@@ -23,6 +23,9 @@ DEFINE_string(recipe, "portable",
 DEFINE_string(memory_planner, "greedy", "memory planning algorithm (greedy, naive)");
 DEFINE_string(dump_dir, "", "directory to write each stage's graph into (also --dump-dir)");
 DEFINE_bool(verbose, false, "also time and dump every pass");
+DEFINE_bool(llm_last_logits, false,
+            "a decoder's logits output keeps the last position only ([B, 1, vocab]; the head "
+            "runs on one row), as llama.cpp and export_llama do");
 DEFINE_string(debug_out, "",
               "write the provenance sidecar (.ptdbg: node, op and source line per instruction)");
 DEFINE_string(bundle_cases, "",
@@ -41,7 +44,7 @@ namespace {
 
 constexpr char kUsage[] =
     "lower MODEL.pt2 -o MODEL.pte [--recipe portable] [--dump_dir DIR] [--verbose]"
-    " [--calibrate A.bin[,B.bin]]... [--calibration_list FILE]";
+    " [--calibrate A.bin[,B.bin]]... [--calibration_list FILE] [--llm_last_logits]";
 
 LowerUsage bad_usage(Error error) { return {error, 2, false}; }
 
@@ -99,6 +102,7 @@ LowerUsage read_recipe_options(const std::vector<std::string>& pass_flags,
                                const std::vector<std::string>& spec_flags,
                                const std::vector<std::string>& max_dim_flags, RecipeOptions* ro) {
   ro->memory_planner = FLAGS_memory_planner;
+  ro->last_logits = FLAGS_llm_last_logits;
   PassRegistry passes;
   Error st = register_example_passes(&passes);
   if (st == Error::Ok) st = add_user_passes(passes, pass_flags, ro);

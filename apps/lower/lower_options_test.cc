@@ -58,6 +58,14 @@ TEST_F(LowerOptionsTest, GoodCommandLineResolvesRelativePaths) {
   EXPECT_EQ(o.recipe_options.compile_specs[0].value,
             (std::vector<uint8_t>{'i', 'n', 'l', 'i', 'n', 'e'}));
   EXPECT_EQ(o.recipe_options.user_passes.size(), 1u);
+  EXPECT_FALSE(o.recipe_options.last_logits);  // every position's logits unless asked
+}
+
+TEST_F(LowerOptionsTest, LlmLastLogitsReachesTheRecipeOptions) {
+  LowerOptions o;
+  const LowerUsage u = parse({model_, "-o", "m.pte", "--recipe", "xnnpack-8da4w", "--llm_last_logits"}, &o);
+  ASSERT_TRUE(u.ok()) << format_error(u.error);
+  EXPECT_TRUE(o.recipe_options.last_logits);
 }
 
 TEST_F(LowerOptionsTest, MissingOutputPrintsUsage) {

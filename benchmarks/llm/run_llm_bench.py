@@ -6,8 +6,10 @@
 
 Prepares what is missing in DIR/SHAPE (kept between runs): the models (make_models.py in the sid
 chroot: HF checkpoint + tokenizer + .pt2), the GGUF files (convert_gguf.py, then llama-quantize
-q8_0 / q4_0), Ember's programs (`lower` -c opt with xnnpack, xnnpack-8da8w, xnnpack-8da4w,
-portable, portable-8da8w and portable-8da4w; each lowering's log, with the accuracy report, beside it) and the binaries (copied
+q8_0 / q4_0), Ember's programs (`lower` -c opt --llm_last_logits with xnnpack, xnnpack-8da8w,
+xnnpack-8da4w, portable, portable-8da8w and portable-8da4w: the last position's logits only, as
+llama-bench computes; --all_logits_rows adds each lowered without it; each lowering's log, with
+the accuracy report, and its flags beside it) and the binaries (copied
 into DIR/bin from `bazel build -c opt`). Then it measures the single-thread streaming read
 bandwidth (stream_read) and runs, in interleaved rounds, for each thread count:
   llama-bench -p 64 -n 32 -r 1 -t T (f32, q8_0, q4_0 GGUF; peak RSS of the process)
@@ -40,6 +42,17 @@ EMBER = [("Ember xnnpack (fp32)", "xnnpack", 4.0), ("Ember xnnpack-8da8w", "xnnp
          ("Ember portable-8da8w", "portable-8da8w", 1.0),
          ("Ember portable-8da4w", "portable-8da4w", 0.5 + 4 / 32)]
 NICE = ["nice", "-n", "19"]
+# Ember's programs compute the last position's logits only, as llama-bench (and ExecuTorch's
+# export_llama by default) does: the head runs on one row of the prompt, not 64.
+LOWER_FLAGS = ["--llm_last_logits"]
+ALL_LOGITS = ".all_logits"  # a row's file stem ending so is lowered without LOWER_FLAGS (A/B)
+
+
+def lower_args(stem):
+    """The recipe and the extra lower flags of an Ember row's file stem."""
+    if stem.endswith(ALL_LOGITS):
+        return stem[:-len(ALL_LOGITS)], []
+    return stem, LOWER_FLAGS
 
 
 def log(*a):
@@ -94,16 +107,23 @@ def prepare(args, d, bind):
                 os.remove(dst)  # the old copy may be read-only or hard-linked elsewhere
             shutil.copy2(src, dst)
             log("copied", src)
-    for _, recipe, _ in EMBER:
-        pte = os.path.join(d, recipe + ".pte")
-        if args.rebuild or not os.path.exists(pte):
-            log("lower --recipe", recipe)
+    for _, stem, _ in EMBER:
+        pte = os.path.join(d, stem + ".pte")
+        recipe, flags = lower_args(stem)
+        # The flags a .pte was lowered with are kept beside it; other flags lower it again.
+        stamp = os.path.join(d, stem + ".lower.flags")
+        stamped = open(stamp).read().strip() if os.path.exists(stamp) else None
+        if args.rebuild or not os.path.exists(pte) or stamped != " ".join(flags):
+            log("lower --recipe", recipe, *flags)
             p = must(subprocess.run(NICE + [os.path.join(bindir, "lower"),
                                             os.path.join(d, "model.pt2"), "-o", pte,
-                                            "--recipe", recipe], capture_output=True, text=True),
-                     "lower " + recipe)
-            with open(os.path.join(d, recipe + ".lower.log"), "w") as f:
+                                            "--recipe", recipe] + flags,
+                                    capture_output=True, text=True),
+                     "lower " + stem)
+            with open(os.path.join(d, stem + ".lower.log"), "w") as f:
                 f.write(p.stdout + p.stderr)
+            with open(stamp, "w") as f:
+                f.write(" ".join(flags) + "\n")
     return bindir
 
 
@@ -168,11 +188,16 @@ def main():
                     help="no --warmup for ember_llm (llama-bench still warms up)")
     ap.add_argument("--rows", default="",
                     help="comma-separated substrings; only rows whose name contains one run")
+    ap.add_argument("--all_logits_rows", action="store_true",
+                    help="also run each Ember row lowered without --llm_last_logits (every "
+                         "position's logits), interleaved, as '<row>, all logits'")
     args = ap.parse_args()
     if args.rows:
         keep = lambda name: any(k in name for k in args.rows.split(","))
         GGUF[:] = [g for g in GGUF if keep(g[0])]
         EMBER[:] = [e for e in EMBER if keep(e[0])]
+    if args.all_logits_rows:
+        EMBER[:] = [r for e in EMBER for r in (e, (e[0] + ", all logits", e[1] + ALL_LOGITS, e[2]))]
     d = os.path.join(os.path.abspath(args.dir), args.shape)
     os.makedirs(d, exist_ok=True)
     bind = os.path.abspath(args.dir)

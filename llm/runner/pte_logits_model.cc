@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <string>
 
 #include "llm/runner/content_hash.h"
 #include "runtime/core/diagnostics.h"
@@ -26,7 +27,7 @@ using runtime::Tensor;
 namespace {
 
 // Checks "forward" is a decoder: inputs ids [1, n] and positions [n] (int64), output 0 float
-// [1, n, vocab]. Returns n's bound and the vocabulary size.
+// [1, n, vocab] (or [1, 1, vocab]: the last position's logits only). Returns n's bound and the vocabulary size.
 Error read_shapes(runtime::Module& module, int32_t* max_seq, int32_t* vocab) {
   EMBER_ASSIGN_OR_RETURN(runtime::MethodMeta meta, module.method_meta("forward"));
   if (meta.num_inputs() != 2 || meta.num_outputs() < 1) {
@@ -45,7 +46,14 @@ Error read_shapes(runtime::Module& module, int32_t* max_seq, int32_t* vocab) {
   }
   if (logits.scalar_type() != ScalarType::Float || logits.sizes().size() != 3) {
     return runtime::fail(Error::InvalidProgram,
-                         "forward's output 0 is not float logits [1, n, vocab]");
+                         "forward's output 0 is not float logits [1, n, vocab] or [1, 1, vocab]");
+  }
+  if (logits.sizes()[0] != 1 || (logits.sizes()[1] != 1 && logits.sizes()[1] != ids.sizes()[1])) {
+    return runtime::fail(Error::InvalidProgram,
+                         "forward's logits are bounded [%d, %d, %d] for token ids [%d, %d]; a "
+                         "decoder returns [1, n, vocab] or the last position's [1, 1, vocab]",
+                         logits.sizes()[0], logits.sizes()[1], logits.sizes()[2],
+                         ids.sizes()[0], ids.sizes()[1]);
   }
   *max_seq = ids.sizes()[1];
   *vocab = logits.sizes()[2];
@@ -205,12 +213,22 @@ Result<std::vector<float>> PteLogitsModel::forward(const std::vector<int32_t>& t
     return runtime::fail(Error::InvalidProgram, "forward returned no logits tensor");
   }
   const Tensor& logits = method_->get_output(0).to_tensor();
-  if (logits.scalar_type() != ScalarType::Float || logits.dim() != 3 || logits.size(1) != n ||
-      logits.size(2) != vocab_size_) {
-    return runtime::fail(Error::InvalidProgram, "forward's logits are not [1, %lld, %d] float",
-                         static_cast<long long>(n), vocab_size_);
+  // Every position's logits [1, n, vocab], or the last one's only [1, 1, vocab] (a program
+  // lowered with --llm_last_logits, or export_llama's default): the last row either way.
+  if (logits.scalar_type() != ScalarType::Float || logits.dim() != 3 || logits.size(0) != 1 ||
+      (logits.size(1) != n && logits.size(1) != 1) || logits.size(2) != vocab_size_) {
+    std::string got = logits.scalar_type() == ScalarType::Float ? "float [" : "non-float [";
+    for (int64_t d = 0; d < static_cast<int64_t>(logits.dim()); ++d) {
+      got += (d ? ", " : "") + std::to_string(logits.size(d));
+    }
+    return runtime::fail(Error::InvalidProgram,
+                         "forward's logits are %s] for %lld tokens; expected float [1, %lld, %d] "
+                         "or [1, 1, %d]",
+                         got.c_str(), static_cast<long long>(n), static_cast<long long>(n),
+                         vocab_size_, vocab_size_);
   }
-  const float* last = logits.const_data_ptr<float>() + (n - 1) * vocab_size_;
+  const float* last =
+      logits.const_data_ptr<float>() + (logits.size(1) - 1) * static_cast<int64_t>(vocab_size_);
   return std::vector<float>(last, last + vocab_size_);
 }
 

@@ -1,7 +1,8 @@
 // PteLogitsModel: a LogitsModel (llm/generation/generation.h) over a lowered decoder .pte run by
 // runtime::Module. The program's "forward" takes the token ids [1, n] (int64) and their
 // positions [n] (int64) -- transformers' exports call them input_ids / cache_position,
-// export_llama's tokens / input_pos -- and returns logits [1, n, vocab] (float). The KV cache is a
+// export_llama's tokens / input_pos -- and returns logits [1, n, vocab] (float), or the last
+// position's only, [1, 1, vocab] (lower --llm_last_logits, export_llama's default). The KV cache is a
 // mutable buffer inside the program's planned memory: one PteLogitsModel is one conversation's
 // cache. new_context() makes another over the same loaded program (its own planned memory, the
 // weights shared), and state() exposes the cache for saving, restoring and forking.

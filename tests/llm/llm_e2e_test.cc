@@ -57,7 +57,7 @@ size_t distinct_weight_bytes(const aot::Graph& g) {
 // llama::custom_sdpa nodes the lowering must make of fixture `id` whose export `exported` has
 // `sdpa` scaled_dot_product_attention nodes: all of them for the families the pass matches,
 // none for the others (the core-ATen dialect, whose attention torch already decomposed, and
-// the export_llama style: docs/decisions_pending/s12-attn.md).
+// the export_llama style: decisions 232-233).
 int expected_custom_sdpa(const std::string& id, int sdpa) {
   static const char* const kFused[] = {"llm_gemma.", "llm_gpt2.", "llm_llama.", "llm_phi3.",
                                        "llm_qwen2.", "llm_qwen3.", "llm_smollm.", "llm_smollm_135m."};

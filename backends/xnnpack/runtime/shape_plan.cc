@@ -136,9 +136,17 @@ uint32_t elidable_reshape_input(const GraphModel& m, const Stage& st, uint32_t n
     out_external |= st.externals[k] == out;
   }
   if (!out_external) return kInvalidId;
+  // Only a fully-connected producer: its reshape derives the output's dims from its input, so
+  // it may write an external value of another rank. Other operators (a transpose, a softmax,
+  // an element-wise op) check the output's rank against their own and refuse the external value
+  // with invalid_parameter (MaxViT's block attention did).
   bool made_here = false;
   for (uint32_t i = st.first_node; i < st.end_node; ++i) {
-    for (uint32_t o = 0; o < m.nodes[i].num_outputs; ++o) made_here |= m.nodes[i].outputs[o] == in;
+    for (uint32_t o = 0; o < m.nodes[i].num_outputs; ++o) {
+      if (m.nodes[i].outputs[o] != in) continue;
+      if (m.nodes[i].type != fb_xnnpack::XNodeUnion::XNNFullyConnected) return kInvalidId;
+      made_here = true;
+    }
   }
   if (!made_here) return kInvalidId;
   for (uint32_t i = 0; i < m.num_nodes; ++i) {

@@ -479,6 +479,26 @@ TEST(XnnpackBackend, ReshapeIntoAnOutputIsElided) {
   }
 }
 
+TEST(XnnpackBackend, ReshapeOfANonLinearProducerIntoAnOutputStays) {
+  // Only a fully-connected producer writes a reshaped output directly: other operators check
+  // the output's rank against their own (MaxViT's partitions failed xnn_reshape_runtime with
+  // invalid_parameter when an element-wise producer was handed the 3-D external output).
+  GraphBuilder g;
+  const uint32_t x = g.tensor({4, 3}, kIn, 0);
+  const uint32_t y = g.tensor({4, 3});
+  g.node_2x1(XNodeUnion::XNNAdd, x, x, y);
+  g.reshape({1, 4, 3}, y, g.tensor({1, 4, 3}, kOut, 1));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  HeapTensor in({4, 3}), out({1, 4, 3});
+  for (int i = 0; i < 12; ++i) in.data[i] = float(i) - 5.f;
+  std::vector<HeapTensor*> args = {&in, &out};
+  ASSERT_EQ(d.run(args), Error::Ok) << runtime::last_error_message();
+  for (int i = 0; i < 12; ++i) EXPECT_FLOAT_EQ(out.f()[i], 2.f * (float(i) - 5.f));
+  ASSERT_NE(d.executor()->latest_plan(), nullptr);
+  EXPECT_EQ(d.executor()->latest_plan()->num_elided_reshapes(), 0u);
+}
+
 TEST(XnnpackBackend, LoneReshapeIsACopyWithoutPaddedInput) {
   // A delegate that is one reshape from input to output (upstream's partitioner writes these,
   // e.g. after a decoder's head) copies the bytes; its input needs no padded copy.

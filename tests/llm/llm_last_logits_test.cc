@@ -23,20 +23,10 @@
 #include "llm/runner/pte_logits_model.h"
 #include "runtime/kernel/kernel_registry.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/llm/llm_test_support.h"
 
 namespace ember::testing {
 namespace {
-
-runtime::Module::Options registered() {
-  static runtime::FixedKernelRegistry<runtime::kDefaultKernelRegistryCapacity> kernels;
-  static runtime::BackendRegistry backends;
-  static const runtime::Error once = runtime::register_linked(kernels, backends);
-  EXPECT_EQ(once, runtime::Error::Ok);
-  runtime::Module::Options options;
-  options.method.kernels = &kernels;
-  options.method.backends = &backends;
-  return options;
-}
 
 int32_t argmax(const std::vector<float>& logits) {
   int32_t best = 0;
@@ -78,18 +68,6 @@ Lowered lower(const Fixture& f, const std::string& recipe, bool last_logits) {
   file.write(reinterpret_cast<const char*>(session->pte()->data()), session->pte()->size());
   if (!file) out.path.clear();
   return out;
-}
-
-std::vector<int32_t> prompt_of(const Fixture& f) {
-  aot::HostTensor ids;
-  EXPECT_TRUE(read_fixture_tensor(f.cases[0].inputs[0], &ids));
-  std::vector<int32_t> prompt(ids.numel());
-  for (size_t i = 0; i < prompt.size(); ++i) {
-    int64_t v;
-    std::memcpy(&v, ids.bytes.data() + 8 * i, 8);
-    prompt[i] = static_cast<int32_t>(v);
-  }
-  return prompt;
 }
 
 // The prefill's logits, then greedy decoding for `steps` tokens.

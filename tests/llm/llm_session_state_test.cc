@@ -34,6 +34,7 @@
 #include "llm/runner/session_file.h"
 #include "runtime/kernel/kernel_registry.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/llm/llm_test_support.h"
 
 namespace ember::testing {
 namespace {
@@ -43,17 +44,6 @@ const char* kId = "llm_llama.core_aten.torch2_14";
 std::string tmp_path(const std::string& name) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   return std::string(tmp ? tmp : "/tmp") + "/" + name;
-}
-
-runtime::Module::Options registered() {
-  static runtime::FixedKernelRegistry<runtime::kDefaultKernelRegistryCapacity> kernels;
-  static runtime::BackendRegistry backends;
-  static const runtime::Error once = runtime::register_linked(kernels, backends);
-  EXPECT_EQ(once, runtime::Error::Ok);
-  runtime::Module::Options options;
-  options.method.kernels = &kernels;
-  options.method.backends = &backends;
-  return options;
 }
 
 struct Lowered {
@@ -179,8 +169,7 @@ TEST(LlmSessionStateTest, SavedSessionContinuesInAnotherLoadLikeAnUninterruptedR
   std::printf("%zu mutable buffers, %zu bytes\n", ranges.get().size(), state_bytes);
   EXPECT_EQ(restored.position(), static_cast<int32_t>(l.prompt.size() + 8));
   // Continue: the whole conversation is the prompt; all of it is in the restored cache.
-  const llm::GenerationResult rest =
-      run(restored, restored.tokens(), sampled(context, 8, &rng_c));
+  const llm::GenerationResult rest = run(restored, restored.tokens(), sampled(context, 8, &rng_c));
   EXPECT_EQ(rest.prefill_evaluated, 0);
   EXPECT_EQ(rest.prefill_reused, static_cast<int32_t>(l.prompt.size() + 8));
   std::vector<int32_t> joined = half.tokens;
@@ -354,7 +343,8 @@ TEST(LlmSessionStateTest, ChangedSessionFilesAreErrorsOrValidNeverCrashes) {
       } else {
         ++refused;
         EXPECT_EQ(target.tokens(), (std::vector<int32_t>{7, 8})) << "byte " << i;
-        EXPECT_NE(std::string(runtime::last_error_message()).find("session file"), std::string::npos)
+        EXPECT_NE(std::string(runtime::last_error_message()).find("session file"),
+                  std::string::npos)
             << runtime::last_error_message();
       }
     }

@@ -20,6 +20,7 @@
 #include "llm/runner/session.h"
 #include "runtime/kernel/kernel_registry.h"
 #include "tests/e2e/fixture_corpus.h"
+#include "tests/llm/llm_test_support.h"
 
 namespace ember::testing {
 namespace {
@@ -30,17 +31,6 @@ int32_t argmax(const std::vector<float>& logits) {
     if (logits[i] > logits[best]) best = i;
   }
   return best;
-}
-
-runtime::Module::Options registered() {
-  static runtime::FixedKernelRegistry<runtime::kDefaultKernelRegistryCapacity> kernels;
-  static runtime::BackendRegistry backends;
-  static const runtime::Error once = runtime::register_linked(kernels, backends);
-  EXPECT_EQ(once, runtime::Error::Ok);
-  runtime::Module::Options options;
-  options.method.kernels = &kernels;
-  options.method.backends = &backends;
-  return options;
 }
 
 // Lowers the fixture with the portable recipe into TEST_TMPDIR; "" on failure.
@@ -58,18 +48,6 @@ std::string lower(const Fixture& f) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(session->pte()->data()), session->pte()->size());
   return out ? path : "";
-}
-
-std::vector<int32_t> prompt_of(const Fixture& f) {
-  aot::HostTensor ids;
-  EXPECT_TRUE(read_fixture_tensor(f.cases[0].inputs[0], &ids));
-  std::vector<int32_t> prompt(ids.numel());
-  for (size_t i = 0; i < prompt.size(); ++i) {
-    int64_t v;
-    std::memcpy(&v, ids.bytes.data() + 8 * i, 8);
-    prompt[i] = static_cast<int32_t>(v);
-  }
-  return prompt;
 }
 
 // Greedy decoding on `session` from its current logits; appends `steps` tokens.

@@ -106,20 +106,16 @@ Error define_blocked_conv(const DefineContext& ctx, uint32_t index, bool* used) 
   const auto fail_at = [&](const char* fn, xnn_status st) {
     return define_failed(ctx, index, fn, st);
   };
-  const auto tensor = [&](const size_t* dims, size_t rank, const void* data, uint32_t* id) {
-    return xnn_define_tensor_value(sg, xnn_datatype_fp32, rank, dims, data, XNN_INVALID_VALUE_ID,
-                                   0, id);
-  };
   const size_t n = is.dims[0], h = is.dims[1], w = is.dims[2];
   const size_t x5_dims[5] = {n, h, w, 1, ci};
   const size_t z_dims[2] = {g, ci};
   const size_t rep_dims[5] = {n, h, w, g, ci};
   const size_t wide_dims[4] = {n, h, w, g * ci};
   uint32_t x5, zeros, rep, wide;
-  xnn_status st = tensor(x5_dims, 5, nullptr, &x5);
-  if (st == xnn_status_success) st = tensor(z_dims, 2, d.block_zeros, &zeros);
-  if (st == xnn_status_success) st = tensor(rep_dims, 5, nullptr, &rep);
-  if (st == xnn_status_success) st = tensor(wide_dims, 4, nullptr, &wide);
+  xnn_status st = define_internal_f32(sg, x5_dims, 5, nullptr, &x5);
+  if (st == xnn_status_success) st = define_internal_f32(sg, z_dims, 2, d.block_zeros, &zeros);
+  if (st == xnn_status_success) st = define_internal_f32(sg, rep_dims, 5, nullptr, &rep);
+  if (st == xnn_status_success) st = define_internal_f32(sg, wide_dims, 4, nullptr, &wide);
   if (st != xnn_status_success) return fail_at("xnn_define_tensor_value", st);
   st = xnn_define_static_reshape(sg, 5, x5_dims, ctx.id(d.inputs[0]), x5, 0);
   if (st != xnn_status_success) return fail_at("xnn_define_static_reshape", st);
@@ -128,12 +124,12 @@ Error define_blocked_conv(const DefineContext& ctx, uint32_t index, bool* used) 
   if (st != xnn_status_success) return fail_at("xnn_define_binary", st);
   st = xnn_define_static_reshape(sg, 4, wide_dims, rep, wide, 0);
   if (st != xnn_status_success) return fail_at("xnn_define_static_reshape", st);
-  st = xnn_define_convolution_2d(
-      sg, c->padding_top(), c->padding_right(), c->padding_bottom(), c->padding_left(),
-      c->kernel_height(), c->kernel_width(), c->subsampling_height(), c->subsampling_width(),
-      c->dilation_height(), c->dilation_width(), uint32_t(g), uint32_t(ci), uint32_t(co / g),
-      d.output_min, d.output_max, wide, ctx.id(d.inputs[1]), ctx.id(d.inputs[2]),
-      ctx.id(d.outputs[0]), 0);
+  st = xnn_define_convolution_2d(sg, c->padding_top(), c->padding_right(), c->padding_bottom(),
+                                 c->padding_left(), c->kernel_height(), c->kernel_width(),
+                                 c->subsampling_height(), c->subsampling_width(),
+                                 c->dilation_height(), c->dilation_width(), uint32_t(g),
+                                 uint32_t(ci), uint32_t(co / g), d.output_min, d.output_max, wide,
+                                 ctx.id(d.inputs[1]), ctx.id(d.inputs[2]), ctx.id(d.outputs[0]), 0);
   if (st != xnn_status_success) return fail_at("xnn_define_convolution_2d", st);
   *used = true;
   return Error::Ok;

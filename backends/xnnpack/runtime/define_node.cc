@@ -11,19 +11,32 @@ using runtime::Error;
 
 const char* xnn_status_name(xnn_status status) {
   switch (status) {
-    case xnn_status_success: return "success";
-    case xnn_status_uninitialized: return "uninitialized";
-    case xnn_status_invalid_parameter: return "invalid_parameter";
-    case xnn_status_invalid_state: return "invalid_state";
-    case xnn_status_unsupported_parameter: return "unsupported_parameter";
-    case xnn_status_unsupported_hardware: return "unsupported_hardware";
-    case xnn_status_out_of_memory: return "out_of_memory";
+    case xnn_status_success:
+      return "success";
+    case xnn_status_uninitialized:
+      return "uninitialized";
+    case xnn_status_invalid_parameter:
+      return "invalid_parameter";
+    case xnn_status_invalid_state:
+      return "invalid_state";
+    case xnn_status_unsupported_parameter:
+      return "unsupported_parameter";
+    case xnn_status_unsupported_hardware:
+      return "unsupported_hardware";
+    case xnn_status_out_of_memory:
+      return "out_of_memory";
     case xnn_status_reallocation_required:
       return "reallocation_required";
     case xnn_status_deprecated:
       return "deprecated";
   }
   return "unknown";
+}
+
+xnn_status define_internal_f32(xnn_subgraph_t subgraph, const size_t* dims, size_t rank,
+                               const void* data, uint32_t* xnn_id) {
+  return xnn_define_tensor_value(subgraph, xnn_datatype_fp32, rank, dims, data,
+                                 XNN_INVALID_VALUE_ID, 0, xnn_id);
 }
 
 Error define_failed(const DefineContext& ctx, uint32_t index, const char* function,
@@ -35,9 +48,9 @@ Error define_failed(const DefineContext& ctx, uint32_t index, const char* functi
     const bool is_in = k < d.num_inputs;
     const uint32_t v = is_in ? d.inputs[k] : d.outputs[k - d.num_inputs];
     if (v == kInvalidId) continue;
-    const int n = std::snprintf(types + used, sizeof(types) - used, "%s%s %s",
-                                used == 0 ? "" : ", ", is_in ? "in" : "out",
-                                datatype_name(ctx.model->values[v].datatype));
+    const int n =
+        std::snprintf(types + used, sizeof(types) - used, "%s%s %s", used == 0 ? "" : ", ",
+                      is_in ? "in" : "out", datatype_name(ctx.model->values[v].datatype));
     if (n < 0) break;
     used += size_t(n);
   }

@@ -2,8 +2,9 @@
 // XNNPACK's own src/subgraph/: define_elementwise.cc (binary, unary, clamp,
 // activations, softmax, convert), define_conv.cc (convolution, depthwise,
 // deconvolution, fully connected), define_pooling.cc, define_layout.cc
-// (reshape, pad, resize), define_attention.cc (scaled-dot-product attention). A node this XNNPACK rejects fails with an error that
-// names the node (index and type), the xnn_define_* call and the datatypes.
+// (reshape, pad, resize), define_attention.cc (scaled-dot-product attention). A node this XNNPACK
+// rejects fails with an error that names the node (index and type), the xnn_define_* call and the
+// datatypes.
 #pragma once
 
 #include <xnnpack.h>
@@ -43,6 +44,11 @@ runtime::Error define_attention(const DefineContext& ctx, uint32_t index, bool* 
 // Turns a failed xnn_define_* status into a named error.
 runtime::Error define_failed(const DefineContext& ctx, uint32_t index, const char* function,
                              xnn_status status);
+
+// Defines an internal float32 value (static when `data` is set) that a rewrite adds to the
+// subgraph: the paired and blocked convolutions' helper tensors.
+xnn_status define_internal_f32(xnn_subgraph_t subgraph, const size_t* dims, size_t rank,
+                               const void* data, uint32_t* xnn_id);
 
 // Defines one value of the model in the subgraph with the plan's shape.
 runtime::Error define_value(xnn_subgraph_t subgraph, const GraphModel& model, uint32_t value_id,

@@ -142,22 +142,18 @@ Error define_paired_conv(const DefineContext& ctx, uint32_t index, bool* used) {
   const auto fail_at = [&](const char* fn, xnn_status st) {
     return define_failed(ctx, index, fn, st);
   };
-  const auto tensor = [&](const size_t* dims, size_t rank, const void* data, uint32_t* id) {
-    return xnn_define_tensor_value(sg, xnn_datatype_fp32, rank, dims, data, XNN_INVALID_VALUE_ID,
-                                   0, id);
-  };
   uint32_t pairs_in, filter, bias = XNN_INVALID_VALUE_ID, pairs_out, pixels_out;
   const size_t in_dims[4] = {is.dims[0], is.dims[1], wp, 2 * ci};
   const size_t f_dims[4] = {2 * co, kh, kw2, 2 * ci};
   const size_t b_dims[1] = {2 * co};
   const size_t po_dims[4] = {os.dims[0], os.dims[1], owp, 2 * co};
   const size_t px_dims[4] = {os.dims[0], os.dims[1], 2 * owp, co};
-  xnn_status st = tensor(in_dims, 4, nullptr, &pairs_in);
-  if (st == xnn_status_success) st = tensor(f_dims, 4, d.paired_filter, &filter);
+  xnn_status st = define_internal_f32(sg, in_dims, 4, nullptr, &pairs_in);
+  if (st == xnn_status_success) st = define_internal_f32(sg, f_dims, 4, d.paired_filter, &filter);
   if (st == xnn_status_success && d.paired_bias != nullptr) {
-    st = tensor(b_dims, 1, d.paired_bias, &bias);
+    st = define_internal_f32(sg, b_dims, 1, d.paired_bias, &bias);
   }
-  if (st == xnn_status_success) st = tensor(po_dims, 4, nullptr, &pairs_out);
+  if (st == xnn_status_success) st = define_internal_f32(sg, po_dims, 4, nullptr, &pairs_out);
   if (st != xnn_status_success) return fail_at("xnn_define_tensor_value", st);
   st = xnn_define_static_reshape(sg, 4, in_dims, ctx.id(d.inputs[0]), pairs_in, 0);
   if (st != xnn_status_success) return fail_at("xnn_define_static_reshape", st);
@@ -171,7 +167,7 @@ Error define_paired_conv(const DefineContext& ctx, uint32_t index, bool* used) {
     st = xnn_define_static_reshape(sg, 4, os.dims, pairs_out, out, 0);
     if (st != xnn_status_success) return fail_at("xnn_define_static_reshape", st);
   } else {
-    st = tensor(px_dims, 4, nullptr, &pixels_out);
+    st = define_internal_f32(sg, px_dims, 4, nullptr, &pixels_out);
     if (st != xnn_status_success) return fail_at("xnn_define_tensor_value", st);
     st = xnn_define_static_reshape(sg, 4, px_dims, pairs_out, pixels_out, 0);
     if (st != xnn_status_success) return fail_at("xnn_define_static_reshape", st);

@@ -12,8 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/xnnpack/runtime/blocked_conv.h"
-#include "backends/xnnpack/runtime/paired_conv.h"
+#include "backends/xnnpack/runtime/test_delegate.h"
 #include "backends/xnnpack/runtime/test_graphs.h"
 #include "backends/xnnpack/runtime/xnnpack_executor.h"
 #include "runtime/core/diagnostics.h"
@@ -22,40 +21,6 @@ namespace ember::backends::xnnpack::testing {
 namespace {
 
 using runtime::Error;
-
-class Delegate {
- public:
-  // `method_allocator`: another delegate's, as the delegates of one method share theirs.
-  explicit Delegate(const GraphBuilder& g, const runtime::NamedDataMap* named = nullptr,
-                    runtime::MemoryAllocator* method_allocator = nullptr)
-      : blob_(g.blob()), arena_(1 << 20), allocator_(arena_.data(), arena_.size()) {
-    runtime::BackendInitContext ctx(method_allocator != nullptr ? method_allocator : &allocator_,
-                                    "forward", named);
-    runtime::FreeableBuffer buffer(blob_.data(), blob_.size());
-    auto h = backend_instance().init(ctx, &buffer, {});
-    init_error_ = h.error();
-    if (h.ok()) handle_ = h.get();
-  }
-  ~Delegate() {
-    if (handle_ != nullptr) backend_instance().destroy(handle_);
-  }
-  Error init_error() const { return init_error_; }
-  Error run(std::vector<HeapTensor*> args) {
-    std::vector<runtime::EValue*> values;
-    for (HeapTensor* t : args) values.push_back(&t->value);
-    runtime::BackendExecutionContext ctx(nullptr, "forward", nullptr);
-    return backend_instance().execute(ctx, handle_, {values.data(), values.size()});
-  }
-  XnnpackExecutor* executor() const { return static_cast<XnnpackExecutor*>(handle_); }
-  runtime::MemoryAllocator* allocator() { return &allocator_; }
-
- private:
-  std::vector<uint8_t> blob_;
-  std::vector<uint8_t> arena_;
-  runtime::MemoryAllocator allocator_;
-  void* handle_ = nullptr;
-  Error init_error_ = Error::Ok;
-};
 
 TEST(XnnpackBackend, AddsBlobConstant) {
   GraphBuilder g;
@@ -167,7 +132,8 @@ TEST(XnnpackBackend, BatchMatmulLargeProducts) {
   std::vector<float> wv;
   for (int p = 0; p < 32; ++p)
     for (int j = 0; j < 32; ++j) wv.push_back(float(j));
-  HeapTensor x({2, 32, 32}, std::vector<float>(2 * 32 * 32, 1.f)), w({32, 32}, wv), out({2, 32, 32});
+  HeapTensor x({2, 32, 32}, std::vector<float>(2 * 32 * 32, 1.f)), w({32, 32}, wv),
+      out({2, 32, 32});
   ASSERT_EQ(d.run({&x, &w, &out}), Error::Ok) << runtime::last_error_message();
   for (int i = 0; i < 2 * 32; ++i) {
     for (int j = 0; j < 32; ++j) ASSERT_EQ(out.f()[i * 32 + j], 32.f * j) << i << "," << j;
@@ -347,183 +313,6 @@ TEST(XnnpackBackend, PlansForEveryShapeShareOnePackedWeight) {
 }
 
 // x [n <= 1024] -> a = x * k (internal, in the workspace) -> out = a + 1.
-GraphBuilder scale_then_add_graph(float k) {
-  GraphBuilder g;
-  const uint32_t x = g.tensor({1024}, kIn, 0);
-  const uint32_t a = g.tensor({1024});
-  g.node_2x1(XNodeUnion::XNNMultiply, x, g.constant({1}, {k}), a);
-  g.node_2x1(XNodeUnion::XNNAdd, a, g.constant({1}, {1.f}), g.tensor({1024}, kOut, 1));
-  return g;
-}
-
-Error run_n(Delegate& d, HeapTensor& in, HeapTensor& out, int n) {
-  const int32_t size = n;
-  if (Error e = in.tensor.resize(runtime::Span<const int32_t>(&size, 1)); e != Error::Ok) return e;
-  for (int i = 0; i < n; ++i) in.data[i] = float(i + 1);
-  return d.run({&in, &out});
-}
-
-// x [n <= 64, 3] -> a = x W^T + b (internal) -> out = a + 1: a packed weight and a workspace value.
-GraphBuilder linear_then_add_graph() {
-  GraphBuilder g;
-  const uint32_t x = g.tensor({64, 3}, kIn, 0);
-  const uint32_t a = g.tensor({64, 2});
-  g.fully_connected(x, g.constant({2, 3}, {1, 2, 3, 0, -1, 1}), g.constant({2}, {0.5f, -2.f}), a);
-  g.node_2x1(XNodeUnion::XNNAdd, a, g.constant({1}, {1.f}), g.tensor({64, 2}, kOut, 1));
-  return g;
-}
-
-TEST(XnnpackBackend, GrowingTheSharedWorkspaceSetsUpPackedOperatorsAgain) {
-  // A new plan that grows the method's workspace makes XNNPACK set up the operators of the
-  // plans already run again, among them fully-connected operators with packed weights, which
-  // XNNPACK refuses while their weights cache is open: the new plan must be reshaped with the
-  // cache closed, whether the earlier plan is the same delegate's or another's.
-  Delegate a(linear_then_add_graph());
-  ASSERT_EQ(a.init_error(), Error::Ok) << runtime::last_error_message();
-  Delegate b(scale_then_add_graph(3.f), nullptr, a.allocator());
-  ASSERT_EQ(b.init_error(), Error::Ok) << runtime::last_error_message();
-  HeapTensor a_in({64, 3}), a_out({64, 2}), b_in({1024}), b_out({1024});
-  for (int round = 0; round < 2; ++round) {
-    for (int rows : {1, 8, 64}) {  // each plan's workspace larger than the one before
-      SCOPED_TRACE(rows);
-      const int32_t in_sizes[] = {rows, 3};
-      ASSERT_EQ(a_in.tensor.resize(runtime::Span<const int32_t>(in_sizes, 2)), Error::Ok);
-      for (int i = 0; i < rows * 3; ++i) a_in.data[i] = float(i % 7);
-      ASSERT_EQ(a.run({&a_in, &a_out}), Error::Ok) << runtime::last_error_message();
-      for (int i = 0; i < rows; ++i) {
-        const float* r = a_in.data.data() + i * 3;
-        ASSERT_FLOAT_EQ(a_out.f()[i * 2], r[0] + 2 * r[1] + 3 * r[2] + 0.5f + 1) << i;
-        ASSERT_FLOAT_EQ(a_out.f()[i * 2 + 1], -r[1] + r[2] - 2.f + 1) << i;
-      }
-    }
-    const int n = round == 0 ? 600 : 1000;  // another delegate's larger plan
-    ASSERT_EQ(run_n(b, b_in, b_out, n), Error::Ok) << runtime::last_error_message();
-    for (int i = 0; i < n; ++i) ASSERT_EQ(b_out.f()[i], 3.f * (i + 1) + 1) << i;
-  }
-}
-
-TEST(XnnpackBackend, DelegatesOfOneMethodShareOneWorkspace) {
-  // Two delegates of one method (one runtime allocator) keep their runtimes' internal values in
-  // one workspace. The second one's larger plan grows it, which moves the first one's internal
-  // value; the first one's cached plan, run again with the same external pointers (no setup on
-  // Ember's side), must still compute from the moved memory.
-  const size_t before = MethodWorkspace::num_live();
-  {
-    Delegate a(scale_then_add_graph(2.f));
-    ASSERT_EQ(a.init_error(), Error::Ok) << runtime::last_error_message();
-    EXPECT_EQ(MethodWorkspace::num_live(), before + 1);
-    Delegate b(scale_then_add_graph(3.f), nullptr, a.allocator());
-    ASSERT_EQ(b.init_error(), Error::Ok) << runtime::last_error_message();
-    EXPECT_EQ(MethodWorkspace::num_live(), before + 1);  // the same method: the same workspace
-    Delegate other(scale_then_add_graph(5.f));              // another method: its own
-    ASSERT_EQ(other.init_error(), Error::Ok) << runtime::last_error_message();
-    EXPECT_EQ(MethodWorkspace::num_live(), before + 2);
-
-    HeapTensor a_in({1024}), a_out({1024}), b_in({1024}), b_out({1024});
-    ASSERT_EQ(run_n(a, a_in, a_out, 4), Error::Ok) << runtime::last_error_message();
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(a_out.f()[i], 2.f * (i + 1) + 1);
-    ASSERT_EQ(run_n(b, b_in, b_out, 1000), Error::Ok) << runtime::last_error_message();
-    for (int i = 0; i < 1000; ++i) ASSERT_EQ(b_out.f()[i], 3.f * (i + 1) + 1) << i;
-    std::fill(a_out.data.begin(), a_out.data.end(), -1.f);
-    ASSERT_EQ(run_n(a, a_in, a_out, 4), Error::Ok) << runtime::last_error_message();
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(a_out.f()[i], 2.f * (i + 1) + 1);
-    ASSERT_EQ(run_n(b, b_in, b_out, 7), Error::Ok) << runtime::last_error_message();
-    for (int i = 0; i < 7; ++i) EXPECT_EQ(b_out.f()[i], 3.f * (i + 1) + 1);
-  }
-  EXPECT_EQ(MethodWorkspace::num_live(), before);  // released with the last delegate
-}
-
-// y = x W^T + b, x [rows <= 4, 3] -> reshape to [1, rows, 2] (a decoder's logits head).
-GraphBuilder linear_then_reshape_graph(bool also_read_y) {
-  GraphBuilder g;
-  const uint32_t x = g.tensor({4, 3}, kIn, 0);
-  const uint32_t w = g.constant({2, 3}, {1, 2, 3, 0, -1, 1});
-  const uint32_t b = g.constant({2}, {0.5f, -2.f});
-  const uint32_t y = g.tensor({4, 2});
-  g.fully_connected(x, w, b, y);
-  g.reshape({1, 0, 2}, y, g.tensor({1, 4, 2}, kOut, 1));
-  if (also_read_y) g.node_2x1(XNodeUnion::XNNAdd, y, y, g.tensor({4, 2}, kOut, 2));
-  return g;
-}
-
-TEST(XnnpackBackend, ReshapeIntoAnOutputIsElided) {
-  // The reshape's input is read by nothing else: the fully-connected node writes the output
-  // directly (no workspace for y, no copy). With a second reader, y stays and the reshape runs.
-  for (bool also_read_y : {false, true}) {
-    SCOPED_TRACE(also_read_y);
-    Delegate d(linear_then_reshape_graph(also_read_y));
-    ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
-    for (int rows : {3, 1, 4}) {
-      SCOPED_TRACE(rows);
-      HeapTensor in({4, 3}), out({1, 4, 2}), twice({4, 2});
-      const int32_t in_sizes[] = {rows, 3};
-      ASSERT_EQ(in.tensor.resize(runtime::Span<const int32_t>(in_sizes, 2)), Error::Ok);
-      for (int i = 0; i < rows * 3; ++i) in.data[i] = float(i + 1);
-      std::vector<HeapTensor*> args = {&in, &out};
-      if (also_read_y) args.push_back(&twice);
-      ASSERT_EQ(d.run(args), Error::Ok) << runtime::last_error_message();
-      ASSERT_EQ(out.tensor.dim(), 3);
-      EXPECT_EQ(out.tensor.size(1), rows);
-      for (int i = 0; i < rows; ++i) {
-        const float* r = in.data.data() + i * 3;
-        const float y0 = r[0] + 2 * r[1] + 3 * r[2] + 0.5f, y1 = -r[1] + r[2] - 2.f;
-        EXPECT_FLOAT_EQ(out.f()[i * 2], y0);
-        EXPECT_FLOAT_EQ(out.f()[i * 2 + 1], y1);
-        if (also_read_y) {
-          EXPECT_FLOAT_EQ(twice.f()[i * 2], 2 * y0);
-        }
-      }
-      ASSERT_NE(d.executor()->latest_plan(), nullptr);
-      EXPECT_EQ(d.executor()->latest_plan()->num_elided_reshapes(), also_read_y ? 0u : 1u);
-    }
-  }
-}
-
-TEST(XnnpackBackend, ReshapeOfANonLinearProducerIntoAnOutputStays) {
-  // Only a fully-connected producer writes a reshaped output directly: other operators check
-  // the output's rank against their own (MaxViT's partitions failed xnn_reshape_runtime with
-  // invalid_parameter when an element-wise producer was handed the 3-D external output).
-  GraphBuilder g;
-  const uint32_t x = g.tensor({4, 3}, kIn, 0);
-  const uint32_t y = g.tensor({4, 3});
-  g.node_2x1(XNodeUnion::XNNAdd, x, x, y);
-  g.reshape({1, 4, 3}, y, g.tensor({1, 4, 3}, kOut, 1));
-  Delegate d(g);
-  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
-  HeapTensor in({4, 3}), out({1, 4, 3});
-  for (int i = 0; i < 12; ++i) in.data[i] = float(i) - 5.f;
-  std::vector<HeapTensor*> args = {&in, &out};
-  ASSERT_EQ(d.run(args), Error::Ok) << runtime::last_error_message();
-  for (int i = 0; i < 12; ++i) EXPECT_FLOAT_EQ(out.f()[i], 2.f * (float(i) - 5.f));
-  ASSERT_NE(d.executor()->latest_plan(), nullptr);
-  EXPECT_EQ(d.executor()->latest_plan()->num_elided_reshapes(), 0u);
-}
-
-TEST(XnnpackBackend, LoneReshapeIsACopyWithoutPaddedInput) {
-  // A delegate that is one reshape from input to output (upstream's partitioner writes these,
-  // e.g. after a decoder's head) copies the bytes; its input needs no padded copy.
-  GraphBuilder g;
-  const uint32_t x = g.tensor({1, 4, 3}, kIn, 0);
-  g.reshape({0, 3}, x, g.tensor({4, 3}, kOut, 1));
-  Delegate d(g);
-  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
-  for (int rows : {4, 2}) {
-    SCOPED_TRACE(rows);
-    HeapTensor in({1, 4, 3}), out({4, 3});
-    const int32_t in_sizes[] = {1, rows, 3};
-    ASSERT_EQ(in.tensor.resize(runtime::Span<const int32_t>(in_sizes, 3)), Error::Ok);
-    for (int i = 0; i < rows * 3; ++i) in.data[i] = float(i) - 2.5f;
-    ASSERT_EQ(d.run({&in, &out}), Error::Ok) << runtime::last_error_message();
-    ASSERT_EQ(out.tensor.dim(), 2);
-    EXPECT_EQ(out.tensor.size(0), rows);
-    for (int i = 0; i < rows * 3; ++i) EXPECT_EQ(out.f()[i], float(i) - 2.5f) << i;
-    const ShapePlan* plan = d.executor()->latest_plan();
-    ASSERT_NE(plan, nullptr);
-    EXPECT_TRUE(plan->copy_only());
-    EXPECT_EQ(plan->scratch_bytes(), 0u);
-  }
-}
-
 TEST(XnnpackBackend, ChannelsLastTensorsArePermutedByDimOrder) {
   // The graph adds a per-channel bias to an NHWC [1,2,2,3] tensor; the caller's
   // tensors are NCHW-sized [1,3,2,2] with dim_order (0,2,3,1), i.e. NHWC memory.
@@ -603,10 +392,10 @@ TEST(XnnpackBackend, ChannelwiseQuantizedConvWithScalesFromNamedData) {
   const int32_t bias_values[] = {2, 4};
   const std::vector<uint8_t> b(reinterpret_cast<const uint8_t*>(bias_values),
                                reinterpret_cast<const uint8_t*>(bias_values) + 8);
-  const uint32_t wq = g.per_channel_constant({2, 1, 1, 2}, XNNDatatype::xnn_datatype_qcint8, w,
-                                             "scale_w", 2);
-  const uint32_t bq = g.per_channel_constant({2}, XNNDatatype::xnn_datatype_qcint32, b,
-                                             "scale_b", 2);
+  const uint32_t wq =
+      g.per_channel_constant({2, 1, 1, 2}, XNNDatatype::xnn_datatype_qcint8, w, "scale_w", 2);
+  const uint32_t bq =
+      g.per_channel_constant({2}, XNNDatatype::xnn_datatype_qcint32, b, "scale_b", 2);
   const uint32_t qy = g.quantized({1, 1, 1, 2}, qs8, 1.f, 0);
   g.node_1x1(XNodeUnion::XNNConvert, x, qx);
   g.conv2d(1, 0, 2, 2, qx, wq, bq, qy);
@@ -677,13 +466,16 @@ TEST(XnnpackBackend, ConvOperandShapesMustMatchParameters) {
   EXPECT_EQ(Delegate(conv(1, 3, 2)).init_error(), Error::Ok) << runtime::last_error_message();
   EXPECT_NE(Delegate(conv(6553601, 3, 2)).init_error(), Error::Ok);
   EXPECT_NE(std::string(runtime::last_error_message()).find("channels (groups 6553601)"),
-            std::string::npos) << runtime::last_error_message();
+            std::string::npos)
+      << runtime::last_error_message();
   EXPECT_NE(Delegate(conv(2, 3, 4)).init_error(), Error::Ok);  // input fits, filter does not
   EXPECT_NE(std::string(runtime::last_error_message()).find("filter value 1 must be [6, 3, 3, 2]"),
-            std::string::npos) << runtime::last_error_message();
+            std::string::npos)
+      << runtime::last_error_message();
   EXPECT_NE(Delegate(conv(1, 2, 2)).init_error(), Error::Ok);
   EXPECT_NE(std::string(runtime::last_error_message()).find("bias value 2 must be [3]"),
-            std::string::npos) << runtime::last_error_message();
+            std::string::npos)
+      << runtime::last_error_message();
 }
 
 TEST(XnnpackBackend, FullyConnectedBiasMustMatchOutputChannels) {
@@ -694,7 +486,8 @@ TEST(XnnpackBackend, FullyConnectedBiasMustMatchOutputChannels) {
   g.fully_connected(x, w, b, g.tensor({1, 2}, kOut, 1));
   EXPECT_NE(Delegate(g).init_error(), Error::Ok);
   EXPECT_NE(std::string(runtime::last_error_message()).find("bias is not [output channels]"),
-            std::string::npos) << runtime::last_error_message();
+            std::string::npos)
+      << runtime::last_error_message();
 }
 
 // Found by xnnpack_blob_fuzz: a mutated dim made the plan malloc gigabytes for one boundary
@@ -710,16 +503,17 @@ TEST(XnnpackBackend, OversizedActivationsGiveNamedErrors) {
   };
   EXPECT_EQ(Delegate(graph(1, 2)).init_error(), Error::Ok) << runtime::last_error_message();
   EXPECT_EQ(Delegate(graph(65536, 65536)).init_error(), Error::InvalidProgram);
-  EXPECT_NE(std::string(runtime::last_error_message()).find("limit per activation"), std::string::npos)
+  EXPECT_NE(std::string(runtime::last_error_message()).find("limit per activation"),
+            std::string::npos)
       << runtime::last_error_message();
   EXPECT_EQ(Delegate(graph(0x7FFFFFFF, 0x7FFFFFFF)).init_error(), Error::InvalidProgram)
       << runtime::last_error_message();
   // Each activation under the per-value limit, together over the plan limit.
   EXPECT_EQ(Delegate(graph(16384, 16384)).init_error(), Error::InvalidProgram);
-  EXPECT_NE(std::string(runtime::last_error_message()).find("the activations need"), std::string::npos)
+  EXPECT_NE(std::string(runtime::last_error_message()).find("the activations need"),
+            std::string::npos)
       << runtime::last_error_message();
 }
-
 
 // Found by xnnpack_blob_fuzz: a pooling/conv kernel of millions of taps over a small output
 // made XNNPACK's setup allocate a multi-gigabyte indirection buffer. Bounded at load now.
@@ -744,7 +538,8 @@ TEST(XnnpackBackend, HugeKernelIndirectionGivesNamedError) {
   EXPECT_EQ(Delegate(graph(3)).init_error(), Error::Ok) << runtime::last_error_message();
   EXPECT_EQ(Delegate(graph(20000)).init_error(), Error::InvalidProgram);
   EXPECT_NE(std::string(runtime::last_error_message()).find("limit per indirection buffer"),
-            std::string::npos) << runtime::last_error_message();
+            std::string::npos)
+      << runtime::last_error_message();
 }
 
 // Found by xnnpack_blob_fuzz: an XNNPACK node whose output nobody reads got no memory
@@ -781,14 +576,16 @@ TEST(XnnpackBackend, EmptyTensorThroughXnnpackIsANamedError) {
   }
   EXPECT_EQ(err, Error::NotSupported);
   const std::string msg = runtime::last_error_message();
-  EXPECT_NE(msg.find("has no elements; this XNNPACK cannot run empty tensors"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("has no elements; this XNNPACK cannot run empty tensors"), std::string::npos)
+      << msg;
 }
 
 // The delegate's transpose (fast batched 2-D paths after merging dims, and the general
 // odometer) against the definition out[o] = in[i] with i[perm[k]] = o[k], for all 24
 // permutations of rank-4 shapes with and without size-1 dims.
 TEST(XnnpackBackend, TransposeEveryPermutationOfRank4) {
-  const std::vector<std::vector<uint32_t>> shapes = {{2, 3, 4, 5}, {1, 3, 1, 5}, {2, 1, 4, 1}, {1, 3, 20, 20}};
+  const std::vector<std::vector<uint32_t>> shapes = {
+      {2, 3, 4, 5}, {1, 3, 1, 5}, {2, 1, 4, 1}, {1, 3, 20, 20}};
   for (const auto& dims : shapes) {
     std::vector<uint32_t> perm = {0, 1, 2, 3};
     do {
@@ -814,7 +611,8 @@ TEST(XnnpackBackend, TransposeEveryPermutationOfRank4) {
             for (oi[3] = 0; oi[3] < out_dims[3]; ++oi[3], ++o) {
               uint32_t ii[4];
               for (int k = 0; k < 4; ++k) ii[perm[k]] = oi[k];
-              const size_t src = ((size_t(ii[0]) * dims[1] + ii[1]) * dims[2] + ii[2]) * dims[3] + ii[3];
+              const size_t src =
+                  ((size_t(ii[0]) * dims[1] + ii[1]) * dims[2] + ii[2]) * dims[3] + ii[3];
               ASSERT_EQ(out.f()[o], xv[src]) << "output element " << o;
             }
     } while (std::next_permutation(perm.begin(), perm.end()));
@@ -844,7 +642,8 @@ TEST(XnnpackBackend, PReluSlopeMustBeConstantPerChannel) {
   }
   for (const auto& [constant, len] : {std::pair<bool, uint32_t>{false, 3}, {true, 2}}) {
     EXPECT_EQ(Delegate(prelu(constant, len)).init_error(), Error::InvalidArgument);
-    EXPECT_NE(std::string(runtime::last_error_message()).find("slope is not a constant"), std::string::npos)
+    EXPECT_NE(std::string(runtime::last_error_message()).find("slope is not a constant"),
+              std::string::npos)
         << runtime::last_error_message();
   }
 }
@@ -909,135 +708,6 @@ TEST(XnnpackBackend, StagesBelowTheParallelThresholdRunOnTheCallingThread) {
   set_min_parallel_work(0);
   EXPECT_EQ(parallel_stages_of_add(64), 0u);
   set_min_parallel_work(kDefaultMinParallelWork);
-}
-
-}  // namespace
-}  // namespace ember::backends::xnnpack::testing
-
-namespace ember::backends::xnnpack::testing {
-namespace {
-
-using runtime::Error;
-
-// Convolutions with few output channels run on pixel pairs (paired_conv.h) where the CPU's
-// GEMM tile makes it pay: the paired filter by hand, the cost rule, and whole convolutions
-// (paired, and plain for odd widths) against a direct loop.
-TEST(PairedConv, FilterHoldsTheTapsOfBothPixels) {
-  // 1x3 kernel [a b c], 1 -> 1 channel. Output pixel q of a pair reads pair columns kc = 0, 1,
-  // halves r = 0, 1: tap 2 kc + r - q. q = 0: a b c 0; q = 1: 0 a b c.
-  const float filter[3] = {1.f, 2.f, 3.f};
-  float paired[8];
-  pair_filter(filter, 1, 1, 3, 1, paired);
-  const float want[8] = {1.f, 2.f, 3.f, 0.f, 0.f, 1.f, 2.f, 3.f};
-  for (int i = 0; i < 8; ++i) EXPECT_EQ(paired[i], want[i]) << i;
-}
-
-TEST(PairedConv, PaysOnlyWhenTheTileIsLessThanHalfFull) {
-  EXPECT_TRUE(paired_geometry(3, 16, 32).pays);   // 2 x 32 against 3 x 32
-  EXPECT_FALSE(paired_geometry(3, 17, 32).pays);  // 2 x 64 against 3 x 32
-  EXPECT_FALSE(paired_geometry(1, 16, 32).pays);  // 1x1: nothing to share
-  EXPECT_FALSE(paired_geometry(3, 16, 16).pays);
-  EXPECT_TRUE(paired_geometry(3, 8, 16).pays);
-  EXPECT_TRUE(paired_geometry(5, 16, 32).pays);   // 3 x 32 against 5 x 32
-  EXPECT_EQ(paired_geometry(5, 16, 32).kernel_width, 3u);
-  EXPECT_FALSE(paired_geometry(3, 0, 32).pays);
-}
-
-// y = conv(x) (k x k, stride 1, `pad` on every side, NHWC/OHWI), optionally clamped at 0.
-std::vector<float> direct_conv(const std::vector<float>& x, const std::vector<float>& w,
-                               const std::vector<float>& b, int h, int wd, int c, int co, int k,
-                               int pad, bool relu) {
-  const int oh = h + 2 * pad - k + 1, ow = wd + 2 * pad - k + 1;
-  std::vector<float> y(size_t(oh) * ow * co);
-  for (int oy = 0; oy < oh; ++oy) {
-    for (int ox = 0; ox < ow; ++ox) {
-      for (int o = 0; o < co; ++o) {
-        double acc = b[o];
-        for (int ky = 0; ky < k; ++ky) {
-          for (int kx = 0; kx < k; ++kx) {
-            const int iy = oy + ky - pad, ix = ox + kx - pad;
-            if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
-            for (int i = 0; i < c; ++i) {
-              acc += double(x[(size_t(iy) * wd + ix) * c + i]) * w[((size_t(o) * k + ky) * k + kx) * c + i];
-            }
-          }
-        }
-        y[(size_t(oy) * ow + ox) * co + o] = relu ? std::max(float(acc), 0.f) : float(acc);
-      }
-    }
-  }
-  return y;
-}
-
-void check_conv(int h, int wd, int c, int co, int k, int pad, bool relu) {
-  SCOPED_TRACE(::testing::Message() << h << "x" << wd << "x" << c << " -> " << co << " k" << k
-                                  << " pad " << pad << (relu ? " relu" : ""));
-  std::vector<float> x(size_t(h) * wd * c), w(size_t(co) * k * k * c), b(co);
-  uint32_t seed = 12345;
-  const auto next = [&seed] { seed = seed * 1664525u + 1013904223u; return float(seed >> 8) / 8388608.f - 1.f; };
-  for (float& v : x) v = next();
-  for (float& v : w) v = next();
-  for (float& v : b) v = next();
-  const int oh = h + 2 * pad - k + 1, ow = wd + 2 * pad - k + 1;
-  GraphBuilder g;
-  const uint32_t in = g.tensor({1, uint32_t(h), uint32_t(wd), uint32_t(c)}, kIn, 0);
-  const uint32_t wt = g.constant({uint32_t(co), uint32_t(k), uint32_t(k), uint32_t(c)}, w);
-  const uint32_t bt = g.constant({uint32_t(co)}, b);
-  g.conv2d(k, pad, c, co, in, wt, bt, g.tensor({1, uint32_t(oh), uint32_t(ow), uint32_t(co)}, kOut, 1));
-  if (relu) g.clamp_last(0.f, INFINITY);
-  Delegate d(g);
-  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
-  const bool pays = paired_geometry(k, co, f32_gemm_tile_width()).pays;
-  EXPECT_EQ(d.executor()->model().nodes[0].paired_filter != nullptr, pays);
-  // Filters larger than this CPU's L2 run grouped over input copies (blocked_conv.h).
-  const uint32_t nr = f32_gemm_tile_width();
-  const uint64_t packed = (uint64_t(co) + nr - 1) / nr * nr * (uint64_t(k) * k * c + 1) * 4;
-  const uint32_t blocks = pays ? 1 : conv_blocks(packed, co, nr, l2_cache_bytes());
-  EXPECT_EQ(d.executor()->model().nodes[0].conv_blocks, blocks);
-  HeapTensor xin({1, h, wd, c}, x, {0, 1, 2, 3}), yout({1, oh, ow, co}, {}, {0, 1, 2, 3});
-  ASSERT_EQ(d.run({&xin, &yout}), Error::Ok) << runtime::last_error_message();
-  const std::vector<float> want = direct_conv(x, w, b, h, wd, c, co, k, pad, relu);
-  for (size_t i = 0; i < want.size(); ++i) {
-    ASSERT_NEAR(yout.f()[i], want[i], 1e-4f * (1.f + std::fabs(want[i]))) << "element " << i;
-  }
-}
-
-TEST(PairedConv, MatchesDirectConvolution) {
-  check_conv(5, 8, 5, 3, 3, 1, false);    // pad 1: pairs shifted by one pixel, output sliced
-  check_conv(5, 8, 5, 3, 3, 1, true);     // fused ReLU
-  check_conv(4, 8, 3, 16, 3, 0, false);   // pad 0: pairs aligned, no slice
-  check_conv(6, 10, 4, 16, 5, 2, false);  // 5x5: three pair columns
-  check_conv(3, 6, 16, 16, 3, 1, true);   // narrow ResNet's 16 -> 16 layer, small
-  check_conv(5, 7, 5, 3, 3, 1, false);    // odd width: the plain convolution
-}
-
-// Convolutions whose filter is larger than L2 run as grouped convolutions over copies of the
-// input (blocked_conv.h): the group rule by hand, and whole convolutions against a direct loop
-// (blocked where this CPU's L2 makes it pay: the 2.4 MB and 4 MB filters below exceed a 1-2 MB
-// L2, this machine's 1 MB among them; plain for one row tile of output pixels).
-TEST(BlockedConv, FewestGroupsWhoseBlockFitsThreeQuartersOfL2) {
-  const uint64_t mib = 1 << 20;
-  EXPECT_EQ(conv_blocks(9437184 + 2048, 512, 32, mib), 16u);  // ResNet-18 3x3 512: 590 KB blocks
-  EXPECT_EQ(conv_blocks(2359296 + 1024, 256, 32, mib), 4u);   // 3x3 256: 590 KB blocks
-  EXPECT_EQ(conv_blocks(mib, 512, 32, mib), 1u);              // fits L2
-  EXPECT_EQ(conv_blocks(64 * mib, 32, 32, mib), 1u);          // one tile of outputs
-  EXPECT_EQ(conv_blocks(64 * mib, 64, 32, mib), 2u);          // no block fits: the most groups
-  EXPECT_EQ(conv_blocks(64 * mib, 96, 32, mib), 3u);          // 3 groups of 32
-  EXPECT_EQ(conv_blocks(64 * mib, 40, 32, mib), 2u);          // 2 x 20: 2 tiles, as 40 takes
-  // SqueezeNet's 1x1 512 -> 1000 (2 MB): 4 x 250 outputs, 4 x 8 = 32 tiles as for 1000; 2 x 500
-  // does not fit 3/4 of L2, 5 x 200 would take 5 x 7 = 35 tiles.
-  EXPECT_EQ(conv_blocks(2052000, 1000, 32, mib), 4u);
-  EXPECT_EQ(conv_blocks(64 * mib, 512, 32, 0), 1u);           // L2 unknown
-  // groups = CO with one output each would share XNNPACK's packed-weights key with the plain
-  // form (1 ^ CO == CO ^ 1): plain.
-  EXPECT_EQ(conv_blocks(64 * mib, 4, 1, mib), 1u);
-}
-
-TEST(BlockedConv, MatchesDirectConvolution) {
-  check_conv(6, 6, 256, 256, 3, 1, true);   // 2.4 MB filter, 36 pixels: blocked, fused ReLU
-  check_conv(4, 3, 1024, 1024, 1, 0, false);  // 1x1, 4 MB filter, 12 pixels: blocked
-  check_conv(3, 3, 512, 1000, 1, 0, true);  // SqueezeNet's classifier: 4 x 250 outputs
-  check_conv(2, 2, 256, 256, 3, 1, false);  // 4 pixels, one row tile: plain
 }
 
 }  // namespace

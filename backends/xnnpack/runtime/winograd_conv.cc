@@ -122,14 +122,14 @@ struct Tr<4> {
 
 template <uint32_t M>
 void input_tiles(const float* x, uint32_t h, uint32_t w, uint32_t ci, uint32_t pad, uint64_t t0,
-                 uint32_t count, float* v) {
+                 uint32_t count, uint32_t k_begin, uint32_t k_end, float* v) {
   constexpr uint32_t N = M + 2;
   const uint32_t oh = h + 2 * pad - 2, ow = w + 2 * pad - 2;
   const uint64_t tw = (ow + M - 1) / M, tiles = winograd_tiles(M, oh, ow);
   const size_t plane = size_t{count} * ci;
   const V16 zero = {};
   V16 d[N][N], t[N][N];
-  for (uint32_t k = 0; k < count; ++k) {
+  for (uint32_t k = k_begin; k < k_end; ++k) {
     const uint64_t tile = t0 + k;
     const int64_t y0 = int64_t(tile / tw * M) - pad, x0 = int64_t(tile % tw * M) - pad;
     for (uint32_t c = 0; c < ci; c += 16) {
@@ -158,14 +158,15 @@ void input_tiles(const float* x, uint32_t h, uint32_t w, uint32_t ci, uint32_t p
 
 template <uint32_t M>
 void output_tiles(const float* mo, const float* bias, float lo, float hi, uint32_t oh, uint32_t ow,
-                  uint32_t co, size_t stride, uint64_t t0, uint32_t count, float* y) {
+                  uint32_t co, size_t stride, uint64_t t0, uint32_t count, uint32_t k_begin,
+                  uint32_t k_end, float* y) {
   constexpr uint32_t N = M + 2;
   const uint64_t tw = (ow + M - 1) / M, tiles = winograd_tiles(M, oh, ow);
   const size_t plane = size_t{count} * co;
   V16 m[N][N], t[M][N], r[M][M];
   V16 vlo, vhi;
   for (uint32_t l = 0; l < 16; ++l) vlo[l] = lo, vhi[l] = hi;
-  for (uint32_t k = 0; k < count && t0 + k < tiles; ++k) {
+  for (uint32_t k = k_begin; k < k_end && t0 + k < tiles; ++k) {
     const uint64_t tile = t0 + k, y0 = tile / tw * M, x0 = tile % tw * M;
     for (uint32_t o = 0; o < co; o += 16) {
       const float* in = mo + size_t{k} * co + o;
@@ -196,22 +197,24 @@ void output_tiles(const float* mo, const float* bias, float lo, float hi, uint32
 
 }  // namespace
 
-void winograd_input_transform(uint32_t m, const float* x, uint32_t h, uint32_t w, uint32_t ci,
-                              uint32_t pad, uint64_t t0, uint32_t count, float* v) {
+void winograd_input_transform_range(uint32_t m, const float* x, uint32_t h, uint32_t w,
+                                    uint32_t ci, uint32_t pad, uint64_t t0, uint32_t count,
+                                    uint32_t k_begin, uint32_t k_end, float* v) {
   if (m == 4) {
-    input_tiles<4>(x, h, w, ci, pad, t0, count, v);
+    input_tiles<4>(x, h, w, ci, pad, t0, count, k_begin, k_end, v);
   } else {
-    input_tiles<2>(x, h, w, ci, pad, t0, count, v);
+    input_tiles<2>(x, h, w, ci, pad, t0, count, k_begin, k_end, v);
   }
 }
 
-void winograd_output_transform(uint32_t m, const float* mo, const float* bias, float lo, float hi,
-                               uint32_t out_h, uint32_t out_w, uint32_t co, size_t output_stride,
-                               uint64_t t0, uint32_t count, float* y) {
+void winograd_output_transform_range(uint32_t m, const float* mo, const float* bias, float lo,
+                                     float hi, uint32_t out_h, uint32_t out_w, uint32_t co,
+                                     size_t output_stride, uint64_t t0, uint32_t count,
+                                     uint32_t k_begin, uint32_t k_end, float* y) {
   if (m == 4) {
-    output_tiles<4>(mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count, y);
+    output_tiles<4>(mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count, k_begin, k_end, y);
   } else {
-    output_tiles<2>(mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count, y);
+    output_tiles<2>(mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count, k_begin, k_end, y);
   }
 }
 #pragma GCC pop_options
@@ -220,12 +223,25 @@ void winograd_output_transform(uint32_t m, const float* mo, const float* bias, f
 
 bool winograd_available() { return false; }
 
-void winograd_input_transform(uint32_t, const float*, uint32_t, uint32_t, uint32_t, uint32_t,
-                              uint64_t, uint32_t, float*) {}
+void winograd_input_transform_range(uint32_t, const float*, uint32_t, uint32_t, uint32_t, uint32_t,
+                                    uint64_t, uint32_t, uint32_t, uint32_t, float*) {}
 
-void winograd_output_transform(uint32_t, const float*, const float*, float, float, uint32_t,
-                               uint32_t, uint32_t, size_t, uint64_t, uint32_t, float*) {}
+void winograd_output_transform_range(uint32_t, const float*, const float*, float, float, uint32_t,
+                                     uint32_t, uint32_t, size_t, uint64_t, uint32_t, uint32_t,
+                                     uint32_t, float*) {}
 
 #endif
+
+void winograd_input_transform(uint32_t m, const float* x, uint32_t h, uint32_t w, uint32_t ci,
+                              uint32_t pad, uint64_t t0, uint32_t count, float* v) {
+  winograd_input_transform_range(m, x, h, w, ci, pad, t0, count, 0, count, v);
+}
+
+void winograd_output_transform(uint32_t m, const float* mo, const float* bias, float lo, float hi,
+                               uint32_t out_h, uint32_t out_w, uint32_t co, size_t output_stride,
+                               uint64_t t0, uint32_t count, float* y) {
+  winograd_output_transform_range(m, mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count,
+                                  0, count, y);
+}
 
 }  // namespace ember::backends::xnnpack

@@ -62,4 +62,14 @@ void winograd_output_transform(uint32_t m, const float* mo, const float* bias, f
                                uint32_t out_h, uint32_t out_w, uint32_t co, size_t output_stride,
                                uint64_t t0, uint32_t count, float* y);
 
+// The same transforms for tiles t0 + k_begin .. t0 + k_end - 1 only, of a block of `count` tiles
+// laid out as above (so threads can share one block: each writes only its tiles' rows).
+void winograd_input_transform_range(uint32_t m, const float* x, uint32_t h, uint32_t w,
+                                    uint32_t ci, uint32_t pad, uint64_t t0, uint32_t count,
+                                    uint32_t k_begin, uint32_t k_end, float* v);
+void winograd_output_transform_range(uint32_t m, const float* mo, const float* bias, float lo,
+                                     float hi, uint32_t out_h, uint32_t out_w, uint32_t co,
+                                     size_t output_stride, uint64_t t0, uint32_t count,
+                                     uint32_t k_begin, uint32_t k_end, float* y);
+
 }  // namespace ember::backends::xnnpack

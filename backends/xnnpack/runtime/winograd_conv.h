@@ -35,10 +35,12 @@ bool winograd_available();
 // Output tile size m (4, 2) for a 3x3 stride-1 convolution of `ci` -> `co` channels with an
 // `out_h` x `out_w` output, or 0 when the direct form should stay: needs co >= `nr` (XNNPACK's
 // GEMM tile width; narrower layers are paired convolutions), ci and co multiples of 16,
-// the transformed filter (n² ci co floats) within 3/4 of `l2` bytes and tiles covering at least
-// 3/4 real output pixels; F(4,3) when it qualifies, else F(2,3).
+// the transformed filter (n² ci co floats) within 3/4 of `l2` bytes, tiles covering at least
+// 3/4 real output pixels and at least `min_tiles` tiles (each tile block's GEMM reads the whole
+// transformed filter: with few tiles it is bound by those bytes); F(4,3) when it qualifies,
+// else F(2,3).
 uint32_t winograd_tile(uint32_t ci, uint32_t co, uint32_t out_h, uint32_t out_w, uint32_t nr,
-                       uint64_t l2);
+                       uint64_t l2, uint64_t min_tiles = 1);
 
 // Tiles of an out_h x out_w output with tile size m.
 inline uint64_t winograd_tiles(uint32_t m, uint32_t out_h, uint32_t out_w) {

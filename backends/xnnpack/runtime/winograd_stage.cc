@@ -2,6 +2,8 @@
 // winograd_stage.h.
 #include "backends/xnnpack/runtime/winograd_stage.h"
 
+#include <cpuinfo.h>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -59,18 +61,36 @@ bool winograd_shape(const GraphModel& m, const NodeDesc& d, uint32_t* pad) {
   return true;
 }
 
-// Tiles of size m cover at least 3/4 real output pixels (winograd_tile()'s coverage test).
+// Tiles of size m cover at least 3/4 real output pixels (winograd_tile()'s coverage test) and
+// number at least kWinogradMinTiles.
 bool covers(uint32_t m, size_t oh, size_t ow) {
-  const uint64_t covered = uint64_t{(oh + m - 1) / m * m} * ((ow + m - 1) / m * m);
-  return oh > 0 && ow > 0 && uint64_t{oh} * ow * 4 >= covered * 3;
+  const uint64_t th = (oh + m - 1) / m, tw = (ow + m - 1) / m;
+  return oh > 0 && ow > 0 && th * tw >= kWinogradMinTiles &&
+         uint64_t{oh} * ow * 4 >= th * m * tw * m * 3;
 }
 
+
 }  // namespace
+
+uint64_t l3_cache_bytes() {
+  if (!cpuinfo_initialize()) return 0;
+  const cpuinfo_cache* l3 = cpuinfo_get_l3_cache(0);
+  return l3 == nullptr ? 0 : l3->size;
+}
+
+uint64_t winograd_min_tiles(const GraphModel& m, uint64_t l3) {
+  uint64_t bytes = 0;
+  for (uint32_t v = 0; v < m.num_values; ++v) {
+    if (m.values[v].data != nullptr) bytes += m.values[v].data_size;
+  }
+  return l3 != 0 && bytes <= l3 / 2 ? kWinogradMinTiles : kWinogradMinTilesFromMemory;
+}
 
 Error prepare_winograd_convs(GraphModel* m, runtime::MemoryAllocator* allocator, bool enabled) {
   if (!enabled || !winograd_available()) return Error::Ok;
   const uint32_t nr = f32_gemm_tile_width();
   const uint64_t l2 = l2_cache_bytes();
+  const uint64_t min_tiles = winograd_min_tiles(*m, l3_cache_bytes());
   for (uint32_t i = 0; i < m->num_nodes; ++i) {
     NodeDesc& d = m->nodes[i];
     uint32_t pad = 0;
@@ -79,7 +99,8 @@ Error prepare_winograd_convs(GraphModel* m, runtime::MemoryAllocator* allocator,
     const uint32_t ci = c->group_input_channels(), co = c->group_output_channels();
     const ValueInfo& out = m->values[d.outputs[0]];
     if (out.dims[1] > UINT32_MAX || out.dims[2] > UINT32_MAX) continue;
-    const uint32_t tile = winograd_tile(ci, co, uint32_t(out.dims[1]), uint32_t(out.dims[2]), nr, l2);
+    const uint32_t tile =
+        winograd_tile(ci, co, uint32_t(out.dims[1]), uint32_t(out.dims[2]), nr, l2, min_tiles);
     if (tile == 0) continue;
     const size_t n = tile + 2;
     float* u = allocator->allocate_list<float>(n * n * ci * co);

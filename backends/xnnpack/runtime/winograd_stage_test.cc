@@ -14,6 +14,7 @@
 #include "backends/xnnpack/runtime/test_delegate.h"
 #include "backends/xnnpack/runtime/test_graphs.h"
 #include "backends/xnnpack/runtime/winograd_conv.h"
+#include "backends/xnnpack/runtime/winograd_stage.h"
 #include "backends/xnnpack/runtime/xnnpack_executor.h"
 #include "runtime/core/diagnostics.h"
 
@@ -98,7 +99,7 @@ std::vector<float> run(const Case& k, bool winograd, uint32_t n, uint32_t h, uin
   const uint32_t oh = h + 2 * k.pad - 2, ow = wd + 2 * k.pad - 2;
   const bool expect_winograd = winograd && winograd_available() &&
       winograd_tile(k.c, k.co, k.h + 2 * k.pad - 2, k.w + 2 * k.pad - 2, f32_gemm_tile_width(),
-                    l2_cache_bytes()) != 0;
+                    l2_cache_bytes(), winograd_min_tiles(d.executor()->model(), l3_cache_bytes())) != 0;
   const NodeDesc& conv = d.executor()->model().nodes[1];
   EXPECT_EQ(conv.runner == NodeRunner::Winograd, expect_winograd);
   EXPECT_EQ(conv.winograd_filter != nullptr, expect_winograd);
@@ -123,9 +124,11 @@ void check(const Case& k, uint32_t n, uint32_t h, uint32_t wd, bool want_winogra
   const std::vector<float> wino = run(k, true, n, h, wd, x, w, b, &stages);
   const std::vector<float> direct = run(k, false, n, h, wd, x, w, b, &direct_stages);
   EXPECT_EQ(direct_stages, 0u);
+  // This file's graphs hold far less than half an L3 of constants: 4 tiles suffice.
+  const uint64_t min_tiles = l3_cache_bytes() == 0 ? kWinogradMinTilesFromMemory : kWinogradMinTiles;
   const bool available = winograd_available() &&
       winograd_tile(k.c, k.co, k.h + 2 * k.pad - 2, k.w + 2 * k.pad - 2, f32_gemm_tile_width(),
-                    l2_cache_bytes()) != 0;
+                    l2_cache_bytes(), min_tiles) != 0;
   EXPECT_EQ(stages, want_winograd && available ? 1u : 0u);
   const std::vector<double> want = reference(k, n, h, wd, x, w, b);
   ASSERT_EQ(wino.size(), want.size());
@@ -157,7 +160,27 @@ TEST(WinogradStage, PlanFailingTheTileRuleRunsTheDirectForm) {
   // Bounds 12x12 take F(4,3); a 5x5 input (5x5 output, tiles covering 64 pixels) does not:
   // that plan runs the node as a one-node subgraph.
   check({1, 12, 12, 32, 32, 1}, 1, 5, 5, false);
-  check({1, 12, 12, 32, 32, 1}, 1, 8, 12, true);  // smaller, still covered
+  check({1, 12, 12, 32, 32, 1}, 1, 8, 12, true);  // smaller, still covered (6 tiles)
+  check({1, 12, 12, 32, 32, 1}, 1, 4, 4, false);  // covered by one tile: fewer than 4
+}
+
+TEST(WinogradStage, FewTilesNeedCachedWeights) {
+  GraphBuilder g = winograd_graph({1, 12, 12, 32, 32, 1}, random_values(32 * 9 * 32, 1),
+                                  random_values(32, 2));
+  Delegate d(g);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  const GraphModel& m = d.executor()->model();
+  EXPECT_EQ(winograd_min_tiles(m, uint64_t{32} << 20), kWinogradMinTiles);  // 37 KB of constants
+  EXPECT_EQ(winograd_min_tiles(m, 64 << 10), kWinogradMinTilesFromMemory);
+  EXPECT_EQ(winograd_min_tiles(m, 0), kWinogradMinTilesFromMemory);           // L3 unknown
+  // DenseNet-121's 128 -> 32 layers at 64x64: 16x16 and 8x8 outputs keep Winograd from memory
+  // (F(2,3) for 8x8: 16 tiles), 4x4 and 2x2 do not.
+  const uint64_t l2 = 2 << 20;
+  EXPECT_EQ(winograd_tile(128, 32, 16, 16, 32, l2, kWinogradMinTilesFromMemory), 4u);
+  EXPECT_EQ(winograd_tile(128, 32, 8, 8, 32, l2, kWinogradMinTilesFromMemory), 2u);
+  EXPECT_EQ(winograd_tile(128, 32, 4, 4, 32, l2, kWinogradMinTilesFromMemory), 0u);
+  EXPECT_EQ(winograd_tile(128, 32, 4, 4, 32, l2, kWinogradMinTiles), 2u);
+  EXPECT_EQ(winograd_tile(128, 32, 2, 2, 32, l2, kWinogradMinTiles), 0u);
 }
 
 TEST(WinogradStage, NarrowOrOddChannelsStayInTheSubgraph) {

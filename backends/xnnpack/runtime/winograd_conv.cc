@@ -31,8 +31,11 @@ uint32_t winograd_tile(uint32_t ci, uint32_t co, uint32_t out_h, uint32_t out_w,
                        uint64_t l2, uint64_t min_tiles) {
   if (ci == 0 || ci % 16 != 0 || co % 16 != 0 || co < nr || out_h == 0 || out_w == 0) return 0;
   for (const uint32_t m : {4u, 2u}) {
-    const uint64_t n = m + 2;
-    if (n * n * ci * co * sizeof(float) * 4 > l2 * 3) continue;  // within 3/4 of L2
+    // F(4,3): its transformed filter within 3/4 of L2. F(2,3): the direct filter within 3/4 of
+    // L2 (its 16/9 larger transformed filter is n² separate GEMMs' weights, read once per tile
+    // block); larger filters are the blocked convolution's (blocked_conv.h).
+    const uint64_t taps = m == 4 ? 36 : 9;
+    if (taps * ci * co * sizeof(float) * 4 > l2 * 3) continue;
     const uint64_t covered = uint64_t{(out_h + m - 1) / m * m} * ((out_w + m - 1) / m * m);
     if (winograd_tiles(m, out_h, out_w) < min_tiles) continue;
     if (uint64_t{out_h} * out_w * 4 >= covered * 3) return m;  // >= 3/4 real pixels

@@ -35,7 +35,8 @@ bool winograd_available();
 // Output tile size m (4, 2) for a 3x3 stride-1 convolution of `ci` -> `co` channels with an
 // `out_h` x `out_w` output, or 0 when the direct form should stay: needs co >= `nr` (XNNPACK's
 // GEMM tile width; narrower layers are paired convolutions), ci and co multiples of 16,
-// the transformed filter (n² ci co floats) within 3/4 of `l2` bytes, tiles covering at least
+// for F(4,3) its transformed filter (36 ci co floats), for F(2,3) the direct filter (9 ci co
+// floats) within 3/4 of `l2` bytes, tiles covering at least
 // 3/4 real output pixels and at least `min_tiles` tiles (each tile block's GEMM reads the whole
 // transformed filter: with few tiles it is bound by those bytes); F(4,3) when it qualifies,
 // else F(2,3).

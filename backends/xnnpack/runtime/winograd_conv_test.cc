@@ -121,10 +121,12 @@ TEST(WinogradConvTest, OutputIsClamped) {
 }
 
 TEST(WinogradConvTest, TileRuleOnPeerModelLayers) {
-  const uint64_t l2 = 2 << 20;                             // this machine's Zen 5 core
+  const uint64_t l2 = 2 << 20;                             // a 2 MB L2
   EXPECT_EQ(winograd_tile(64, 64, 28, 28, 32, l2), 4u);    // ResNet-18 layer1 (112x112 input)
   EXPECT_EQ(winograd_tile(128, 128, 14, 14, 32, l2), 2u);  // layer2: F(4,3)'s 2.4 MB > 1.5 MB
-  EXPECT_EQ(winograd_tile(256, 256, 7, 7, 32, l2), 0u);    // layer3: 4 MB even for F(2,3)
+  EXPECT_EQ(winograd_tile(256, 256, 7, 7, 32, l2), 0u);    // layer3: direct filter 2.4 MB
+  EXPECT_EQ(winograd_tile(128, 128, 14, 14, 32, 1 << 20), 2u);  // 1 MB L2: direct 590 KB fits
+  EXPECT_EQ(winograd_tile(192, 192, 14, 14, 32, 1 << 20), 0u);  // 1.3 MB does not
   EXPECT_EQ(winograd_tile(32, 32, 32, 32, 32, l2), 4u);    // narrow ResNet
   EXPECT_EQ(winograd_tile(128, 128, 8, 8, 32, l2), 2u);
   EXPECT_EQ(winograd_tile(16, 16, 64, 64, 32, l2), 0u);  // paired convolution's layer

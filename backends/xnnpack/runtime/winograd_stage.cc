@@ -13,6 +13,24 @@
 #include "backends/xnnpack/runtime/winograd_conv.h"
 #include "runtime/core/diagnostics.h"
 
+// pthreadpool is not built with ThreadSanitizer: under TSan the transforms state the hand-off
+// and join edges it provides (as runtime/threadpool/pthreadpool_thread_pool.cc does).
+#if defined(__SANITIZE_THREAD__)
+#define EMBER_WINOGRAD_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define EMBER_WINOGRAD_TSAN 1
+#endif
+#endif
+#ifdef EMBER_WINOGRAD_TSAN
+#include <sanitizer/tsan_interface.h>
+#define EMBER_WINOGRAD_ACQUIRE(p) __tsan_acquire(p)
+#define EMBER_WINOGRAD_RELEASE(p) __tsan_release(p)
+#else
+#define EMBER_WINOGRAD_ACQUIRE(p) (void)(p)
+#define EMBER_WINOGRAD_RELEASE(p) (void)(p)
+#endif
+
 namespace ember::backends::xnnpack {
 
 using fb_xnnpack::XNodeUnion;
@@ -214,15 +232,27 @@ struct TransformTask {
 };
 
 void input_task(void* p, size_t k, size_t n) {
+  EMBER_WINOGRAD_ACQUIRE(p);
   const auto* t = static_cast<const TransformTask*>(p);
   winograd_input_transform_range(t->m, t->x, t->h, t->w, t->ci, t->pad, t->t0, t->count,
                                  uint32_t(k), uint32_t(k + n), t->v);
+  EMBER_WINOGRAD_RELEASE(p);
 }
 
 void output_task(void* p, size_t k, size_t n) {
+  EMBER_WINOGRAD_ACQUIRE(p);
   const auto* t = static_cast<const TransformTask*>(p);
   winograd_output_transform_range(t->m, t->mo, t->bias, t->lo, t->hi, t->oh, t->ow, t->co, t->co,
                                   t->t0, t->count, uint32_t(k), uint32_t(k + n), t->y);
+  EMBER_WINOGRAD_RELEASE(p);
+}
+
+// Runs `task` over the block's tiles on the pool, `chunk` tiles per call.
+void parallelize(pthreadpool_t pool, pthreadpool_task_1d_tile_1d_t task, TransformTask* t,
+                 size_t chunk) {
+  EMBER_WINOGRAD_RELEASE(t);
+  pthreadpool_parallelize_1d_tile_1d(pool, task, t, t->count, chunk, 0);
+  EMBER_WINOGRAD_ACQUIRE(t);
 }
 
 }  // namespace
@@ -243,7 +273,7 @@ Error WinogradStage::run(void* const* data) const {
     for (uint64_t t0 = 0; t0 < tiles_; t0 += block_) {
       t.t0 = t0;
       if (threads > 1) {
-        pthreadpool_parallelize_1d_tile_1d(pool_, input_task, &t, block_, chunk, 0);
+        parallelize(pool_, input_task, &t, chunk);
       } else {
         input_task(&t, 0, block_);
       }
@@ -253,7 +283,7 @@ Error WinogradStage::run(void* const* data) const {
                     node_, xnn_status_name(st));
       }
       if (threads > 1) {
-        pthreadpool_parallelize_1d_tile_1d(pool_, output_task, &t, block_, chunk, 0);
+        parallelize(pool_, output_task, &t, chunk);
       } else {
         output_task(&t, 0, block_);
       }

@@ -145,7 +145,11 @@ bool WinogradStage::applies(const GraphModel& m, uint32_t index, const Shape* sh
   if (d.winograd_filter == nullptr || !winograd_shape(m, d, &pad)) return false;
   const Shape& in = shapes[d.inputs[0]];
   const Shape& out = shapes[d.outputs[0]];
-  if (in.rank != 4 || out.rank != 4 || in.dims[0] == 0 || in.dims[0] != out.dims[0]) return false;
+  const auto* c = conv_of(d);
+  if (in.rank != 4 || out.rank != 4 || in.dims[0] == 0 || in.dims[0] != out.dims[0] ||
+      in.dims[3] != c->group_input_channels() || out.dims[3] != c->group_output_channels()) {
+    return false;  // XNNPACK's convolution names the mismatch
+  }
   if (in.dims[1] > UINT32_MAX || in.dims[2] > UINT32_MAX || in.dims[0] > UINT32_MAX) return false;
   if (in.dims[1] + 2 * pad < 3 || in.dims[2] + 2 * pad < 3) return false;
   if (out.dims[1] != in.dims[1] + 2 * pad - 2 || out.dims[2] != in.dims[2] + 2 * pad - 2) return false;

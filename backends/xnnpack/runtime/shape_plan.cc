@@ -298,10 +298,23 @@ Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s
   if (err == Error::Ok) {
     // The plan's shapes are fixed: the runtime is reshaped once, here; execute() only
     // rebinds pointers (xnn_setup_runtime_v2).
+    // No shared workspace: one of the runtime's own, created here and released after creation
+    // (the runtime holds its own reference), as xnn_create_runtime_v3 does. Passing null lets
+    // XNNPACK 2024-11 allocate one that leaks when creation fails (xnnpack_blob_fuzz).
+    xnn_workspace_t own = nullptr;
+    if (workspace == nullptr) {
+      status = xnn_create_workspace(&own);
+      if (status != xnn_status_success) {
+        xnn_delete_subgraph(sg);
+        return fail(Error::DelegateMemoryAllocationFailed,
+                    "XNNPACK: xnn_create_workspace failed with %s", xnn_status_name(status));
+      }
+    }
     if (weights_cache != nullptr) weights_cache->set_open(true);
     status = xnn_create_runtime_v4(sg, weights_cache == nullptr ? nullptr : weights_cache->provider(),
-                                   workspace, pool, 0, &runtimes_[s]);
+                                   workspace != nullptr ? workspace : own, pool, 0, &runtimes_[s]);
     if (weights_cache != nullptr) weights_cache->set_open(false);
+    if (own != nullptr) xnn_release_workspace(own);
     const char* fn = "xnn_create_runtime_v4";
     if (status == xnn_status_success) {
       fn = "xnn_reshape_runtime";

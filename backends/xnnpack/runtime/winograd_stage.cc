@@ -87,7 +87,6 @@ bool covers(uint32_t m, size_t oh, size_t ow) {
          uint64_t{oh} * ow * 4 >= th * m * tw * m * 3;
 }
 
-
 }  // namespace
 
 uint64_t l3_cache_bytes() {

@@ -51,7 +51,11 @@ void winograd_transform_filter(uint32_t m, const float* filter, uint32_t ci, uin
       double t[6][3], u[6][6];
       for (uint32_t j = 0; j < 3; ++j) {
         double col[3], r[6];
-        for (uint32_t i = 0; i < 3; ++i) col[i] = filter[((size_t{o} * 3 + i) * 3 + j) * ci + c];
+        for (uint32_t i = 0; i < 3; ++i) {
+          float f;  // bytewise: a payload's constant region need not be float-aligned
+          std::memcpy(&f, filter + ((size_t{o} * 3 + i) * 3 + j) * ci + c, sizeof(f));
+          col[i] = f;
+        }
         g_transform(m, col, r);
         for (uint32_t i = 0; i < n; ++i) t[i][j] = r[i];
       }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -118,6 +119,24 @@ TEST(WinogradConvTest, OutputIsClamped) {
   if (!winograd_available()) GTEST_SKIP() << "no AVX-512F: transforms not built for this CPU";
   EXPECT_LT(relative_error({2, 6, 6, 16, 16, 1, 0.f, 0.5f}, 4), 1e-5);
   EXPECT_LT(relative_error({4, 6, 6, 16, 16, 1, -0.25f, 0.25f}, 4), 5e-5);
+}
+
+// Found by xnnpack_blob_fuzz (UBSan): a payload's constant region need not be float-aligned,
+// and the filter transform read the filter as floats. It reads bytewise now; the sanitizer
+// suite (--config=asan, UBSan's alignment check) fails without that.
+TEST(WinogradConvTest, FilterTransformReadsMisalignedFilters) {
+  const uint32_t ci = 16, co = 16;
+  std::vector<float> f(size_t{co} * 9 * ci);
+  for (size_t i = 0; i < f.size(); ++i) f[i] = float(int(i % 13) - 6) * 0.125f;
+  std::vector<uint8_t> bytes(f.size() * sizeof(float) + 1);
+  std::memcpy(bytes.data() + 1, f.data(), f.size() * sizeof(float));
+  for (const uint32_t m : {2u, 4u}) {
+    const size_t n = (m + 2) * (m + 2) * size_t{ci} * co;
+    std::vector<float> want(n), got(n);
+    winograd_transform_filter(m, f.data(), ci, co, want.data());
+    winograd_transform_filter(m, reinterpret_cast<const float*>(bytes.data() + 1), ci, co, got.data());
+    EXPECT_EQ(std::memcmp(want.data(), got.data(), n * sizeof(float)), 0) << "m " << m;
+  }
 }
 
 TEST(WinogradConvTest, TileRuleOnPeerModelLayers) {

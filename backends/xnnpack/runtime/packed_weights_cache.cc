@@ -82,6 +82,16 @@ size_t PackedWeightsCache::packed_bytes() const {
   return packed_bytes_;
 }
 
+size_t PackedWeightsCache::slab_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return slab_bytes_;
+}
+
+void PackedWeightsCache::expect_bytes(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  expected_bytes_ = bytes;
+}
+
 size_t PackedWeightsCache::hits() const {
   std::lock_guard<std::mutex> lock(mu_);
   return hits_;
@@ -114,9 +124,11 @@ void* PackedWeightsCache::reserve_space(void* self, size_t n) {
   std::lock_guard<std::mutex> lock(c->mu_);
   c->release_pending();  // a reservation XNNPACK abandoned (a failed create)
   if (n == 0) n = kAlignment;
-  // The first kSlabThreshold bytes get blocks of their own (a small model keeps no 2 MiB page
-  // resident for a few kilobytes of weights); beyond, weights share huge-page slabs.
-  c->pending_ = c->packed_bytes_ >= kSlabThreshold ? c->reserve_in_slab(n) : allocate_block(n);
+  // A delegate with few weights (less than kSlabThreshold of constants, and the first
+  // kSlabThreshold packed bytes of one that did not say) gets blocks of its own: a small model
+  // keeps no 2 MiB page resident for a few kilobytes of weights. Beyond, weights share slabs.
+  const bool slab = c->packed_bytes_ >= kSlabThreshold || c->expected_bytes_ >= kSlabThreshold;
+  c->pending_ = slab ? c->reserve_in_slab(n) : allocate_block(n);
   return c->pending_;
 }
 
@@ -132,7 +144,10 @@ size_t PackedWeightsCache::look_up_or_insert(void* self, const xnn_weights_cache
   }
   if (ptr != c->pending_ || ptr == nullptr) return SIZE_MAX;  // not a block we handed out
   const bool in_slab = c->pending_slab_ != SIZE_MAX;
-  if (in_slab) c->slabs_[c->pending_slab_].used += c->pending_bytes_;
+  if (in_slab) {
+    c->slabs_[c->pending_slab_].used += c->pending_bytes_;
+    c->slab_bytes_ += size;
+  }
   c->entries_.push_back(Entry{*key, ptr, size, !in_slab});
   c->pending_ = nullptr;
   c->pending_slab_ = SIZE_MAX;

@@ -5,8 +5,8 @@
 // packed copy of every linear layer per cached plan (the serialized bounds, the prefill, the
 // decode step). This class is an xnn_weights_cache_provider (xnnpack.h): XNNPACK looks a weight
 // up by {packing seed, raw weight pointer, raw bias pointer} before packing it, so every later
-// plan reuses the first plan's packed bytes. The first 2 MiB of entries live in aligned blocks of
-// their own; later ones are laid one after another in slabs of huge pages (`Slab`), so a model
+// plan reuses the first plan's packed bytes. Unless the delegate's constants total 2 MiB or more
+// (`expect_bytes`), the first 2 MiB of entries live in aligned blocks of their own; later ones are laid one after another in slabs of huge pages (`Slab`), so a model
 // whose weights are many layers of under 2 MiB (RegNetX: 120 blocks, 26 MB) streams them through
 // ~13 TLB entries instead of ~6,400. Entries never move. XNNPACK refuses to set up an
 // operator whose cache is not finalized and packs into it only while it is open, so a plan
@@ -39,9 +39,14 @@ class PackedWeightsCache {
   // Open: runtimes being created may insert. Closed ("finalized" for XNNPACK): runtimes may run.
   void set_open(bool open);
 
+  // The delegate's constant bytes (a hint, before any runtime is created): from 2 MiB on, its
+  // weights go to huge-page slabs from the first one, not only after the first 2 MiB.
+  void expect_bytes(size_t bytes);
+
   size_t num_entries() const;
   size_t packed_bytes() const;  // bytes of packed weights held
   size_t hits() const;          // look-ups answered from the cache
+  size_t slab_bytes() const;    // bytes of packed weights held in slabs
 
  private:
   struct Entry {
@@ -77,6 +82,8 @@ class PackedWeightsCache {
   size_t pending_bytes_ = 0;        // bytes of that slab the reservation takes
   std::vector<Slab> slabs_;
   size_t packed_bytes_ = 0;
+  size_t slab_bytes_ = 0;
+  size_t expected_bytes_ = 0;
   bool open_ = false;
   size_t hits_ = 0;
 };

@@ -10,7 +10,9 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/xnnpack/runtime/test_delegate.h"
 #include "backends/xnnpack/runtime/xnn_allocator.h"
+#include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack {
 namespace {
@@ -119,6 +121,54 @@ TEST(PackedWeightsCache, AWeightLargerThanASlabGetsItsOwnAndSmallOnesStillFillTh
   EXPECT_TRUE(all_equal(h.data, huge, 0x03));
   EXPECT_TRUE(all_equal(a.data, 1000, 0x02) && all_equal(b.data, 1000, 0x04));
   cache.set_open(false);
+}
+
+TEST(PackedWeightsCache, ADelegateThatExpectsTwoMegabytesUsesSlabsFromItsFirstWeight) {
+  PackedWeightsCache cache;
+  cache.expect_bytes(kHugePageBytes);
+  cache.set_open(true);
+  const Inserted a = insert(cache, 0, 4096, 1);
+  const Inserted b = insert(cache, 1, 4096, 2);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a.data) % kHugePageBytes, 0u);
+  EXPECT_EQ(b.data, a.data + 4096);
+  EXPECT_EQ(cache.slab_bytes(), 8192u);
+  cache.set_open(false);
+}
+
+// Through the delegate: the executor tells its cache the graph's constant bytes at init.
+// x[1,16] -> FC(16 -> 32) -> FC(32 -> n): the first filter is 2 KB, the second 32 n floats.
+testing::GraphBuilder two_linears(uint32_t n) {
+  testing::GraphBuilder g;
+  const uint32_t x = g.tensor({1, 16}, testing::kIn, 0);
+  const uint32_t w1 = g.constant({32, 16}, std::vector<float>(32 * 16, 0.25f));
+  const uint32_t b1 = g.constant({32}, std::vector<float>(32, 1.f));
+  const uint32_t h = g.tensor({1, 32});
+  g.fully_connected(x, w1, b1, h);
+  const uint32_t w2 = g.constant({n, 32}, std::vector<float>(size_t{n} * 32, 0.5f));
+  const uint32_t b2 = g.constant({n}, std::vector<float>(n, -1.f));
+  g.fully_connected(h, w2, b2, g.tensor({1, n}, testing::kOut, 1));
+  return g;
+}
+
+TEST(PackedWeightsCache, ADelegateWithTwoMegabytesOfWeightsPacksAllOfThemIntoSlabs) {
+  testing::Delegate d(two_linears(16384));  // 2 MiB + 2 KB of filters
+  ASSERT_EQ(d.init_error(), runtime::Error::Ok) << runtime::last_error_message();
+  const PackedWeightsCache& cache = d.executor()->packed_weights();
+  EXPECT_EQ(cache.num_entries(), 2u);
+  EXPECT_GT(cache.packed_bytes(), kHugePageBytes);
+  EXPECT_EQ(cache.slab_bytes(), cache.packed_bytes()) << "the first, small filter too";
+  // The packed weights still compute: y = 0.5 * 32 * (16 * 0.25 * x + 1) - 1 for x = 1: 79.
+  testing::HeapTensor in({1, 16}), out({1, 16384});
+  for (int i = 0; i < 16; ++i) in.data[i] = 1.f;
+  ASSERT_EQ(d.run({&in, &out}), runtime::Error::Ok) << runtime::last_error_message();
+  EXPECT_FLOAT_EQ(out.data[0], 79.f);
+  EXPECT_FLOAT_EQ(out.data[16383], 79.f);
+}
+
+TEST(PackedWeightsCache, ADelegateWithFewWeightsKeepsBlocksOfItsOwn) {
+  testing::Delegate d(two_linears(64));
+  ASSERT_EQ(d.init_error(), runtime::Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(d.executor()->packed_weights().slab_bytes(), 0u);
 }
 
 }  // namespace

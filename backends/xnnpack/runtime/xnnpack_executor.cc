@@ -106,6 +106,11 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
   EMBER_TRY(build_partition(model_, allocator, &partition_));
   EMBER_TRY(prepare_paired_convs(&model_, allocator));
   EMBER_TRY(prepare_blocked_convs(&model_, allocator));
+  size_t constant_bytes = 0;  // a hint for where the packed weights go (packed_weights_cache.h)
+  for (uint32_t v = 0; v < model_.num_values; ++v) {
+    if (model_.values[v].data != nullptr) constant_bytes += model_.values[v].data_size;
+  }
+  packed_weights_.expect_bytes(constant_bytes);
   const size_t nv = model_.num_values == 0 ? 1 : model_.num_values;
   input_shapes_ = allocator->allocate_list<Shape>(model_.num_externs == 0 ? 1 : model_.num_externs);
   data_ = allocator->allocate_list<void*>(nv);

@@ -41,6 +41,8 @@ constexpr Layer kLayers[] = {
     {"narrow_resnet_32x32", 32, 32, 32},        {"narrow_resnet_64x16", 16, 64, 64},
     {"narrow_resnet_128x8", 8, 128, 128},       {"squeezenet_fire2_16to64x15", 15, 16, 64},
     {"squeezenet_fire4_32to128x7", 7, 32, 128}, {"squeezenet_fire9_64to256x3", 3, 64, 256},
+    {"densenet_b1_128to32x16", 16, 128, 32},    {"densenet_b2_128to32x8", 8, 128, 32},
+    {"densenet_b3_128to32x4", 4, 128, 32},      {"densenet_b4_128to32x2", 2, 128, 32},
 };
 
 // This thread's CPU time: the timed region only (not the sweep), and not the time other

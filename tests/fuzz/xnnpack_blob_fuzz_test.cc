@@ -114,6 +114,21 @@ TEST(XnnpackBlobFuzz, SharedUpstreamPayloadsReplay) {
   EXPECT_GT(initialised, 0u);
 }
 
+// Found by a 2026-11-28 xnnpack_blob_fuzz run (LeakSanitizer): a payload whose one subgraph
+// stage fails runtime creation (unsupported_parameter) in the init plan, which has no shared
+// workspace. XNNPACK 2024-11 given a null workspace allocates one and leaks it (40 bytes) when
+// creation fails; the plan now creates and releases its own (shape_plan.cc). The sanitizer
+// suite (--config=asan) fails without that.
+TEST(XnnpackBlobFuzz, FailedRuntimeCreationLeaksNothing) {
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(read_file(runfiles_root() + "/tests/fuzz/testdata/xnnpack_runtime_create_fails.bin", &bytes));
+  const runtime::Error e = init_only(bytes);
+  EXPECT_NE(e, runtime::Error::Ok);
+  EXPECT_NE(std::string(runtime::last_error_message()).find("xnn_create_runtime_v4"), std::string::npos)
+      << runtime::last_error_message();
+  LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
+}
+
 TEST(XnnpackBlobFuzz, RandomMutationsGiveNamedErrors) {
   std::mt19937 rng(20261121);
   const auto seeds = xnnpack_seed_blobs();

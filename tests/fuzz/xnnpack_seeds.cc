@@ -2,6 +2,7 @@
 #include "tests/fuzz/xnnpack_seeds.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "backends/xnnpack/runtime/test_graphs.h"
@@ -64,6 +65,25 @@ GraphBuilder conv_pool() {
   return g;
 }
 
+// A 3x3 pad-1 conv of 16 -> 32 channels at 8x8 (four F(4,3) tiles: a Winograd stage on
+// AVX-512F CPUs, winograd_stage.h) between two adds, the input also read after it.
+GraphBuilder winograd_conv() {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1, 8, 8, 16}, kIn, 0), a = g.tensor({1, 8, 8, 16});
+  g.node_2x1(XNodeUnion::XNNAdd, x, x, a);
+  std::vector<float> w(32 * 3 * 3 * 16), b(32);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = 0.01f * float(int(i % 11) - 5);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * float(int(i % 3) - 1);
+  const uint32_t c = g.tensor({1, 8, 8, 32});
+  g.conv2d(3, 1, 16, 32, a, g.constant({32, 3, 3, 16}, w), g.constant({32}, b), c);
+  g.clamp_last(0.f, INFINITY);
+  const uint32_t s = g.tensor({1, 8, 8, 32});
+  g.node_2x1(XNodeUnion::XNNAdd, c, c, s);
+  g.node_2x1(XNodeUnion::XNNAdd, a, a, g.tensor({1, 8, 8, 16}, kOut, 1));
+  g.node_1x1(XNodeUnion::XNNAbs, s, g.tensor({1, 8, 8, 32}, kOut, 2));
+  return g;
+}
+
 GraphBuilder batch_matmul() {
   GraphBuilder g;
   const uint32_t a = g.tensor({2, 1, 2}, kIn, 0), b = g.tensor({2, 2, 1}, kIn, 1);
@@ -100,6 +120,7 @@ std::vector<std::pair<std::string, std::vector<uint8_t>>> xnnpack_seed_blobs() {
       {"internal_chain", backends::xnnpack::testing::internal_chain_graph().blob()},
       {"batch_matmul", batch_matmul().blob()},
       {"quantized_conv", quantized_conv().blob()},
+      {"winograd_conv", winograd_conv().blob()},
   };
 }
 

@@ -54,8 +54,9 @@ struct ValueInfo {
   const uint16_t* block_scales = nullptr;  // Blockwise: bf16, [channels][blocks]
 };
 
-// Where a node runs: inside an XNNPACK subgraph, or nowhere (init fails naming it).
-enum class NodeRunner : uint8_t { Subgraph, Unsupported };
+// Where a node runs: inside an XNNPACK subgraph, in a stage of its own as a Winograd
+// convolution (winograd_stage.h), or nowhere (init fails naming it).
+enum class NodeRunner : uint8_t { Subgraph, Unsupported, Winograd };
 
 struct NodeDesc {
   fb_xnnpack::XNodeUnion type = fb_xnnpack::XNodeUnion::NONE;
@@ -74,6 +75,10 @@ struct NodeDesc {
   // the number of groups (1: plain) and the zeros [groups][C] the copies are made with.
   uint32_t conv_blocks = 1;
   const float* block_zeros = nullptr;
+  // Winograd convolutions (winograd_stage.h): the tile size m (2 or 4, 0: none) and the
+  // transformed filter [(m + 2)²][CI][CO].
+  uint32_t winograd_tile = 0;
+  const float* winograd_filter = nullptr;
 };
 
 struct GraphModel {

@@ -100,7 +100,7 @@ void mark_unread_outputs(const GraphModel& m, uint32_t* scratch, Partition* p) {
   }
   for (uint32_t i = 0; i < m.num_nodes; ++i) {
     const NodeDesc& d = m.nodes[i];
-    for (uint32_t k = 0; d.runner == NodeRunner::Subgraph && k < d.num_outputs; ++k) {
+    for (uint32_t k = 0; d.runner != NodeRunner::Unsupported && k < d.num_outputs; ++k) {
       if (read[d.outputs[k]] == 0 && m.values[d.outputs[k]].flags == 0) p->boundary[d.outputs[k]] = true;
     }
   }
@@ -140,19 +140,19 @@ Error build_partition(const GraphModel& m, runtime::MemoryAllocator* a, Partitio
       }
     }
     for (uint32_t k = 0; k < d.num_inputs; ++k) {
-      if (d.inputs[k] != kInvalidId && d.runner == NodeRunner::Subgraph) {
+      // A Winograd node may run as a one-node subgraph (winograd_stage.h).
+      if (d.inputs[k] != kInvalidId && d.runner != NodeRunner::Unsupported) {
         p->feeds_subgraph[d.inputs[k]] = true;
       }
     }
   }
   mark_unread_outputs(m, producer, p);
-  // External lists of subgraph stages: non-constant values they touch that are
-  // graph externals or boundary values.
+  // External lists of stages (a Winograd stage's too: it may run as a one-node subgraph):
+  // non-constant values they touch that are graph externals or boundary values.
   uint32_t* mark = producer;  // reuse: last stage that listed the value
   for (uint32_t v = 0; v < m.num_values; ++v) mark[v] = kNone;
   for (uint32_t s = 0; s < p->num_stages; ++s) {
     Stage& st = p->stages[s];
-    if (st.runner != NodeRunner::Subgraph) continue;
     uint32_t* list = a->allocate_list<uint32_t>(nv);
     if (list == nullptr) return fail(Error::MemoryAllocationFailed, "XNNPACK: no memory for stages");
     for (uint32_t i = st.first_node; i < st.end_node; ++i) {

@@ -1,7 +1,7 @@
 // Partition: how the nodes of one XNNGraph are split into stages, computed once
 // at init. Consecutive nodes XNNPACK can run form one subgraph stage (one
-// xnn_runtime); since every node the delegate accepts is an XNNPACK node, a valid graph is
-// one stage. Values that cross a stage boundary become external values of
+// xnn_runtime); a Winograd convolution (winograd_stage.h) is a stage of its own between them,
+// so a valid graph is one stage, or one per such node and per run between them. Values that cross a stage boundary become external values of
 // the subgraphs on both sides and get a delegate-owned buffer. Also validates the
 // dataflow: every input is a constant, a graph input or an earlier node's output.
 #pragma once
@@ -16,7 +16,7 @@ struct Stage {
   NodeRunner runner = NodeRunner::Subgraph;
   uint32_t first_node = 0;
   uint32_t end_node = 0;  // one past the last node
-  const uint32_t* externals = nullptr;  // subgraph stages: values bound from outside
+  const uint32_t* externals = nullptr;  // values bound from outside
   uint32_t num_externals = 0;
 };
 

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "backends/xnnpack/runtime/define_node.h"
 #include "backends/xnnpack/runtime/stage_work.h"
@@ -17,8 +18,10 @@ using runtime::fail;
 ShapePlan::~ShapePlan() {
   for (uint32_t s = 0; runtimes_ != nullptr && s < num_stages_; ++s) {
     if (runtimes_[s] != nullptr) xnn_delete_runtime(runtimes_[s]);
+    if (winograd_ != nullptr) delete winograd_[s];
   }
   std::free(runtimes_);
+  std::free(winograd_);
   std::free(offsets_);
   std::free(bound_);
   std::free(bound_offset_);
@@ -73,7 +76,7 @@ Error check_activation_bytes(const GraphModel& m, const Shape* shapes) {
     total += bytes;
   }
   for (uint32_t i = 0; i < m.num_nodes; ++i) {
-    const uint64_t bytes = m.nodes[i].runner == NodeRunner::Subgraph ? indirection_bytes(m.nodes[i], shapes) : 0;
+    const uint64_t bytes = m.nodes[i].runner != NodeRunner::Unsupported ? indirection_bytes(m.nodes[i], shapes) : 0;
     if (bytes > kMaxValueBytes) {
       return fail(Error::InvalidProgram,
                   "XNNPACK node %u (%s): output pixels x kernel taps need more than the delegate's "
@@ -97,7 +100,7 @@ Error check_activation_bytes(const GraphModel& m, const Shape* shapes) {
 Error check_no_empty_values(const GraphModel& m, const Shape* shapes) {
   for (uint32_t i = 0; i < m.num_nodes; ++i) {
     const NodeDesc& d = m.nodes[i];
-    if (d.runner != NodeRunner::Subgraph) continue;
+    if (d.runner == NodeRunner::Unsupported) continue;
     for (uint32_t k = 0; k < d.num_inputs + d.num_outputs; ++k) {
       const uint32_t v = k < d.num_inputs ? d.inputs[k] : d.outputs[k - d.num_inputs];
       if (v == kInvalidId || shapes[v].numel() != 0) continue;
@@ -191,6 +194,7 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
   shapes_ = static_cast<Shape*>(std::calloc(nv, sizeof(Shape)));
   offsets_ = static_cast<size_t*>(std::malloc(nv * sizeof(size_t)));
   runtimes_ = static_cast<xnn_runtime_t*>(std::calloc(num_stages_ + 1, sizeof(xnn_runtime_t)));
+  winograd_ = static_cast<WinogradStage**>(std::calloc(num_stages_ + 1, sizeof(WinogradStage*)));
   uint32_t* xnn_ids = static_cast<uint32_t*>(std::calloc(nv, sizeof(uint32_t)));
   bound_offset_ = static_cast<uint32_t*>(std::calloc(num_stages_ + 1, sizeof(uint32_t)));
   size_t total_externals = 0;
@@ -199,7 +203,7 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     total_externals += p.stages[s].num_externals;
   }
   bound_ = static_cast<void**>(std::calloc(total_externals + 1, sizeof(void*)));
-  if (!shapes_ || !offsets_ || !runtimes_ || !xnn_ids || !bound_offset_ || !bound_) {
+  if (!shapes_ || !offsets_ || !runtimes_ || !winograd_ || !xnn_ids || !bound_offset_ || !bound_) {
     std::free(xnn_ids);
     return fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a shape plan");
   }
@@ -231,9 +235,17 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     scratch_bytes_ += (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
   }
   for (uint32_t s = 0; s < p.num_stages && err == Error::Ok; ++s) {
-    if (p.stages[s].runner != NodeRunner::Subgraph) continue;
-    const bool parallel = pool != nullptr && work_per_node(m, p.stages[s], shapes_) >= min_parallel_work;
+    const Stage& st = p.stages[s];
+    const bool parallel = pool != nullptr && work_per_node(m, st, shapes_) >= min_parallel_work;
     num_parallel_stages_ += parallel;
+    if (st.runner == NodeRunner::Winograd && WinogradStage::applies(m, st.first_node, shapes_)) {
+      winograd_[s] = new (std::nothrow) WinogradStage();
+      ++num_winograd_stages_;
+      err = winograd_[s] == nullptr
+                ? fail(Error::DelegateMemoryAllocationFailed, "XNNPACK: no memory for a Winograd stage")
+                : winograd_[s]->build(m, st.first_node, shapes_, parallel ? pool : nullptr);
+      continue;
+    }
     err = build_stage(m, p, s, parallel ? pool : nullptr, weights_cache, workspace, xnn_ids);
   }
   std::free(xnn_ids);
@@ -286,10 +298,23 @@ Error ShapePlan::build_stage(const GraphModel& m, const Partition& p, uint32_t s
   if (err == Error::Ok) {
     // The plan's shapes are fixed: the runtime is reshaped once, here; execute() only
     // rebinds pointers (xnn_setup_runtime_v2).
+    // No shared workspace: one of the runtime's own, created here and released after creation
+    // (the runtime holds its own reference), as xnn_create_runtime_v3 does. Passing null lets
+    // XNNPACK 2024-11 allocate one that leaks when creation fails (xnnpack_blob_fuzz).
+    xnn_workspace_t own = nullptr;
+    if (workspace == nullptr) {
+      status = xnn_create_workspace(&own);
+      if (status != xnn_status_success) {
+        xnn_delete_subgraph(sg);
+        return fail(Error::DelegateMemoryAllocationFailed,
+                    "XNNPACK: xnn_create_workspace failed with %s", xnn_status_name(status));
+      }
+    }
     if (weights_cache != nullptr) weights_cache->set_open(true);
     status = xnn_create_runtime_v4(sg, weights_cache == nullptr ? nullptr : weights_cache->provider(),
-                                   workspace, pool, 0, &runtimes_[s]);
+                                   workspace != nullptr ? workspace : own, pool, 0, &runtimes_[s]);
     if (weights_cache != nullptr) weights_cache->set_open(false);
+    if (own != nullptr) xnn_release_workspace(own);
     const char* fn = "xnn_create_runtime_v4";
     if (status == xnn_status_success) {
       fn = "xnn_reshape_runtime";
@@ -318,6 +343,10 @@ Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
   }
   for (uint32_t s = 0; s < p.num_stages; ++s) {
     const Stage& st = p.stages[s];
+    if (winograd_[s] != nullptr) {
+      EMBER_TRY(winograd_[s]->run(data));
+      continue;
+    }
     void** bound = bound_ + bound_offset_[s];
     bool same_pointers = true;
     for (uint32_t k = 0; k < st.num_externals; ++k) {

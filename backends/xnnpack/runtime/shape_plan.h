@@ -16,6 +16,7 @@
 #include "backends/xnnpack/runtime/packed_weights_cache.h"
 #include "backends/xnnpack/runtime/partition.h"
 #include "backends/xnnpack/runtime/shape_inference.h"
+#include "backends/xnnpack/runtime/winograd_stage.h"
 
 namespace ember::backends::xnnpack {
 
@@ -69,6 +70,8 @@ class ShapePlan {
 
   // Subgraph stages whose runtime was given the pool.
   uint32_t num_parallel_stages() const { return num_parallel_stages_; }
+  // Stages run as Winograd convolutions (winograd_stage.h).
+  uint32_t num_winograd_stages() const { return num_winograd_stages_; }
   // Reshapes whose producer writes the external output directly (elidable_reshape_input).
   uint32_t num_elided_reshapes() const { return num_elided_reshapes_; }
   // The graph is one reshape from an input to an output (upstream's partitioner emits such
@@ -87,12 +90,16 @@ class ShapePlan {
   uint32_t num_stages_ = 0;
   uint32_t num_parallel_stages_ = 0;
   uint32_t num_elided_reshapes_ = 0;
+  uint32_t num_winograd_stages_ = 0;
   bool copy_only_ = false;
   static constexpr size_t kNoBuffer = SIZE_MAX;
   Shape* shapes_ = nullptr;
   size_t* offsets_ = nullptr;  // per value: its buffer's offset in the scratch, or kNoBuffer
   size_t scratch_bytes_ = 0;
   xnn_runtime_t* runtimes_ = nullptr;
+  // Per stage: the Winograd convolution it runs (winograd_stage.h), else null (a Winograd
+  // stage whose shapes fail the tile rule has a one-node runtime instead).
+  WinogradStage** winograd_ = nullptr;
   // Pointers each stage was last set up with: stage s owns
   // bound_[bound_offset_[s] .. bound_offset_[s] + num_externals).
   mutable void** bound_ = nullptr;

@@ -28,12 +28,16 @@ void g_transform(uint32_t m, const double* w, double* u) {
 }  // namespace
 
 uint32_t winograd_tile(uint32_t ci, uint32_t co, uint32_t out_h, uint32_t out_w, uint32_t nr,
-                       uint64_t l2) {
+                       uint64_t l2, uint64_t min_tiles) {
   if (ci == 0 || ci % 16 != 0 || co % 16 != 0 || co < nr || out_h == 0 || out_w == 0) return 0;
   for (const uint32_t m : {4u, 2u}) {
-    const uint64_t n = m + 2;
-    if (n * n * ci * co * sizeof(float) * 4 > l2 * 3) continue;  // within 3/4 of L2
+    // F(4,3): its transformed filter within 3/4 of L2. F(2,3): the direct filter within 3/4 of
+    // L2 (its 16/9 larger transformed filter is n² separate GEMMs' weights, read once per tile
+    // block); larger filters are the blocked convolution's (blocked_conv.h).
+    const uint64_t taps = m == 4 ? 36 : 9;
+    if (taps * ci * co * sizeof(float) * 4 > l2 * 3) continue;
     const uint64_t covered = uint64_t{(out_h + m - 1) / m * m} * ((out_w + m - 1) / m * m);
+    if (winograd_tiles(m, out_h, out_w) < min_tiles) continue;
     if (uint64_t{out_h} * out_w * 4 >= covered * 3) return m;  // >= 3/4 real pixels
   }
   return 0;
@@ -47,7 +51,11 @@ void winograd_transform_filter(uint32_t m, const float* filter, uint32_t ci, uin
       double t[6][3], u[6][6];
       for (uint32_t j = 0; j < 3; ++j) {
         double col[3], r[6];
-        for (uint32_t i = 0; i < 3; ++i) col[i] = filter[((size_t{o} * 3 + i) * 3 + j) * ci + c];
+        for (uint32_t i = 0; i < 3; ++i) {
+          float f;  // bytewise: a payload's constant region need not be float-aligned
+          std::memcpy(&f, filter + ((size_t{o} * 3 + i) * 3 + j) * ci + c, sizeof(f));
+          col[i] = f;
+        }
         g_transform(m, col, r);
         for (uint32_t i = 0; i < n; ++i) t[i][j] = r[i];
       }
@@ -122,14 +130,14 @@ struct Tr<4> {
 
 template <uint32_t M>
 void input_tiles(const float* x, uint32_t h, uint32_t w, uint32_t ci, uint32_t pad, uint64_t t0,
-                 uint32_t count, float* v) {
+                 uint32_t count, uint32_t k_begin, uint32_t k_end, float* v) {
   constexpr uint32_t N = M + 2;
   const uint32_t oh = h + 2 * pad - 2, ow = w + 2 * pad - 2;
   const uint64_t tw = (ow + M - 1) / M, tiles = winograd_tiles(M, oh, ow);
   const size_t plane = size_t{count} * ci;
   const V16 zero = {};
   V16 d[N][N], t[N][N];
-  for (uint32_t k = 0; k < count; ++k) {
+  for (uint32_t k = k_begin; k < k_end; ++k) {
     const uint64_t tile = t0 + k;
     const int64_t y0 = int64_t(tile / tw * M) - pad, x0 = int64_t(tile % tw * M) - pad;
     for (uint32_t c = 0; c < ci; c += 16) {
@@ -158,14 +166,15 @@ void input_tiles(const float* x, uint32_t h, uint32_t w, uint32_t ci, uint32_t p
 
 template <uint32_t M>
 void output_tiles(const float* mo, const float* bias, float lo, float hi, uint32_t oh, uint32_t ow,
-                  uint32_t co, size_t stride, uint64_t t0, uint32_t count, float* y) {
+                  uint32_t co, size_t stride, uint64_t t0, uint32_t count, uint32_t k_begin,
+                  uint32_t k_end, float* y) {
   constexpr uint32_t N = M + 2;
   const uint64_t tw = (ow + M - 1) / M, tiles = winograd_tiles(M, oh, ow);
   const size_t plane = size_t{count} * co;
   V16 m[N][N], t[M][N], r[M][M];
   V16 vlo, vhi;
   for (uint32_t l = 0; l < 16; ++l) vlo[l] = lo, vhi[l] = hi;
-  for (uint32_t k = 0; k < count && t0 + k < tiles; ++k) {
+  for (uint32_t k = k_begin; k < k_end && t0 + k < tiles; ++k) {
     const uint64_t tile = t0 + k, y0 = tile / tw * M, x0 = tile % tw * M;
     for (uint32_t o = 0; o < co; o += 16) {
       const float* in = mo + size_t{k} * co + o;
@@ -196,22 +205,24 @@ void output_tiles(const float* mo, const float* bias, float lo, float hi, uint32
 
 }  // namespace
 
-void winograd_input_transform(uint32_t m, const float* x, uint32_t h, uint32_t w, uint32_t ci,
-                              uint32_t pad, uint64_t t0, uint32_t count, float* v) {
+void winograd_input_transform_range(uint32_t m, const float* x, uint32_t h, uint32_t w,
+                                    uint32_t ci, uint32_t pad, uint64_t t0, uint32_t count,
+                                    uint32_t k_begin, uint32_t k_end, float* v) {
   if (m == 4) {
-    input_tiles<4>(x, h, w, ci, pad, t0, count, v);
+    input_tiles<4>(x, h, w, ci, pad, t0, count, k_begin, k_end, v);
   } else {
-    input_tiles<2>(x, h, w, ci, pad, t0, count, v);
+    input_tiles<2>(x, h, w, ci, pad, t0, count, k_begin, k_end, v);
   }
 }
 
-void winograd_output_transform(uint32_t m, const float* mo, const float* bias, float lo, float hi,
-                               uint32_t out_h, uint32_t out_w, uint32_t co, size_t output_stride,
-                               uint64_t t0, uint32_t count, float* y) {
+void winograd_output_transform_range(uint32_t m, const float* mo, const float* bias, float lo,
+                                     float hi, uint32_t out_h, uint32_t out_w, uint32_t co,
+                                     size_t output_stride, uint64_t t0, uint32_t count,
+                                     uint32_t k_begin, uint32_t k_end, float* y) {
   if (m == 4) {
-    output_tiles<4>(mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count, y);
+    output_tiles<4>(mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count, k_begin, k_end, y);
   } else {
-    output_tiles<2>(mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count, y);
+    output_tiles<2>(mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count, k_begin, k_end, y);
   }
 }
 #pragma GCC pop_options
@@ -220,12 +231,25 @@ void winograd_output_transform(uint32_t m, const float* mo, const float* bias, f
 
 bool winograd_available() { return false; }
 
-void winograd_input_transform(uint32_t, const float*, uint32_t, uint32_t, uint32_t, uint32_t,
-                              uint64_t, uint32_t, float*) {}
+void winograd_input_transform_range(uint32_t, const float*, uint32_t, uint32_t, uint32_t, uint32_t,
+                                    uint64_t, uint32_t, uint32_t, uint32_t, float*) {}
 
-void winograd_output_transform(uint32_t, const float*, const float*, float, float, uint32_t,
-                               uint32_t, uint32_t, size_t, uint64_t, uint32_t, float*) {}
+void winograd_output_transform_range(uint32_t, const float*, const float*, float, float, uint32_t,
+                                     uint32_t, uint32_t, size_t, uint64_t, uint32_t, uint32_t,
+                                     uint32_t, float*) {}
 
 #endif
+
+void winograd_input_transform(uint32_t m, const float* x, uint32_t h, uint32_t w, uint32_t ci,
+                              uint32_t pad, uint64_t t0, uint32_t count, float* v) {
+  winograd_input_transform_range(m, x, h, w, ci, pad, t0, count, 0, count, v);
+}
+
+void winograd_output_transform(uint32_t m, const float* mo, const float* bias, float lo, float hi,
+                               uint32_t out_h, uint32_t out_w, uint32_t co, size_t output_stride,
+                               uint64_t t0, uint32_t count, float* y) {
+  winograd_output_transform_range(m, mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count,
+                                  0, count, y);
+}
 
 }  // namespace ember::backends::xnnpack

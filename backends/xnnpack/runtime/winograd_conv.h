@@ -35,10 +35,13 @@ bool winograd_available();
 // Output tile size m (4, 2) for a 3x3 stride-1 convolution of `ci` -> `co` channels with an
 // `out_h` x `out_w` output, or 0 when the direct form should stay: needs co >= `nr` (XNNPACK's
 // GEMM tile width; narrower layers are paired convolutions), ci and co multiples of 16,
-// the transformed filter (n² ci co floats) within 3/4 of `l2` bytes and tiles covering at least
-// 3/4 real output pixels; F(4,3) when it qualifies, else F(2,3).
+// for F(4,3) its transformed filter (36 ci co floats), for F(2,3) the direct filter (9 ci co
+// floats) within 3/4 of `l2` bytes, tiles covering at least
+// 3/4 real output pixels and at least `min_tiles` tiles (each tile block's GEMM reads the whole
+// transformed filter: with few tiles it is bound by those bytes); F(4,3) when it qualifies,
+// else F(2,3).
 uint32_t winograd_tile(uint32_t ci, uint32_t co, uint32_t out_h, uint32_t out_w, uint32_t nr,
-                       uint64_t l2);
+                       uint64_t l2, uint64_t min_tiles = 1);
 
 // Tiles of an out_h x out_w output with tile size m.
 inline uint64_t winograd_tiles(uint32_t m, uint32_t out_h, uint32_t out_w) {
@@ -61,5 +64,15 @@ void winograd_input_transform(uint32_t m, const float* x, uint32_t h, uint32_t w
 void winograd_output_transform(uint32_t m, const float* mo, const float* bias, float lo, float hi,
                                uint32_t out_h, uint32_t out_w, uint32_t co, size_t output_stride,
                                uint64_t t0, uint32_t count, float* y);
+
+// The same transforms for tiles t0 + k_begin .. t0 + k_end - 1 only, of a block of `count` tiles
+// laid out as above (so threads can share one block: each writes only its tiles' rows).
+void winograd_input_transform_range(uint32_t m, const float* x, uint32_t h, uint32_t w,
+                                    uint32_t ci, uint32_t pad, uint64_t t0, uint32_t count,
+                                    uint32_t k_begin, uint32_t k_end, float* v);
+void winograd_output_transform_range(uint32_t m, const float* mo, const float* bias, float lo,
+                                     float hi, uint32_t out_h, uint32_t out_w, uint32_t co,
+                                     size_t output_stride, uint64_t t0, uint32_t count,
+                                     uint32_t k_begin, uint32_t k_end, float* y);
 
 }  // namespace ember::backends::xnnpack

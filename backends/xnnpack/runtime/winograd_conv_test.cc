@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -120,11 +121,31 @@ TEST(WinogradConvTest, OutputIsClamped) {
   EXPECT_LT(relative_error({4, 6, 6, 16, 16, 1, -0.25f, 0.25f}, 4), 5e-5);
 }
 
+// Found by xnnpack_blob_fuzz (UBSan): a payload's constant region need not be float-aligned,
+// and the filter transform read the filter as floats. It reads bytewise now; the sanitizer
+// suite (--config=asan, UBSan's alignment check) fails without that.
+TEST(WinogradConvTest, FilterTransformReadsMisalignedFilters) {
+  const uint32_t ci = 16, co = 16;
+  std::vector<float> f(size_t{co} * 9 * ci);
+  for (size_t i = 0; i < f.size(); ++i) f[i] = float(int(i % 13) - 6) * 0.125f;
+  std::vector<uint8_t> bytes(f.size() * sizeof(float) + 1);
+  std::memcpy(bytes.data() + 1, f.data(), f.size() * sizeof(float));
+  for (const uint32_t m : {2u, 4u}) {
+    const size_t n = (m + 2) * (m + 2) * size_t{ci} * co;
+    std::vector<float> want(n), got(n);
+    winograd_transform_filter(m, f.data(), ci, co, want.data());
+    winograd_transform_filter(m, reinterpret_cast<const float*>(bytes.data() + 1), ci, co, got.data());
+    EXPECT_EQ(std::memcmp(want.data(), got.data(), n * sizeof(float)), 0) << "m " << m;
+  }
+}
+
 TEST(WinogradConvTest, TileRuleOnPeerModelLayers) {
-  const uint64_t l2 = 2 << 20;                             // this machine's Zen 5 core
+  const uint64_t l2 = 2 << 20;                             // a 2 MB L2
   EXPECT_EQ(winograd_tile(64, 64, 28, 28, 32, l2), 4u);    // ResNet-18 layer1 (112x112 input)
   EXPECT_EQ(winograd_tile(128, 128, 14, 14, 32, l2), 2u);  // layer2: F(4,3)'s 2.4 MB > 1.5 MB
-  EXPECT_EQ(winograd_tile(256, 256, 7, 7, 32, l2), 0u);    // layer3: 4 MB even for F(2,3)
+  EXPECT_EQ(winograd_tile(256, 256, 7, 7, 32, l2), 0u);    // layer3: direct filter 2.4 MB
+  EXPECT_EQ(winograd_tile(128, 128, 14, 14, 32, 1 << 20), 2u);  // 1 MB L2: direct 590 KB fits
+  EXPECT_EQ(winograd_tile(192, 192, 14, 14, 32, 1 << 20), 0u);  // 1.3 MB does not
   EXPECT_EQ(winograd_tile(32, 32, 32, 32, 32, l2), 4u);    // narrow ResNet
   EXPECT_EQ(winograd_tile(128, 128, 8, 8, 32, l2), 2u);
   EXPECT_EQ(winograd_tile(16, 16, 64, 64, 32, l2), 0u);  // paired convolution's layer

@@ -59,7 +59,7 @@ runtime::Result<runtime::DelegateHandle*> XnnpackBackend::init(
   auto* exec = new (mem) XnnpackExecutor();
   const Error e = exec->init(processed->data(), processed->size(), context.named_data_map(),
                              allocator, static_cast<pthreadpool_t>(pool_for_init()),
-                             min_parallel_work_);
+                             min_parallel_work_, winograd_);
   if (e != Error::Ok) {
     exec->~XnnpackExecutor();
     return runtime::annotate(e, "XnnpackBackend init (method '%s')",

@@ -63,11 +63,19 @@ class XnnpackBackend final : public runtime::BackendInterface {
   void set_min_parallel_work(uint64_t work) { min_parallel_work_ = work; }
   uint64_t min_parallel_work() const { return min_parallel_work_; }
 
+  // Stride-1 3x3 f32 convolutions whose transformed filter fits L2 run as Winograd
+  // convolutions on CPUs with AVX-512F (winograd_stage.h; results differ from XNNPACK's direct
+  // form by ~1e-6 to 1e-5 of the output's magnitude). false keeps every convolution in
+  // XNNPACK's direct form. Default true. Applies to delegates initialised afterwards.
+  void set_winograd(bool enabled) { winograd_ = enabled; }
+  bool winograd() const { return winograd_; }
+
  private:
   void* pool_for_init() const;  // pthreadpool_t, created lazily (null for 1 thread)
 
   size_t num_threads_ = 1;
   uint64_t min_parallel_work_ = kDefaultMinParallelWork;
+  bool winograd_ = true;
   mutable void* pool_ = nullptr;
   mutable size_t pool_threads_ = 0;
 };

@@ -33,10 +33,11 @@ class XnnpackExecutor {
   // `blob` must outlive the executor. Arrays come from `allocator`. Stages whose work per
   // node is at least `min_parallel_work` run on `pool` (stage_work.h). Executors given the
   // same `allocator` (one method's delegates) share one XNNPACK workspace for their runtimes'
-  // internal values (method_workspace.h).
+  // internal values (method_workspace.h). `winograd`: stride-1 3x3 convolutions may run as
+  // Winograd convolutions (winograd_stage.h); false keeps XNNPACK's direct form.
   runtime::Error init(const void* blob, size_t size, const runtime::NamedDataMap* named_data,
                       runtime::MemoryAllocator* allocator, pthreadpool_t pool,
-                      uint64_t min_parallel_work);
+                      uint64_t min_parallel_work, bool winograd = true);
   runtime::Error execute(runtime::Span<runtime::EValue*> args);
 
   const GraphModel& model() const { return model_; }

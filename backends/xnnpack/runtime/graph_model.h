@@ -56,7 +56,7 @@ struct ValueInfo {
 
 // Where a node runs: inside an XNNPACK subgraph, in a stage of its own as a Winograd
 // convolution (winograd_stage.h), or nowhere (init fails naming it).
-enum class NodeRunner : uint8_t { Subgraph, Unsupported, Winograd };
+enum class NodeRunner : uint8_t { Subgraph, Unsupported, Winograd, Grouped16 };  // Grouped16: grouped16_stage.h
 
 struct NodeDesc {
   fb_xnnpack::XNodeUnion type = fb_xnnpack::XNodeUnion::NONE;
@@ -79,6 +79,8 @@ struct NodeDesc {
   // transformed filter [(m + 2)²][CI][CO].
   uint32_t winograd_tile = 0;
   const float* winograd_filter = nullptr;
+  // Grouped convolutions with 16-channel groups (grouped16_stage.h): the packed filter.
+  const float* grouped16_filter = nullptr;
 };
 
 struct GraphModel {

@@ -1,6 +1,7 @@
 // ShapePlan: shape propagation, subgraph definition and runtime creation for one
 // set of input shapes; see shape_plan.h.
 #include "backends/xnnpack/runtime/shape_plan.h"
+#include "backends/xnnpack/runtime/grouped16_stage.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -238,6 +239,10 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     const Stage& st = p.stages[s];
     const bool parallel = pool != nullptr && work_per_node(m, st, shapes_) >= min_parallel_work;
     num_parallel_stages_ += parallel;
+    if (st.runner == NodeRunner::Grouped16) {  // run by the delegate: no runtime (grouped16_stage.h)
+      err = check_grouped16(m, st.first_node, shapes_);
+      continue;
+    }
     if (st.runner == NodeRunner::Winograd && WinogradStage::applies(m, st.first_node, shapes_)) {
       winograd_[s] = new (std::nothrow) WinogradStage();
       ++num_winograd_stages_;
@@ -345,6 +350,10 @@ Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
     const Stage& st = p.stages[s];
     if (winograd_[s] != nullptr) {
       EMBER_TRY(winograd_[s]->run(data));
+      continue;
+    }
+    if (st.runner == NodeRunner::Grouped16) {
+      EMBER_TRY(run_grouped16(m, st.first_node, shapes_, data));
       continue;
     }
     void** bound = bound_ + bound_offset_[s];

@@ -1,6 +1,7 @@
 // ShapePlan: shape propagation, subgraph definition and runtime creation for one
 // set of input shapes; see shape_plan.h.
 #include "backends/xnnpack/runtime/shape_plan.h"
+#include "backends/xnnpack/runtime/few_rows_stage.h"
 #include "backends/xnnpack/runtime/grouped16_stage.h"
 
 #include <cstdlib>
@@ -243,6 +244,7 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
       err = check_grouped16(m, st.first_node, shapes_);
       continue;
     }
+    if (st.runner == NodeRunner::FewRows && few_rows_applies(m, st.first_node, shapes_)) continue;  // no runtime
     if (st.runner == NodeRunner::Winograd && WinogradStage::applies(m, st.first_node, shapes_)) {
       winograd_[s] = new (std::nothrow) WinogradStage();
       ++num_winograd_stages_;
@@ -354,6 +356,10 @@ Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
     }
     if (st.runner == NodeRunner::Grouped16) {
       EMBER_TRY(run_grouped16(m, st.first_node, shapes_, data));
+      continue;
+    }
+    if (st.runner == NodeRunner::FewRows && runtimes_[s] == nullptr) {
+      EMBER_TRY(run_few_rows(m, st.first_node, shapes_, data));
       continue;
     }
     void** bound = bound_ + bound_offset_[s];

@@ -12,6 +12,7 @@
 #include "backends/xnnpack/runtime/blocked_conv.h"
 #include "backends/xnnpack/runtime/paired_conv.h"
 #include "backends/xnnpack/runtime/winograd_stage.h"
+#include "backends/xnnpack/runtime/few_rows_stage.h"
 #include "backends/xnnpack/runtime/grouped16_stage.h"
 #include "runtime/core/diagnostics.h"
 
@@ -107,6 +108,7 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
   EMBER_TRY(read_graph(blob, size, named_data, allocator, &model_));
   EMBER_TRY(prepare_winograd_convs(&model_, allocator, winograd));  // before: it sets runners
   EMBER_TRY(prepare_grouped16_convs(&model_, allocator));  // before: it sets runners
+  EMBER_TRY(prepare_few_rows_convs(&model_, allocator));
   EMBER_TRY(build_partition(model_, allocator, &partition_));
   EMBER_TRY(prepare_paired_convs(&model_, allocator));
   EMBER_TRY(prepare_blocked_convs(&model_, allocator));

@@ -24,8 +24,8 @@ bool rows_pay(uint64_t rows) { return rows >= 2 && rows <= 16 && rows % 7 != 0; 
 
 }  // namespace
 
-Error prepare_few_rows_convs(GraphModel* m, runtime::MemoryAllocator* allocator) {
-  if (!few_rows_vectorized()) return Error::Ok;
+Error prepare_few_rows_convs(GraphModel* m, runtime::MemoryAllocator* allocator, bool enabled) {
+  if (!enabled || !few_rows_vectorized()) return Error::Ok;
   for (uint32_t i = 0; i < m->num_nodes; ++i) {
     NodeDesc& d = m->nodes[i];
     if (d.runner != NodeRunner::Subgraph || d.type != XNodeUnion::XNNConv2d || d.num_inputs < 2) continue;

@@ -21,7 +21,9 @@
 
 namespace ember::backends::xnnpack {
 
-runtime::Error prepare_few_rows_convs(GraphModel* model, runtime::MemoryAllocator* allocator);
+// `enabled` false (a delegate with a pool of several threads: these stages run single-threaded)
+// marks nothing.
+runtime::Error prepare_few_rows_convs(GraphModel* model, runtime::MemoryAllocator* allocator, bool enabled);
 // The plan's shapes fit the rule (pixel count, channels): run by run_few_rows.
 bool few_rows_applies(const GraphModel& m, uint32_t index, const Shape* shapes);
 runtime::Error run_few_rows(const GraphModel& m, uint32_t index, const Shape* shapes, void* const* data);

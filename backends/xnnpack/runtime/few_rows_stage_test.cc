@@ -70,6 +70,12 @@ TEST(FewRowsStage, BetweenSubgraphStagesMatchesTheDefinition) {
   check(1, 5, 33, 17, true);     // 5 rows, one partial panel
 }
 
+TEST(FewRowsStage, WithTwoThreadsXnnpackRunsItOverThePool) {
+  ASSERT_EQ(backend_instance().set_num_threads(2), Error::Ok);
+  check(3, 3, 256, 200, false);  // a delegate with a pool of two keeps it in its subgraph
+  ASSERT_EQ(backend_instance().set_num_threads(1), Error::Ok);
+}
+
 TEST(FewRowsStage, PixelCountsThatFitXnnpacksTilesStayInTheSubgraph) {
   check(7, 1, 64, 64, false);  // 7 rows: one full tile
   check(5, 5, 64, 64, false);  // 25 rows

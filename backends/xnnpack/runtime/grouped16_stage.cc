@@ -23,8 +23,8 @@ const fb_xnnpack::_XNNNodeConv* conv_of(const NodeDesc& d) {
 
 }  // namespace
 
-Error prepare_grouped16_convs(GraphModel* m, runtime::MemoryAllocator* allocator) {
-  if (!grouped16_vectorized()) return Error::Ok;
+Error prepare_grouped16_convs(GraphModel* m, runtime::MemoryAllocator* allocator, bool enabled) {
+  if (!enabled || !grouped16_vectorized()) return Error::Ok;
   for (uint32_t i = 0; i < m->num_nodes; ++i) {
     NodeDesc& d = m->nodes[i];
     if (d.runner != NodeRunner::Subgraph || d.type != XNodeUnion::XNNConv2d || d.num_inputs < 2) continue;

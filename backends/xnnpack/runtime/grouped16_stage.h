@@ -21,7 +21,9 @@
 
 namespace ember::backends::xnnpack {
 
-runtime::Error prepare_grouped16_convs(GraphModel* model, runtime::MemoryAllocator* allocator);
+// `enabled` false (a delegate with a pool of several threads: these stages run single-threaded)
+// marks nothing.
+runtime::Error prepare_grouped16_convs(GraphModel* model, runtime::MemoryAllocator* allocator, bool enabled);
 // InvalidArgument naming the node when the plan's input or output does not match the node.
 runtime::Error check_grouped16(const GraphModel& m, uint32_t index, const Shape* shapes);
 runtime::Error run_grouped16(const GraphModel& m, uint32_t index, const Shape* shapes, void* const* data);

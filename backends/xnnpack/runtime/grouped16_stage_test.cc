@@ -50,7 +50,7 @@ GraphBuilder graph(const Case& k, const std::vector<float>& w, const std::vector
   return g;
 }
 
-void check(const Case& k) {
+void check(const Case& k, int threads = 1) {
   SCOPED_TRACE(::testing::Message() << k.h << "x" << k.w << " groups " << k.groups << " stride " << k.stride);
   const uint32_t c = k.groups * 16, oh = out_dim(k.h, k.stride), ow = out_dim(k.w, k.stride);
   std::mt19937 rng(k.groups * 31 + k.h);
@@ -62,7 +62,7 @@ void check(const Case& k) {
   Delegate d(graph(k, w, b));
   ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
   const NodeDesc& conv = d.executor()->model().nodes[1];
-  EXPECT_EQ(conv.runner == NodeRunner::Grouped16, grouped16_vectorized());
+  EXPECT_EQ(conv.runner == NodeRunner::Grouped16, grouped16_vectorized() && threads == 1);
   HeapTensor xin({1, int32_t(k.h), int32_t(k.w), int32_t(c)}, x, {0, 1, 2, 3});
   HeapTensor yout({1, int32_t(oh), int32_t(ow), int32_t(c)}, {}, {0, 1, 2, 3});
   ASSERT_EQ(d.run({&xin, &yout}), Error::Ok) << runtime::last_error_message();
@@ -97,6 +97,14 @@ TEST(Grouped16Stage, BetweenSubgraphStagesMatchesTheDefinition) {
   check({4, 4, 10, 1});   // stage 3
   check({8, 8, 10, 2});   // stage 3 entry
   check({5, 7, 3, 1});    // odd plane: 8- and 4-pixel blocks with remainders
+}
+
+TEST(Grouped16Stage, WithTwoThreadsXnnpackRunsItOverThePool) {
+  // The stage is single-threaded: a delegate with a pool of two keeps the node in its subgraph.
+  ASSERT_EQ(backend_instance().set_num_threads(2), Error::Ok);
+  check({4, 4, 10, 1}, 2);
+  check({8, 8, 10, 2}, 2);
+  ASSERT_EQ(backend_instance().set_num_threads(1), Error::Ok);
 }
 
 TEST(Grouped16Stage, AloneFromTheGraphInputToItsOutput) {

@@ -240,11 +240,16 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     const Stage& st = p.stages[s];
     const bool parallel = pool != nullptr && work_per_node(m, st, shapes_) >= min_parallel_work;
     num_parallel_stages_ += parallel;
-    if (st.runner == NodeRunner::Grouped16) {  // run by the delegate: no runtime (grouped16_stage.h)
+    // grouped16_stage.h / few_rows_stage.h run single-threaded: with a pool of several threads
+    // the node runs as a one-node subgraph, which XNNPACK splits over the pool.
+    const bool one_thread = pool == nullptr || pthreadpool_get_threads_count(pool) <= 1;
+    if (st.runner == NodeRunner::Grouped16 && one_thread) {  // run by the delegate: no runtime
       err = check_grouped16(m, st.first_node, shapes_);
       continue;
     }
-    if (st.runner == NodeRunner::FewRows && few_rows_applies(m, st.first_node, shapes_)) continue;  // no runtime
+    if (st.runner == NodeRunner::FewRows && one_thread && few_rows_applies(m, st.first_node, shapes_)) {
+      continue;  // run by the delegate: no runtime
+    }
     if (st.runner == NodeRunner::Winograd && WinogradStage::applies(m, st.first_node, shapes_)) {
       winograd_[s] = new (std::nothrow) WinogradStage();
       ++num_winograd_stages_;
@@ -354,7 +359,7 @@ Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
       EMBER_TRY(winograd_[s]->run(data));
       continue;
     }
-    if (st.runner == NodeRunner::Grouped16) {
+    if (st.runner == NodeRunner::Grouped16 && runtimes_[s] == nullptr) {
       EMBER_TRY(run_grouped16(m, st.first_node, shapes_, data));
       continue;
     }

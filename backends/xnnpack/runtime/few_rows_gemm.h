@@ -9,8 +9,7 @@
 // Here one pass keeps all M rows (up to 12) x 32 columns in 24 AVX-512 registers, reading each
 // filter vector once per pass: every multiply-add of the M rows is used.
 //
-// Not used by the delegate yet: running it needs a delegate-run stage between XNNPACK subgraph
-// stages (the mechanism the Winograd integration adds).
+// The delegate runs it as a stage between XNNPACK subgraph stages (few_rows_stage.h).
 //
 // Layouts: x [M][K] (`x_stride` floats per row); w [N][K] (a 1x1 convolution's OHWI filter, a
 // linear layer's weight) packed to [ceil(N / 32)][K][32], columns past N zero; bias [N] or null;

@@ -10,8 +10,7 @@
 // filter is read once per group, exactly its own bytes, and every multiply-add is used. Groups
 // are outermost, so a group's filter (kh kw 256 floats) stays in L1 across its pixels.
 //
-// Not used by the delegate yet: running it needs a delegate-run stage between XNNPACK subgraph
-// stages (the mechanism the Winograd integration adds).
+// The delegate runs it as a stage between XNNPACK subgraph stages (grouped16_stage.h).
 //
 // Layouts: filter [G 16][kh][kw][16] (XNNPACK's OHWI with 16 input channels per group), packed
 // to [G][kh][kw][16 in][16 out]; input [N][H][W][G 16]; output [N][OH][OW][G 16]; bias [G 16]

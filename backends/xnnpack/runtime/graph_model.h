@@ -56,7 +56,8 @@ struct ValueInfo {
 
 // Where a node runs: inside an XNNPACK subgraph, in a stage of its own as a Winograd
 // convolution (winograd_stage.h), or nowhere (init fails naming it).
-enum class NodeRunner : uint8_t { Subgraph, Unsupported, Winograd };
+// Grouped16: grouped16_stage.h; FewRows: few_rows_stage.h.
+enum class NodeRunner : uint8_t { Subgraph, Unsupported, Winograd, Grouped16, FewRows };
 
 struct NodeDesc {
   fb_xnnpack::XNodeUnion type = fb_xnnpack::XNodeUnion::NONE;
@@ -79,6 +80,10 @@ struct NodeDesc {
   // transformed filter [(m + 2)²][CI][CO].
   uint32_t winograd_tile = 0;
   const float* winograd_filter = nullptr;
+  // Grouped convolutions with 16-channel groups (grouped16_stage.h): the packed filter.
+  const float* grouped16_filter = nullptr;
+  // 1x1 convolutions on few pixels (few_rows_stage.h): the packed filter.
+  const float* few_rows_filter = nullptr;
 };
 
 struct GraphModel {

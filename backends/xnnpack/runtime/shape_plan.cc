@@ -1,6 +1,8 @@
 // ShapePlan: shape propagation, subgraph definition and runtime creation for one
 // set of input shapes; see shape_plan.h.
 #include "backends/xnnpack/runtime/shape_plan.h"
+#include "backends/xnnpack/runtime/few_rows_stage.h"
+#include "backends/xnnpack/runtime/grouped16_stage.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -238,6 +240,16 @@ Error ShapePlan::build(const GraphModel& m, const Partition& p, const Shape* inp
     const Stage& st = p.stages[s];
     const bool parallel = pool != nullptr && work_per_node(m, st, shapes_) >= min_parallel_work;
     num_parallel_stages_ += parallel;
+    // grouped16_stage.h / few_rows_stage.h run single-threaded: with a pool of several threads
+    // the node runs as a one-node subgraph, which XNNPACK splits over the pool.
+    const bool one_thread = pool == nullptr || pthreadpool_get_threads_count(pool) <= 1;
+    if (st.runner == NodeRunner::Grouped16 && one_thread) {  // run by the delegate: no runtime
+      err = check_grouped16(m, st.first_node, shapes_);
+      continue;
+    }
+    if (st.runner == NodeRunner::FewRows && one_thread && few_rows_applies(m, st.first_node, shapes_)) {
+      continue;  // run by the delegate: no runtime
+    }
     if (st.runner == NodeRunner::Winograd && WinogradStage::applies(m, st.first_node, shapes_)) {
       winograd_[s] = new (std::nothrow) WinogradStage();
       ++num_winograd_stages_;
@@ -345,6 +357,14 @@ Error ShapePlan::run(const GraphModel& m, const Partition& p, void* const* data,
     const Stage& st = p.stages[s];
     if (winograd_[s] != nullptr) {
       EMBER_TRY(winograd_[s]->run(data));
+      continue;
+    }
+    if (st.runner == NodeRunner::Grouped16 && runtimes_[s] == nullptr) {
+      EMBER_TRY(run_grouped16(m, st.first_node, shapes_, data));
+      continue;
+    }
+    if (st.runner == NodeRunner::FewRows && runtimes_[s] == nullptr) {
+      EMBER_TRY(run_few_rows(m, st.first_node, shapes_, data));
       continue;
     }
     void** bound = bound_ + bound_offset_[s];

@@ -12,6 +12,8 @@
 #include "backends/xnnpack/runtime/blocked_conv.h"
 #include "backends/xnnpack/runtime/paired_conv.h"
 #include "backends/xnnpack/runtime/winograd_stage.h"
+#include "backends/xnnpack/runtime/few_rows_stage.h"
+#include "backends/xnnpack/runtime/grouped16_stage.h"
 #include "runtime/core/diagnostics.h"
 
 namespace ember::backends::xnnpack {
@@ -105,9 +107,19 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
   min_parallel_work_ = min_parallel_work;
   EMBER_TRY(read_graph(blob, size, named_data, allocator, &model_));
   EMBER_TRY(prepare_winograd_convs(&model_, allocator, winograd));  // before: it sets runners
+  // Single-threaded delegate stages only for a delegate without a multi-thread pool (at two
+  // threads XNNPACK's split of these convolutions wins, and extra stages cost).
+  const bool one_thread = pool == nullptr || pthreadpool_get_threads_count(pool) <= 1;
+  EMBER_TRY(prepare_grouped16_convs(&model_, allocator, one_thread));  // before: it sets runners
+  EMBER_TRY(prepare_few_rows_convs(&model_, allocator, one_thread));
   EMBER_TRY(build_partition(model_, allocator, &partition_));
   EMBER_TRY(prepare_paired_convs(&model_, allocator));
   EMBER_TRY(prepare_blocked_convs(&model_, allocator));
+  size_t constant_bytes = 0;  // a hint for where the packed weights go (packed_weights_cache.h)
+  for (uint32_t v = 0; v < model_.num_values; ++v) {
+    if (model_.values[v].data != nullptr) constant_bytes += model_.values[v].data_size;
+  }
+  packed_weights_.expect_bytes(constant_bytes);
   const size_t nv = model_.num_values == 0 ? 1 : model_.num_values;
   input_shapes_ = allocator->allocate_list<Shape>(model_.num_externs == 0 ? 1 : model_.num_externs);
   data_ = allocator->allocate_list<void*>(nv);

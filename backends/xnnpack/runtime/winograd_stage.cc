@@ -103,7 +103,8 @@ uint64_t winograd_min_tiles(const GraphModel& m, uint64_t l3) {
   return l3 != 0 && bytes <= l3 / 2 ? kWinogradMinTiles : kWinogradMinTilesFromMemory;
 }
 
-Error prepare_winograd_convs(GraphModel* m, runtime::MemoryAllocator* allocator, bool enabled) {
+Error prepare_winograd_convs(GraphModel* m, runtime::MemoryAllocator* allocator, bool enabled,
+                             bool pooled) {
   if (!enabled || !winograd_available()) return Error::Ok;
   const uint32_t nr = f32_gemm_tile_width();
   const uint64_t l2 = l2_cache_bytes();
@@ -116,6 +117,7 @@ Error prepare_winograd_convs(GraphModel* m, runtime::MemoryAllocator* allocator,
     const uint32_t ci = c->group_input_channels(), co = c->group_output_channels();
     const ValueInfo& out = m->values[d.outputs[0]];
     if (out.dims[1] > UINT32_MAX || out.dims[2] > UINT32_MAX) continue;
+    if (pooled && co < kWinogradMinOutputChannelsPooled) continue;
     const uint32_t tile =
         winograd_tile(ci, co, uint32_t(out.dims[1]), uint32_t(out.dims[2]), nr, l2, min_tiles);
     if (tile == 0) continue;

@@ -50,11 +50,18 @@ uint64_t l3_cache_bytes();
 // L3 (0: unknown, taken as from memory).
 uint64_t winograd_min_tiles(const GraphModel& model, uint64_t l3);
 
+// With a pool of more than one thread, only convolutions with at least this many output
+// channels: at two threads the 32-output layers (DenseNet-121's 128 -> 32) ran slower as
+// Winograd than in XNNPACK's threaded direct form (DenseNet 1.06 -> 1.15 of ONNX Runtime),
+// while the wider ones kept their gain (decision 261).
+constexpr uint32_t kWinogradMinOutputChannelsPooled = 64;
+
 // Marks the nodes that run as Winograd convolutions (see above) and fills their winograd_tile
-// and winograd_filter; does nothing when `enabled` is false or the CPU lacks AVX-512F. A node
-// whose transformed filter does not fit in the allocator stays in its subgraph.
+// and winograd_filter; does nothing when `enabled` is false or the CPU lacks AVX-512F. `pooled`:
+// the delegate has a pool of more than one thread (kWinogradMinOutputChannelsPooled applies). A
+// node whose transformed filter does not fit in the allocator stays in its subgraph.
 runtime::Error prepare_winograd_convs(GraphModel* model, runtime::MemoryAllocator* allocator,
-                                      bool enabled);
+                                      bool enabled, bool pooled);
 
 class WinogradStage {
  public:

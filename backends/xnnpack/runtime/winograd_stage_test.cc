@@ -198,11 +198,21 @@ TEST(WinogradStage, DisabledKeepsTheDirectForm) {
   EXPECT_EQ(d.executor()->model().nodes[1].runner, NodeRunner::Subgraph);
 }
 
+// With a pool, a convolution with fewer than 64 outputs keeps the direct form (decision 261).
+TEST(WinogradStage, APoolKeepsNarrowOutputsDirect) {
+  ASSERT_EQ(backend_instance().set_num_threads(2), Error::Ok);
+  Delegate d(winograd_graph({1, 12, 12, 32, 32, 1}, random_values(32 * 9 * 32, 1),
+                            random_values(32, 2)));
+  ASSERT_EQ(backend_instance().set_num_threads(1), Error::Ok);
+  ASSERT_EQ(d.init_error(), Error::Ok) << runtime::last_error_message();
+  EXPECT_EQ(d.executor()->model().nodes[1].runner, NodeRunner::Subgraph);
+}
+
 TEST(WinogradStage, ThreadPoolSplitsTheTransforms) {
   ASSERT_EQ(backend_instance().set_num_threads(2), Error::Ok);
   const uint64_t min_work = backend_instance().min_parallel_work();
   backend_instance().set_min_parallel_work(0);
-  check({1, 40, 38, 32, 32, 1}, 1, 40, 38, true);
+  check({1, 40, 38, 32, 64, 1}, 1, 40, 38, true);
   check({2, 8, 8, 32, 64, 0}, 2, 8, 8, true);
   backend_instance().set_min_parallel_work(min_work);
   ASSERT_EQ(backend_instance().set_num_threads(1), Error::Ok);

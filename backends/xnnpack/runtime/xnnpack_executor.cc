@@ -106,10 +106,11 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
   pool_ = pool;
   min_parallel_work_ = min_parallel_work;
   EMBER_TRY(read_graph(blob, size, named_data, allocator, &model_));
-  EMBER_TRY(prepare_winograd_convs(&model_, allocator, winograd));  // before: it sets runners
   // Single-threaded delegate stages only for a delegate without a multi-thread pool (at two
   // threads XNNPACK's split of these convolutions wins, and extra stages cost).
   const bool one_thread = pool == nullptr || pthreadpool_get_threads_count(pool) <= 1;
+  // Before the others: they set runners too.
+  EMBER_TRY(prepare_winograd_convs(&model_, allocator, winograd, !one_thread));
   EMBER_TRY(prepare_grouped16_convs(&model_, allocator, one_thread));  // before: it sets runners
   EMBER_TRY(prepare_few_rows_convs(&model_, allocator, one_thread));
   EMBER_TRY(build_partition(model_, allocator, &partition_));

@@ -1,6 +1,9 @@
 // PackedWeightsCache: see packed_weights_cache.h.
 #include "backends/xnnpack/runtime/packed_weights_cache.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include "backends/xnnpack/runtime/xnn_allocator.h"
@@ -80,6 +83,19 @@ size_t PackedWeightsCache::num_entries() const {
 size_t PackedWeightsCache::packed_bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
   return packed_bytes_;
+}
+
+void PackedWeightsCache::release_unused_slab_tails() {
+#ifdef MADV_DONTNEED
+  const long page = sysconf(_SC_PAGESIZE);
+  if (page <= 0) return;
+  for (const Slab& slab : slabs_) {
+    const size_t keep = align_up(slab.used, size_t(page));
+    if (keep >= slab.bytes) continue;
+    // Advice on our own anonymous slab: the range reads back as zeros; failure keeps the pages.
+    (void)madvise(static_cast<char*>(slab.base) + keep, slab.bytes - keep, MADV_DONTNEED);
+  }
+#endif
 }
 
 size_t PackedWeightsCache::slab_bytes() const {

@@ -42,6 +42,11 @@ class PackedWeightsCache {
   // The delegate's constant bytes (a hint, before any runtime is created): from 2 MiB on, its
   // weights go to huge-page slabs from the first one, not only after the first 2 MiB.
   void expect_bytes(size_t bytes);
+  // Gives back the pages of each slab past its last entry (rounded up to the base page size)
+  // that packing made resident: a slab's last 2 MiB page is partly used, and with transparent
+  // huge pages the whole page is resident (an LLM's 30 layer delegates held 15 MB more than
+  // their weights). Called once packing is done; a later reservation there faults zeroed pages.
+  void release_unused_slab_tails();
 
   size_t num_entries() const;
   size_t packed_bytes() const;  // bytes of packed weights held

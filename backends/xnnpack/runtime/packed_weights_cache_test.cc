@@ -5,6 +5,8 @@
 #include "backends/xnnpack/runtime/packed_weights_cache.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -133,6 +135,37 @@ TEST(PackedWeightsCache, ADelegateThatExpectsTwoMegabytesUsesSlabsFromItsFirstWe
   EXPECT_EQ(b.data, a.data + 4096);
   EXPECT_EQ(cache.slab_bytes(), 8192u);
   cache.set_open(false);
+}
+
+// Resident 4 KiB pages of [p, p + n) (mincore); p page-aligned.
+size_t resident_pages(const unsigned char* p, size_t n) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> in((n + page - 1) / page);
+  if (mincore(const_cast<unsigned char*>(p), n, in.data()) != 0) return SIZE_MAX;
+  size_t count = 0;
+  for (unsigned char v : in) count += v & 1;
+  return count;
+}
+
+// The slab's tail past its last entry is given back; the entries keep their pages and bytes.
+// The tail is written first, as a transparent huge page backing the slab's first 2 MiB would
+// make it resident, so the test does not depend on the machine's THP setting.
+TEST(PackedWeightsCache, TheUnusedTailOfASlabIsGivenBack) {
+  PackedWeightsCache cache;
+  cache.expect_bytes(kHugePageBytes);
+  cache.set_open(true);
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const Inserted a = insert(cache, 0, 3 * page + 100, 7);
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(a.data) % kHugePageBytes, 0u);
+  cache.set_open(false);
+  unsigned char* tail = a.data + 4 * page;  // the entry's 3 pages and 100 bytes end in page 4
+  std::memset(tail, 0x5a, kHugePageBytes - 4 * page);
+  ASSERT_EQ(resident_pages(tail, kHugePageBytes - 4 * page), kHugePageBytes / page - 4);
+  cache.release_unused_slab_tails();
+  EXPECT_EQ(resident_pages(tail, kHugePageBytes - 4 * page), 0u);
+  EXPECT_EQ(resident_pages(a.data, 4 * page), 4u);
+  EXPECT_TRUE(all_equal(a.data, 3 * page + 100, 7));
+  EXPECT_EQ(tail[0], 0) << "a given-back page reads back as zeros";
 }
 
 // Through the delegate: the executor tells its cache the graph's constant bytes at init.

@@ -144,6 +144,7 @@ Error XnnpackExecutor::init(const void* blob, size_t size, const runtime::NamedD
     p = nullptr;
   }
   page_out_packed_sources(model_);
+  packed_weights_.release_unused_slab_tails();
   EMBER_ASSIGN_OR_RETURN(workspace_, MethodWorkspace::acquire(allocator));
   return Error::Ok;
 }

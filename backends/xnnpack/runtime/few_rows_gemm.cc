@@ -1,6 +1,8 @@
 // FewRowsGemm: see few_rows_gemm.h.
 #include "backends/xnnpack/runtime/few_rows_gemm.h"
 
+#include "backends/xnnpack/runtime/avx512_region.h"
+
 #include <cpuinfo.h>
 
 #include <algorithm>
@@ -35,8 +37,7 @@ void gemm_portable(uint32_t m, uint32_t n, uint32_t k, const float* x, size_t x_
 
 bool avx512_available() { return cpuinfo_initialize() && cpuinfo_has_x86_avx512f(); }
 
-#pragma GCC push_options
-#pragma GCC target("avx512f")
+EMBER_AVX512F_BEGIN
 
 // All R rows against one 32-column panel: 2 R accumulators, two filter vectors per k.
 template <uint32_t R>
@@ -95,7 +96,7 @@ void gemm_avx512(uint32_t m, uint32_t n, uint32_t k, const float* x, size_t x_st
   kByRows[m - 1](n, k, x, x_stride, packed, bias, out_min, out_max, y, y_stride);
 }
 
-#pragma GCC pop_options
+EMBER_AVX512F_END
 
 #else
 

@@ -1,6 +1,8 @@
 // Grouped16Conv: see grouped16_conv.h.
 #include "backends/xnnpack/runtime/grouped16_conv.h"
 
+#include "backends/xnnpack/runtime/avx512_region.h"
+
 #include <cpuinfo.h>
 
 #include <algorithm>
@@ -67,8 +69,7 @@ void conv_portable(const Grouped16ConvShape& s, const float* input, const float*
 
 bool avx512_available() { return cpuinfo_initialize() && cpuinfo_has_x86_avx512f(); }
 
-#pragma GCC push_options
-#pragma GCC target("avx512f")
+EMBER_AVX512F_BEGIN
 
 // R output pixels of every group: the pixels' input addresses per tap are found once (no
 // division in the group loop), then per group R accumulators, one filter vector per tap and
@@ -142,7 +143,7 @@ void conv_avx512(const Grouped16ConvShape& s, const float* input, const float* p
   }
 }
 
-#pragma GCC pop_options
+EMBER_AVX512F_END
 
 #else
 

@@ -1,5 +1,7 @@
 #include "backends/xnnpack/runtime/winograd_conv.h"
 
+#include "backends/xnnpack/runtime/avx512_region.h"
+
 #include <cpuinfo.h>
 
 #include <algorithm>
@@ -75,8 +77,7 @@ bool winograd_available() { return cpuinfo_initialize() && cpuinfo_has_x86_avx51
 
 // Everything below runs only where winograd_available(): compiled for AVX-512F, 16 floats per
 // vector, an n x n patch of vectors in registers.
-#pragma GCC push_options
-#pragma GCC target("avx512f")
+EMBER_AVX512F_BEGIN
 namespace {
 
 typedef float V16 __attribute__((vector_size(64), aligned(4)));
@@ -225,7 +226,7 @@ void winograd_output_transform_range(uint32_t m, const float* mo, const float* b
     output_tiles<2>(mo, bias, lo, hi, out_h, out_w, co, output_stride, t0, count, k_begin, k_end, y);
   }
 }
-#pragma GCC pop_options
+EMBER_AVX512F_END
 
 #else  // no AVX-512F build of the transforms: the delegate keeps its other forms.
 

@@ -18,6 +18,26 @@ using runtime::fail;
 
 constexpr uint32_t kAllowedFlags = 0x3;  // EXTERNAL_INPUT | EXTERNAL_OUTPUT
 
+// FlatBuffers checks its fields' alignment relative to the buffer's start and then reads them
+// in place, so the buffer itself must start at an address aligned for its widest scalar (8
+// bytes). A header whose flatbuffer offset is not a multiple of 8, or a blob at such an address,
+// gets an aligned copy from the method's allocator (kept, like the blob, for the method's life).
+// Found by xnnpack_blob_fuzz (UBSan: member call on a misaligned Vector).
+runtime::Error align_flatbuffer(runtime::MemoryAllocator* allocator, const uint8_t** fb,
+                                size_t size) {
+  constexpr size_t kAlign = 8;
+  if (reinterpret_cast<uintptr_t>(*fb) % kAlign == 0) return runtime::Error::Ok;
+  void* copy = allocator == nullptr ? nullptr : allocator->allocate(size, kAlign);
+  if (copy == nullptr) {
+    return fail(runtime::Error::MemoryAllocationFailed,
+                "XNNPACK blob: no memory for an aligned copy of the misaligned XNNGraph flatbuffer "
+                "(%zu bytes)", size);
+  }
+  std::memcpy(copy, *fb, size);
+  *fb = static_cast<const uint8_t*>(copy);
+  return runtime::Error::Ok;
+}
+
 Error locate_flatbuffer(const uint8_t* blob, size_t size, ConstantSource* src,
                         const uint8_t** fb, size_t* fb_size) {
   if (has_xnnpack_header(blob, size)) {
@@ -276,6 +296,7 @@ Error read_graph(const void* blob, size_t size, const runtime::NamedDataMap* nam
   size_t fb_size = 0;
   EMBER_TRY(locate_flatbuffer(static_cast<const uint8_t*>(blob), size, &src, &fb, &fb_size));
   EMBER_TRY(check_identifier(fb, fb_size));
+  EMBER_TRY(align_flatbuffer(allocator, &fb, fb_size));
   flatbuffers::Verifier verifier(fb, fb_size);
   if (!verifier.VerifyBuffer<fb_xnnpack::XNNGraph>(nullptr)) {
     return fail(Error::InvalidProgram, "XNNPACK blob: the XNNGraph flatbuffer (%zu bytes) fails "

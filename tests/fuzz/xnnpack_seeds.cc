@@ -84,6 +84,41 @@ GraphBuilder winograd_conv() {
   return g;
 }
 
+// A 3x3 stride-2 pad-1 convolution with two groups of 16 channels at 6x6 (a grouped16 stage on
+// AVX-512F CPUs with one thread, grouped16_stage.h) between two adds.
+GraphBuilder grouped16_conv() {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1, 6, 6, 32}, kIn, 0), a = g.tensor({1, 6, 6, 32});
+  g.node_2x1(XNodeUnion::XNNAdd, x, x, a);
+  std::vector<float> w(32 * 3 * 3 * 16), b(32);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = 0.01f * float(int(i % 7) - 3);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * float(int(i % 5) - 2);
+  const uint32_t c = g.tensor({1, 3, 3, 32});
+  g.conv2d(3, 1, 16, 16, a, g.constant({32, 3, 3, 16}, w), g.constant({32}, b), c);
+  auto* conv = g.graph.xnodes.back()->xnode_union.AsXNNConv2d();
+  conv->groups = 2;
+  conv->subsampling_height = conv->subsampling_width = 2;
+  g.clamp_last(0.f, INFINITY);
+  g.node_2x1(XNodeUnion::XNNAdd, c, c, g.tensor({1, 3, 3, 32}, kOut, 1));
+  return g;
+}
+
+// A 1x1 convolution of 16 -> 32 channels on a 3x3 plane (9 rows: a few-rows stage on AVX-512F
+// CPUs with one thread, few_rows_stage.h) between two adds.
+GraphBuilder few_rows_conv() {
+  GraphBuilder g;
+  const uint32_t x = g.tensor({1, 3, 3, 16}, kIn, 0), a = g.tensor({1, 3, 3, 16});
+  g.node_2x1(XNodeUnion::XNNAdd, x, x, a);
+  std::vector<float> w(32 * 16), b(32);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = 0.02f * float(int(i % 9) - 4);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 0.1f * float(int(i % 3) - 1);
+  const uint32_t c = g.tensor({1, 3, 3, 32});
+  g.conv2d(1, 0, 16, 32, a, g.constant({32, 1, 1, 16}, w), g.constant({32}, b), c);
+  g.clamp_last(0.f, INFINITY);
+  g.node_2x1(XNodeUnion::XNNAdd, c, c, g.tensor({1, 3, 3, 32}, kOut, 1));
+  return g;
+}
+
 GraphBuilder batch_matmul() {
   GraphBuilder g;
   const uint32_t a = g.tensor({2, 1, 2}, kIn, 0), b = g.tensor({2, 2, 1}, kIn, 1);
@@ -121,6 +156,8 @@ std::vector<std::pair<std::string, std::vector<uint8_t>>> xnnpack_seed_blobs() {
       {"batch_matmul", batch_matmul().blob()},
       {"quantized_conv", quantized_conv().blob()},
       {"winograd_conv", winograd_conv().blob()},
+      {"grouped16_conv", grouped16_conv().blob()},
+      {"few_rows_conv", few_rows_conv().blob()},
   };
 }
 

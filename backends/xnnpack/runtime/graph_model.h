@@ -118,4 +118,9 @@ size_t datatype_size(fb_xnnpack::XNNDatatype type);
 // 4-bit weights (qcint4, qbint4): two per byte, each innermost row padded to a whole byte.
 bool is_int4(fb_xnnpack::XNNDatatype type);
 
+// Constant data (the payload's constant region or a named-data buffer) need not be aligned for
+// its type; a delegate stage that reads floats in place takes only 4-byte-aligned constants (the
+// rest stay with XNNPACK, which copies when it packs).
+inline bool float_aligned(const void* p) { return reinterpret_cast<uintptr_t>(p) % alignof(float) == 0; }
+
 }  // namespace ember::backends::xnnpack

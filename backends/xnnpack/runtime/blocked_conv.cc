@@ -39,10 +39,6 @@ uint32_t conv_blocks(uint64_t filter_bytes, uint32_t co, uint32_t nr, uint64_t l
 
 namespace {
 
-bool is_plain_f32(const ValueInfo& v) {
-  return v.datatype == XNNDatatype::xnn_datatype_fp32 && v.quant == QuantKind::None;
-}
-
 }  // namespace
 
 Error prepare_blocked_convs(GraphModel* m, runtime::MemoryAllocator* allocator) {
@@ -52,7 +48,7 @@ Error prepare_blocked_convs(GraphModel* m, runtime::MemoryAllocator* allocator) 
     NodeDesc& d = m->nodes[i];
     if (d.type != XNodeUnion::XNNConv2d || d.runner != NodeRunner::Subgraph) continue;
     if (d.paired_filter != nullptr) continue;  // few channels: paired_conv.h's case
-    const auto* c = static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
+    const auto* c = conv_of(d);
     if (c->groups() != 1) continue;
     const uint32_t co = c->group_output_channels(), ci = c->group_input_channels();
     const uint32_t kh = c->kernel_height(), kw = c->kernel_width();
@@ -92,7 +88,7 @@ Error define_blocked_conv(const DefineContext& ctx, uint32_t index, bool* used) 
   if (d.conv_blocks <= 1 || d.block_zeros == nullptr) return Error::Ok;
   const Shape& is = ctx.shapes[d.inputs[0]];
   const Shape& os = ctx.shapes[d.outputs[0]];
-  const auto* c = static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
+  const auto* c = conv_of(d);
   const size_t g = d.conv_blocks, co = c->group_output_channels(), ci = c->group_input_channels();
   if (is.rank != 4 || os.rank != 4 || is.dims[3] != ci || os.dims[3] != co) return Error::Ok;
   // One row tile (at most 7 output pixels on every XNNPACK f32 config) reads the filter once

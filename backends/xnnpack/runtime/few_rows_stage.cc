@@ -11,14 +11,6 @@ using runtime::Error;
 
 namespace {
 
-bool is_f32(const ValueInfo& v) {
-  return v.datatype == fb_xnnpack::XNNDatatype::xnn_datatype_fp32 && v.quant == QuantKind::None;
-}
-
-const fb_xnnpack::_XNNNodeConv* conv_of(const NodeDesc& d) {
-  return static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
-}
-
 // Rows XNNPACK's 7-row tiles serve badly and one or two passes of few_rows_gemm serve well.
 bool rows_pay(uint64_t rows) { return rows >= 2 && rows <= 16 && rows % 7 != 0; }
 
@@ -41,13 +33,13 @@ Error prepare_few_rows_convs(GraphModel* m, runtime::MemoryAllocator* allocator,
     const ValueInfo& w = m->values[d.inputs[1]];
     const ValueInfo& out = m->values[d.outputs[0]];
     const uint32_t k = c->group_input_channels(), n = c->group_output_channels();
-    if (!is_f32(in) || !is_f32(w) || !is_f32(out) || w.data == nullptr || !float_aligned(w.data) || in.data != nullptr) continue;
+    if (!is_plain_f32(in) || !is_plain_f32(w) || !is_plain_f32(out) || w.data == nullptr || !float_aligned(w.data) || in.data != nullptr) continue;
     if (out.rank != 4 || in.rank != 4 || in.dims[3] != k || out.dims[3] != n || k == 0 || n == 0) continue;
     if (!rows_pay(uint64_t{out.dims[0]} * out.dims[1] * out.dims[2])) continue;
     if (w.data_size / sizeof(float) < size_t{n} * k) continue;
     if (d.num_inputs > 2 && d.inputs[2] != kInvalidId) {
       const ValueInfo& b = m->values[d.inputs[2]];
-      if (!is_f32(b) || b.data == nullptr || !float_aligned(b.data) || b.data_size < size_t{n} * sizeof(float)) continue;
+      if (!is_plain_f32(b) || b.data == nullptr || !float_aligned(b.data) || b.data_size < size_t{n} * sizeof(float)) continue;
     }
     float* packed = allocator->allocate_list<float>(few_rows_packed_floats(n, k));
     if (packed == nullptr) continue;

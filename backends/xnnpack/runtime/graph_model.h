@@ -118,6 +118,16 @@ size_t datatype_size(fb_xnnpack::XNNDatatype type);
 // 4-bit weights (qcint4, qbint4): two per byte, each innermost row padded to a whole byte.
 bool is_int4(fb_xnnpack::XNNDatatype type);
 
+// A float value without quantization parameters.
+inline bool is_plain_f32(const ValueInfo& v) {
+  return v.datatype == fb_xnnpack::XNNDatatype::xnn_datatype_fp32 && v.quant == QuantKind::None;
+}
+
+// The convolution attributes of a node whose union is an XNNConv2d (or depthwise) node.
+inline const fb_xnnpack::_XNNNodeConv* conv_of(const NodeDesc& d) {
+  return static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
+}
+
 // Constant data (the payload's constant region or a named-data buffer) need not be aligned for
 // its type; a delegate stage that reads floats in place takes only 4-byte-aligned constants (the
 // rest stay with XNNPACK, which copies when it packs).

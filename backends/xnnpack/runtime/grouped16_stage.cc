@@ -13,14 +13,6 @@ using runtime::fail;
 
 namespace {
 
-bool is_f32(const ValueInfo& v) {
-  return v.datatype == fb_xnnpack::XNNDatatype::xnn_datatype_fp32 && v.quant == QuantKind::None;
-}
-
-const fb_xnnpack::_XNNNodeConv* conv_of(const NodeDesc& d) {
-  return static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
-}
-
 }  // namespace
 
 Error prepare_grouped16_convs(GraphModel* m, runtime::MemoryAllocator* allocator, bool enabled) {
@@ -39,11 +31,11 @@ Error prepare_grouped16_convs(GraphModel* m, runtime::MemoryAllocator* allocator
     const ValueInfo& w = m->values[d.inputs[1]];
     const ValueInfo& out = m->values[d.outputs[0]];
     const uint32_t g = c->groups(), kh = c->kernel_height(), kw = c->kernel_width();
-    if (!is_f32(in) || !is_f32(w) || !is_f32(out) || w.data == nullptr || !float_aligned(w.data) || in.data != nullptr) continue;
+    if (!is_plain_f32(in) || !is_plain_f32(w) || !is_plain_f32(out) || w.data == nullptr || !float_aligned(w.data) || in.data != nullptr) continue;
     if (w.data_size / sizeof(float) < size_t{g} * 16 * kh * kw * 16) continue;
     if (d.num_inputs > 2 && d.inputs[2] != kInvalidId) {
       const ValueInfo& b = m->values[d.inputs[2]];
-      if (!is_f32(b) || b.data == nullptr || !float_aligned(b.data) || b.data_size < size_t{g} * 16 * sizeof(float)) continue;
+      if (!is_plain_f32(b) || b.data == nullptr || !float_aligned(b.data) || b.data_size < size_t{g} * 16 * sizeof(float)) continue;
     }
     float* packed = allocator->allocate_list<float>(grouped16_packed_floats(g, kh, kw));
     if (packed == nullptr) continue;

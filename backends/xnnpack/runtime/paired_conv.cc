@@ -28,10 +28,6 @@ namespace {
 
 uint32_t round_up(uint32_t n, uint32_t q) { return (n + q - 1) / q * q; }
 
-bool is_plain_f32(const ValueInfo& v) {
-  return v.datatype == XNNDatatype::xnn_datatype_fp32 && v.quant == QuantKind::None;
-}
-
 }  // namespace
 
 PairedGeometry paired_geometry(uint32_t kernel_width, uint32_t output_channels, uint32_t nr) {
@@ -76,7 +72,7 @@ Error prepare_paired_convs(GraphModel* m, runtime::MemoryAllocator* allocator) {
   for (uint32_t i = 0; i < m->num_nodes; ++i) {
     NodeDesc& d = m->nodes[i];
     if (d.type != XNodeUnion::XNNConv2d || d.runner != NodeRunner::Subgraph) continue;
-    const auto* c = static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
+    const auto* c = conv_of(d);
     if (c->groups() != 1 || c->subsampling_width() != 1 || c->dilation_width() != 1) continue;
     const uint32_t co = c->group_output_channels(), ci = c->group_input_channels();
     const uint32_t kh = c->kernel_height(), kw = c->kernel_width();
@@ -129,7 +125,7 @@ Error define_paired_conv(const DefineContext& ctx, uint32_t index, bool* used) {
   const Shape& is = ctx.shapes[d.inputs[0]];
   const Shape& os = ctx.shapes[d.outputs[0]];
   if (is.rank != 4 || os.rank != 4 || is.dims[2] % 2 != 0 || is.dims[2] == 0) return Error::Ok;
-  const auto* c = static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
+  const auto* c = conv_of(d);
   const size_t co = c->group_output_channels(), ci = c->group_input_channels();
   const uint32_t kh = c->kernel_height(), kw = c->kernel_width(), kw2 = kw / 2 + 1;
   const uint32_t pl = c->padding_left(), s = pl % 2, pl2 = (s + pl) / 2;

@@ -39,14 +39,6 @@ using runtime::fail;
 
 namespace {
 
-bool is_f32(const ValueInfo& v) {
-  return v.datatype == fb_xnnpack::XNNDatatype::xnn_datatype_fp32 && v.quant == QuantKind::None;
-}
-
-const fb_xnnpack::_XNNNodeConv* conv_of(const NodeDesc& d) {
-  return static_cast<const fb_xnnpack::_XNNNodeConv*>(d.node->xnode_union());
-}
-
 // The convolution's attributes allow the transforms: see winograd_stage.h. Sets *pad.
 bool winograd_shape(const GraphModel& m, const NodeDesc& d, uint32_t* pad) {
   if (d.type != XNodeUnion::XNNConv2d || d.num_inputs < 2 || d.num_outputs != 1) return false;
@@ -65,7 +57,7 @@ bool winograd_shape(const GraphModel& m, const NodeDesc& d, uint32_t* pad) {
   const ValueInfo& in = m.values[d.inputs[0]];
   const ValueInfo& w = m.values[d.inputs[1]];
   const ValueInfo& out = m.values[d.outputs[0]];
-  if (!is_f32(in) || !is_f32(w) || !is_f32(out) || w.data == nullptr || !float_aligned(w.data) || in.data != nullptr) return false;
+  if (!is_plain_f32(in) || !is_plain_f32(w) || !is_plain_f32(out) || w.data == nullptr || !float_aligned(w.data) || in.data != nullptr) return false;
   if (in.rank != 4 || out.rank != 4 || in.dims[3] != ci || out.dims[3] != co) return false;
   if (w.rank != 4 || w.dims[0] != co || w.dims[1] != 3 || w.dims[2] != 3 || w.dims[3] != ci ||
       w.data_size / sizeof(float) < size_t{co} * 9 * ci) {  // ci, co < 2^32: no wrap in 64 bits
@@ -73,7 +65,7 @@ bool winograd_shape(const GraphModel& m, const NodeDesc& d, uint32_t* pad) {
   }
   if (d.num_inputs > 2 && d.inputs[2] != kInvalidId) {
     const ValueInfo& b = m.values[d.inputs[2]];
-    if (!is_f32(b) || b.data == nullptr || !float_aligned(b.data) || b.data_size < size_t{co} * sizeof(float)) return false;
+    if (!is_plain_f32(b) || b.data == nullptr || !float_aligned(b.data) || b.data_size < size_t{co} * sizeof(float)) return false;
   }
   *pad = p;
   return true;
